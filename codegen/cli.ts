@@ -1,0 +1,128 @@
+import { existsSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { parseArgs, type ParseArgsConfig } from "node:util";
+import { GenerationError } from "./errors.js";
+
+/** The toolkit's own checkout (or installed package): where spec/ and generated/ live by default. */
+function packageRoot(): string {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  while (!existsSync(join(dir, "package.json"))) {
+    const parent = dirname(dir);
+    if (parent === dir) return process.cwd();
+    dir = parent;
+  }
+  return dir;
+}
+
+const ROOT_OPTION = {
+  root: { type: "string", description: "project folder holding spec/ and generated/", placeholder: "dir" },
+} as const;
+
+interface Command {
+  readonly usage: string;
+  readonly summary: string;
+  readonly options: NonNullable<ParseArgsConfig["options"]> & Record<string, { description?: string; placeholder?: string }>;
+  readonly positionals?: number;
+  run(args: { values: Record<string, unknown>; positionals: string[]; root: string }): Promise<number>;
+}
+
+const COMMANDS: Record<string, Command> = {
+  generate: {
+    usage: "generate [--revision R ...] [--force]",
+    summary: "regenerate generated/ from the pinned schemas (default: every pinned revision)",
+    options: {
+      revision: { type: "string", multiple: true, short: "r", description: "only this revision (repeatable)", placeholder: "R" },
+      force: { type: "boolean", description: "ignore the stamp and regenerate everything requested" },
+      ...ROOT_OPTION,
+    },
+    async run({ values, root }) {
+      const { generate } = await import("./generate.js");
+      const report = await generate({ root, revisions: values.revision as string[] | undefined, force: values.force === true });
+      const rows = report.revisions.map((r) => {
+        const methods = Object.values(r.methods).reduce((a, b) => a + b, 0);
+        const files = r.fresh ? "up to date" : `${r.written.length} written, ${r.unchanged.length} unchanged`;
+        return `  ${r.revision}  ${r.era.padEnd(9)}  ${String(r.definitions).padStart(3)} definitions  ${String(methods).padStart(2)} methods  ${files}`;
+      });
+      console.log(rows.join("\n"));
+      if (report.shared.length) console.log(`  ${report.shared.join(", ")} written`);
+      console.log(`done in ${Math.round(report.milliseconds)} ms`);
+      return 0;
+    },
+  },
+  "spec fetch": {
+    usage: "spec fetch",
+    summary: "fill spec/<rev>/ from $MCP_SPEC_MIRROR, ../shared/mcp-spec or the pinned URLs, verifying every sha256",
+    options: { ...ROOT_OPTION },
+    async run({ root }) {
+      const { fetchSpec } = await import("../spec/fetch.js");
+      const report = await fetchSpec(root);
+      const origins = new Map<string, number>();
+      for (const { revision, file, from } of report.copied) {
+        const origin = `${revision}  <-  ${from.slice(0, from.length - file.length)}`;
+        origins.set(origin, (origins.get(origin) ?? 0) + 1);
+      }
+      for (const [origin, count] of origins) console.log(`  spec/${origin}  (${count} file${count === 1 ? "" : "s"})`);
+      console.log(`${report.checked} pinned files verified, ${report.copied.length} copied`);
+      return 0;
+    },
+  },
+};
+
+function help(): string {
+  const lines = ["Usage: mcp-codegen <command> [options]", "", "Commands:"];
+  for (const command of Object.values(COMMANDS)) lines.push(`  ${command.usage.padEnd(44)} ${command.summary}`);
+  lines.push("", "Run `mcp-codegen <command> --help` for a command's options.");
+  return lines.join("\n");
+}
+
+function commandHelp(command: Command): string {
+  const lines = [`Usage: mcp-codegen ${command.usage}`, "", command.summary, "", "Options:"];
+  for (const [name, option] of Object.entries(command.options)) {
+    const flag = `${option.short ? `-${option.short}, ` : ""}--${name}${option.type === "string" ? ` <${option.placeholder ?? "value"}>` : ""}`;
+    lines.push(`  ${flag.padEnd(28)} ${option.description ?? ""}`);
+  }
+  lines.push(`  ${"-h, --help".padEnd(28)} show this help`);
+  return lines.join("\n");
+}
+
+export async function main(argv: string[]): Promise<number> {
+  const name = argv[0] === "spec" ? `spec ${argv[1] ?? ""}`.trim() : argv[0];
+  if (name === undefined || name === "--help" || name === "-h" || name === "help") {
+    console.log(help());
+    return name === undefined ? 1 : 0;
+  }
+  const command = COMMANDS[name];
+  if (!command) {
+    console.error(`mcp-codegen: unknown command "${name}"\n\n${help()}`);
+    return 2;
+  }
+  const rest = argv.slice(name.split(" ").length);
+  let parsed: { values: Record<string, unknown>; positionals: string[] };
+  try {
+    parsed = parseArgs({
+      args: rest,
+      options: { ...command.options, help: { type: "boolean", short: "h" } },
+      allowPositionals: (command.positionals ?? 0) > 0,
+    });
+  } catch (error) {
+    console.error(`mcp-codegen ${name}: ${(error as Error).message}\n\n${commandHelp(command)}`);
+    return 2;
+  }
+  if (parsed.values.help) {
+    console.log(commandHelp(command));
+    return 0;
+  }
+  const root = resolve((parsed.values.root as string | undefined) ?? packageRoot());
+  try {
+    return await command.run({ ...parsed, root });
+  } catch (error) {
+    if (error instanceof GenerationError) console.error(`mcp-codegen ${name}: generation failed\n  ${error.message}`);
+    else console.error(`mcp-codegen ${name}: ${(error as Error).message}`);
+    return 1;
+  }
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  process.exitCode = await main(process.argv.slice(2));
+}

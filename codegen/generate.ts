@@ -1,0 +1,181 @@
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { sha256, writeAtomically } from "../spec/files.js";
+import { pinnedRevisions, readPinned, specPath } from "../spec/pinned.js";
+import type { Era } from "./model/protocol.js";
+
+export interface GenerateOptions {
+  readonly root: string;
+  /** Default: every pinned revision. */
+  readonly revisions?: readonly string[];
+  /** Ignore the stamp and regenerate everything requested. */
+  readonly force?: boolean;
+  /** Compute everything, write nothing: report what would change (`mcp-codegen check`). */
+  readonly dryRun?: boolean;
+}
+
+export interface RevisionSummary {
+  readonly revision: string;
+  readonly era: Era;
+  readonly definitions: number;
+  readonly methods: Readonly<Record<MethodGroup, number>>;
+  /** Nothing to do: the stamp matched and every output file was intact. */
+  readonly fresh: boolean;
+  readonly written: readonly string[];
+  readonly unchanged: readonly string[];
+}
+
+export type MethodGroup = "clientRequests" | "serverRequests" | "clientNotifications" | "serverNotifications" | "inputRequests";
+
+export interface GenerateReport {
+  readonly revisions: readonly RevisionSummary[];
+  /** Shared files (generated/index.ts ...) written or, with dryRun, stale. */
+  readonly shared: readonly string[];
+  readonly milliseconds: number;
+}
+
+interface Stamp {
+  readonly generator: string;
+  readonly revisions: Record<string, StampEntry>;
+}
+type StampEntry = Omit<RevisionSummary, "fresh" | "written" | "unchanged"> & {
+  readonly input: string;
+  readonly files: Record<string, string>;
+};
+
+export const GENERATED_DIR = "generated";
+const STAMP_FILE = ".stamp.json";
+const CODEGEN_DIR = dirname(fileURLToPath(import.meta.url));
+
+/**
+ * Regenerates generated/ from spec/. Every requested revision is emitted in memory first; a
+ * GenerationError anywhere leaves generated/ untouched. A revision whose inputs (its schema
+ * and the generator itself) match the stamp, and whose files are intact, is skipped without
+ * loading the heavy emitters at all: that is what keeps a no-op run cheap.
+ */
+export async function generate(options: GenerateOptions): Promise<GenerateReport> {
+  const started = performance.now();
+  const { root } = options;
+  const outDir = join(root, GENERATED_DIR);
+  const pinned = readPinned(root);
+  const all = pinnedRevisions(pinned);
+  const requested = options.revisions?.length ? [...new Set(options.revisions)].sort() : all;
+  for (const revision of requested)
+    if (!all.includes(revision)) throw new Error(`revision ${revision} is not pinned in spec/pinned.json (pinned: ${all.join(", ")})`);
+
+  const generator = generatorHash();
+  const stamp = readStamp(outDir);
+  const work: { revision: string; text: string; input: string }[] = [];
+  const fresh: RevisionSummary[] = [];
+  for (const revision of requested) {
+    const text = readSchema(root, revision, pinned.revisions[revision]!.files["schema.json"]!);
+    const input = sha256(`${generator}\n${revision}\n${sha256(text)}`);
+    const previous = stamp?.revisions[revision];
+    if (!options.force && previous?.input === input && intact(outDir, previous.files)) {
+      const { input: _input, files, ...summary } = previous;
+      fresh.push({ ...summary, fresh: true, written: [], unchanged: Object.keys(files) });
+    } else work.push({ revision, text, input });
+  }
+
+  const entries: Record<string, StampEntry> = {};
+  for (const [revision, entry] of Object.entries(stamp?.revisions ?? {}))
+    if (all.includes(revision) && existsSync(join(outDir, revision))) entries[revision] = entry;
+
+  const summaries = [...fresh];
+  const shared: string[] = [];
+  if (work.length > 0 || !existsSync(join(outDir, "index.ts"))) {
+    // Loaded only when there is something to emit (json-schema-to-typescript and prettier are heavy).
+    const { emitRevision } = await import("./pipeline.js");
+    const { emitRegistry } = await import("./emit/registry.js");
+    const { formatFiles, writeFiles } = await import("./write.js");
+
+    const emitted = await Promise.all(work.map(async (w) => ({ ...w, ...(await emitRevision(w.revision, w.text)) })));
+    for (const { revision, protocol, input } of emitted)
+      entries[revision] = {
+        revision,
+        era: protocol.era,
+        definitions: protocol.definitions.size,
+        methods: countMethods(protocol),
+        input,
+        files: {},
+      };
+    const registry = emitRegistry(Object.values(entries).map(({ revision, era }) => ({ revision, era })));
+    const formatted = await formatFiles([...emitted.flatMap((e) => e.files), { path: "index.ts", content: registry }]);
+    const result = writeFiles(outDir, formatted, options.dryRun);
+
+    for (const { revision } of emitted) {
+      const mine = (path: string) => path.startsWith(`${revision}/`);
+      const entry = entries[revision]!;
+      for (const [path, content] of result.contents) if (mine(path)) entry.files[path] = sha256(content);
+      const { input: _input, files: _files, ...summary } = entry;
+      summaries.push({ ...summary, fresh: false, written: result.written.filter(mine), unchanged: result.unchanged.filter(mine) });
+    }
+    shared.push(...result.written.filter((path) => !path.includes("/")));
+    if (!options.dryRun) writeAtomically(join(outDir, STAMP_FILE), `${JSON.stringify({ generator, revisions: entries }, null, 2)}\n`);
+  }
+  summaries.sort((a, b) => a.revision.localeCompare(b.revision));
+  return { revisions: summaries, shared, milliseconds: performance.now() - started };
+}
+
+function readSchema(root: string, revision: string, pinnedHash: string): string {
+  const path = specPath(root, revision);
+  if (!existsSync(path)) throw new Error(`${path} is missing: run \`make spec\` (or \`mcp-codegen spec fetch\`) first`);
+  const text = readFileSync(path, "utf8");
+  const actual = sha256(text);
+  if (actual !== pinnedHash)
+    throw new Error(`${path} does not match spec/pinned.json:\n  pinned   ${pinnedHash}\n  actual   ${actual}\nRun \`make spec\` to restore it.`);
+  return text;
+}
+
+function countMethods(protocol: import("./model/protocol.js").Protocol): Record<MethodGroup, number> {
+  const by = (list: readonly { senders: readonly string[] }[], side: string) => list.filter((m) => m.senders.includes(side)).length;
+  return {
+    clientRequests: by(protocol.requests, "client"),
+    serverRequests: by(protocol.requests, "server"),
+    clientNotifications: by(protocol.notifications, "client"),
+    serverNotifications: by(protocol.notifications, "server"),
+    inputRequests: protocol.inputRequests.length,
+  };
+}
+
+function readStamp(outDir: string): Stamp | undefined {
+  try {
+    return JSON.parse(readFileSync(join(outDir, STAMP_FILE), "utf8")) as Stamp;
+  } catch {
+    return undefined;
+  }
+}
+
+function intact(outDir: string, files: Record<string, string>): boolean {
+  return Object.entries(files).every(([path, hash]) => {
+    const target = join(outDir, path);
+    return existsSync(target) && sha256(readFileSync(target)) === hash;
+  });
+}
+
+/**
+ * A hash of the generator's code and of the libraries that shape its output. The TypeScript
+ * sources are hashed when present, so that running from source (tsx) and from dist/ (the bin,
+ * compiled from those same sources by `make`) agree on the stamp.
+ */
+function generatorHash(): string {
+  const sources = join(CODEGEN_DIR, "..", "..", "codegen");
+  const dir = CODEGEN_DIR.split(/[\\/]/).includes("dist") && existsSync(sources) ? sources : CODEGEN_DIR;
+  const parts: string[] = [];
+  const walk = (folder: string) => {
+    for (const name of readdirSync(folder).sort()) {
+      const path = join(folder, name);
+      if (statSync(path).isDirectory()) walk(path);
+      else if (/\.(ts|js)$/.test(name) && !name.endsWith(".d.ts")) parts.push(`${path.slice(dir.length)}\n${readFileSync(path, "utf8")}`);
+    }
+  };
+  walk(dir);
+  for (const library of ["json-schema-to-typescript", "prettier"]) parts.push(`${library}@${libraryVersion(library)}`);
+  return sha256(parts.join("\n"));
+}
+
+function libraryVersion(name: string): string {
+  const url = import.meta.resolve(`${name}/package.json`);
+  return (JSON.parse(readFileSync(fileURLToPath(url), "utf8")) as { version: string }).version;
+}

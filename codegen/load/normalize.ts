@@ -1,0 +1,130 @@
+import { GenerationError } from "../errors.js";
+import { childPointer, unescapeToken } from "./pointer.js";
+import {
+  ANNOTATION_KEYWORDS,
+  FORMATS,
+  JSON_TYPES,
+  type Dialect,
+  type Format,
+  type JsonPrimitive,
+  type JsonType,
+  type Property,
+  type Schema,
+} from "./schema.js";
+
+export interface NormalizeContext {
+  readonly revision: string;
+  readonly dialect: Dialect;
+  /** `definitions` (draft-07) or `$defs` (2020-12): the only place a `$ref` may point into. */
+  readonly definitionsKey: string;
+  readonly definitionNames: ReadonlySet<string>;
+}
+
+type Raw = Record<string, unknown>;
+
+/**
+ * Turns one raw schema node into a {@link Schema}. Every keyword is either understood or an
+ * error naming its pointer: a check is never skipped silently.
+ */
+export function normalize(raw: unknown, pointer: string, ctx: NormalizeContext): Schema {
+  const fail = (at: string, reason: string): never => {
+    throw new GenerationError(ctx.revision, at, reason);
+  };
+  if (raw === true) return { pointer };
+  if (!isPlainObject(raw)) return fail(pointer, `expected a schema object, found ${JSON.stringify(raw)}`);
+
+  const node: { -readonly [K in keyof Schema]: Schema[K] } = { pointer };
+  for (const [keyword, value] of Object.entries(raw)) {
+    const at = childPointer(pointer, keyword);
+    switch (keyword) {
+      case "$ref":
+        node.ref = resolveRef(value, at, ctx, fail);
+        break;
+      case "description":
+        if (typeof value === "string") node.description = value;
+        break;
+      case "type": {
+        const types = typeof value === "string" ? [value] : value;
+        if (!Array.isArray(types) || types.length === 0 || !types.every((t) => JSON_TYPES.has(t)))
+          fail(at, `unsupported type ${JSON.stringify(value)}`);
+        node.type = types as JsonType[];
+        break;
+      }
+      case "const":
+        node.const = primitive(value, at, fail);
+        break;
+      case "enum":
+        if (!Array.isArray(value) || value.length === 0) fail(at, "enum must be a non-empty array");
+        node.enum = (value as unknown[]).map((v, i) => primitive(v, childPointer(at, i), fail));
+        break;
+      case "properties":
+        if (!isPlainObject(value)) fail(at, "properties must be an object");
+        node.properties = Object.entries(value as Raw).map(
+          ([name, schema]): Property => ({ name, schema: normalize(schema, childPointer(at, name), ctx) }),
+        );
+        break;
+      case "required":
+        if (!Array.isArray(value) || !value.every((v) => typeof v === "string"))
+          fail(at, "required must be an array of strings");
+        node.required = value as string[];
+        break;
+      case "additionalProperties":
+        node.additionalProperties = value === false ? false : normalize(value, at, ctx);
+        break;
+      case "items":
+        if (Array.isArray(value)) fail(at, "tuple-form items is not supported");
+        node.items = normalize(value, at, ctx);
+        break;
+      case "maxItems":
+        if (!Number.isInteger(value) || (value as number) < 0) fail(at, "maxItems must be a non-negative integer");
+        node.maxItems = value as number;
+        break;
+      case "minimum":
+      case "maximum":
+        if (typeof value !== "number") fail(at, `${keyword} must be a number`);
+        node[keyword] = value as number;
+        break;
+      case "format":
+        if (typeof value !== "string" || !FORMATS.has(value))
+          fail(at, `unsupported format ${JSON.stringify(value)} (supported: ${[...FORMATS].join(", ")})`);
+        node.format = value as Format;
+        break;
+      case "anyOf":
+      case "allOf":
+        if (!Array.isArray(value) || value.length === 0) fail(at, `${keyword} must be a non-empty array`);
+        node[keyword] = (value as unknown[]).map((s, i) => normalize(s, childPointer(at, i), ctx));
+        break;
+      default:
+        if (!ANNOTATION_KEYWORDS.has(keyword)) fail(at, `unsupported keyword "${keyword}"`);
+    }
+  }
+  if (node.ref !== undefined && ctx.dialect === "draft-07") {
+    // draft-07 ignores every keyword beside $ref; a validation keyword there is ambiguous.
+    const siblings = Object.keys(raw).filter((k) => k !== "$ref" && !ANNOTATION_KEYWORDS.has(k));
+    if (siblings.length > 0) fail(pointer, `draft-07 ignores keywords beside $ref: ${siblings.join(", ")}`);
+  }
+  return node;
+}
+
+function resolveRef(
+  value: unknown,
+  at: string,
+  ctx: NormalizeContext,
+  fail: (at: string, reason: string) => never,
+): string {
+  const prefix = `#/${ctx.definitionsKey}/`;
+  if (typeof value !== "string" || !value.startsWith(prefix) || value.slice(prefix.length).includes("/"))
+    return fail(at, `unsupported $ref ${JSON.stringify(value)} (only ${prefix}<Name> is supported)`);
+  const name = unescapeToken(value.slice(prefix.length));
+  if (!ctx.definitionNames.has(name)) return fail(at, `dangling $ref: no definition "${name}"`);
+  return name;
+}
+
+function primitive(value: unknown, at: string, fail: (at: string, reason: string) => never): JsonPrimitive {
+  if (value === null || ["string", "number", "boolean"].includes(typeof value)) return value as JsonPrimitive;
+  return fail(at, `only primitive const and enum values are supported, found ${JSON.stringify(value)}`);
+}
+
+export function isPlainObject(value: unknown): value is Raw {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}

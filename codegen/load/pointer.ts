@@ -1,0 +1,18 @@
+/** JSON Pointer (RFC 6901) helpers, in the URI fragment form used by `$ref`: `#/a/b~1c`. */
+
+export function escapeToken(token: string): string {
+  return token.replace(/~/g, "~0").replace(/\//g, "~1");
+}
+
+export function unescapeToken(token: string): string {
+  return token.replace(/~1/g, "/").replace(/~0/g, "~");
+}
+
+export function childPointer(pointer: string, ...tokens: (string | number)[]): string {
+  return tokens.reduce<string>((p, t) => `${p}/${escapeToken(String(t))}`, pointer);
+}
+
+export function pointerTokens(pointer: string): string[] {
+  if (pointer !== "#" && !pointer.startsWith("#/")) throw new Error(`not a fragment pointer: ${pointer}`);
+  return pointer === "#" ? [] : pointer.slice(2).split("/").map(unescapeToken);
+}

@@ -1,0 +1,66 @@
+/**
+ * The normalised schema node every emitter reads: the keywords the MCP schemas use, with
+ * `$ref` reduced to a definition name and both dialects (draft-07, 2020-12) folded into one
+ * shape. `pointer` locates the node in the source schema so any generated check can be traced
+ * back to it.
+ */
+
+export type Dialect = "draft-07" | "2020-12";
+export type JsonType = "object" | "array" | "string" | "number" | "integer" | "boolean" | "null";
+export type JsonPrimitive = string | number | boolean | null;
+export type Format = "byte" | "uri" | "uri-template";
+
+export interface Property {
+  readonly name: string;
+  readonly schema: Schema;
+}
+
+export interface Schema {
+  readonly pointer: string;
+  readonly description?: string;
+  /** A definition name, resolved and checked by the loader. */
+  readonly ref?: string;
+  readonly type?: readonly JsonType[];
+  readonly const?: JsonPrimitive;
+  readonly enum?: readonly JsonPrimitive[];
+  readonly properties?: readonly Property[];
+  readonly required?: readonly string[];
+  /** `true` and `{}` both load as an unconstrained schema; absent means not specified. */
+  readonly additionalProperties?: Schema | false;
+  readonly items?: Schema;
+  readonly maxItems?: number;
+  readonly minimum?: number;
+  readonly maximum?: number;
+  readonly format?: Format;
+  readonly anyOf?: readonly Schema[];
+  readonly allOf?: readonly Schema[];
+}
+
+/** Keywords with no effect on validation or types; accepted and ignored. */
+export const ANNOTATION_KEYWORDS = new Set([
+  "description",
+  "title",
+  "$comment",
+  "default",
+  "examples",
+  "deprecated",
+  "readOnly",
+  "writeOnly",
+]);
+
+export const JSON_TYPES: ReadonlySet<string> = new Set<JsonType>([
+  "object",
+  "array",
+  "string",
+  "number",
+  "integer",
+  "boolean",
+  "null",
+]);
+
+export const FORMATS: ReadonlySet<string> = new Set<Format>(["byte", "uri", "uri-template"]);
+
+/** True when the node constrains nothing (`{}` or `true`). */
+export function isUnconstrained(schema: Schema): boolean {
+  return Object.keys(schema).every((key) => key === "pointer" || key === "description");
+}

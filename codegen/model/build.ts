@@ -1,0 +1,143 @@
+import { GenerationError } from "../errors.js";
+import type { LoadedSchema } from "../load/load.js";
+import type { Schema } from "../load/schema.js";
+import { capabilityGates } from "./capabilities.js";
+import type { Definition, Era, NotificationMethod, Protocol, RequestMethod, Side } from "./protocol.js";
+import { resultsOf } from "./results.js";
+
+/** The unions that list each side's messages, in every revision so far. */
+const UNIONS = {
+  request: { client: "ClientRequest", server: "ServerRequest" },
+  notification: { client: "ClientNotification", server: "ServerNotification" },
+} as const;
+const INPUT_REQUEST_UNION = "InputRequest";
+
+export function buildProtocol(loaded: LoadedSchema): Protocol {
+  const { revision } = loaded;
+  const fail = (pointer: string, reason: string): never => {
+    throw new GenerationError(revision, pointer, reason);
+  };
+  const definitions = new Map<string, Definition>();
+  for (const [name, schema] of loaded.definitions) definitions.set(name, { name, schema });
+  const schemaOf = (name: string): Schema => definitions.get(name)!.schema;
+
+  /** Members of a union definition. Upstream collapses a union of one into the member itself. */
+  const unionMembers = (union: string): string[] => {
+    const definition = definitions.get(union);
+    if (!definition) return [];
+    const { schema } = definition;
+    if (schema.anyOf?.every((member) => member.ref !== undefined)) return schema.anyOf.map((member) => member.ref!);
+    if (methodOf(schema) !== undefined) return [canonicalName(union)];
+    return fail(schema.pointer, `${union} is neither a union of message definitions nor a single message definition`);
+  };
+
+  /** For a collapsed union of one, the named definition it duplicates (ClientNotification -> CancelledNotification). */
+  const canonicalName = (name: string): string => {
+    const shape = shapeOf(schemaOf(name));
+    for (const [other, { schema }] of definitions)
+      if (other !== name && methodOf(schema) === methodOf(schemaOf(name)) && shapeOf(schema) === shape) return other;
+    return name;
+  };
+
+  /** Names the params object of a message, lifting an inline one into `<Message>Params`. */
+  const paramsOf = (message: string): { params?: string; paramsRequired: boolean } => {
+    const schema = schemaOf(message);
+    const paramsRequired = schema.required?.includes("params") ?? false;
+    const property = schema.properties?.find((p) => p.name === "params");
+    if (!property) return { paramsRequired };
+    if (property.schema.ref !== undefined) return { params: property.schema.ref, paramsRequired };
+
+    const lifted = `${message}Params`;
+    const existing = definitions.get(lifted);
+    if (existing && existing.liftedFrom !== message)
+      fail(property.schema.pointer, `cannot name these inline params ${lifted}: that definition already exists`);
+    definitions.set(lifted, { name: lifted, schema: property.schema, liftedFrom: message });
+    const reference: Schema = { pointer: property.schema.pointer, ref: lifted, description: property.schema.description };
+    definitions.set(message, {
+      name: message,
+      schema: {
+        ...schema,
+        properties: schema.properties!.map((p) => (p === property ? { name: p.name, schema: reference } : p)),
+      },
+    });
+    return { params: lifted, paramsRequired };
+  };
+
+  const requests = new Map<string, RequestMethod>();
+  const notifications = new Map<string, NotificationMethod>();
+  const methodName = (message: string): string =>
+    methodOf(schemaOf(message)) ?? fail(schemaOf(message).pointer, `${message} has no const "method"`);
+
+  for (const side of ["client", "server"] as const) {
+    for (const request of unionMembers(UNIONS.request[side])) {
+      const method = methodName(request);
+      const known = requests.get(method);
+      if (known) {
+        if (known.request !== request) fail(schemaOf(request).pointer, `${method} is defined by both ${known.request} and ${request}`);
+        requests.set(method, { ...known, senders: [...known.senders, side] });
+        continue;
+      }
+      const params = paramsOf(request);
+      requests.set(method, { kind: "request", method, senders: [side], request, ...params, results: resultsOf(request, method, params.params, definitions, fail) });
+    }
+    for (const notification of unionMembers(UNIONS.notification[side])) {
+      const method = methodName(notification);
+      const known = notifications.get(method);
+      if (known) {
+        if (known.notification !== notification) fail(schemaOf(notification).pointer, `${method} is defined by both ${known.notification} and ${notification}`);
+        notifications.set(method, { ...known, senders: [...known.senders, side] });
+        continue;
+      }
+      notifications.set(method, { kind: "notification", method, senders: [side], notification, ...paramsOf(notification) });
+    }
+  }
+
+  const inputRequests = unionMembers(INPUT_REQUEST_UNION).map((request): RequestMethod => {
+    const method = methodName(request);
+    const params = paramsOf(request);
+    return { kind: "request", method, senders: ["server"], request, ...params, results: resultsOf(request, method, params.params, definitions, fail) };
+  });
+
+  const requestList = [...requests.values()];
+  const era = eraOf(requestList, definitions, revision);
+  return {
+    revision,
+    dialect: loaded.dialect,
+    era,
+    definitions,
+    requests: requestList,
+    notifications: [...notifications.values()],
+    inputRequests,
+    capabilityGates: capabilityGates(definitions, [...requestList, ...notifications.values(), ...inputRequests]),
+  };
+}
+
+/**
+ * DESIGN.md decision 4: eras come from the schema. `initialize` marks the session era;
+ * `server/discover` with `_meta` required on every client request marks the stateless era.
+ */
+function eraOf(requests: readonly RequestMethod[], definitions: ReadonlyMap<string, Definition>, revision: string): Era {
+  const byClient = requests.filter((r) => r.senders.includes("client"));
+  const has = (method: string) => byClient.some((r) => r.method === method);
+  const metaOnEveryRequest = byClient.every(
+    (r) => r.paramsRequired && r.params !== undefined && definitions.get(r.params)!.schema.required?.includes("_meta"),
+  );
+  if (has("initialize") && !has("server/discover")) return "session";
+  if (has("server/discover") && !has("initialize") && metaOnEveryRequest) return "stateless";
+  throw new GenerationError(
+    revision,
+    "#",
+    "cannot tell the era: expected either an initialize request (session era) or server/discover " +
+      "with required params._meta on every client request (stateless era)",
+  );
+}
+
+function methodOf(schema: Schema): string | undefined {
+  const method = schema.properties?.find((p) => p.name === "method")?.schema.const;
+  return typeof method === "string" ? method : undefined;
+}
+
+/** A definition's structure without its location and prose, for equality. */
+function shapeOf(schema: Schema): string {
+  return JSON.stringify(schema, (key, value) => (key === "pointer" || key === "description" ? undefined : value));
+}

@@ -1,0 +1,32 @@
+import { GenerationError } from "./errors.js";
+import { emitProtocol, PROTOCOL_EXPORTS } from "./emit/protocol.js";
+import { emitRevisionIndex } from "./emit/registry.js";
+import { emitTypes } from "./emit/types.js";
+import { loadSchema } from "./load/load.js";
+import { buildProtocol } from "./model/build.js";
+import type { Protocol } from "./model/protocol.js";
+
+export interface EmittedFile {
+  /** Relative to generated/. */
+  readonly path: string;
+  readonly content: string;
+}
+
+export interface EmittedRevision {
+  readonly protocol: Protocol;
+  readonly files: readonly EmittedFile[];
+}
+
+/** load -> model -> emit for one revision, entirely in memory. */
+export async function emitRevision(revision: string, schemaText: string): Promise<EmittedRevision> {
+  const protocol = buildProtocol(loadSchema(revision, schemaText));
+  for (const name of PROTOCOL_EXPORTS)
+    if (protocol.definitions.has(name))
+      throw new GenerationError(revision, protocol.definitions.get(name)!.schema.pointer, `definition ${name} collides with a generated export of protocol.ts`);
+  const files: EmittedFile[] = [
+    { path: `${revision}/types.ts`, content: await emitTypes(protocol) },
+    { path: `${revision}/protocol.ts`, content: emitProtocol(protocol) },
+    { path: `${revision}/index.ts`, content: emitRevisionIndex(protocol) },
+  ];
+  return { protocol, files };
+}
