@@ -1,0 +1,49 @@
+/**
+ * The contract between the JSON-RPC layer and the ways bytes move (stdio, memory, HTTP).
+ *
+ * A transport turns bytes into parsed JSON values and back, and knows nothing of JSON-RPC. It
+ * hands every inbound message to its {@link Receiver} exactly once, in order, and reports every
+ * frame it could not turn into a value instead of dropping it, so that the peer can answer
+ * with a precise error.
+ */
+export interface Transport {
+  /** Begin delivering inbound messages. Called once, before any `send`. */
+  start(receiver: Receiver): void;
+  /**
+   * Queue one outbound message (a JSON-RPC object, or an array for a batch). Resolves once the
+   * transport has accepted it, honouring back-pressure; rejects when the transport is closed.
+   */
+  send(message: unknown, options?: SendOptions): Promise<void>;
+  /** Stop: flush what is queued, release resources, then call `receiver.closed()` once. */
+  close(): Promise<void>;
+}
+
+export interface SendOptions {
+  /**
+   * The inbound request this message belongs to (its progress, logs, server-to-client requests
+   * and its response). Streamable HTTP sends it on that request's stream; stdio and memory
+   * ignore it.
+   */
+  readonly relatedRequestId?: string | number;
+}
+
+export interface Receiver {
+  /** One parsed JSON value. The value is the receiver's; the transport keeps no reference. */
+  message(value: unknown, context?: MessageContext): void;
+  /** A frame that is not JSON, or is too large; the connection stays usable. */
+  malformed(problem: FrameProblem): void;
+  /** The transport is finished (EOF, peer gone, `close()`); `error` says why when it was not asked to. */
+  closed(error?: Error): void;
+}
+
+export interface MessageContext {
+  /** Transport-level facts a handler may need: HTTP headers and the like. */
+  readonly [key: string]: unknown;
+}
+
+export type FrameProblem =
+  | { readonly kind: "parse"; readonly message: string }
+  | { readonly kind: "oversized"; readonly bytes: number; readonly limit: number };
+
+/** The default largest message a byte transport accepts: 128 MiB (a 64 MiB payload and its envelope fit). */
+export const DEFAULT_MAX_MESSAGE_BYTES = 128 * 1024 * 1024;
