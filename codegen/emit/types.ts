@@ -46,7 +46,12 @@ function toJsonSchema(schema: Schema, root = false): JSONSchema & Record<string,
     out.tsType = schema.ref;
     return out;
   }
-  if (isUnconstrained(schema) && !root) return out;
+  if (isUnconstrained(schema) && !root) {
+    // `{}` admits any JSON value. Said explicitly, because json-schema-to-typescript reads a node
+    // holding only a description (Error.data, LoggingMessageNotificationParams.data) as an object.
+    out.tsType = "unknown";
+    return out;
+  }
   if (schema.type) out.type = schema.type.length === 1 ? schema.type[0] : [...schema.type];
   if (schema.const !== undefined) out.const = schema.const;
   if (schema.enum) out.enum = [...schema.enum];
