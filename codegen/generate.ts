@@ -47,6 +47,15 @@ type StampEntry = Omit<RevisionSummary, "fresh" | "written" | "unchanged"> & {
 export const GENERATED_DIR = "generated";
 const STAMP_FILE = ".stamp.json";
 const CODEGEN_DIR = dirname(fileURLToPath(import.meta.url));
+/**
+ * The generator's TypeScript sources. From dist/ (the bin, compiled from them by `make`) they
+ * are two levels up; they are what the stamp hashes and where generated/validation.ts is copied from.
+ */
+const SOURCE_DIR = ((sources) => (CODEGEN_DIR.split(/[\\/]/).includes("dist") && existsSync(sources) ? sources : CODEGEN_DIR))(
+  join(CODEGEN_DIR, "..", "..", "codegen"),
+);
+/** Hand-written support every revision's validators import; copied, so generated/ needs nothing else. */
+const SUPPORT_FILES = { "validation.ts": join("emit", "shared", "validation.ts") };
 
 /**
  * Regenerates generated/ from spec/. Every requested revision is emitted in memory first; a
@@ -84,7 +93,8 @@ export async function generate(options: GenerateOptions): Promise<GenerateReport
 
   const summaries = [...fresh];
   const shared: string[] = [];
-  if (work.length > 0 || !existsSync(join(outDir, "index.ts"))) {
+  const sharedMissing = ["index.ts", ...Object.keys(SUPPORT_FILES)].some((path) => !existsSync(join(outDir, path)));
+  if (work.length > 0 || sharedMissing) {
     // Loaded only when there is something to emit (json-schema-to-typescript and prettier are heavy).
     const { emitRevision } = await import("./pipeline.js");
     const { emitRegistry } = await import("./emit/registry.js");
@@ -101,7 +111,8 @@ export async function generate(options: GenerateOptions): Promise<GenerateReport
         files: {},
       };
     const registry = emitRegistry(Object.values(entries).map(({ revision, era }) => ({ revision, era })));
-    const formatted = await formatFiles([...emitted.flatMap((e) => e.files), { path: "index.ts", content: registry }]);
+    const support = Object.entries(SUPPORT_FILES).map(([path, source]) => ({ path, content: readFileSync(join(SOURCE_DIR, source), "utf8") }));
+    const formatted = await formatFiles([...emitted.flatMap((e) => e.files), { path: "index.ts", content: registry }, ...support]);
     const result = writeFiles(outDir, formatted, options.dryRun);
 
     for (const { revision } of emitted) {
@@ -160,8 +171,7 @@ function intact(outDir: string, files: Record<string, string>): boolean {
  * compiled from those same sources by `make`) agree on the stamp.
  */
 function generatorHash(): string {
-  const sources = join(CODEGEN_DIR, "..", "..", "codegen");
-  const dir = CODEGEN_DIR.split(/[\\/]/).includes("dist") && existsSync(sources) ? sources : CODEGEN_DIR;
+  const dir = SOURCE_DIR;
   const parts: string[] = [];
   const walk = (folder: string) => {
     for (const name of readdirSync(folder).sort()) {

@@ -15,7 +15,9 @@ export interface WriteResult {
 }
 
 export async function formatFiles(files: readonly EmittedFile[]): Promise<EmittedFile[]> {
-  return Promise.all(files.map(async (file) => ({ path: file.path, content: await format(file.content, PRETTIER) })));
+  return Promise.all(
+    files.map(async (file) => (file.formatted ? file : { path: file.path, content: await format(file.content, PRETTIER) })),
+  );
 }
 
 /** Writes only files whose content changed, each atomically. With `dryRun`, only reports. */

@@ -1,7 +1,7 @@
 import type { NotificationMethod, Protocol, RequestMethod } from "../model/protocol.js";
 import { sentBy } from "../model/protocol.js";
 
-/** Names protocol.ts exports; a definition of the same name would collide in index.ts. */
+/** Names protocol.ts and validators.ts export besides per-definition ones; a definition of the same name would collide in index.ts. */
 export const PROTOCOL_EXPORTS = [
   "REVISION",
   "ERA",
@@ -18,6 +18,10 @@ export const PROTOCOL_EXPORTS = [
   "METHODS",
   "INPUT_REQUESTS",
   "CAPABILITY_GATES",
+  // validators.ts
+  "validators",
+  "ValidationIssue",
+  "Validator",
 ] as const;
 
 const q = JSON.stringify;

