@@ -1,0 +1,133 @@
+import { DEFAULT_MAX_MESSAGE_BYTES, type FrameProblem } from "./transport.js";
+
+/** Where decoded frames go. A {@link Receiver} is one. */
+export interface FrameSink {
+  message(value: unknown): void;
+  malformed(problem: FrameProblem): void;
+}
+
+const NEWLINE = 0x0a;
+const CARRIAGE_RETURN = 0x0d;
+const SPACE = 0x20;
+const TAB = 0x09;
+
+/**
+ * Newline-delimited UTF-8 JSON, bytes in, values out, in linear time.
+ *
+ * Each chunk is scanned once for '\n', and only from where the previous scan stopped. The pieces
+ * of an unfinished line wait in an array and are joined once, when its '\n' arrives, then decoded
+ * once: a line costs one copy and one decode whatever the chunk size. (Appending every chunk to
+ * one growing buffer, as the official SDK does, copies the line again on every chunk: quadratic.)
+ *
+ * Joining bytes before decoding also makes a multi-byte character split across chunks a
+ * non-issue, and '\n' (0x0A) never occurs inside a multi-byte UTF-8 sequence.
+ *
+ * Per line: a trailing '\r' is dropped (CRLF), a blank line is skipped, bad JSON is reported as
+ * a "parse" problem, and a line longer than `maxMessageBytes` (terminator excluded) is not kept:
+ * its bytes are counted and dropped up to its '\n', then reported once as "oversized" with its full
+ * size. In every case the next line decodes normally. Invalid UTF-8 becomes U+FFFD, as with
+ * TextDecoder: refusing it would turn one bad byte in a log string into a lost response.
+ */
+export class NdjsonDecoder {
+  /** Pieces of the current line, none of them holding a '\n'. */
+  private pieces: Buffer[] = [];
+  private pieceBytes = 0;
+  /** The current line is over the limit: its bytes are counted, not kept. */
+  private discarding = false;
+  private discardedBytes = 0;
+  private discardedEndsWithCarriageReturn = false;
+
+  constructor(
+    private readonly sink: FrameSink,
+    readonly maxMessageBytes: number = DEFAULT_MAX_MESSAGE_BYTES,
+  ) {
+    if (!(maxMessageBytes >= 0)) throw new RangeError(`maxMessageBytes must be >= 0, got ${maxMessageBytes}`);
+  }
+
+  /** Bytes held for the line in progress: at most `maxMessageBytes + 1`, since an oversized line is counted, not kept. */
+  get bufferedBytes(): number {
+    return this.pieceBytes;
+  }
+
+  /** Decode what `chunk` completes, and keep the rest for later. The sink is called synchronously. */
+  push(chunk: Buffer): void {
+    let start = 0;
+    for (;;) {
+      const newline = chunk.indexOf(NEWLINE, start);
+      if (newline === -1) break;
+      this.endLine(chunk, start, newline);
+      start = newline + 1;
+    }
+    if (start < chunk.length) this.keep(chunk, start);
+  }
+
+  /** The input ended: a last line without its '\n' still counts (a peer may omit the final newline). */
+  end(): void {
+    if (this.discarding || this.pieceBytes > 0) this.endLine(Buffer.alloc(0), 0, 0);
+  }
+
+  private keep(chunk: Buffer, start: number): void {
+    const length = chunk.length - start;
+    if (this.discarding) {
+      this.discardedBytes += length;
+      this.discardedEndsWithCarriageReturn = chunk[chunk.length - 1] === CARRIAGE_RETURN;
+      return;
+    }
+    // One byte of slack: the line may yet end in "\r\n", and the '\r' does not count.
+    if (this.pieceBytes + length > this.maxMessageBytes + 1) {
+      this.discarding = true;
+      this.discardedBytes = this.pieceBytes + length;
+      this.discardedEndsWithCarriageReturn = chunk[chunk.length - 1] === CARRIAGE_RETURN;
+      this.pieces = [];
+      this.pieceBytes = 0;
+      return;
+    }
+    this.pieces.push(start === 0 ? chunk : chunk.subarray(start));
+    this.pieceBytes += length;
+  }
+
+  /** The line whose last piece is chunk[start, end) is complete. */
+  private endLine(chunk: Buffer, start: number, end: number): void {
+    const tail = end - start;
+    const lastByte = tail > 0 ? chunk[end - 1] : this.discarding ? undefined : this.pieces.at(-1)?.at(-1);
+    const endsWithCarriageReturn = this.discarding && tail === 0 ? this.discardedEndsWithCarriageReturn : lastByte === CARRIAGE_RETURN;
+    const bytes = (this.discarding ? this.discardedBytes : this.pieceBytes) + tail - (endsWithCarriageReturn ? 1 : 0);
+    if (this.discarding || bytes > this.maxMessageBytes) {
+      // Checked before joining, so an oversized line is never copied.
+      this.discarding = false;
+      this.discardedBytes = 0;
+      this.pieces = [];
+      this.pieceBytes = 0;
+      this.sink.malformed({ kind: "oversized", bytes, limit: this.maxMessageBytes });
+      return;
+    }
+    let line: Buffer;
+    if (this.pieces.length === 0) {
+      line = chunk.subarray(start, end);
+    } else {
+      this.pieces.push(chunk.subarray(start, end));
+      line = Buffer.concat(this.pieces, this.pieceBytes + tail);
+      this.pieces = [];
+      this.pieceBytes = 0;
+    }
+    if (isBlank(line, bytes)) return;
+    let value: unknown;
+    try {
+      value = JSON.parse(line.toString("utf8", 0, bytes));
+    } catch (error) {
+      this.sink.malformed({ kind: "parse", message: (error as Error).message });
+      return;
+    }
+    // Outside the try: a throwing sink is its own bug, not a parse error.
+    this.sink.message(value);
+  }
+}
+
+/** Only spaces and tabs (a '\r' was already dropped). Stops at the first other byte, so it is O(1) for JSON. */
+function isBlank(line: Buffer, length: number): boolean {
+  for (let i = 0; i < length; i++) {
+    const byte = line[i];
+    if (byte !== SPACE && byte !== TAB) return false;
+  }
+  return true;
+}

@@ -1,0 +1,176 @@
+import { finished } from "node:stream/promises";
+import type { Readable, Writable } from "node:stream";
+import { TransportClosedError } from "./closed-error.js";
+import { NdjsonDecoder } from "./ndjson-decoder.js";
+import { DEFAULT_MAX_MESSAGE_BYTES, type Receiver, type SendOptions, type Transport } from "./transport.js";
+
+export interface StdioTransportOptions {
+  /** The largest inbound message, in bytes, line terminator excluded. Default {@link DEFAULT_MAX_MESSAGE_BYTES}. */
+  readonly maxMessageBytes?: number;
+  /**
+   * Destroy the input stream on close instead of only pausing it. The process's own stdin needs
+   * this: a paused stdin pipe still keeps the process alive.
+   */
+  readonly destroyInputOnClose?: boolean;
+}
+
+/**
+ * MCP's stdio framing over any pair of streams: newline-delimited UTF-8 JSON, one message a line.
+ *
+ * `input` carries the other side's messages, `output` ours and nothing else (logs belong on stderr).
+ * The transport does not own the streams beyond reading and ending them; {@link stdio} and
+ * `spawnStdio` (stdio-child.ts) build it for the process's own stdio and for a child's.
+ *
+ * Lifecycle: input EOF (or a stream error) reports `closed()` once, with the error if any, and ends
+ * the output; `close()` stops reading, ends the output once everything queued is written, then
+ * reports `closed()`. After either, `send` rejects with {@link TransportClosedError}.
+ */
+export class StdioTransport implements Transport {
+  private readonly decoder: NdjsonDecoder;
+  private receiver: Receiver | undefined;
+  private reading = false;
+  private isClosed = false;
+  private closing: Promise<void> | undefined;
+  /** One shared wait for 'drain', so 16 blocked sends add one listener, not 16. */
+  private drain: Promise<void> | undefined;
+
+  constructor(
+    private readonly input: Readable,
+    private readonly output: Writable,
+    private readonly options: StdioTransportOptions = {},
+  ) {
+    this.decoder = new NdjsonDecoder(
+      { message: (value) => this.receiver?.message(value), malformed: (problem) => this.receiver?.malformed(problem) },
+      options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES,
+    );
+    // Listening from the start, and for good: an unhandled EPIPE (reader gone) would crash the process.
+    output.on("error", this.onOutputError);
+  }
+
+  start(receiver: Receiver): void {
+    if (this.receiver) throw new Error("StdioTransport.start called twice");
+    this.receiver = receiver;
+    if (this.isClosed) {
+      queueMicrotask(() => receiver.closed());
+      return;
+    }
+    this.reading = true;
+    this.input.on("data", this.onData);
+    this.input.on("end", this.onEnd);
+    this.input.on("error", this.onInputError);
+    this.input.on("close", this.onInputClose);
+  }
+
+  send(message: unknown, _options?: SendOptions): Promise<void> {
+    if (this.isClosed || this.closing || !this.output.writable) return Promise.reject(new TransportClosedError());
+    let text: string | undefined;
+    try {
+      text = JSON.stringify(message);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    if (text === undefined) return Promise.reject(new TypeError("the message is not JSON-serializable"));
+    // JSON.stringify escapes every newline inside strings, so the only raw '\n' is the terminator.
+    if (this.output.write(text + "\n")) return RESOLVED;
+    return (this.drain ??= this.waitForDrain());
+  }
+
+  close(): Promise<void> {
+    return (this.closing ??= this.shutDown());
+  }
+
+  private async shutDown(): Promise<void> {
+    this.stopReading();
+    const error = await endAndFlush(this.output);
+    this.finish(error);
+  }
+
+  private waitForDrain(): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      const settle = (error?: Error) => {
+        this.output.off("drain", onFlushed);
+        this.output.off("finish", onFlushed);
+        this.output.off("close", onClose);
+        this.output.off("error", settle);
+        this.drain = undefined;
+        if (error) reject(error);
+        else resolve();
+      };
+      // Drained, or ended and flushed: what was accepted went out.
+      const onFlushed = () => settle();
+      const onClose = () => settle(this.output.writableFinished ? undefined : new TransportClosedError("the output closed"));
+      this.output.on("drain", onFlushed);
+      this.output.on("finish", onFlushed);
+      this.output.on("close", onClose);
+      this.output.on("error", settle);
+    });
+  }
+
+  private readonly onData = (chunk: Buffer | string): void => {
+    // Buffers unless someone set an encoding on the stream; decode bytes either way.
+    this.decoder.push(typeof chunk === "string" ? Buffer.from(chunk, "utf8") : chunk);
+  };
+
+  private readonly onEnd = (): void => {
+    this.decoder.end();
+    this.stopReading();
+    this.output.end();
+    this.finish();
+  };
+
+  private readonly onInputError = (error: Error): void => {
+    this.stopReading();
+    this.output.end();
+    this.finish(error);
+  };
+
+  /** Destroyed without 'end' or 'error': the other side is gone all the same. */
+  private readonly onInputClose = (): void => {
+    if (!this.reading) return;
+    this.stopReading();
+    this.output.end();
+    this.finish(new TransportClosedError("the input closed before its end"));
+  };
+
+  private readonly onOutputError = (error: Error): void => {
+    if (this.isClosed) return;
+    this.stopReading();
+    this.finish(error);
+  };
+
+  private stopReading(): void {
+    if (!this.reading) return;
+    this.reading = false;
+    this.input.off("data", this.onData);
+    this.input.off("end", this.onEnd);
+    this.input.off("error", this.onInputError);
+    this.input.off("close", this.onInputClose);
+    if (this.options.destroyInputOnClose) this.input.destroy();
+    else this.input.pause();
+  }
+
+  /** Report `closed()` once, whatever ended the transport first. */
+  private finish(error?: Error): void {
+    if (this.isClosed) return;
+    this.isClosed = true;
+    this.receiver?.closed(error);
+  }
+}
+
+/** The server side: this process's stdin and stdout. Nothing else may write to stdout. */
+export function stdio(options: Omit<StdioTransportOptions, "destroyInputOnClose"> = {}): StdioTransport {
+  return new StdioTransport(process.stdin, process.stdout, { ...options, destroyInputOnClose: true });
+}
+
+const RESOLVED: Promise<void> = Promise.resolve();
+
+/** End `output` and wait until what was written is flushed; the error when that failed. */
+async function endAndFlush(output: Writable): Promise<Error | undefined> {
+  if (!output.writableEnded) output.end();
+  try {
+    await finished(output, { readable: false });
+    return undefined;
+  } catch (error) {
+    return error as Error;
+  }
+}
