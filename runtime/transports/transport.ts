@@ -11,7 +11,9 @@ export interface Transport {
   start(receiver: Receiver): void;
   /**
    * Queue one outbound message (a JSON-RPC object, or an array for a batch). Resolves once the
-   * transport has accepted it, honouring back-pressure; rejects when the transport is closed.
+   * transport has accepted it, honouring back-pressure; rejects when the transport is closed
+   * (`TransportClosedError`) or the message cannot be encoded. The message is the transport's from
+   * then on: the in-memory transport hands the very object to the other side, so never mutate it.
    */
   send(message: unknown, options?: SendOptions): Promise<void>;
   /** Stop: flush what is queued, release resources, then call `receiver.closed()` once. */
@@ -27,6 +29,7 @@ export interface SendOptions {
   readonly relatedRequestId?: string | number;
 }
 
+/** Called by the transport, in order and never from inside `send`. Its methods must not throw. */
 export interface Receiver {
   /** One parsed JSON value. The value is the receiver's; the transport keeps no reference. */
   message(value: unknown, context?: MessageContext): void;
@@ -41,6 +44,10 @@ export interface MessageContext {
   readonly [key: string]: unknown;
 }
 
+/**
+ * "parse": the frame is not JSON (`message` is the parser's). "oversized": the frame was larger
+ * than `limit`; `bytes` is its size, terminator excluded, and none of it was kept.
+ */
 export type FrameProblem =
   | { readonly kind: "parse"; readonly message: string }
   | { readonly kind: "oversized"; readonly bytes: number; readonly limit: number };
