@@ -1,0 +1,132 @@
+/**
+ * Shared by the codegen and spec tests: where the checkout is, the pinned schemas read as plain
+ * JSON (the independent oracle: never through codegen/load), throwaway project roots, and the
+ * CLI run as a child process.
+ */
+import { spawnSync } from "node:child_process";
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+
+/** The checkout under test. */
+export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
+
+/** The five pinned revisions (PROTOCOL-NOTES.md), oldest first. */
+export const REVISIONS = ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28"] as const;
+export type Revision = (typeof REVISIONS)[number];
+
+export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+export type JsonObject = { [key: string]: Json };
+
+export function schemaPath(revision: string, root = ROOT): string {
+  return join(root, "spec", revision, "schema.json");
+}
+
+/** The pinned schema as text, as `make spec` left it in spec/<rev>/. */
+export function schemaText(revision: string): string {
+  const path = schemaPath(revision);
+  if (!existsSync(path)) throw new Error(`${path} is missing: run \`make spec\` before the tests`);
+  return readFileSync(path, "utf8");
+}
+
+/** The pinned schema read with JSON.parse alone, and its definitions by name in source order. */
+export function rawSchema(revision: string): { document: JsonObject; definitionsKey: string; definitions: Record<string, JsonObject> } {
+  const document = JSON.parse(schemaText(revision)) as JsonObject;
+  const definitionsKey = "$defs" in document ? "$defs" : "definitions";
+  return { document, definitionsKey, definitions: document[definitionsKey] as Record<string, JsonObject> };
+}
+
+/**
+ * Calls `visit` on every schema node of a definition with its JSON Pointer, following only
+ * the keywords that hold schemas, so a property called `type` or `enum` is never read as one.
+ */
+export function walkSchema(node: Json, pointer: string, visit: (node: JsonObject, pointer: string) => void): void {
+  if (typeof node !== "object" || node === null || Array.isArray(node)) return;
+  visit(node, pointer);
+  const at = (...tokens: (string | number)[]) =>
+    tokens.reduce<string>((p, t) => `${p}/${String(t).replace(/~/g, "~0").replace(/\//g, "~1")}`, pointer);
+  const properties = node.properties;
+  if (typeof properties === "object" && properties !== null && !Array.isArray(properties))
+    for (const [name, schema] of Object.entries(properties)) walkSchema(schema, at("properties", name), visit);
+  for (const keyword of ["additionalProperties", "items"]) if (keyword in node) walkSchema(node[keyword]!, at(keyword), visit);
+  for (const keyword of ["anyOf", "allOf"]) {
+    const list = node[keyword];
+    if (Array.isArray(list)) list.forEach((schema, i) => walkSchema(schema, at(keyword, i), visit));
+  }
+}
+
+export function tempDir(label: string): string {
+  return mkdtempSync(join(tmpdir(), `mcp-codegen-${label}-`));
+}
+
+export function removeDir(dir: string | undefined): void {
+  if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
+}
+
+/**
+ * A throwaway project root for `generate --root`: a copy of spec/pinned.json and of the given
+ * revisions' schema.json (generation reads nothing else).
+ */
+export function tempProjectRoot(label: string, revisions: readonly string[] = REVISIONS): string {
+  const root = tempDir(label);
+  mkdirSync(join(root, "spec"), { recursive: true });
+  copyFileSync(join(ROOT, "spec", "pinned.json"), join(root, "spec", "pinned.json"));
+  for (const revision of revisions) {
+    mkdirSync(dirname(schemaPath(revision, root)), { recursive: true });
+    copyFileSync(schemaPath(revision), schemaPath(revision, root));
+  }
+  return root;
+}
+
+/** Every file below `dir` (dotfiles included), as paths relative to it with `/`, sorted. */
+export function listFiles(dir: string): string[] {
+  if (!existsSync(dir)) return [];
+  const out: string[] = [];
+  const walk = (folder: string, prefix: string) => {
+    for (const name of readdirSync(folder).sort()) {
+      const path = join(folder, name);
+      if (statSync(path).isDirectory()) walk(path, `${prefix}${name}/`);
+      else out.push(`${prefix}${name}`);
+    }
+  };
+  walk(dir, "");
+  return out;
+}
+
+/** Every file below `dir` with its bytes and its mtime in nanoseconds. */
+export function snapshot(dir: string): Map<string, { bytes: Buffer; mtimeNs: bigint }> {
+  return new Map(
+    listFiles(dir).map((path) => [
+      path,
+      { bytes: readFileSync(join(dir, path)), mtimeNs: statSync(join(dir, path), { bigint: true }).mtimeNs },
+    ]),
+  );
+}
+
+export interface CliRun {
+  readonly status: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/**
+ * Runs the CLI from source (`node --import tsx codegen/cli.ts ...`) in the checkout, without
+ * $MCP_SPEC_MIRROR unless `env` sets it.
+ */
+export function runCli(args: readonly string[], env: Record<string, string> = {}): CliRun {
+  const { MCP_SPEC_MIRROR: _ignored, ...inherited } = process.env;
+  const run = spawnSync(process.execPath, ["--import", "tsx", join(ROOT, "codegen", "cli.ts"), ...args], {
+    cwd: ROOT,
+    env: { ...inherited, ...env },
+    encoding: "utf8",
+    timeout: 120_000,
+  });
+  if (run.error) throw run.error;
+  return { status: run.status, stdout: run.stdout, stderr: run.stderr };
+}
+
+/** For assertion messages: what the child said. */
+export function describeRun(run: CliRun): string {
+  return `exit ${run.status}\n--- stdout\n${run.stdout}\n--- stderr\n${run.stderr}`;
+}
