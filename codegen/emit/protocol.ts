@@ -5,6 +5,7 @@ import { sentBy } from "../model/protocol.js";
 export const PROTOCOL_EXPORTS = [
   "REVISION",
   "ERA",
+  "BATCHES",
   "CLIENT_REQUEST_METHODS",
   "SERVER_REQUEST_METHODS",
   "CLIENT_NOTIFICATION_METHODS",
@@ -42,6 +43,9 @@ export const REVISION = ${q(protocol.revision)};
 
 /** ${protocol.era === "session" ? "Session era: the client opens with `initialize`." : "Stateless era: every request carries its version and capabilities in `_meta`."} */
 export const ERA = ${q(protocol.era)};
+
+/** Whether JSON-RPC batches (arrays of messages) are part of this revision. */
+export const BATCHES = ${protocol.batches};
 
 /** Requests the client sends and the server handles. */
 export const CLIENT_REQUEST_METHODS = ${names(sentBy(requests, "client"))} as const;
@@ -110,6 +114,6 @@ function descriptor(m: RequestMethod | NotificationMethod): string {
   ];
   if (m.params !== undefined) fields.push(`params: ${q(m.params)}`);
   fields.push(`paramsRequired: ${m.paramsRequired}`);
-  if (m.kind === "request") fields.push(`results: ${q(m.results)}`);
+  if (m.kind === "request") fields.push(`results: ${q(m.results)}`, `cacheable: ${m.cacheable}`);
   return `  ${q(m.method)}: { ${fields.join(", ")} },`;
 }

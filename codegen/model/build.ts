@@ -11,6 +11,7 @@ const UNIONS = {
   notification: { client: "ClientNotification", server: "ServerNotification" },
 } as const;
 const INPUT_REQUEST_UNION = "InputRequest";
+const BATCH_DEFINITION = "JSONRPCBatchRequest";
 
 export function buildProtocol(loaded: LoadedSchema): Protocol {
   const { revision } = loaded;
@@ -63,6 +64,8 @@ export function buildProtocol(loaded: LoadedSchema): Protocol {
     return { params: lifted, paramsRequired };
   };
 
+  const isCacheable = (result: string) => schemaOf(result).properties?.some((p) => p.name === "ttlMs") ?? false;
+
   const requests = new Map<string, RequestMethod>();
   const notifications = new Map<string, NotificationMethod>();
   const methodName = (message: string): string =>
@@ -78,7 +81,8 @@ export function buildProtocol(loaded: LoadedSchema): Protocol {
         continue;
       }
       const params = paramsOf(request);
-      requests.set(method, { kind: "request", method, senders: [side], request, ...params, results: resultsOf(request, method, params.params, definitions, fail) });
+      const results = resultsOf(request, method, params.params, definitions, fail);
+      requests.set(method, { kind: "request", method, senders: [side], request, ...params, results, cacheable: isCacheable(results[0]!) });
     }
     for (const notification of unionMembers(UNIONS.notification[side])) {
       const method = methodName(notification);
@@ -95,7 +99,8 @@ export function buildProtocol(loaded: LoadedSchema): Protocol {
   const inputRequests = unionMembers(INPUT_REQUEST_UNION).map((request): RequestMethod => {
     const method = methodName(request);
     const params = paramsOf(request);
-    return { kind: "request", method, senders: ["server"], request, ...params, results: resultsOf(request, method, params.params, definitions, fail) };
+    const results = resultsOf(request, method, params.params, definitions, fail);
+    return { kind: "request", method, senders: ["server"], request, ...params, results, cacheable: isCacheable(results[0]!) };
   });
 
   const requestList = [...requests.values()];
@@ -109,6 +114,7 @@ export function buildProtocol(loaded: LoadedSchema): Protocol {
     notifications: [...notifications.values()],
     inputRequests,
     capabilityGates: capabilityGates(definitions, [...requestList, ...notifications.values(), ...inputRequests]),
+    batches: definitions.has(BATCH_DEFINITION),
   };
 }
 

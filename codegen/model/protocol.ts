@@ -25,6 +25,8 @@ export interface RequestMethod extends MethodBase {
   readonly request: string;
   /** The primary result first; alternatives follow (CreateTaskResult, InputRequiredResult). */
   readonly results: readonly string[];
+  /** The primary result carries caching hints (`ttlMs`, 2026-07-28 list, read and discover results). */
+  readonly cacheable: boolean;
 }
 
 export interface NotificationMethod extends MethodBase {
@@ -55,6 +57,8 @@ export interface Protocol {
    */
   readonly inputRequests: readonly RequestMethod[];
   readonly capabilityGates: readonly CapabilityGate[];
+  /** The schema defines JSON-RPC batches (2025-03-26 only, so far). */
+  readonly batches: boolean;
 }
 
 export function sentBy<M extends MethodBase>(methods: readonly M[], side: Side): M[] {

@@ -1,0 +1,324 @@
+import type { FrameProblem, MessageContext, Receiver, SendOptions, Transport } from "../transports/transport.js";
+import { stderrLogger, type Logger } from "../util/logger.js";
+import { ErrorCode, RpcError } from "./errors.js";
+import { classify, errorResponse, type Message, type Notification, type Request, type RequestId } from "./messages.js";
+
+/** What the layer above the peer does with inbound traffic. */
+export interface PeerHandler {
+  /** Answer a request: return (or resolve) its result, or throw an {@link RpcError}. */
+  request(request: Request, inbound: InboundRequest): unknown;
+  /** Notifications never get a reply; a throw here is logged. */
+  notification(notification: Notification, context: MessageContext | undefined): void;
+  /** Whether an array of messages (a JSON-RPC batch) is acceptable now. Default: never. */
+  acceptsBatch?(): boolean;
+  /** The connection ended; `error` says why when it was not asked to. */
+  closed?(error?: Error): void;
+}
+
+export interface PeerOptions {
+  readonly logger?: Logger;
+  /** Default timeout of outbound requests, in milliseconds. */
+  readonly requestTimeoutMs?: number;
+  /**
+   * Tells the other side to stop working on a request of ours that timed out or was aborted
+   * (MCP: notifications/cancelled). Not called for requests that got their answer.
+   */
+  readonly cancel?: (id: RequestId, method: string, reason: string) => void;
+}
+
+export interface RequestOptions {
+  readonly timeoutMs?: number;
+  readonly signal?: AbortSignal;
+  readonly relatedRequestId?: RequestId;
+}
+
+/** One inbound request being answered. */
+export class InboundRequest {
+  private controller?: AbortController;
+  /** Set when the other side cancelled it: no response will be sent. */
+  cancelled = false;
+
+  constructor(
+    readonly id: RequestId,
+    readonly method: string,
+    readonly context: MessageContext | undefined,
+  ) {}
+
+  /** Aborted on cancellation and when the connection closes. Created on first use: most handlers never look. */
+  get signal(): AbortSignal {
+    return (this.controller ??= new AbortController()).signal;
+  }
+
+  abort(reason: string): void {
+    (this.controller ??= new AbortController()).abort(new DOMException(reason, "AbortError"));
+  }
+}
+
+interface Pending {
+  readonly method: string;
+  readonly resolve: (result: unknown) => void;
+  readonly reject: (error: Error) => void;
+  readonly timer?: ReturnType<typeof setTimeout>;
+  readonly signal?: AbortSignal;
+  readonly onAbort?: () => void;
+}
+
+/**
+ * One side of a JSON-RPC 2.0 connection over a {@link Transport}: classifies what arrives,
+ * answers every request exactly once (or not at all once cancelled), correlates the responses
+ * to its own requests, and times them out. It knows nothing of MCP beyond the `cancel` hook.
+ */
+export class Peer {
+  private readonly pending = new Map<RequestId, Pending>();
+  private readonly inbound = new Map<RequestId, InboundRequest>();
+  private nextId = 1;
+  private closedError: Error | undefined;
+  private isClosed = false;
+  private readonly logger: Logger;
+
+  constructor(
+    private readonly transport: Transport,
+    private readonly handler: PeerHandler,
+    private readonly options: PeerOptions = {},
+  ) {
+    this.logger = options.logger ?? stderrLogger;
+    const receiver: Receiver = {
+      message: (value, context) => this.receive(value, context),
+      malformed: (problem) => this.malformed(problem),
+      closed: (error) => this.onClosed(error),
+    };
+    transport.start(receiver);
+  }
+
+  get closed(): boolean {
+    return this.isClosed;
+  }
+
+  /** Sends a request and resolves with its result, or rejects with the {@link RpcError} it got. */
+  request(method: string, params: Record<string, unknown> | undefined, options: RequestOptions = {}): Promise<unknown> {
+    if (this.isClosed) return Promise.reject(this.closedError ?? new RpcError(ErrorCode.InternalError, "connection closed"));
+    const id = this.nextId++;
+    const message: Request = params === undefined ? { jsonrpc: "2.0", id, method } : { jsonrpc: "2.0", id, method, params };
+    return new Promise<unknown>((resolve, reject) => {
+      const timeoutMs = options.timeoutMs ?? this.options.requestTimeoutMs;
+      const timer =
+        timeoutMs !== undefined && Number.isFinite(timeoutMs)
+          ? setTimeout(() => this.giveUp(id, new RpcError(ErrorCode.RequestTimeout, `${method} timed out after ${timeoutMs} ms`, { timeout: timeoutMs })), timeoutMs)
+          : undefined;
+      const { signal } = options;
+      let onAbort: (() => void) | undefined;
+      if (signal) {
+        if (signal.aborted) {
+          clearTimeout(timer);
+          reject(abortError(signal, method));
+          return;
+        }
+        onAbort = () => this.giveUp(id, abortError(signal, method));
+        signal.addEventListener("abort", onAbort, { once: true });
+      }
+      this.pending.set(id, { method, resolve, reject, timer, signal, onAbort });
+      this.send(message, options.relatedRequestId === undefined ? undefined : { relatedRequestId: options.relatedRequestId }).catch((error: Error) =>
+        this.settle(id)?.reject(error),
+      );
+    });
+  }
+
+  notify(method: string, params?: Record<string, unknown>, options?: SendOptions): Promise<void> {
+    const message: Notification = params === undefined ? { jsonrpc: "2.0", method } : { jsonrpc: "2.0", method, params };
+    return this.send(message, options);
+  }
+
+  /** The other side cancelled an inbound request: abort its handler and never answer it. Unknown ids are ignored. */
+  cancelInbound(id: RequestId, reason = "cancelled"): boolean {
+    const inbound = this.inbound.get(id);
+    if (!inbound) return false;
+    inbound.cancelled = true;
+    this.inbound.delete(id);
+    inbound.abort(reason);
+    return true;
+  }
+
+  close(): Promise<void> {
+    return this.transport.close();
+  }
+
+  send(message: Message | Message[], options?: SendOptions): Promise<void> {
+    if (this.isClosed) return Promise.reject(this.closedError ?? new RpcError(ErrorCode.InternalError, "connection closed"));
+    return this.transport.send(message, options);
+  }
+
+  // -- inbound ----------------------------------------------------------------------------------
+
+  private receive(value: unknown, context: MessageContext | undefined): void {
+    if (Array.isArray(value)) {
+      this.receiveBatch(value, context);
+      return;
+    }
+    this.receiveOne(value, context, (response) => this.reply(response));
+  }
+
+  private receiveBatch(values: unknown[], context: MessageContext | undefined): void {
+    if (!(this.handler.acceptsBatch?.() ?? false)) {
+      this.reply(errorResponse(null, ErrorCode.InvalidRequest, "JSON-RPC batches are only part of MCP 2025-03-26"));
+      return;
+    }
+    if (values.length === 0) {
+      this.reply(errorResponse(null, ErrorCode.InvalidRequest, "an empty batch is not a valid request"));
+      return;
+    }
+    const responses: Message[] = [];
+    let outstanding = values.length;
+    const done = () => {
+      if (--outstanding === 0 && responses.length > 0) this.reply(responses);
+    };
+    for (const value of values)
+      this.receiveOne(value, context, (response) => {
+        if (response) responses.push(response);
+        done();
+      }, done);
+  }
+
+  /**
+   * Handles one message. `answer` receives the response to send for it; `noAnswer` is called
+   * instead when the message needs none (batches count both).
+   */
+  private receiveOne(value: unknown, context: MessageContext | undefined, answer: (response: Message) => void, noAnswer: () => void = () => {}): void {
+    const classified = classify(value);
+    switch (classified.kind) {
+      case "request":
+        this.receiveRequest(classified.message, context, answer, noAnswer);
+        return;
+      case "notification":
+        try {
+          this.handler.notification(classified.message, context);
+        } catch (error) {
+          this.logger("error", `notification ${classified.message.method} failed: ${describe(error)}`);
+        }
+        noAnswer();
+        return;
+      case "response":
+      case "error":
+        this.receiveResponse(classified.message);
+        noAnswer();
+        return;
+      case "invalid":
+        answer(errorResponse(classified.id, ErrorCode.InvalidRequest, `Invalid Request: ${classified.reason}`));
+        return;
+    }
+  }
+
+  private receiveRequest(request: Request, context: MessageContext | undefined, answer: (response: Message) => void, noAnswer: () => void): void {
+    const { id } = request;
+    if (this.inbound.has(id)) {
+      answer(errorResponse(id, ErrorCode.InvalidRequest, `Invalid Request: request id ${JSON.stringify(id)} is already in flight`));
+      return;
+    }
+    const inbound = new InboundRequest(id, request.method, context);
+    this.inbound.set(id, inbound);
+    const succeed = (result: unknown) => {
+      if (!this.finish(inbound)) return noAnswer();
+      answer({ jsonrpc: "2.0", id, result: result as Record<string, unknown> });
+    };
+    const fail = (error: unknown) => {
+      if (!this.finish(inbound)) return noAnswer();
+      answer(toErrorResponse(id, error, request.method, this.logger));
+    };
+    let outcome: unknown;
+    try {
+      outcome = this.handler.request(request, inbound);
+    } catch (error) {
+      fail(error);
+      return;
+    }
+    if (isThenable(outcome)) outcome.then(succeed, fail);
+    else succeed(outcome);
+  }
+
+  /** Removes a finished request; false when it was cancelled (or the connection closed) meanwhile. */
+  private finish(inbound: InboundRequest): boolean {
+    if (inbound.cancelled || this.inbound.get(inbound.id) !== inbound) return false;
+    this.inbound.delete(inbound.id);
+    return !this.isClosed;
+  }
+
+  private receiveResponse(message: { id: RequestId | null; result?: unknown; error?: { code: number; message: string; data?: unknown } }): void {
+    if (message.id === null) {
+      this.logger("warn", `the other side could not process a message of ours: ${message.error?.code} ${message.error?.message}`);
+      return;
+    }
+    const pending = this.settle(message.id);
+    if (!pending) {
+      this.logger("warn", `ignored a response to unknown request id ${JSON.stringify(message.id)}`);
+      return;
+    }
+    if (message.error !== undefined) pending.reject(RpcError.from(message.error));
+    else pending.resolve(message.result);
+  }
+
+  private malformed(problem: FrameProblem): void {
+    if (problem.kind === "parse") this.reply(errorResponse(null, ErrorCode.ParseError, `Parse error: ${problem.message}`));
+    else
+      this.reply(
+        errorResponse(null, ErrorCode.InvalidRequest, `message of ${problem.bytes} bytes exceeds the limit of ${problem.limit} bytes`, {
+          bytes: problem.bytes,
+          limit: problem.limit,
+        }),
+      );
+  }
+
+  private reply(response: Message | Message[]): void {
+    if (this.isClosed) return;
+    this.transport.send(response).catch((error: Error) => this.logger("warn", `could not send a response: ${error.message}`));
+  }
+
+  // -- outbound bookkeeping -----------------------------------------------------------------------
+
+  private settle(id: RequestId): Pending | undefined {
+    const pending = this.pending.get(id);
+    if (!pending) return undefined;
+    this.pending.delete(id);
+    if (pending.timer !== undefined) clearTimeout(pending.timer);
+    if (pending.onAbort) pending.signal?.removeEventListener("abort", pending.onAbort);
+    return pending;
+  }
+
+  /** Our request timed out or was aborted: reject it and tell the other side to stop. */
+  private giveUp(id: RequestId, error: Error): void {
+    const pending = this.settle(id);
+    if (!pending) return;
+    pending.reject(error);
+    if (!this.isClosed) this.options.cancel?.(id, pending.method, error.message);
+  }
+
+  private onClosed(error?: Error): void {
+    if (this.isClosed) return;
+    this.isClosed = true;
+    this.closedError = new RpcError(ErrorCode.InternalError, `connection closed${error ? `: ${error.message}` : ""}`);
+    for (const id of [...this.pending.keys()]) this.settle(id)?.reject(this.closedError);
+    for (const inbound of this.inbound.values()) {
+      inbound.cancelled = true;
+      inbound.abort("connection closed");
+    }
+    this.inbound.clear();
+    this.handler.closed?.(error);
+  }
+}
+
+function toErrorResponse(id: RequestId, error: unknown, method: string, logger: Logger) {
+  if (error instanceof RpcError) return errorResponse(id, error.code, error.message, error.data);
+  logger("error", `handler for ${method} threw: ${describe(error)}`);
+  return errorResponse(id, ErrorCode.InternalError, `Internal error in ${method}: ${error instanceof Error ? error.message : String(error)}`);
+}
+
+/** Like fetch: an aborted request rejects with the signal's reason. */
+function abortError(signal: AbortSignal, method: string): Error {
+  return signal.reason instanceof Error ? signal.reason : new DOMException(`${method} was aborted`, "AbortError");
+}
+
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return typeof value === "object" && value !== null && typeof (value as { then?: unknown }).then === "function";
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? (error.stack ?? error.message) : String(error);
+}

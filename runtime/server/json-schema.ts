@@ -1,0 +1,41 @@
+import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
+import { Ajv2020 } from "ajv/dist/2020.js";
+import { isByte, isUri, isUriTemplate } from "../../generated/validation.js";
+import type { Logger } from "../util/logger.js";
+
+const DRAFT_07 = /^https?:\/\/json-schema\.org\/draft-07\/schema#?$/;
+
+/**
+ * Compiles the JSON Schemas users give their tools, once, at registration. The dialect follows
+ * `$schema`: draft-07 when it says so, 2020-12 otherwise (MCP's default since 2025-11-25).
+ * Formats: byte, uri and uri-template are checked by the same rules as the protocol's own
+ * validators; other formats are annotations, as JSON Schema 2020-12 defines them by default.
+ */
+export class SchemaCompiler {
+  private draft07?: Ajv;
+  private draft2020?: Ajv2020;
+
+  constructor(private readonly logger: Logger) {}
+
+  compile(schema: Record<string, unknown>): ValidateFunction {
+    const ajv = typeof schema.$schema === "string" && DRAFT_07.test(schema.$schema) ? (this.draft07 ??= this.create(Ajv)) : (this.draft2020 ??= this.create(Ajv2020));
+    return ajv.compile(schema);
+  }
+
+  private create<A extends Ajv | Ajv2020>(Kind: new (options: object) => A): A {
+    const ajv = new Kind({
+      strict: false,
+      allErrors: true,
+      logger: { log: () => {}, warn: (message: string) => this.logger("debug", `ajv: ${message}`), error: (message: string) => this.logger("warn", `ajv: ${message}`) },
+    });
+    ajv.addFormat("byte", isByte);
+    ajv.addFormat("uri", isUri);
+    ajv.addFormat("uri-template", isUriTemplate);
+    return ajv;
+  }
+}
+
+/** "/location: must be string; (root): must have required property 'city'". */
+export function describeErrors(errors: readonly ErrorObject[] | null | undefined): string {
+  return (errors ?? []).map((e) => `${e.instancePath || "(root)"}: ${e.message ?? e.keyword}`).join("; ");
+}

@@ -1,0 +1,40 @@
+import type { RequestContext } from "../dispatch/context.js";
+import { ErrorCode, RpcError } from "../jsonrpc/errors.js";
+import type { GetPromptResult, Prompt } from "./types.js";
+
+export type PromptDefinition = Prompt;
+
+export type PromptHandler<Args = Record<string, string>> = (args: Args, context: RequestContext) => GetPromptResult | Promise<GetPromptResult>;
+
+export class PromptRegistry {
+  private readonly prompts = new Map<string, { definition: PromptDefinition; handler: PromptHandler<never> }>();
+
+  get size(): number {
+    return this.prompts.size;
+  }
+
+  register<Args>(definition: PromptDefinition, handler: PromptHandler<Args>): void {
+    if (this.prompts.has(definition.name)) throw new Error(`prompt ${definition.name} is already registered`);
+    this.prompts.set(definition.name, { definition, handler: handler as PromptHandler<never> });
+  }
+
+  get(name: string): PromptDefinition | undefined {
+    return this.prompts.get(name)?.definition;
+  }
+
+  list(): PromptDefinition[] {
+    return [...this.prompts.values()].map((p) => p.definition);
+  }
+
+  /** Unknown prompt or a missing required argument: -32602. */
+  render(params: Record<string, unknown>, context: RequestContext): GetPromptResult | Promise<GetPromptResult> {
+    const name = params.name as string;
+    const prompt = this.prompts.get(name);
+    if (!prompt) throw new RpcError(ErrorCode.InvalidParams, `Unknown prompt: ${name}`, { name });
+    const args = (params.arguments as Record<string, string> | undefined) ?? {};
+    const missing = (prompt.definition.arguments ?? []).filter((a) => a.required && !Object.prototype.hasOwnProperty.call(args, a.name)).map((a) => a.name);
+    if (missing.length > 0)
+      throw new RpcError(ErrorCode.InvalidParams, `Prompt ${name} is missing required argument${missing.length > 1 ? "s" : ""}: ${missing.join(", ")}`, { missing });
+    return prompt.handler(args as never, context);
+  }
+}

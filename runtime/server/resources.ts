@@ -1,0 +1,82 @@
+import type { RequestContext } from "../dispatch/context.js";
+import { ErrorCode, RpcError } from "../jsonrpc/errors.js";
+import { UriTemplate, type TemplateValues } from "./uri-template.js";
+import type { ReadResourceResult, Resource, ResourceTemplate } from "./types.js";
+
+export type ResourceDefinition = Resource;
+export type ResourceTemplateDefinition = ResourceTemplate;
+
+/** Reads one resource; `uri` is the requested URI. */
+export type ResourceHandler = (uri: string, context: RequestContext) => ReadResourceResult | Promise<ReadResourceResult>;
+
+/** Reads a resource that matched a template; `variables` are the template's values in `uri`. */
+export type ResourceTemplateHandler = (
+  uri: string,
+  variables: TemplateValues,
+  context: RequestContext,
+) => ReadResourceResult | Promise<ReadResourceResult>;
+
+interface RegisteredTemplate {
+  readonly definition: ResourceTemplateDefinition;
+  readonly template: UriTemplate;
+  readonly handler: ResourceTemplateHandler;
+}
+
+/** Static resources by exact URI, and templates matched in registration order. */
+export class ResourceRegistry {
+  private readonly resources = new Map<string, { definition: ResourceDefinition; handler: ResourceHandler }>();
+  private readonly templates = new Map<string, RegisteredTemplate>();
+
+  get size(): number {
+    return this.resources.size + this.templates.size;
+  }
+
+  register(definition: ResourceDefinition, handler: ResourceHandler): void {
+    if (this.resources.has(definition.uri)) throw new Error(`resource ${definition.uri} is already registered`);
+    this.resources.set(definition.uri, { definition, handler });
+  }
+
+  registerTemplate(definition: ResourceTemplateDefinition, handler: ResourceTemplateHandler): void {
+    if (this.templates.has(definition.uriTemplate)) throw new Error(`resource template ${definition.uriTemplate} is already registered`);
+    this.templates.set(definition.uriTemplate, { definition, template: new UriTemplate(definition.uriTemplate), handler });
+  }
+
+  list(): ResourceDefinition[] {
+    return [...this.resources.values()].map((r) => r.definition);
+  }
+
+  listTemplates(): ResourceTemplateDefinition[] {
+    return [...this.templates.values()].map((t) => t.definition);
+  }
+
+  /** The template a URI expands from, and its variable values. */
+  matchTemplate(uri: string): { template: RegisteredTemplate; variables: TemplateValues } | undefined {
+    for (const template of this.templates.values()) {
+      const variables = template.template.match(uri);
+      if (variables) return { template, variables };
+    }
+    return undefined;
+  }
+
+  template(uriTemplate: string): RegisteredTemplate | undefined {
+    return this.templates.get(uriTemplate);
+  }
+
+  /**
+   * An exact URI first, then the templates. Not found is -32002 in the session era and -32602
+   * in the stateless era (where -32000..-32019 are off limits).
+   */
+  async read(uri: string, context: RequestContext): Promise<ReadResourceResult> {
+    const exact = this.resources.get(uri);
+    if (exact) return exact.handler(uri, context);
+    const matched = this.matchTemplate(uri);
+    if (matched) return matched.template.handler(uri, matched.variables, context);
+    throw resourceNotFound(uri, context);
+  }
+}
+
+/** The era-correct error for a URI the server does not have; handlers may throw it too. */
+export function resourceNotFound(uri: string, context: Pick<RequestContext, "era">): RpcError {
+  const code = context.era === "stateless" ? ErrorCode.InvalidParams : ErrorCode.ResourceNotFound;
+  return new RpcError(code, `Resource not found: ${uri}`, { uri });
+}

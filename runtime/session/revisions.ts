@@ -1,0 +1,70 @@
+import { ERAS, LATEST_REVISION, PROTOCOLS, REVISIONS, type Revision } from "../../generated/index.js";
+import type { Validator } from "../../generated/validation.js";
+
+export type { Revision };
+export type Era = "session" | "stateless";
+
+/** What the generated METHODS table says of one method. */
+export interface MethodDescriptor {
+  readonly kind: "request" | "notification";
+  readonly senders: readonly ("client" | "server")[];
+  /** The definition that validates the whole message. */
+  readonly message: string;
+  readonly params?: string;
+  readonly paramsRequired: boolean;
+  readonly results?: readonly string[];
+  readonly cacheable?: boolean;
+}
+
+export interface CapabilityGate {
+  readonly owner: "client" | "server";
+  readonly path: readonly string[];
+}
+
+/** One generated revision, through the shape every revision shares. */
+export interface RevisionModule {
+  readonly revision: Revision;
+  readonly era: Era;
+  readonly batches: boolean;
+  /** A Map, not the generated object: method names come off the wire (`constructor`...). */
+  readonly methods: ReadonlyMap<string, MethodDescriptor>;
+  readonly inputRequests: ReadonlyMap<string, MethodDescriptor>;
+  readonly capabilityGates: ReadonlyMap<string, CapabilityGate>;
+  validator(definition: string): Validator;
+}
+
+function view(revision: Revision): RevisionModule {
+  const module = PROTOCOLS[revision];
+  const validators: Readonly<Record<string, Validator>> = module.validators;
+  return {
+    revision,
+    era: ERAS[revision],
+    batches: module.BATCHES,
+    methods: new Map(Object.entries(module.METHODS as Readonly<Record<string, MethodDescriptor>>)),
+    inputRequests: new Map(Object.entries(module.INPUT_REQUESTS as Readonly<Record<string, MethodDescriptor>>)),
+    capabilityGates: new Map(Object.entries(module.CAPABILITY_GATES as Readonly<Record<string, CapabilityGate>>)),
+    validator(definition) {
+      const found = Object.prototype.hasOwnProperty.call(validators, definition) ? validators[definition] : undefined;
+      if (!found) throw new Error(`MCP ${revision} has no definition ${definition}`);
+      return found;
+    },
+  };
+}
+
+const MODULES = new Map<string, RevisionModule>(REVISIONS.map((revision) => [revision, view(revision)]));
+
+/** Every generated revision, oldest first. */
+export const ALL_REVISIONS: readonly Revision[] = REVISIONS;
+export { LATEST_REVISION };
+
+export function revisionModule(revision: string): RevisionModule | undefined {
+  return MODULES.get(revision);
+}
+
+export function isRevision(value: unknown): value is Revision {
+  return typeof value === "string" && MODULES.has(value);
+}
+
+export function eraOf(revision: Revision): Era {
+  return ERAS[revision];
+}
