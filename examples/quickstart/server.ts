@@ -1,0 +1,23 @@
+// The README's quick start: a complete MCP server, for every revision, over stdio.
+import { createServer, stdio } from "../../runtime/index.js";
+
+const server = createServer({ name: "quickstart", version: "1.0.0" });
+
+server.tool(
+  {
+    name: "add",
+    description: "Adds two numbers",
+    inputSchema: { type: "object", properties: { a: { type: "number" }, b: { type: "number" } }, required: ["a", "b"] },
+  },
+  ({ a, b }: { a: number; b: number }) => ({ content: [{ type: "text", text: String(a + b) }] }),
+);
+
+server.resource({ uri: "note://hello", name: "hello", mimeType: "text/plain" }, (uri) => ({
+  contents: [{ uri, mimeType: "text/plain", text: "Hello from mcp-codegen" }],
+}));
+
+server.prompt({ name: "greet", arguments: [{ name: "name", required: true }] }, ({ name }) => ({
+  messages: [{ role: "user", content: { type: "text", text: `Say hello to ${name}.` } }],
+}));
+
+await server.listen(stdio());

@@ -1,0 +1,25 @@
+/**
+ * mcp-codegen's runtime: serve and call MCP, every generated revision, both eras, from the
+ * same handler code.
+ */
+export { createServer, McpServer, type Endpoint, type ServerOptions } from "./server/server.js";
+export type { ToolDefinition, ToolHandler } from "./server/tools.js";
+export type { ResourceDefinition, ResourceHandler, ResourceTemplateDefinition, ResourceTemplateHandler } from "./server/resources.js";
+export { resourceNotFound } from "./server/resources.js";
+export type { PromptDefinition, PromptHandler } from "./server/prompts.js";
+export { UriTemplate, type TemplateValues } from "./server/uri-template.js";
+export type * from "./server/types.js";
+
+export { McpClient, type ClientOptions, type NotificationListener, type Page } from "./client/client.js";
+
+export type { ClientIdentity, Handler, RequestContext } from "./dispatch/context.js";
+export { ErrorCode, RpcError } from "./jsonrpc/errors.js";
+export type { RequestOptions } from "./jsonrpc/peer.js";
+export { ServerSession } from "./session/server-session.js";
+export { ALL_REVISIONS, LATEST_REVISION, type Era, type Revision } from "./session/revisions.js";
+
+export type { Transport, Receiver, SendOptions, FrameProblem } from "./transports/transport.js";
+export { stdio, StdioTransport, type StdioTransportOptions } from "./transports/stdio.js";
+export { spawnStdio, ChildStdioTransport, type SpawnStdioOptions } from "./transports/stdio-child.js";
+export { createMemoryPair, MemoryTransport } from "./transports/memory.js";
+export type { Logger, LogLevel } from "./util/logger.js";
