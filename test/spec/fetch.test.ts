@@ -1,0 +1,173 @@
+/**
+ * The `make spec` step (`mcp-codegen spec fetch`): spec/pinned.json states the upstream facts,
+ * every file is verified against its sha256, one flipped byte is a hard error naming the file
+ * and both hashes, and a second run copies nothing. Everything runs in throwaway roots with a
+ * local mirror: no test touches the network or the checkout's spec/.
+ */
+import { createHash } from "node:crypto";
+import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { expect } from "chai";
+import { fetchSpec } from "../../spec/fetch.js";
+import { describeRun, listFiles, removeDir, REVISIONS, ROOT, runCli, snapshot, tempDir } from "../support/project.js";
+
+interface Pinned {
+  source: { repository: string; commit: string };
+  revisions: Record<string, { url: string; files: Record<string, string> }>;
+}
+
+const sha256 = (data: Uint8Array) => createHash("sha256").update(data).digest("hex");
+const pinned = (): Pinned => JSON.parse(readFileSync(join(ROOT, "spec", "pinned.json"), "utf8")) as Pinned;
+const pinnedFiles = (p: Pinned) => Object.entries(p.revisions).flatMap(([revision, entry]) => Object.keys(entry.files).map((file) => `${revision}/${file}`));
+
+/** A mirror laid out as <rev>/<file>, copied from the verified files `make spec` put in spec/. */
+function makeMirror(dir: string): string {
+  for (const revision of REVISIONS) cpSync(join(ROOT, "spec", revision), join(dir, revision), { recursive: true });
+  return dir;
+}
+
+/** A project root holding only a copy of spec/pinned.json. */
+function makeRoot(dir: string): string {
+  mkdirSync(join(dir, "spec"), { recursive: true });
+  cpSync(join(ROOT, "spec", "pinned.json"), join(dir, "spec", "pinned.json"));
+  return dir;
+}
+
+describe("spec: pinned.json", () => {
+  it("pins the five revisions, each with its upstream folder and schema.json", () => {
+    const p = pinned();
+    expect(Object.keys(p.revisions).sort()).to.deep.equal([...REVISIONS]);
+    for (const [revision, entry] of Object.entries(p.revisions)) {
+      expect(entry.url, revision).to.match(new RegExp(`^https://raw\\.githubusercontent\\.com/${p.source.repository}/${p.source.commit}/schema/${revision}/$`));
+      expect(entry.files["schema.json"], revision).to.match(/^[0-9a-f]{64}$/);
+    }
+  });
+
+  it("states the same facts as ../shared/mcp-spec/PINNED.json", function () {
+    const path = join(ROOT, "..", "shared", "mcp-spec", "PINNED.json");
+    if (!existsSync(path)) this.skip();
+    const upstream = JSON.parse(readFileSync(path, "utf8")) as {
+      source: string;
+      commit: string;
+      versions: Record<string, { schema: { url: string; sha256: string }; examples?: { count: number; sha256: Record<string, string> } }>;
+    };
+    const p = pinned();
+    expect(p.source).to.deep.equal({ repository: upstream.source, commit: upstream.commit });
+    expect(Object.keys(p.revisions).sort()).to.deep.equal(Object.keys(upstream.versions).sort());
+    for (const [revision, version] of Object.entries(upstream.versions)) {
+      const entry = p.revisions[revision]!;
+      expect(new URL("schema.json", entry.url).href, revision).to.equal(version.schema.url);
+      expect(entry.files, revision).to.deep.equal({ "schema.json": version.schema.sha256, ...(version.examples?.sha256 ?? {}) });
+      if (version.examples) expect(Object.keys(version.examples.sha256), revision).to.have.length(version.examples.count);
+    }
+  });
+
+  it("matches the files in spec/ that `make spec` verified", () => {
+    const p = pinned();
+    for (const path of pinnedFiles(p)) {
+      const [revision, ...file] = path.split("/");
+      expect(sha256(readFileSync(join(ROOT, "spec", path))), path).to.equal(p.revisions[revision!]!.files[file.join("/")]);
+    }
+  });
+});
+
+describe("spec fetch, through the CLI", function () {
+  this.timeout(60_000);
+  let scratch: string;
+  let mirror: string;
+  before(() => {
+    scratch = tempDir("spec");
+    mirror = makeMirror(join(scratch, "mirror"));
+  });
+  after(() => removeDir(scratch));
+
+  it("fills an empty spec/ from $MCP_SPEC_MIRROR, verifying every file, and a second run copies nothing", () => {
+    const root = makeRoot(join(scratch, "clean"));
+    const expected = pinnedFiles(pinned());
+
+    const first = runCli(["spec", "fetch", "--root", root], { MCP_SPEC_MIRROR: mirror });
+    expect(first.status, describeRun(first)).to.equal(0);
+    expect(first.stdout).to.contain(`${expected.length} pinned files verified, ${expected.length} copied`);
+    for (const revision of REVISIONS) expect(first.stdout).to.contain(`spec/${revision}  <-  ${join(mirror, revision)}/`);
+    const files = listFiles(join(root, "spec")).filter((f) => f !== "pinned.json");
+    expect(files.sort()).to.deep.equal([...expected].sort());
+    for (const path of expected) expect(readFileSync(join(root, "spec", path)).equals(readFileSync(join(mirror, path))), path).to.equal(true);
+
+    const before = snapshot(join(root, "spec"));
+    const second = runCli(["spec", "fetch", "--root", root], { MCP_SPEC_MIRROR: mirror });
+    expect(second.status, describeRun(second)).to.equal(0);
+    expect(second.stdout.trim()).to.equal(`${expected.length} pinned files verified, 0 copied`);
+    expect(snapshot(join(root, "spec"))).to.deep.equal(before);
+  });
+
+  it("fails on one flipped byte, naming the file and showing both hashes, and leaves no copy of it", () => {
+    const revision = "2025-06-18";
+    const bad = join(scratch, "flipped-mirror");
+    cpSync(mirror, bad, { recursive: true });
+    const path = join(bad, revision, "schema.json");
+    const bytes = readFileSync(path);
+    const at = Math.floor(bytes.length / 2);
+    bytes[at] = bytes[at]! ^ 0x01;
+    writeFileSync(path, bytes);
+    const expectedHash = pinned().revisions[revision]!.files["schema.json"]!;
+    const actualHash = sha256(bytes);
+    expect(actualHash).not.to.equal(expectedHash);
+
+    const root = makeRoot(join(scratch, "flipped"));
+    const run = runCli(["spec", "fetch", "--root", root], { MCP_SPEC_MIRROR: bad });
+    expect(run.status, describeRun(run)).to.equal(1);
+    expect(run.stderr).to.contain(`sha256 mismatch for ${revision}/schema.json`);
+    expect(run.stderr).to.contain(path);
+    expect(run.stderr).to.match(new RegExp(`pinned\\s+${expectedHash}`));
+    expect(run.stderr).to.match(new RegExp(`actual\\s+${actualHash}`));
+    expect(existsSync(join(root, "spec", revision, "schema.json"))).to.equal(false);
+    expect(listFiles(root).filter((f) => f.endsWith(".tmp"))).to.deep.equal([]);
+  });
+
+  it("replaces a tampered file already in spec/ with the verified one", () => {
+    const root = makeRoot(join(scratch, "tampered"));
+    cpSync(mirror, join(root, "spec"), { recursive: true });
+    const target = join(root, "spec", "2024-11-05", "schema.json");
+    writeFileSync(target, `${readFileSync(target, "utf8")} `);
+    const run = runCli(["spec", "fetch", "--root", root], { MCP_SPEC_MIRROR: mirror });
+    expect(run.status, describeRun(run)).to.equal(0);
+    expect(run.stdout).to.contain(`${pinnedFiles(pinned()).length} pinned files verified, 1 copied`);
+    expect(sha256(readFileSync(target))).to.equal(pinned().revisions["2024-11-05"]!.files["schema.json"]);
+  });
+
+  it("prefers $MCP_SPEC_MIRROR to ../shared/mcp-spec, and uses the latter without it", () => {
+    // root/../shared/mcp-spec holds a flipped byte; the clean mirror must win over it.
+    const project = join(scratch, "nested");
+    const shared = join(project, "shared", "mcp-spec");
+    cpSync(mirror, shared, { recursive: true });
+    const flipped = join(shared, "2024-11-05", "schema.json");
+    const bytes = readFileSync(flipped);
+    bytes[10] = bytes[10]! ^ 0x01;
+    writeFileSync(flipped, bytes);
+
+    const withMirror = makeRoot(join(project, "with-mirror"));
+    const ok = runCli(["spec", "fetch", "--root", withMirror], { MCP_SPEC_MIRROR: mirror });
+    expect(ok.status, describeRun(ok)).to.equal(0);
+
+    const withoutMirror = makeRoot(join(project, "without-mirror"));
+    const fails = runCli(["spec", "fetch", "--root", withoutMirror]);
+    expect(fails.status, describeRun(fails)).to.equal(1);
+    expect(fails.stderr).to.contain(`sha256 mismatch for 2024-11-05/schema.json (from ${flipped})`);
+  });
+});
+
+describe("spec/fetch", () => {
+  it("never downloads when told not to: a file missing from every local source is an error", async () => {
+    const dir = tempDir("offline");
+    try {
+      const root = makeRoot(join(dir, "root"));
+      const emptyMirror = join(dir, "mirror");
+      mkdirSync(emptyMirror);
+      let caught: Error | undefined;
+      await fetchSpec(root, { mirror: emptyMirror, network: false }).catch((error: Error) => (caught = error));
+      expect(caught?.message).to.equal("2024-11-05/schema.json: not in any local source, and downloads are off");
+    } finally {
+      removeDir(dir);
+    }
+  });
+});
