@@ -39,8 +39,16 @@ export class StdioTransport implements Transport {
     private readonly output: Writable,
     private readonly options: StdioTransportOptions = {},
   ) {
+    // `reading` is checked per frame: a receiver may close the transport halfway through a chunk.
     this.decoder = new NdjsonDecoder(
-      { message: (value) => this.receiver?.message(value), malformed: (problem) => this.receiver?.malformed(problem) },
+      {
+        message: (value) => {
+          if (this.reading) this.receiver!.message(value);
+        },
+        malformed: (problem) => {
+          if (this.reading) this.receiver!.malformed(problem);
+        },
+      },
       options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES,
     );
     // Listening from the start, and for good: an unhandled EPIPE (reader gone) would crash the process.
@@ -57,8 +65,9 @@ export class StdioTransport implements Transport {
     this.reading = true;
     this.input.on("data", this.onData);
     this.input.on("end", this.onEnd);
-    this.input.on("error", this.onInputError);
     this.input.on("close", this.onInputClose);
+    // Kept after close too, like the output's: a late error must not crash the process.
+    this.input.on("error", this.onInputError);
   }
 
   send(message: unknown, _options?: SendOptions): Promise<void> {
@@ -118,6 +127,7 @@ export class StdioTransport implements Transport {
   };
 
   private readonly onInputError = (error: Error): void => {
+    if (!this.reading) return;
     this.stopReading();
     this.output.end();
     this.finish(error);
@@ -142,7 +152,6 @@ export class StdioTransport implements Transport {
     this.reading = false;
     this.input.off("data", this.onData);
     this.input.off("end", this.onEnd);
-    this.input.off("error", this.onInputError);
     this.input.off("close", this.onInputClose);
     if (this.options.destroyInputOnClose) this.input.destroy();
     else this.input.pause();

@@ -210,6 +210,26 @@ describe("StdioTransport lifecycle", () => {
     expect(receiver.messages).to.deep.equal([]);
   });
 
+  it("delivers nothing more once a receiver closes it halfway through a chunk", async () => {
+    const input = new PassThrough();
+    const output = new PassThrough().resume();
+    const transport = new StdioTransport(input, output);
+    const receiver = new RecordingReceiver();
+    transport.start({
+      message: (value) => {
+        receiver.message(value);
+        void transport.close();
+      },
+      malformed: (problem) => receiver.malformed(problem),
+      closed: (error) => receiver.closed(error),
+    });
+    await nextTurn();
+    input.write('{"a":1}\n{"a":2}\nnot json\n');
+    await receiver.until(() => receiver.closings.length === 1);
+    expect(receiver.messages).to.deep.equal([{ a: 1 }]);
+    expect(receiver.problems).to.deep.equal([]);
+  });
+
   it("reports an output error (the reader went away) as closed(error), and later sends reject", async () => {
     const { output, transport, receiver } = await open();
     const failure = Object.assign(new Error("write EPIPE"), { code: "EPIPE" });
