@@ -5,7 +5,9 @@
 // One message (a tools/call result whose text is a base64 payload) goes through a real
 // StdioTransport pair over in-process streams: send (JSON.stringify + "\n", UTF-8 encode) ->
 // re-cut into 64 KiB chunks, as a pipe delivers them -> frame, decode, JSON.parse on the other side.
-// The floor is JSON.stringify + JSON.parse of the same message, with no transport at all.
+// The floor is JSON.stringify + JSON.parse of the same message, with no transport at all; the next
+// column adds the UTF-8 encode and decode that any byte transport must do. What ours adds beyond
+// that is stream plumbing and one join of the line's chunks.
 //
 // For comparison, the official SDK's ReadBuffer (@modelcontextprotocol/sdk/shared/stdio.js, used
 // as is) gets the same chunks. It appends each chunk to one buffer with Buffer.concat and scans the
@@ -75,6 +77,12 @@ function floor(message: object): void {
   if (JSON.parse(text) === null) throw new Error("unreachable");
 }
 
+/** What any byte transport must at least do: the floor plus UTF-8 encoding and decoding, in one piece. */
+function bytesFloor(message: object): void {
+  const bytes = Buffer.from(JSON.stringify(message), "utf8");
+  if (JSON.parse(bytes.toString("utf8")) === null) throw new Error("unreachable");
+}
+
 /** Send `message` through one StdioTransport and receive it on another, over 64 KiB chunks. */
 function stdioRoundTrip(message: object): Promise<void> {
   return new Promise((resolve, reject) => {
@@ -118,12 +126,13 @@ const SDK_SIZES_MIB = new Set([1, 4, 16]);
 
 console.log(`stdio framing, one message of N MiB of base64 text, ${CHUNK / KiB} KiB chunks, median of up to ${MAX_RUNS} runs`);
 console.log(`node ${process.version}\n`);
-const header = ["payload", "floor (stringify+parse)", "ours (send+frame+parse)", "ours / floor", "SDK ReadBuffer", "SDK / floor"];
+const header = ["payload", "floor (stringify+parse)", "+ UTF-8 encode/decode", "ours (send+frame+parse)", "ours / floor", "SDK ReadBuffer", "SDK / floor"];
 console.log(header.join(" | "));
 console.log(header.map((h) => "-".repeat(h.length)).join(" | "));
 for (const sizeMiB of SIZES_MIB) {
   let message: JSONRPCMessage | undefined = toolResult(sizeMiB * MiB);
   const base = await median(() => floor(message!));
+  const withBytes = await median(() => bytesFloor(message!));
   const ours = await median(() => stdioRoundTrip(message!));
   const sdk = SDK_SIZES_MIB.has(sizeMiB) ? await median(() => sdkRoundTrip(message!)) : undefined;
   message = undefined;
@@ -131,6 +140,7 @@ for (const sizeMiB of SIZES_MIB) {
     [
       `${sizeMiB} MiB`,
       format(base.ms),
+      format(withBytes.ms),
       format(ours.ms),
       `${(ours.ms / base.ms).toFixed(2)}x`,
       sdk ? `${format(sdk.ms)} (${sdk.runs} runs)` : "not run (~32 GiB of copies)",
