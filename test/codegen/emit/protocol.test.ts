@@ -6,8 +6,21 @@ import { expect } from "chai";
 import { loadSchema } from "../../../codegen/load/load.js";
 import { buildProtocol } from "../../../codegen/model/build.js";
 import { sentBy, type Protocol } from "../../../codegen/model/protocol.js";
+import * as p2024_11_05 from "../../../generated/2024-11-05/protocol.js";
+import * as p2025_03_26 from "../../../generated/2025-03-26/protocol.js";
+import * as p2025_06_18 from "../../../generated/2025-06-18/protocol.js";
+import * as p2025_11_25 from "../../../generated/2025-11-25/protocol.js";
+import * as p2026_07_28 from "../../../generated/2026-07-28/protocol.js";
 import * as registry from "../../../generated/index.js";
 import { REVISIONS, schemaText } from "../../support/project.js";
+
+const MODULES = {
+  "2024-11-05": p2024_11_05,
+  "2025-03-26": p2025_03_26,
+  "2025-06-18": p2025_06_18,
+  "2025-11-25": p2025_11_25,
+  "2026-07-28": p2026_07_28,
+} as const;
 
 interface Descriptor {
   readonly kind: "request" | "notification";
@@ -22,10 +35,10 @@ describe("codegen/emit/protocol: generated/<rev>/protocol.ts", () => {
   for (const revision of REVISIONS) {
     describe(revision, () => {
       let model: Protocol;
-      let generated: (typeof registry.PROTOCOLS)[typeof revision];
+      let generated: (typeof MODULES)[typeof revision];
       before(() => {
         model = buildProtocol(loadSchema(revision, schemaText(revision)));
-        generated = registry.PROTOCOLS[revision];
+        generated = MODULES[revision];
       });
       const methods = (list: readonly { method: string }[]) => list.map((m) => m.method);
 
@@ -70,10 +83,14 @@ describe("codegen/emit/protocol: generated/<rev>/protocol.ts", () => {
 });
 
 describe("codegen/emit/registry: generated/index.ts", () => {
-  it("registers the five revisions, oldest first, the latest last", () => {
+  it("registers the five revisions, oldest first, the latest last, each with its own module", () => {
     expect(registry.REVISIONS).to.deep.equal(REVISIONS);
     expect(registry.LATEST_REVISION).to.equal("2026-07-28");
     expect(Object.keys(registry.PROTOCOLS)).to.deep.equal([...REVISIONS]);
+    for (const revision of REVISIONS) {
+      expect(registry.PROTOCOLS[revision].REVISION, revision).to.equal(revision);
+      expect(registry.PROTOCOLS[revision].METHODS, revision).to.equal(MODULES[revision].METHODS);
+    }
   });
 
   it("gives each revision its era: session for the first four, stateless for 2026-07-28", () => {
