@@ -2,7 +2,8 @@
  * mcp-codegen's runtime: serve and call MCP, every generated revision, both eras, from the
  * same handler code.
  */
-export { createServer, McpServer, type Endpoint, type ServerOptions } from "./server/server.js";
+export { createServer, McpServer, type Endpoint, type PromptOptions, type ResourceTemplateOptions, type ServerOptions } from "./server/server.js";
+export type { Completer, Completers } from "./server/completion.js";
 export type { ToolDefinition, ToolHandler } from "./server/tools.js";
 export type { ResourceDefinition, ResourceHandler, ResourceTemplateDefinition, ResourceTemplateHandler } from "./server/resources.js";
 export { resourceNotFound } from "./server/resources.js";
@@ -12,7 +13,8 @@ export type * from "./server/types.js";
 
 export { McpClient, type ClientOptions, type NotificationListener, type Page } from "./client/client.js";
 
-export type { ClientIdentity, Handler, RequestContext } from "./dispatch/context.js";
+export { LOG_LEVELS, type ClientIdentity, type Handler, type LogLevelName, type RequestContext } from "./dispatch/context.js";
+export type { InputRequiredOptions } from "./session/input-required.js";
 export { ErrorCode, RpcError } from "./jsonrpc/errors.js";
 export type { RequestOptions } from "./jsonrpc/peer.js";
 export { ServerSession } from "./session/server-session.js";

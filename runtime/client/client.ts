@@ -1,11 +1,10 @@
-import { reported, summarize } from "../dispatch/issues.js";
-import { clientRequest } from "../dispatch/router.js";
 import { ErrorCode, RpcError } from "../jsonrpc/errors.js";
 import type { Notification, Request } from "../jsonrpc/messages.js";
-import { Peer, type InboundRequest, type PeerHandler, type RequestOptions } from "../jsonrpc/peer.js";
+import { Peer, type RequestOptions } from "../jsonrpc/peer.js";
 import { META } from "../session/meta.js";
 import { ALL_REVISIONS, revisionModule, type Revision, type RevisionModule } from "../session/revisions.js";
-import type { MessageContext, Transport } from "../transports/transport.js";
+import { checkRequest, reported, summarize } from "../session/validate.js";
+import type { Transport } from "../transports/transport.js";
 import { stderrLogger, type Logger } from "../util/logger.js";
 import type {
   CallToolResult,
@@ -19,6 +18,16 @@ import type {
   Tool,
 } from "../server/types.js";
 
+/** How the client answers what a server asks, in either era. Each one declares its capability. */
+export interface ClientHandlers {
+  /** elicitation/create: ask the user. */
+  readonly elicitation?: (params: Record<string, unknown>) => Record<string, unknown> | Promise<Record<string, unknown>>;
+  /** sampling/createMessage: ask the model. */
+  readonly sampling?: (params: Record<string, unknown>) => Record<string, unknown> | Promise<Record<string, unknown>>;
+  /** roots/list. */
+  readonly roots?: () => Record<string, unknown> | Promise<Record<string, unknown>>;
+}
+
 export interface ClientOptions {
   readonly name: string;
   readonly version: string;
@@ -28,12 +37,21 @@ export interface ClientOptions {
    * Default: the latest session-era revision.
    */
   readonly revision?: Revision;
+  /** Declared capabilities; those of `handlers` are added. */
   readonly capabilities?: Record<string, unknown>;
+  readonly handlers?: ClientHandlers;
   /** Default timeout of each request (default 60 s). */
   readonly requestTimeoutMs?: number;
   /** Check every result against the revision's schema (default true). */
   readonly validateResults?: boolean;
   readonly logger?: Logger;
+}
+
+export interface CallOptions extends RequestOptions {
+  /** Asks for progress notifications on this request. */
+  readonly onProgress?: (progress: { progress: number; total?: number; message?: string }) => void;
+  /** Stateless era: ask for log messages at or above this level on this request. */
+  readonly logLevel?: string;
 }
 
 export type NotificationListener = (params: Record<string, unknown>) => void;
@@ -44,38 +62,59 @@ export interface Page<T> {
   readonly nextCursor?: string;
 }
 
+/** An open subscriptions/listen stream (stateless era). */
+export interface Subscription {
+  /** The filter the server honoured (its acknowledgement). */
+  readonly acknowledged: Promise<Record<string, unknown>>;
+  /** Ends the stream (notifications/cancelled). */
+  close(): void;
+}
+
 const DEFAULT_TIMEOUT_MS = 60_000;
+/** Stateless era: how many times one call may come back asking for input before we give up. */
+const MAX_INPUT_ROUNDS = 16;
+const ANSWERS: Record<string, keyof ClientHandlers> = {
+  "elicitation/create": "elicitation",
+  "sampling/createMessage": "sampling",
+  "roots/list": "roots",
+};
 
 /**
  * An MCP client for either era, on the same JSON-RPC peer as the server. `connect` initializes
- * (session era) or discovers (stateless era); the typed calls then check every result against
- * the revision's generated validators.
+ * (session era) or discovers (stateless era). Every result is checked against the revision's
+ * generated validators; questions from the server reach `handlers` in both eras (as requests,
+ * or inside an InputRequiredResult that the client answers and retries).
  */
 export class McpClient {
   private readonly peer: Peer;
   private readonly listeners = new Map<string, Set<NotificationListener>>();
+  private readonly progress = new Map<string | number, NonNullable<CallOptions["onProgress"]>>();
   private readonly logger: Logger;
+  private readonly capabilities: Record<string, unknown>;
   private module!: RevisionModule;
-  private info!: Implementation;
+  private info: Implementation = { name: "", version: "" };
   private serverCaps: ServerCapabilities = {};
   private serverInstructions: string | undefined;
+  private nextProgressToken = 1;
 
   private constructor(
     transport: Transport,
     private readonly options: ClientOptions,
   ) {
     this.logger = options.logger ?? stderrLogger;
-    const handler: PeerHandler = {
-      request: (request, inbound) => this.answer(request, inbound),
-      notification: (notification, context) => this.deliver(notification, context),
-    };
-    this.peer = new Peer(transport, handler, {
-      logger: this.logger,
-      requestTimeoutMs: options.requestTimeoutMs ?? DEFAULT_TIMEOUT_MS,
-      cancel: (id, method, reason) => {
-        if (method !== "initialize") void this.notify("notifications/cancelled", { requestId: id, reason }).catch(() => {});
+    this.capabilities = { ...options.capabilities };
+    for (const [, name] of Object.entries(ANSWERS)) if (options.handlers?.[name]) this.capabilities[name] ??= {};
+    this.peer = new Peer(
+      transport,
+      { request: (request) => this.answer(request), notification: (notification) => this.deliver(notification) },
+      {
+        logger: this.logger,
+        requestTimeoutMs: options.requestTimeoutMs ?? DEFAULT_TIMEOUT_MS,
+        cancel: (id, method, reason) => {
+          if (method !== "initialize") void this.notify("notifications/cancelled", { requestId: id, reason }).catch(() => {});
+        },
       },
-    });
+    );
   }
 
   static async connect(transport: Transport, options: ClientOptions): Promise<McpClient> {
@@ -107,57 +146,109 @@ export class McpClient {
 
   // -- typed calls ----------------------------------------------------------------------------------
 
-  ping(options?: RequestOptions): Promise<Record<string, unknown>> {
+  ping(options?: CallOptions): Promise<Record<string, unknown>> {
     return this.request("ping", {}, options);
   }
 
-  async listTools(cursor?: string, options?: RequestOptions): Promise<Page<Tool>> {
+  async listTools(cursor?: string, options?: CallOptions): Promise<Page<Tool>> {
     const result = await this.request("tools/list", cursor === undefined ? {} : { cursor }, options);
     return { items: result.tools as Tool[], nextCursor: result.nextCursor as string | undefined };
   }
 
-  callTool(name: string, args: Record<string, unknown> = {}, options?: RequestOptions): Promise<CallToolResult> {
+  callTool(name: string, args: Record<string, unknown> = {}, options?: CallOptions): Promise<CallToolResult> {
     return this.request<CallToolResult>("tools/call", { name, arguments: args }, options);
   }
 
-  async listResources(cursor?: string, options?: RequestOptions): Promise<Page<Resource>> {
+  async listResources(cursor?: string, options?: CallOptions): Promise<Page<Resource>> {
     const result = await this.request("resources/list", cursor === undefined ? {} : { cursor }, options);
     return { items: result.resources as Resource[], nextCursor: result.nextCursor as string | undefined };
   }
 
-  async listResourceTemplates(cursor?: string, options?: RequestOptions): Promise<Page<ResourceTemplate>> {
+  async listResourceTemplates(cursor?: string, options?: CallOptions): Promise<Page<ResourceTemplate>> {
     const result = await this.request("resources/templates/list", cursor === undefined ? {} : { cursor }, options);
     return { items: result.resourceTemplates as ResourceTemplate[], nextCursor: result.nextCursor as string | undefined };
   }
 
-  readResource(uri: string, options?: RequestOptions): Promise<ReadResourceResult> {
+  readResource(uri: string, options?: CallOptions): Promise<ReadResourceResult> {
     return this.request<ReadResourceResult>("resources/read", { uri }, options);
   }
 
-  async listPrompts(cursor?: string, options?: RequestOptions): Promise<Page<Prompt>> {
+  subscribeResource(uri: string, options?: CallOptions): Promise<Record<string, unknown>> {
+    return this.request("resources/subscribe", { uri }, options);
+  }
+
+  unsubscribeResource(uri: string, options?: CallOptions): Promise<Record<string, unknown>> {
+    return this.request("resources/unsubscribe", { uri }, options);
+  }
+
+  async listPrompts(cursor?: string, options?: CallOptions): Promise<Page<Prompt>> {
     const result = await this.request("prompts/list", cursor === undefined ? {} : { cursor }, options);
     return { items: result.prompts as Prompt[], nextCursor: result.nextCursor as string | undefined };
   }
 
-  getPrompt(name: string, args: Record<string, string> = {}, options?: RequestOptions): Promise<GetPromptResult> {
+  getPrompt(name: string, args: Record<string, string> = {}, options?: CallOptions): Promise<GetPromptResult> {
     return this.request<GetPromptResult>("prompts/get", { name, arguments: args }, options);
+  }
+
+  complete(
+    ref: { type: "ref/prompt"; name: string } | { type: "ref/resource"; uri: string },
+    argument: { name: string; value: string },
+    chosen?: Record<string, string>,
+    options?: CallOptions,
+  ): Promise<Record<string, unknown>> {
+    const params: Record<string, unknown> = { ref, argument };
+    if (chosen) params.context = { arguments: chosen };
+    return this.request("completion/complete", params, options);
+  }
+
+  /** Session era: the least severe log level the server should send. */
+  setLoggingLevel(level: string, options?: CallOptions): Promise<Record<string, unknown>> {
+    return this.request("logging/setLevel", { level }, options);
+  }
+
+  /** Stateless era: opens a subscriptions/listen stream; its notifications reach `on` listeners. */
+  listen(filter: Record<string, unknown>): Subscription {
+    const controller = new AbortController();
+    const acknowledged = new Promise<Record<string, unknown>>((resolve, reject) => {
+      const stop = this.on("notifications/subscriptions/acknowledged", (params) => {
+        stop();
+        resolve(params.notifications as Record<string, unknown>);
+      });
+      this.request("subscriptions/listen", { notifications: filter }, { signal: controller.signal, timeoutMs: Infinity }).catch((error) => {
+        stop();
+        reject(error);
+      });
+    });
+    acknowledged.catch(() => {});
+    return { acknowledged, close: () => controller.abort(new Error("subscription closed by the client")) };
   }
 
   /**
    * Any request of the revision, by method. Stateless era: `_meta` gets the protocol version,
-   * capabilities and client info. The result is checked against the revision's schema.
+   * capabilities and client info, and an InputRequiredResult is answered with `handlers` and
+   * retried. The result is checked against the revision's schema.
    */
-  async request<R = Record<string, unknown>>(method: string, params: Record<string, unknown> = {}, options?: RequestOptions): Promise<R> {
-    const descriptor = clientRequest(this.module, method);
-    const result = await this.peer.request(method, this.withMeta(params), options);
-    if (this.options.validateResults === false) return result as R;
-    const results = descriptor.results ?? [];
-    if (results.some((name) => this.module.validator(name).is(result))) return result as R;
-    const issues = this.module.validator(results[0]!).check(result);
-    throw new RpcError(ErrorCode.InternalError, `the server's ${method} result is not a valid ${results[0]} of MCP ${this.revision}: ${summarize(issues)}`, {
-      issues: reported(issues),
-      result,
-    });
+  async request<R = Record<string, unknown>>(method: string, params: Record<string, unknown> = {}, options: CallOptions = {}): Promise<R> {
+    const descriptor = this.module.methods.get(method);
+    if (!descriptor || descriptor.kind !== "request" || !descriptor.senders.includes("client"))
+      throw new RpcError(ErrorCode.MethodNotFound, `${method} is not a client request in MCP ${this.revision}`);
+    let token: number | undefined;
+    if (options.onProgress) {
+      token = this.nextProgressToken++;
+      this.progress.set(token, options.onProgress);
+    }
+    try {
+      let current = this.withMeta(params, token, options.logLevel);
+      for (let round = 0; ; round++) {
+        const result = (await this.peer.request(method, current, options)) as Record<string, unknown>;
+        this.checkResult(method, descriptor.results ?? [], result);
+        if (result.resultType !== "input_required") return result as R;
+        if (round >= MAX_INPUT_ROUNDS) throw new Error(`${method} still asks for input after ${MAX_INPUT_ROUNDS} rounds`);
+        current = { ...current, inputResponses: await this.answerInputs(result.inputRequests), requestState: result.requestState };
+      }
+    } finally {
+      if (token !== undefined) this.progress.delete(token);
+    }
   }
 
   notify(method: string, params?: Record<string, unknown>): Promise<void> {
@@ -178,41 +269,66 @@ export class McpClient {
 
   // -- from the server ------------------------------------------------------------------------------
 
-  private answer(request: Request, _inbound: InboundRequest): unknown {
+  /** Session era: a request from the server. */
+  private async answer(request: Request): Promise<unknown> {
     if (request.method === "ping") return {};
-    throw new RpcError(ErrorCode.MethodNotFound, `Method not found: this client does not handle ${request.method}`);
+    const descriptor = this.module?.methods.get(request.method);
+    const handler = ANSWERS[request.method] ? this.options.handlers?.[ANSWERS[request.method]!] : undefined;
+    if (!descriptor || !descriptor.senders.includes("server") || !handler)
+      throw new RpcError(ErrorCode.MethodNotFound, `Method not found: this client does not handle ${request.method}`);
+    checkRequest(this.module, descriptor, request);
+    return (handler as (params: Record<string, unknown>) => unknown)(request.params ?? {});
   }
 
-  private deliver(notification: Notification, _context: MessageContext | undefined): void {
-    const listeners = this.listeners.get(notification.method);
-    if (!listeners) return;
-    for (const listener of listeners) {
-      try {
-        listener(notification.params ?? {});
-      } catch (error) {
-        this.logger("error", `listener for ${notification.method} threw: ${(error as Error).message}`);
-      }
+  /** Stateless era: the answers to an InputRequiredResult's questions, by key. */
+  private async answerInputs(requests: unknown): Promise<Record<string, unknown>> {
+    const entries = Object.entries((requests ?? {}) as Record<string, { method: string; params?: Record<string, unknown> }>);
+    const answers = await Promise.all(
+      entries.map(async ([key, { method, params }]) => {
+        const name = ANSWERS[method];
+        const handler = name ? this.options.handlers?.[name] : undefined;
+        if (!handler) throw new RpcError(ErrorCode.MethodNotFound, `the server asked for ${method}, which this client does not handle`);
+        return [key, await (handler as (params: Record<string, unknown>) => unknown)(params ?? {})] as const;
+      }),
+    );
+    return Object.fromEntries(answers);
+  }
+
+  private deliver(notification: Notification): void {
+    const params = notification.params ?? {};
+    if (notification.method === "notifications/progress") {
+      const listener = this.progress.get(params.progressToken as string | number);
+      if (listener) this.safely(notification.method, () => listener(params as { progress: number; total?: number; message?: string }));
+    }
+    for (const listener of this.listeners.get(notification.method) ?? []) this.safely(notification.method, () => listener(params));
+  }
+
+  private safely(method: string, run: () => void): void {
+    try {
+      run();
+    } catch (error) {
+      this.logger("error", `listener for ${method} threw: ${(error as Error).message}`);
     }
   }
 
-  // -- opening ----------------------------------------------------------------------------------------
+  // -- opening and checking ---------------------------------------------------------------------------
 
   private async open(revision: Revision): Promise<void> {
     const module = revisionModule(revision);
     if (!module) throw new Error(`unknown MCP revision ${revision} (generated: ${ALL_REVISIONS.join(", ")})`);
     this.module = module;
-    const clientInfo = { name: this.options.name, version: this.options.version };
     if (module.era === "stateless") {
       const discovered = await this.request("server/discover");
       this.serverCaps = discovered.capabilities as ServerCapabilities;
       this.serverInstructions = discovered.instructions as string | undefined;
-      this.info = ((discovered._meta as Record<string, unknown> | undefined)?.[META.serverInfo] as Implementation | undefined) ?? { name: "", version: "" };
+      const meta = discovered._meta as Record<string, unknown> | undefined;
+      if (meta?.[META.serverInfo]) this.info = meta[META.serverInfo] as Implementation;
       return;
     }
     const result = await this.request("initialize", {
       protocolVersion: revision,
-      capabilities: this.options.capabilities ?? {},
-      clientInfo,
+      capabilities: this.capabilities,
+      clientInfo: { name: this.options.name, version: this.options.version },
     });
     const answered = result.protocolVersion as string;
     const negotiated = revisionModule(answered);
@@ -225,18 +341,28 @@ export class McpClient {
     await this.notify("notifications/initialized");
   }
 
-  private withMeta(params: Record<string, unknown>): Record<string, unknown> {
-    if (this.module.era !== "stateless") return params;
-    const meta = (params._meta as Record<string, unknown> | undefined) ?? {};
-    return {
-      ...params,
-      _meta: {
-        ...meta,
-        [META.protocolVersion]: this.module.revision,
-        [META.clientCapabilities]: this.options.capabilities ?? {},
-        [META.clientInfo]: { name: this.options.name, version: this.options.version },
-      },
-    };
+  private checkResult(method: string, results: readonly string[], result: unknown): void {
+    if (this.options.validateResults === false) return;
+    if (results.some((name) => this.module.validator(name).is(result))) return;
+    const issues = this.module.validator(results[0]!).check(result);
+    throw new RpcError(ErrorCode.InternalError, `the server's ${method} result is not a valid ${results[0]} of MCP ${this.revision}: ${summarize(issues)}`, {
+      issues: reported(issues),
+      result,
+    });
+  }
+
+  private withMeta(params: Record<string, unknown>, progressToken: number | undefined, logLevel: string | undefined): Record<string, unknown> {
+    const stateless = this.module.era === "stateless";
+    if (!stateless && progressToken === undefined) return params;
+    const meta: Record<string, unknown> = { ...(params._meta as Record<string, unknown> | undefined) };
+    if (progressToken !== undefined) meta.progressToken = progressToken;
+    if (stateless) {
+      meta[META.protocolVersion] = this.module.revision;
+      meta[META.clientCapabilities] = this.capabilities;
+      meta[META.clientInfo] = { name: this.options.name, version: this.options.version };
+      if (logLevel !== undefined) meta[META.logLevel] = logLevel;
+    }
+    return { ...params, _meta: meta };
   }
 }
 

@@ -1,16 +1,22 @@
-import type { RequestId } from "../jsonrpc/messages.js";
+import { ErrorCode, RpcError } from "../jsonrpc/errors.js";
+import type { Request, RequestId } from "../jsonrpc/messages.js";
 import type { InboundRequest } from "../jsonrpc/peer.js";
-import type { Era, Revision } from "../session/revisions.js";
+import { InputExchange, type InputRequiredCodec } from "../session/input-required.js";
+import { META, metaOf } from "../session/meta.js";
+import type { Era, MethodDescriptor, Revision } from "../session/revisions.js";
+import type { ClientIdentity, RequestScope, ServerSession } from "../session/server-session.js";
+import type { Logger } from "../util/logger.js";
+import { reported, summarize } from "../session/validate.js";
 
-/** Who is calling, as they declared it: at initialize (session era) or in each request's `_meta` (stateless). */
-export interface ClientIdentity {
-  readonly info?: { readonly name: string; readonly version: string; readonly [key: string]: unknown };
-  readonly capabilities: Readonly<Record<string, unknown>>;
-}
+export type { ClientIdentity };
 
-/** What a handler knows about the request it answers. */
+/** RFC 5424 severities, least severe first: MCP's LoggingLevel. */
+export const LOG_LEVELS = ["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"] as const;
+export type LogLevelName = (typeof LOG_LEVELS)[number];
+
+/** What a handler knows about the request it answers, and what it can do for the client meanwhile. */
 export interface RequestContext {
-  /** Aborted when the client cancels the request or the connection closes. */
+  /** Aborted when the client cancels the request, the connection closes, or the handler will be replayed. */
   readonly signal: AbortSignal;
   /** The revision this request is served under: negotiated, or from its `_meta`. */
   readonly revision: Revision;
@@ -20,27 +26,164 @@ export interface RequestContext {
   readonly client: ClientIdentity;
   /** The request's `params._meta`, as sent. */
   readonly meta: Readonly<Record<string, unknown>> | undefined;
+  /** The connection the request came in on. */
+  readonly session: ServerSession;
+  /**
+   * Reports progress, when the request asked for it (a progressToken); otherwise does nothing.
+   * Values must increase; nothing is sent once the response is.
+   */
+  progress(progress: number, total?: number, message?: string): void;
+  /**
+   * A log message for the client. Session era: when at or above the level set by
+   * logging/setLevel. Stateless era: only when the request's `_meta` asked for logs, at or above
+   * that level, on this request's stream.
+   */
+  log(level: LogLevelName, data: unknown, logger?: string): void;
+  /** Asks the user, through the client (elicitation/create). */
+  elicit(params: Record<string, unknown>): Promise<Record<string, unknown>>;
+  /** Asks the client's model (sampling/createMessage). */
+  sample(params: Record<string, unknown>): Promise<Record<string, unknown>>;
+  /** Asks the client for its roots (roots/list). */
+  listRoots(): Promise<Record<string, unknown>>;
 }
 
 /** A request handler: params in, result out; throw an RpcError to choose the error code. */
 export type Handler = (params: Record<string, unknown>, context: RequestContext) => unknown;
 
-export function createContext(
-  inbound: InboundRequest,
-  revision: Revision,
-  era: Era,
-  client: ClientIdentity,
-  meta: Readonly<Record<string, unknown>> | undefined,
-): RequestContext {
-  return {
-    get signal() {
-      return inbound.signal;
-    },
-    revision,
-    era,
-    requestId: inbound.id,
-    method: inbound.method,
-    client,
-    meta,
-  };
+export interface ContextOptions {
+  readonly input: InputRequiredCodec;
+  /** Timeout of the requests a handler sends the client (session era). */
+  readonly clientRequestTimeoutMs: number;
+  readonly logger: Logger;
+}
+
+/** Which client capability each question needs. */
+const ASKS = {
+  "elicitation/create": "elicitation",
+  "sampling/createMessage": "sampling",
+  "roots/list": "roots",
+} as const;
+
+export class HandlerContext implements RequestContext {
+  readonly meta: Readonly<Record<string, unknown>> | undefined;
+  /** Stateless era, for methods that may answer InputRequiredResult: the answers this run can have. */
+  readonly input: InputExchange | undefined;
+  private lastProgress = -Infinity;
+  private finished = false;
+
+  constructor(
+    private readonly inbound: InboundRequest,
+    private readonly scope: RequestScope,
+    request: Request,
+    descriptor: MethodDescriptor,
+    private readonly options: ContextOptions,
+  ) {
+    this.meta = metaOf(request.params);
+    if (scope.module.era === "stateless" && descriptor.results?.includes("InputRequiredResult"))
+      this.input = new InputExchange(options.input, scope.module, request.method, request.params ?? {});
+  }
+
+  get signal(): AbortSignal {
+    return this.inbound.signal;
+  }
+  get revision(): Revision {
+    return this.scope.module.revision;
+  }
+  get era(): Era {
+    return this.scope.module.era;
+  }
+  get requestId(): RequestId {
+    return this.inbound.id;
+  }
+  get method(): string {
+    return this.inbound.method;
+  }
+  get client(): ClientIdentity {
+    return this.scope.client;
+  }
+  get session(): ServerSession {
+    return this.scope.session;
+  }
+
+  progress(progress: number, total?: number, message?: string): void {
+    const token = this.meta?.progressToken;
+    if (token === undefined || this.finished) return;
+    if (!(progress > this.lastProgress)) throw new RangeError(`progress must increase: ${progress} after ${this.lastProgress}`);
+    this.lastProgress = progress;
+    const params: Record<string, unknown> = { progressToken: token, progress };
+    if (total !== undefined) params.total = total;
+    if (message !== undefined) params.message = message;
+    this.send("notifications/progress", params);
+  }
+
+  log(level: LogLevelName, data: unknown, logger?: string): void {
+    const stateless = this.era === "stateless";
+    if (stateless && this.finished) return;
+    const threshold = stateless ? this.meta?.[META.logLevel] : this.session.logLevel;
+    if (stateless && threshold === undefined) return;
+    if (threshold !== undefined && LOG_LEVELS.indexOf(level) < LOG_LEVELS.indexOf(threshold as LogLevelName)) return;
+    const params: Record<string, unknown> = { level, data };
+    if (logger !== undefined) params.logger = logger;
+    this.send("notifications/message", params);
+  }
+
+  elicit(params: Record<string, unknown>): Promise<Record<string, unknown>> {
+    return this.ask("elicitation/create", params);
+  }
+
+  sample(params: Record<string, unknown>): Promise<Record<string, unknown>> {
+    return this.ask("sampling/createMessage", params);
+  }
+
+  listRoots(): Promise<Record<string, unknown>> {
+    return this.ask("roots/list", {});
+  }
+
+  /** The response is on its way: no progress after it. */
+  done(): void {
+    this.finished = true;
+  }
+
+  /** The handler will be replayed with the client's answers: stop this run. */
+  abandon(): void {
+    this.finished = true;
+    this.inbound.abort("the request needs input from the client; the handler will run again with it");
+  }
+
+  private async ask(method: keyof typeof ASKS, params: Record<string, unknown>): Promise<Record<string, unknown>> {
+    const capability = ASKS[method];
+    if (this.client.capabilities[capability] === undefined) {
+      if (this.era === "stateless")
+        throw new RpcError(ErrorCode.MissingRequiredClientCapability, `Missing required client capability: ${capability} (for ${method})`, {
+          requiredCapabilities: { [capability]: {} },
+        });
+      throw new Error(`the client did not declare the ${capability} capability, so ${this.method} cannot send it ${method}`);
+    }
+    if (this.era === "stateless") {
+      if (!this.input) throw new Error(`${this.method} cannot ask the client for input: only tools/call, prompts/get and resources/read can`);
+      return (await this.input.ask({ method, params })) as Record<string, unknown>;
+    }
+    const { module } = this.scope;
+    const descriptor = module.methods.get(method);
+    if (!descriptor?.senders.includes("server")) throw new Error(`MCP ${module.revision} has no ${method}`);
+    const result = await this.session.request(method, params, {
+      relatedRequestId: this.requestId,
+      signal: this.signal,
+      timeoutMs: this.options.clientRequestTimeoutMs,
+    });
+    const expected = descriptor.results ?? [];
+    if (!expected.some((name) => module.validator(name).is(result))) {
+      const issues = module.validator(expected[0]!).check(result);
+      throw new RpcError(ErrorCode.InvalidParams, `the client answered ${method} with an invalid ${expected[0]}: ${summarize(issues)}`, {
+        issues: reported(issues),
+      });
+    }
+    return result as Record<string, unknown>;
+  }
+
+  private send(method: string, params: Record<string, unknown>): void {
+    this.session
+      .notify(method, params, { relatedRequestId: this.requestId })
+      .catch((error: Error) => this.options.logger("debug", `${method} for request ${JSON.stringify(this.requestId)} not sent: ${error.message}`));
+  }
 }

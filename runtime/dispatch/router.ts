@@ -1,11 +1,13 @@
 import { ErrorCode, RpcError } from "../jsonrpc/errors.js";
 import type { Request } from "../jsonrpc/messages.js";
+import type { InboundRequest } from "../jsonrpc/peer.js";
 import { META } from "../session/meta.js";
-import type { MethodDescriptor, RevisionModule } from "../session/revisions.js";
-import type { Handler, RequestContext } from "./context.js";
-import { reported, summarize } from "./issues.js";
+import type { MethodDescriptor } from "../session/revisions.js";
+import type { RequestScope, ServerCore } from "../session/server-session.js";
+import { checkRequest, checkResult, clientRequest } from "../session/validate.js";
+import { HandlerContext, type ContextOptions, type Handler } from "./context.js";
 
-export interface RouteOptions {
+export interface DispatchOptions extends ContextOptions {
   /** Check every result against the revision's schema before it is sent (default on). */
   readonly validateResults: boolean;
   /** Stateless era: the server's identity, put in every result's `_meta`. */
@@ -14,63 +16,56 @@ export interface RouteOptions {
   readonly cache: { readonly ttlMs: number; readonly scope: "public" | "private" };
 }
 
-/** The descriptor of a method the client may send under `module`, or -32601. */
-export function clientRequest(module: RevisionModule, method: string): MethodDescriptor {
-  const descriptor = module.methods.get(method);
-  if (!descriptor || descriptor.kind !== "request" || !descriptor.senders.includes("client"))
-    throw new RpcError(ErrorCode.MethodNotFound, `Method not found: ${method} is not a client request in MCP ${module.revision}`);
-  return descriptor;
-}
-
-/** The whole request against its generated definition; -32602 with the issues' paths. */
-export function checkRequest(module: RevisionModule, descriptor: MethodDescriptor, request: Request): void {
-  const validator = module.validator(descriptor.message);
-  const message: unknown = request;
-  if (validator.is(message)) return;
-  const issues = validator.check(message);
-  throw new RpcError(ErrorCode.InvalidParams, `Invalid params for ${request.method}: ${summarize(issues)}`, { issues: reported(issues) });
-}
-
 /**
- * method -> generated validator -> handler -> result check. The caller has already picked
- * the revision (`module`) for this request.
+ * method -> generated validator -> handler -> result check -> reply, for a request whose
+ * revision the session has already chosen.
  */
-export function route(
-  module: RevisionModule,
-  request: Request,
-  handler: Handler | undefined,
-  context: () => RequestContext,
-  options: RouteOptions,
-): unknown {
-  const descriptor = clientRequest(module, request.method);
-  if (!handler) throw new RpcError(ErrorCode.MethodNotFound, `Method not found: this server does not implement ${request.method}`);
-  checkRequest(module, descriptor, request);
-  const outcome = handler(request.params ?? {}, context());
-  return isThenable(outcome)
-    ? outcome.then((result) => finishResult(module, descriptor, request.method, result, options))
-    : finishResult(module, descriptor, request.method, outcome, options);
+export function createDispatcher(handlers: ReadonlyMap<string, Handler>, options: DispatchOptions): ServerCore["dispatch"] {
+  return (request: Request, inbound: InboundRequest, scope: RequestScope) => {
+    const { module } = scope;
+    const descriptor = clientRequest(module, request.method);
+    const handler = handlers.get(request.method);
+    if (!handler) throw new RpcError(ErrorCode.MethodNotFound, `Method not found: this server does not implement ${request.method}`);
+    checkRequest(module, descriptor, request);
+
+    const context = new HandlerContext(inbound, scope, request, descriptor, options);
+    const finish = (result: unknown) => {
+      context.done();
+      return finishResult(scope, descriptor, request.method, result, options);
+    };
+    const fail = (error: unknown): never => {
+      context.done();
+      throw error;
+    };
+    let outcome: unknown;
+    try {
+      outcome = handler(request.params ?? {}, context);
+    } catch (error) {
+      return fail(error);
+    }
+    if (context.input) {
+      // Stateless era: the handler may stop at a question the request has no answer to.
+      const required = context.input.required.then((result) => {
+        context.abandon();
+        return result;
+      });
+      outcome = Promise.race([outcome, required]);
+    }
+    return isThenable(outcome) ? outcome.then(finish, fail) : finish(outcome);
+  };
 }
 
 /** Completes a stateless-era result, then checks it: invalid data is never sent. */
-export function finishResult(module: RevisionModule, descriptor: MethodDescriptor, method: string, result: unknown, options: RouteOptions): unknown {
+function finishResult(scope: RequestScope, descriptor: MethodDescriptor, method: string, result: unknown, options: DispatchOptions): unknown {
   if (typeof result !== "object" || result === null || Array.isArray(result))
     throw new RpcError(ErrorCode.InternalError, `the handler for ${method} returned ${result === null ? "null" : typeof result}, not a result object`);
-  const completed = module.era === "stateless" ? completeStateless(result as Record<string, unknown>, descriptor, options) : result;
-  if (!options.validateResults) return completed;
-
-  const results = descriptor.results ?? [];
-  for (const name of results) if (module.validator(name).is(completed)) return completed;
-  const primary = (completed as Record<string, unknown>).resultType === "input_required" && results.includes("InputRequiredResult") ? "InputRequiredResult" : results[0]!;
-  const issues = module.validator(primary).check(completed);
-  throw new RpcError(
-    ErrorCode.InternalError,
-    `the handler for ${method} returned an invalid ${primary} for MCP ${module.revision}: ${summarize(issues)}`,
-    { issues: reported(issues) },
-  );
+  const completed = scope.module.era === "stateless" ? completeStateless(result as Record<string, unknown>, descriptor, options) : result;
+  if (options.validateResults) checkResult(scope.module, descriptor, method, completed);
+  return completed;
 }
 
 /** Stateless era: every result says its resultType and the server's identity; cacheable ones carry ttlMs and cacheScope. */
-function completeStateless(result: Record<string, unknown>, descriptor: MethodDescriptor, options: RouteOptions): Record<string, unknown> {
+function completeStateless(result: Record<string, unknown>, descriptor: MethodDescriptor, options: DispatchOptions): Record<string, unknown> {
   const meta = typeof result._meta === "object" && result._meta !== null ? (result._meta as Record<string, unknown>) : undefined;
   const completed: Record<string, unknown> = {
     ...result,

@@ -1,5 +1,6 @@
 import type { RequestContext } from "../dispatch/context.js";
 import { ErrorCode, RpcError } from "../jsonrpc/errors.js";
+import type { Completers } from "./completion.js";
 import type { GetPromptResult, Prompt } from "./types.js";
 
 export type PromptDefinition = Prompt;
@@ -7,19 +8,27 @@ export type PromptDefinition = Prompt;
 export type PromptHandler<Args = Record<string, string>> = (args: Args, context: RequestContext) => GetPromptResult | Promise<GetPromptResult>;
 
 export class PromptRegistry {
-  private readonly prompts = new Map<string, { definition: PromptDefinition; handler: PromptHandler<never> }>();
+  private readonly prompts = new Map<string, { definition: PromptDefinition; handler: PromptHandler<never>; completers?: Completers }>();
 
   get size(): number {
     return this.prompts.size;
   }
 
-  register<Args>(definition: PromptDefinition, handler: PromptHandler<Args>): void {
+  register<Args>(definition: PromptDefinition, handler: PromptHandler<Args>, completers?: Completers): void {
     if (this.prompts.has(definition.name)) throw new Error(`prompt ${definition.name} is already registered`);
-    this.prompts.set(definition.name, { definition, handler: handler as PromptHandler<never> });
+    this.prompts.set(definition.name, { definition, handler: handler as PromptHandler<never>, completers });
   }
 
-  get(name: string): PromptDefinition | undefined {
-    return this.prompts.get(name)?.definition;
+  remove(name: string): boolean {
+    return this.prompts.delete(name);
+  }
+
+  get(name: string): { readonly definition: PromptDefinition; readonly completers?: Completers } | undefined {
+    return this.prompts.get(name);
+  }
+
+  get hasCompleters(): boolean {
+    return [...this.prompts.values()].some((p) => p.completers !== undefined);
   }
 
   list(): PromptDefinition[] {

@@ -1,5 +1,6 @@
 import type { RequestContext } from "../dispatch/context.js";
 import { ErrorCode, RpcError } from "../jsonrpc/errors.js";
+import type { Completers } from "./completion.js";
 import { UriTemplate, type TemplateValues } from "./uri-template.js";
 import type { ReadResourceResult, Resource, ResourceTemplate } from "./types.js";
 
@@ -20,6 +21,7 @@ interface RegisteredTemplate {
   readonly definition: ResourceTemplateDefinition;
   readonly template: UriTemplate;
   readonly handler: ResourceTemplateHandler;
+  readonly completers?: Completers;
 }
 
 /** Static resources by exact URI, and templates matched in registration order. */
@@ -36,9 +38,21 @@ export class ResourceRegistry {
     this.resources.set(definition.uri, { definition, handler });
   }
 
-  registerTemplate(definition: ResourceTemplateDefinition, handler: ResourceTemplateHandler): void {
+  registerTemplate(definition: ResourceTemplateDefinition, handler: ResourceTemplateHandler, completers?: Completers): void {
     if (this.templates.has(definition.uriTemplate)) throw new Error(`resource template ${definition.uriTemplate} is already registered`);
-    this.templates.set(definition.uriTemplate, { definition, template: new UriTemplate(definition.uriTemplate), handler });
+    const template = new UriTemplate(definition.uriTemplate);
+    for (const name of Object.keys(completers ?? {}))
+      if (!template.variables.includes(name)) throw new Error(`resource template ${definition.uriTemplate} has no variable ${name} to complete`);
+    this.templates.set(definition.uriTemplate, { definition, template, handler, completers });
+  }
+
+  /** Removes a resource (by URI) or a template (by its uriTemplate). */
+  remove(uriOrTemplate: string): boolean {
+    return this.resources.delete(uriOrTemplate) || this.templates.delete(uriOrTemplate);
+  }
+
+  get hasCompleters(): boolean {
+    return [...this.templates.values()].some((t) => t.completers !== undefined);
   }
 
   list(): ResourceDefinition[] {

@@ -1,11 +1,14 @@
-import type { Handler } from "../dispatch/context.js";
-import type { RouteOptions } from "../dispatch/router.js";
+import { LOG_LEVELS, type Handler, type LogLevelName } from "../dispatch/context.js";
+import { createDispatcher } from "../dispatch/router.js";
 import { ErrorCode, RpcError } from "../jsonrpc/errors.js";
+import { InputRequiredCodec, type InputRequiredOptions } from "../session/input-required.js";
 import { ALL_REVISIONS, isRevision, type Revision } from "../session/revisions.js";
 import { ServerSession, type ServerCore } from "../session/server-session.js";
 import type { Transport } from "../transports/transport.js";
 import { stderrLogger, type Logger } from "../util/logger.js";
+import { complete, type Completers } from "./completion.js";
 import { SchemaCompiler } from "./json-schema.js";
+import { Paginator } from "./pagination.js";
 import { PromptRegistry, type PromptDefinition, type PromptHandler } from "./prompts.js";
 import {
   ResourceRegistry,
@@ -14,6 +17,7 @@ import {
   type ResourceTemplateDefinition,
   type ResourceTemplateHandler,
 } from "./resources.js";
+import { Subscriptions, type ListKind } from "./subscriptions.js";
 import { ToolRegistry, type ToolDefinition, type ToolHandler } from "./tools.js";
 import type { Implementation } from "./types.js";
 
@@ -28,8 +32,16 @@ export interface ServerOptions {
   readonly instructions?: string;
   /** Check every result against the revision's schema before sending it (default true). */
   readonly validateResults?: boolean;
+  /** Items per page of tools/list, prompts/list, resources/list and resources/templates/list (default 100). */
+  readonly pageSize?: number;
   /** Stateless era: caching hints for list, read and discover results (default: 0 ms, private). */
   readonly cache?: { readonly ttlMs?: number; readonly scope?: "public" | "private" };
+  /** Stateless era: how requestState is signed and how long it lives. */
+  readonly inputRequired?: InputRequiredOptions;
+  /** Timeout of the requests handlers send the client: elicitation, sampling, roots (default 5 minutes). */
+  readonly clientRequestTimeoutMs?: number;
+  /** A client notification the runtime does not consume itself, e.g. notifications/roots/list_changed. */
+  readonly onNotification?: (method: string, params: Record<string, unknown>, session: ServerSession) => void;
   /** Where the runtime reports what it cannot answer (default: stderr). */
   readonly logger?: Logger;
 }
@@ -40,6 +52,16 @@ export interface Endpoint {
   close(): Promise<void>;
 }
 
+export interface PromptOptions {
+  /** Suggests values for arguments, by argument name (completion/complete). */
+  readonly complete?: Completers;
+}
+
+export interface ResourceTemplateOptions {
+  /** Suggests values for template variables, by variable name (completion/complete). */
+  readonly complete?: Completers;
+}
+
 export function createServer(options: ServerOptions): McpServer {
   return new McpServer(options);
 }
@@ -47,7 +69,7 @@ export function createServer(options: ServerOptions): McpServer {
 /**
  * An MCP server, written once for every revision: register tools, resources and prompts, then
  * `listen` on a transport. Each connection gets a {@link ServerSession}, which serves it in
- * whichever era the client speaks.
+ * whichever era the client speaks, through the same handlers.
  */
 export class McpServer {
   readonly revisions: readonly Revision[];
@@ -57,55 +79,109 @@ export class McpServer {
   private readonly prompts = new PromptRegistry();
   private readonly sessions = new Set<ServerSession>();
   private readonly endpoints = new Set<Endpoint>();
+  private readonly subscriptions: Subscriptions;
+  private readonly paginator: Paginator;
   private readonly core: ServerCore;
 
-  constructor(private readonly options: ServerOptions) {
+  constructor(options: ServerOptions) {
     this.logger = options.logger ?? stderrLogger;
     this.tools = new ToolRegistry(new SchemaCompiler(this.logger));
+    this.paginator = new Paginator(options.pageSize ?? 100);
     const requested = options.revisions ?? ALL_REVISIONS;
     for (const revision of requested)
       if (!isRevision(revision)) throw new Error(`unknown MCP revision ${revision} (generated: ${ALL_REVISIONS.join(", ")})`);
     this.revisions = ALL_REVISIONS.filter((r) => requested.includes(r));
     if (this.revisions.length === 0) throw new Error("a server needs at least one revision");
+    this.subscriptions = new Subscriptions(() => this.sessions, (kind) => this.registry(kind).size > 0, this.logger);
 
     const info = { ...options.info, name: options.name, version: options.version };
-    const route: RouteOptions = {
-      validateResults: options.validateResults ?? true,
-      serverInfo: info,
-      cache: { ttlMs: options.cache?.ttlMs ?? 0, scope: options.cache?.scope ?? "private" },
-    };
     this.core = {
       info,
       instructions: options.instructions,
       revisions: this.revisions,
-      handlers: this.handlers(),
       capabilities: () => this.capabilities(),
-      route,
-      logger: this.logger,
+      dispatch: createDispatcher(this.handlers(), {
+        validateResults: options.validateResults ?? true,
+        serverInfo: info,
+        cache: { ttlMs: options.cache?.ttlMs ?? 0, scope: options.cache?.scope ?? "private" },
+        input: new InputRequiredCodec(options.inputRequired),
+        clientRequestTimeoutMs: options.clientRequestTimeoutMs ?? 5 * 60_000,
+        logger: this.logger,
+      }),
+      notification: options.onNotification,
       closed: (session) => this.sessions.delete(session),
+      logger: this.logger,
     };
   }
+
+  // -- registration ---------------------------------------------------------------------------------
 
   /** Declares a tool. `args` arrive validated against `inputSchema`. */
   tool<Args = Record<string, unknown>>(definition: ToolDefinition, handler: ToolHandler<Args>): this {
     this.tools.register(definition, handler);
-    return this;
+    return this.changed("tools");
   }
 
   resource(definition: ResourceDefinition, handler: ResourceHandler): this {
     this.resources.register(definition, handler);
-    return this;
+    return this.changed("resources");
   }
 
-  resourceTemplate(definition: ResourceTemplateDefinition, handler: ResourceTemplateHandler): this {
-    this.resources.registerTemplate(definition, handler);
-    return this;
+  resourceTemplate(definition: ResourceTemplateDefinition, handler: ResourceTemplateHandler, options: ResourceTemplateOptions = {}): this {
+    this.resources.registerTemplate(definition, handler, options.complete);
+    return this.changed("resources");
   }
 
-  prompt<Args = Record<string, string>>(definition: PromptDefinition, handler: PromptHandler<Args>): this {
-    this.prompts.register(definition, handler);
-    return this;
+  prompt<Args = Record<string, string>>(definition: PromptDefinition, handler: PromptHandler<Args>, options: PromptOptions = {}): this {
+    this.prompts.register(definition, handler, options.complete);
+    return this.changed("prompts");
   }
+
+  removeTool(name: string): boolean {
+    return this.tools.remove(name) && !!this.changed("tools");
+  }
+
+  /** Removes a resource by URI, or a resource template by its uriTemplate. */
+  removeResource(uriOrTemplate: string): boolean {
+    return this.resources.remove(uriOrTemplate) && !!this.changed("resources");
+  }
+
+  removePrompt(name: string): boolean {
+    return this.prompts.remove(name) && !!this.changed("prompts");
+  }
+
+  // -- telling clients ----------------------------------------------------------------------------------
+
+  /** notifications/tools/list_changed to every session, and to stateless listeners that asked. Registration calls it for you. */
+  notifyToolsChanged(): void {
+    this.subscriptions.listChanged("tools");
+  }
+
+  notifyPromptsChanged(): void {
+    this.subscriptions.listChanged("prompts");
+  }
+
+  notifyResourcesChanged(): void {
+    this.subscriptions.listChanged("resources");
+  }
+
+  /** notifications/resources/updated, only to the sessions and listeners subscribed to `uri`. */
+  notifyResourceUpdated(uri: string): void {
+    this.subscriptions.resourceUpdated(uri);
+  }
+
+  /** A log message to every session-era client whose level admits it (stateless clients get logs only on their requests). */
+  log(level: LogLevelName, data: unknown, logger?: string): void {
+    for (const session of this.sessions) {
+      if (session.revision === undefined || session.closed) continue;
+      if (session.logLevel !== undefined && LOG_LEVELS.indexOf(level) < LOG_LEVELS.indexOf(session.logLevel as LogLevelName)) continue;
+      session
+        .notify("notifications/message", logger === undefined ? { level, data } : { level, data, logger })
+        .catch((error: Error) => this.logger("debug", `log message not delivered: ${error.message}`));
+    }
+  }
+
+  // -- connections ------------------------------------------------------------------------------------
 
   /** Serves one connection. */
   connect(transport: Transport): ServerSession {
@@ -123,37 +199,73 @@ export class McpServer {
   }
 
   async close(): Promise<void> {
+    this.subscriptions.close();
     await Promise.all([...this.endpoints].map((endpoint) => endpoint.close()));
     await Promise.all([...this.sessions].map((session) => session.close()));
   }
 
-  /** Declared from what is registered. */
+  /** Declared from what is registered; list changes are always announced. */
   capabilities(): Record<string, unknown> {
-    const capabilities: Record<string, unknown> = {};
-    if (this.tools.size > 0) capabilities.tools = {};
-    if (this.resources.size > 0) capabilities.resources = {};
-    if (this.prompts.size > 0) capabilities.prompts = {};
+    const capabilities: Record<string, unknown> = { logging: {} };
+    if (this.tools.size > 0) capabilities.tools = { listChanged: true };
+    if (this.resources.size > 0) capabilities.resources = { subscribe: true, listChanged: true };
+    if (this.prompts.size > 0) capabilities.prompts = { listChanged: true };
+    if (this.prompts.hasCompleters || this.resources.hasCompleters) capabilities.completions = {};
     return capabilities;
+  }
+
+  private registry(kind: ListKind): { size: number } {
+    return kind === "tools" ? this.tools : kind === "prompts" ? this.prompts : this.resources;
+  }
+
+  private changed(kind: ListKind): this {
+    if (this.sessions.size > 0) this.subscriptions.listChanged(kind);
+    return this;
   }
 
   private handlers(): ReadonlyMap<string, Handler> {
     // Looked up per request, so registrations after `listen` are served too.
-    const whenAny = (registry: { size: number }, handler: Handler): Handler => (params, context) => {
-      if (registry.size === 0) throw methodNotImplemented(context.method);
+    const offering = (kind: ListKind, handler: Handler): Handler => (params, context) => {
+      if (this.registry(kind).size === 0) throw new RpcError(ErrorCode.MethodNotFound, `Method not found: this server offers no ${kind}`);
       return handler(params, context);
     };
+    const page = <T>(list: string, items: readonly T[], key: string, cursor: unknown) => {
+      const { items: slice, nextCursor } = this.paginator.page(list, items, cursor);
+      return nextCursor === undefined ? { [key]: slice } : { [key]: slice, nextCursor };
+    };
+    const subscriptions = this.subscriptions;
     return new Map<string, Handler>([
-      ["tools/list", whenAny(this.tools, () => ({ tools: this.tools.list() }))],
-      ["tools/call", whenAny(this.tools, (params, context) => this.tools.call(params, context))],
-      ["resources/list", whenAny(this.resources, () => ({ resources: this.resources.list() }))],
-      ["resources/templates/list", whenAny(this.resources, () => ({ resourceTemplates: this.resources.listTemplates() }))],
-      ["resources/read", whenAny(this.resources, (params, context) => this.resources.read(params.uri as string, context))],
-      ["prompts/list", whenAny(this.prompts, () => ({ prompts: this.prompts.list() }))],
-      ["prompts/get", whenAny(this.prompts, (params, context) => this.prompts.render(params, context))],
+      ["server/discover", () => this.discover()],
+      ["logging/setLevel", (params, context) => ((context.session.logLevel = params.level as string), {})],
+      ["tools/list", offering("tools", (params) => page("tools", this.tools.list(), "tools", params.cursor))],
+      ["tools/call", offering("tools", (params, context) => this.tools.call(params, context))],
+      ["resources/list", offering("resources", (params) => page("resources", this.resources.list(), "resources", params.cursor))],
+      [
+        "resources/templates/list",
+        offering("resources", (params) => page("templates", this.resources.listTemplates(), "resourceTemplates", params.cursor)),
+      ],
+      ["resources/read", offering("resources", (params, context) => this.resources.read(params.uri as string, context))],
+      ["resources/subscribe", offering("resources", (params, context) => subscriptions.subscribe(params, context))],
+      ["resources/unsubscribe", offering("resources", (params, context) => subscriptions.unsubscribe(params, context))],
+      ["subscriptions/listen", (params, context) => subscriptions.listen(params, context)],
+      ["prompts/list", offering("prompts", (params) => page("prompts", this.prompts.list(), "prompts", params.cursor))],
+      ["prompts/get", offering("prompts", (params, context) => this.prompts.render(params, context))],
+      [
+        "completion/complete",
+        (params, context) => {
+          if (!("completions" in this.capabilities())) throw new RpcError(ErrorCode.MethodNotFound, "Method not found: this server offers no completions");
+          return complete(params, context, {
+            prompt: (name) => this.prompts.get(name),
+            template: (uriTemplate) => this.resources.template(uriTemplate),
+          });
+        },
+      ],
     ]);
   }
-}
 
-function methodNotImplemented(method: string): RpcError {
-  return new RpcError(ErrorCode.MethodNotFound, `Method not found: this server offers no ${method.split("/")[0]}`);
+  private discover(): Record<string, unknown> {
+    const result: Record<string, unknown> = { supportedVersions: [...this.revisions].reverse(), capabilities: this.capabilities() };
+    if (this.core.instructions !== undefined) result.instructions = this.core.instructions;
+    return result;
+  }
 }

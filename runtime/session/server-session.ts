@@ -1,12 +1,24 @@
-import { createContext, type ClientIdentity, type Handler, type RequestContext } from "../dispatch/context.js";
-import { checkRequest, clientRequest, finishResult, route, type RouteOptions } from "../dispatch/router.js";
 import { ErrorCode, RpcError } from "../jsonrpc/errors.js";
-import type { Notification, Request } from "../jsonrpc/messages.js";
-import { Peer, type InboundRequest, type PeerHandler } from "../jsonrpc/peer.js";
-import type { MessageContext, Transport } from "../transports/transport.js";
+import type { Notification, Request, RequestId } from "../jsonrpc/messages.js";
+import { Peer, type InboundRequest, type RequestOptions } from "../jsonrpc/peer.js";
+import type { MessageContext, SendOptions, Transport } from "../transports/transport.js";
 import type { Logger } from "../util/logger.js";
 import { META, metaOf } from "./meta.js";
 import { revisionModule, type Revision, type RevisionModule } from "./revisions.js";
+import { checkRequest, checkResult, clientRequest } from "./validate.js";
+
+/** Who is calling, as they declared it: at initialize (session era) or in each request's `_meta` (stateless). */
+export interface ClientIdentity {
+  readonly info?: { readonly name: string; readonly version: string; readonly [key: string]: unknown };
+  readonly capabilities: Readonly<Record<string, unknown>>;
+}
+
+/** Everything the layer above needs to serve one request: which revision, for whom, on which connection. */
+export interface RequestScope {
+  readonly module: RevisionModule;
+  readonly client: ClientIdentity;
+  readonly session: ServerSession;
+}
 
 /** What a server gives each of its sessions. */
 export interface ServerCore {
@@ -14,13 +26,13 @@ export interface ServerCore {
   readonly instructions?: string;
   /** Supported revisions, oldest first. */
   readonly revisions: readonly Revision[];
-  readonly handlers: ReadonlyMap<string, Handler>;
   capabilities(revision: Revision): Record<string, unknown>;
-  readonly route: RouteOptions;
-  readonly logger: Logger;
-  /** A notification the session itself does not consume (roots/list_changed, ...). */
+  /** Serves a request once the session has chosen its revision (the dispatcher). */
+  dispatch(request: Request, inbound: InboundRequest, scope: RequestScope): unknown;
+  /** A client notification the session itself does not consume (roots/list_changed, ...). */
   notification?(method: string, params: Record<string, unknown>, session: ServerSession): void;
   closed?(session: ServerSession): void;
+  readonly logger: Logger;
 }
 
 /** Session era: what `initialize` settled for this connection. */
@@ -31,27 +43,40 @@ interface Negotiated {
 }
 
 /**
- * One connection of a server, for both eras. `initialize` selects the session era for the
- * connection, with the negotiated revision; a request whose `_meta` names a protocol version is
- * served statelessly under that version. Either way the request reaches the same handlers.
+ * One connection of a server, in both eras. `initialize` puts the connection in the session era
+ * at the negotiated revision; a request whose `_meta` names a protocol version is served
+ * statelessly at that version. Either way the request then goes to the same dispatcher.
  */
-export class ServerSession implements PeerHandler {
-  readonly peer: Peer;
+export class ServerSession {
+  private readonly peer: Peer;
   private negotiated: Negotiated | undefined;
+  /** Session era: the level set by logging/setLevel; nothing below it is sent. */
+  logLevel: string | undefined;
+  /** Session era: URIs this client subscribed to with resources/subscribe. */
+  readonly subscriptions = new Set<string>();
 
   constructor(
     transport: Transport,
     private readonly core: ServerCore,
   ) {
-    this.peer = new Peer(transport, this, {
-      logger: core.logger,
-      cancel: (id, method, reason) => {
-        if (method !== "initialize") void this.peer.notify("notifications/cancelled", { requestId: id, reason }).catch(() => {});
+    this.peer = new Peer(
+      transport,
+      {
+        request: (request, inbound) => this.serve(request, inbound),
+        notification: (notification, context) => this.receive(notification, context),
+        acceptsBatch: () => this.negotiated?.module.batches ?? false,
+        closed: () => this.core.closed?.(this),
       },
-    });
+      {
+        logger: core.logger,
+        cancel: (id, method, reason) => {
+          if (method !== "initialize") void this.notify("notifications/cancelled", { requestId: id, reason }).catch(() => {});
+        },
+      },
+    );
   }
 
-  /** The negotiated revision (session era), once initialized. */
+  /** Session era: the negotiated revision, once initialize has been answered. */
   get revision(): Revision | undefined {
     return this.negotiated?.module.revision;
   }
@@ -60,11 +85,35 @@ export class ServerSession implements PeerHandler {
     return this.negotiated?.client;
   }
 
-  request(request: Request, inbound: InboundRequest): unknown {
+  get closed(): boolean {
+    return this.peer.closed;
+  }
+
+  /** A request to the client (sampling, roots, elicitation, ping). */
+  request(method: string, params: Record<string, unknown> | undefined, options?: RequestOptions): Promise<unknown> {
+    return this.peer.request(method, params, options);
+  }
+
+  notify(method: string, params?: Record<string, unknown>, options?: SendOptions): Promise<void> {
+    return this.peer.notify(method, params, options);
+  }
+
+  /** Ends a request without answering it (a subscriptions/listen stream the client closed). */
+  abandon(id: RequestId, reason: string): void {
+    this.peer.cancelInbound(id, reason);
+  }
+
+  close(): Promise<void> {
+    return this.peer.close();
+  }
+
+  // -- inbound ----------------------------------------------------------------------------------
+
+  private serve(request: Request, inbound: InboundRequest): unknown {
     const { method } = request;
     if (this.negotiated) {
       if (method === "initialize") throw new RpcError(ErrorCode.InvalidRequest, "Invalid Request: this session is already initialized");
-      return this.serve(this.negotiated.module, request, inbound, this.negotiated.client);
+      return this.core.dispatch(request, inbound, { module: this.negotiated.module, client: this.negotiated.client, session: this });
     }
     if (method === "initialize") return this.initialize(request);
     const meta = metaOf(request.params);
@@ -73,30 +122,19 @@ export class ServerSession implements PeerHandler {
     throw this.notInitialized(method);
   }
 
-  notification(notification: Notification, _context: MessageContext | undefined): void {
+  private receive(notification: Notification, _context: MessageContext | undefined): void {
     const params = notification.params ?? {};
     switch (notification.method) {
       case "notifications/initialized":
         if (this.negotiated) this.negotiated.initialized = true;
         return;
       case "notifications/cancelled":
-        if (params.requestId !== undefined) this.peer.cancelInbound(params.requestId as string | number, String(params.reason ?? "cancelled by the client"));
+        if (typeof params.requestId === "string" || typeof params.requestId === "number")
+          this.peer.cancelInbound(params.requestId, String(params.reason ?? "cancelled by the client"));
         return;
       default:
         this.core.notification?.(notification.method, params, this);
     }
-  }
-
-  acceptsBatch(): boolean {
-    return this.negotiated?.module.batches ?? false;
-  }
-
-  closed(): void {
-    this.core.closed?.(this);
-  }
-
-  close(): Promise<void> {
-    return this.peer.close();
   }
 
   // -- the two eras -----------------------------------------------------------------------------
@@ -104,27 +142,31 @@ export class ServerSession implements PeerHandler {
   private initialize(request: Request): unknown {
     const supported = this.sessionRevisions();
     if (supported.length === 0)
-      throw new RpcError(ErrorCode.MethodNotFound, `Method not found: this server speaks only ${this.core.revisions.join(", ")}, without initialize; send server/discover`);
+      throw new RpcError(
+        ErrorCode.MethodNotFound,
+        `Method not found: this server speaks only ${this.core.revisions.join(", ")}, which has no initialize; send server/discover`,
+      );
     const requested = request.params?.protocolVersion;
     // Negotiation never fails: an unknown version is answered with our latest, and the client decides.
     const revision = supported.find((r) => r === requested) ?? supported[supported.length - 1]!;
     const module = revisionModule(revision)!;
-    checkRequest(module, clientRequest(module, "initialize"), request);
+    const descriptor = clientRequest(module, "initialize");
+    checkRequest(module, descriptor, request);
 
     const params = request.params!;
-    const client: ClientIdentity = {
-      info: params.clientInfo as ClientIdentity["info"],
-      capabilities: (params.capabilities as Record<string, unknown> | undefined) ?? {},
-    };
     const result: Record<string, unknown> = {
       protocolVersion: revision,
       capabilities: this.core.capabilities(revision),
       serverInfo: this.core.info,
     };
     if (this.core.instructions !== undefined) result.instructions = this.core.instructions;
-    const checked = finishResult(module, clientRequest(module, "initialize"), "initialize", result, this.core.route);
-    this.negotiated = { module, client, initialized: false };
-    return checked;
+    checkResult(module, descriptor, "initialize", result);
+    this.negotiated = {
+      module,
+      client: { info: params.clientInfo as ClientIdentity["info"], capabilities: (params.capabilities as Record<string, unknown>) ?? {} },
+      initialized: false,
+    };
+    return result;
   }
 
   private serveStateless(request: Request, inbound: InboundRequest, meta: Record<string, unknown>): unknown {
@@ -141,38 +183,16 @@ export class ServerSession implements PeerHandler {
       info: meta[META.clientInfo] as ClientIdentity["info"],
       capabilities: (meta[META.clientCapabilities] as Record<string, unknown> | undefined) ?? {},
     };
-    return this.serve(module, request, inbound, client);
+    return this.core.dispatch(request, inbound, { module, client, session: this });
   }
-
-  private serve(module: RevisionModule, request: Request, inbound: InboundRequest, client: ClientIdentity): unknown {
-    const handler = this.lifecycle(request.method) ?? this.core.handlers.get(request.method);
-    const context = (): RequestContext => createContext(inbound, module.revision, module.era, client, metaOf(request.params));
-    return route(module, request, handler, context, this.core.route);
-  }
-
-  /** Methods the session answers itself, for whichever era has them. */
-  private lifecycle(method: string): Handler | undefined {
-    if (method === "ping") return PING;
-    if (method === "server/discover") return this.discover;
-    return undefined;
-  }
-
-  private readonly discover: Handler = (_params, context) => {
-    const result: Record<string, unknown> = {
-      supportedVersions: [...this.core.revisions].reverse(),
-      capabilities: this.core.capabilities(context.revision),
-    };
-    if (this.core.instructions !== undefined) result.instructions = this.core.instructions;
-    return result;
-  };
 
   private sessionRevisions(): Revision[] {
     return this.core.revisions.filter((r) => revisionModule(r)!.era === "session");
   }
 
   private notInitialized(method: string): RpcError {
-    const stateless = this.core.revisions.filter((r) => revisionModule(r)!.era === "stateless");
-    if (stateless.length === 0)
+    const stateless = this.core.revisions.some((r) => revisionModule(r)!.era === "stateless");
+    if (!stateless)
       return new RpcError(ErrorCode.InvalidRequest, `Invalid Request: ${method} before initialize; the session must begin with initialize`);
     return new RpcError(
       ErrorCode.InvalidParams,
@@ -181,5 +201,3 @@ export class ServerSession implements PeerHandler {
     );
   }
 }
-
-const PING: Handler = () => ({});

@@ -1,0 +1,181 @@
+import { createHash, createHmac, randomBytes, timingSafeEqual } from "node:crypto";
+import { ErrorCode, RpcError } from "../jsonrpc/errors.js";
+import type { RevisionModule } from "./revisions.js";
+
+/**
+ * Multi-round-trip requests (stateless era). A handler that asks the client for input is
+ * replayed: the first run stops at the first question the request carries no answer to, and the
+ * server returns an InputRequiredResult listing the questions plus a `requestState`. The client
+ * retries the same request with `inputResponses` and that state, and the handler runs again from
+ * the top, now finding its answers.
+ *
+ * `requestState` travels through the client, so it is signed (HMAC-SHA256), bound to the
+ * request it belongs to, expires, and is accepted once.
+ */
+export interface InputRequiredOptions {
+  /** The HMAC key. Default: random per process; share one across instances behind a load balancer. */
+  readonly secret?: Uint8Array | string;
+  /** How long a requestState stays valid. Default 10 minutes. */
+  readonly ttlMs?: number;
+}
+
+/** What a requestState carries. */
+interface RequestState {
+  readonly v: 1;
+  /** The method and a digest of the params it was issued for. */
+  readonly m: string;
+  readonly t: string;
+  /** Answers gathered in earlier rounds, by question key. */
+  readonly a: Record<string, unknown>;
+  /** The questions the InputRequiredResult carrying this state asked. */
+  readonly q: readonly string[];
+  /** Nonce, for replay protection. */
+  readonly n: string;
+  /** Expiry, ms since the epoch. */
+  readonly e: number;
+}
+
+export interface InputRequest {
+  readonly method: string;
+  readonly params: Record<string, unknown>;
+}
+
+const DEFAULT_TTL_MS = 10 * 60_000;
+
+/** Signs and checks request states for one server; remembers which ones were used. */
+export class InputRequiredCodec {
+  private readonly secret: Uint8Array;
+  readonly ttlMs: number;
+  /** nonce -> expiry. A state can be used once; it is forgotten when it would have expired anyway. */
+  private readonly used = new Map<string, number>();
+
+  constructor(options: InputRequiredOptions = {}) {
+    this.secret = typeof options.secret === "string" ? Buffer.from(options.secret) : (options.secret ?? randomBytes(32));
+    this.ttlMs = options.ttlMs ?? DEFAULT_TTL_MS;
+  }
+
+  seal(state: RequestState): string {
+    const payload = Buffer.from(JSON.stringify(state)).toString("base64url");
+    return `${payload}.${this.sign(payload)}`;
+  }
+
+  /** The state, or -32602 saying precisely why not. */
+  open(token: string, method: string, target: string, now = Date.now()): RequestState {
+    const invalid = (why: string) => new RpcError(ErrorCode.InvalidParams, `Invalid params: requestState ${why}`);
+    const dot = token.lastIndexOf(".");
+    if (dot < 0) throw invalid("was not issued by this server");
+    const payload = token.slice(0, dot);
+    const signature = Buffer.from(token.slice(dot + 1), "base64url");
+    const expected = Buffer.from(this.sign(payload), "base64url");
+    if (signature.length !== expected.length || !timingSafeEqual(signature, expected)) throw invalid("was not issued by this server or was altered");
+    const state = JSON.parse(Buffer.from(payload, "base64url").toString("utf8")) as RequestState;
+    if (state.m !== method || state.t !== target) throw invalid("belongs to a different request");
+    if (state.e <= now) throw invalid("has expired");
+    this.forgetExpired(now);
+    if (this.used.has(state.n)) throw invalid("was already used");
+    this.used.set(state.n, state.e);
+    return state;
+  }
+
+  nonce(): string {
+    return randomBytes(16).toString("base64url");
+  }
+
+  private sign(payload: string): string {
+    return createHmac("sha256", this.secret).update(payload).digest("base64url");
+  }
+
+  private forgetExpired(now: number): void {
+    for (const [nonce, expiry] of this.used) if (expiry <= now) this.used.delete(nonce);
+  }
+}
+
+/**
+ * One run of one handler: the answers it can have, and the questions it still needs. `ask`
+ * resolves at once when the answer is there; otherwise it never resolves, and `required`
+ * resolves with the InputRequiredResult once the handler has asked everything it asks in the
+ * same turn (so `Promise.all` of two questions yields one round trip, not two).
+ */
+export class InputExchange {
+  private readonly answers: Record<string, unknown>;
+  private readonly target: string;
+  private readonly missing = new Map<string, InputRequest>();
+  private asked = 0;
+  private scheduled = false;
+  private resolveRequired!: (result: Record<string, unknown>) => void;
+  readonly required = new Promise<Record<string, unknown>>((resolve) => (this.resolveRequired = resolve));
+
+  constructor(
+    private readonly codec: InputRequiredCodec,
+    private readonly module: RevisionModule,
+    private readonly method: string,
+    params: Record<string, unknown>,
+  ) {
+    this.target = digest(params);
+    const token = params.requestState;
+    if (typeof token !== "string") {
+      this.answers = {};
+      return;
+    }
+    const state = codec.open(token, method, this.target);
+    const responses = (params.inputResponses as Record<string, unknown> | undefined) ?? {};
+    this.answers = { ...state.a };
+    for (const key of state.q) if (Object.prototype.hasOwnProperty.call(responses, key)) this.answers[key] = responses[key];
+  }
+
+  /** Whether the handler asked anything it had no answer to. */
+  get incomplete(): boolean {
+    return this.missing.size > 0;
+  }
+
+  ask(request: InputRequest): Promise<unknown> {
+    const key = `input-${++this.asked}`;
+    if (Object.prototype.hasOwnProperty.call(this.answers, key)) {
+      const answer = this.answers[key];
+      const expected = this.module.inputRequests.get(request.method)?.results?.[0];
+      if (expected && !this.module.validator(expected).is(answer))
+        return Promise.reject(new RpcError(ErrorCode.InvalidParams, `Invalid params: inputResponses["${key}"] is not a ${expected}`));
+      return Promise.resolve(answer);
+    }
+    this.missing.set(key, request);
+    if (!this.scheduled) {
+      this.scheduled = true;
+      // Let questions asked together (Promise.all) join this round.
+      setImmediate(() => this.resolveRequired(this.result()));
+    }
+    return new Promise(() => {});
+  }
+
+  private result(): Record<string, unknown> {
+    const state: RequestState = {
+      v: 1,
+      m: this.method,
+      t: this.target,
+      a: this.answers,
+      q: [...this.missing.keys()],
+      n: this.codec.nonce(),
+      e: Date.now() + this.codec.ttlMs,
+    };
+    return {
+      resultType: "input_required",
+      inputRequests: Object.fromEntries(this.missing),
+      requestState: this.codec.seal(state),
+    };
+  }
+}
+
+/** The request a state belongs to: its params without the parts that change between rounds. */
+function digest(params: Record<string, unknown>): string {
+  const { _meta, inputResponses, requestState, ...target } = params;
+  return createHash("sha256").update(canonicalJson(target)).digest("base64url");
+}
+
+function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
+  if (typeof value === "object" && value !== null)
+    return `{${Object.keys(value)
+      .sort()
+      .map((key) => `${JSON.stringify(key)}:${canonicalJson((value as Record<string, unknown>)[key])}`)
+      .join(",")}}`;
+  return JSON.stringify(value) ?? "null";
+}

@@ -1,0 +1,48 @@
+import type { ValidationIssue } from "../../generated/validation.js";
+import { ErrorCode, RpcError } from "../jsonrpc/errors.js";
+import type { Request } from "../jsonrpc/messages.js";
+import type { MethodDescriptor, RevisionModule } from "./revisions.js";
+
+/** How many issues an error carries in `data.issues`: enough to fix a message, bounded for a hostile one. */
+export const MAX_REPORTED_ISSUES = 20;
+
+/** The descriptor of a method the client may send under `module`, or -32601. */
+export function clientRequest(module: RevisionModule, method: string): MethodDescriptor {
+  const descriptor = module.methods.get(method);
+  if (!descriptor || descriptor.kind !== "request" || !descriptor.senders.includes("client"))
+    throw new RpcError(ErrorCode.MethodNotFound, `Method not found: ${method} is not a client request in MCP ${module.revision}`);
+  return descriptor;
+}
+
+/** The whole request against its generated definition, or -32602 with the issues' paths. */
+export function checkRequest(module: RevisionModule, descriptor: MethodDescriptor, request: Request): void {
+  const validator = module.validator(descriptor.message);
+  const message: unknown = request;
+  if (validator.is(message)) return;
+  const issues = validator.check(message);
+  throw new RpcError(ErrorCode.InvalidParams, `Invalid params for ${request.method}: ${summarize(issues)}`, { issues: reported(issues) });
+}
+
+/** A result against the definitions its method may answer with, or -32603: invalid data is never sent. */
+export function checkResult(module: RevisionModule, descriptor: MethodDescriptor, method: string, result: unknown): void {
+  const results = descriptor.results ?? [];
+  for (const name of results) if (module.validator(name).is(result)) return;
+  const inputRequired = (result as { resultType?: unknown } | null)?.resultType === "input_required" && results.includes("InputRequiredResult");
+  const primary = inputRequired ? "InputRequiredResult" : results[0]!;
+  const issues = module.validator(primary).check(result);
+  throw new RpcError(ErrorCode.InternalError, `the handler for ${method} returned an invalid ${primary} for MCP ${module.revision}: ${summarize(issues)}`, {
+    issues: reported(issues),
+  });
+}
+
+/** "/params/name: must be string, found number (and 2 more)". */
+export function summarize(issues: readonly ValidationIssue[]): string {
+  const first = issues[0];
+  if (!first) return "invalid";
+  const more = issues.length > 1 ? ` (and ${issues.length - 1} more)` : "";
+  return `${first.path || "(root)"}: ${first.message}${more}`;
+}
+
+export function reported(issues: readonly ValidationIssue[]): ValidationIssue[] {
+  return issues.slice(0, MAX_REPORTED_ISSUES);
+}
