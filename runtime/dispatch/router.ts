@@ -29,19 +29,12 @@ export function createDispatcher(handlers: ReadonlyMap<string, Handler>, options
     checkRequest(module, descriptor, request);
 
     const context = new HandlerContext(inbound, scope, request, descriptor, options);
-    const finish = (result: unknown) => {
-      context.done();
-      return finishResult(scope, descriptor, request.method, result, options);
-    };
-    const fail = (error: unknown): never => {
-      context.done();
-      throw error;
-    };
     let outcome: unknown;
     try {
       outcome = handler(request.params ?? {}, context);
     } catch (error) {
-      return fail(error);
+      context.done();
+      throw error;
     }
     if (context.input) {
       // Stateless era: the handler may stop at a question the request has no answer to.
@@ -51,12 +44,27 @@ export function createDispatcher(handlers: ReadonlyMap<string, Handler>, options
       });
       outcome = Promise.race([outcome, required]);
     }
-    return isThenable(outcome) ? outcome.then(finish, fail) : finish(outcome);
+    if (!isThenable(outcome)) return finishResult(context, scope, descriptor, request.method, outcome, options);
+    return outcome.then(
+      (result) => finishResult(context, scope, descriptor, request.method, result, options),
+      (error: unknown) => {
+        context.done();
+        throw error;
+      },
+    );
   };
 }
 
 /** Completes a stateless-era result, then checks it: invalid data is never sent. */
-function finishResult(scope: RequestScope, descriptor: MethodDescriptor, method: string, result: unknown, options: DispatchOptions): unknown {
+function finishResult(
+  context: HandlerContext,
+  scope: RequestScope,
+  descriptor: MethodDescriptor,
+  method: string,
+  result: unknown,
+  options: DispatchOptions,
+): unknown {
+  context.done();
   if (typeof result !== "object" || result === null || Array.isArray(result))
     throw new RpcError(ErrorCode.InternalError, `the handler for ${method} returned ${result === null ? "null" : typeof result}, not a result object`);
   const completed = scope.module.era === "stateless" ? completeStateless(result as Record<string, unknown>, descriptor, options) : result;

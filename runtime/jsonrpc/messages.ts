@@ -34,51 +34,58 @@ export interface ErrorResponse {
 
 export type Message = Request | Notification | ResultResponse | ErrorResponse;
 
-export type Classified =
-  | { readonly kind: "request"; readonly message: Request }
-  | { readonly kind: "notification"; readonly message: Notification }
-  | { readonly kind: "response"; readonly message: ResultResponse }
-  | { readonly kind: "error"; readonly message: ErrorResponse }
-  /** Not a JSON-RPC message; `id` is its id when one could be read, so the reply can carry it. */
-  | { readonly kind: "invalid"; readonly id: RequestId | null; readonly reason: string };
+export type MessageKind = "request" | "notification" | "response" | "error" | "invalid";
 
 export function isRequestId(value: unknown): value is RequestId {
   return typeof value === "string" || (typeof value === "number" && Number.isFinite(value));
 }
 
 /**
- * Sorts one parsed value into a JSON-RPC message kind. Only the envelope is checked here;
- * each revision's generated validators check the rest.
+ * Sorts one parsed value into a JSON-RPC message kind. Only the envelope is checked here; each
+ * revision's generated validators check the rest. Allocation-free: it runs on every message.
  */
-export function classify(value: unknown): Classified {
-  if (typeof value !== "object" || value === null || Array.isArray(value))
-    return { kind: "invalid", id: null, reason: "a JSON-RPC message must be an object" };
+export function classify(value: unknown): MessageKind {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return "invalid";
   const message = value as Record<string, unknown>;
+  if (message.jsonrpc !== "2.0") return "invalid";
   const id = Object.prototype.hasOwnProperty.call(message, "id") ? message.id : undefined;
-  const readableId = isRequestId(id) ? id : null;
-  if (message.jsonrpc !== "2.0") return { kind: "invalid", id: readableId, reason: 'jsonrpc must be "2.0"' };
-
   if (message.method !== undefined) {
-    if (typeof message.method !== "string") return { kind: "invalid", id: readableId, reason: "method must be a string" };
+    if (typeof message.method !== "string") return "invalid";
     const params = message.params;
-    if (params !== undefined && (typeof params !== "object" || params === null || Array.isArray(params)))
-      return { kind: "invalid", id: readableId, reason: "params must be an object" };
-    if (id === undefined) return { kind: "notification", message: message as unknown as Notification };
-    if (!isRequestId(id)) return { kind: "invalid", id: null, reason: "id must be a string or a number" };
-    return { kind: "request", message: message as unknown as Request };
+    if (params !== undefined && (typeof params !== "object" || params === null || Array.isArray(params))) return "invalid";
+    if (id === undefined) return "notification";
+    return isRequestId(id) ? "request" : "invalid";
   }
-  if (message.result !== undefined) {
-    if (!isRequestId(id)) return { kind: "invalid", id: null, reason: "a response needs the id of its request" };
-    return { kind: "response", message: message as unknown as ResultResponse };
+  if (message.result !== undefined) return isRequestId(id) ? "response" : "invalid";
+  if (message.error !== undefined) {
+    const error = message.error as Record<string, unknown> | null;
+    if (typeof error !== "object" || error === null || typeof error.code !== "number" || typeof error.message !== "string") return "invalid";
+    return id === null || isRequestId(id) ? "error" : "invalid";
   }
+  return "invalid";
+}
+
+/** Why `classify` said "invalid", and the id to answer with when one could be read. */
+export function invalidity(value: unknown): { readonly id: RequestId | null; readonly reason: string } {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return { id: null, reason: "a JSON-RPC message must be an object" };
+  const message = value as Record<string, unknown>;
+  const raw = Object.prototype.hasOwnProperty.call(message, "id") ? message.id : undefined;
+  const id = isRequestId(raw) ? raw : null;
+  if (message.jsonrpc !== "2.0") return { id, reason: 'jsonrpc must be "2.0"' };
+  if (message.method !== undefined) {
+    if (typeof message.method !== "string") return { id, reason: "method must be a string" };
+    if (message.params !== undefined && (typeof message.params !== "object" || message.params === null || Array.isArray(message.params)))
+      return { id, reason: "params must be an object" };
+    return { id: null, reason: "id must be a string or a number" };
+  }
+  if (message.result !== undefined) return { id: null, reason: "a response needs the id of its request" };
   if (message.error !== undefined) {
     const error = message.error as Record<string, unknown> | null;
     if (typeof error !== "object" || error === null || typeof error.code !== "number" || typeof error.message !== "string")
-      return { kind: "invalid", id: readableId, reason: "error must be an object with a numeric code and a message" };
-    if (id !== null && !isRequestId(id)) return { kind: "invalid", id: null, reason: "an error response needs an id or null" };
-    return { kind: "error", message: message as unknown as ErrorResponse };
+      return { id, reason: "error must be an object with a numeric code and a message" };
+    return { id: null, reason: "an error response needs an id or null" };
   }
-  return { kind: "invalid", id: readableId, reason: "neither a request, a notification nor a response" };
+  return { id, reason: "neither a request, a notification nor a response" };
 }
 
 export function errorResponse(id: RequestId | null, code: number, message: string, data?: unknown): ErrorResponse {

@@ -1,7 +1,18 @@
 import type { FrameProblem, MessageContext, Receiver, SendOptions, Transport } from "../transports/transport.js";
 import { stderrLogger, type Logger } from "../util/logger.js";
+import { Deadlines } from "./deadlines.js";
 import { ErrorCode, RpcError } from "./errors.js";
-import { classify, errorResponse, type Message, type Notification, type Request, type RequestId } from "./messages.js";
+import {
+  classify,
+  errorResponse,
+  invalidity,
+  type ErrorResponse,
+  type Message,
+  type Notification,
+  type Request,
+  type RequestId,
+  type ResultResponse,
+} from "./messages.js";
 
 /** What the layer above the peer does with inbound traffic. */
 export interface PeerHandler {
@@ -32,6 +43,13 @@ export interface RequestOptions {
   readonly relatedRequestId?: RequestId;
 }
 
+/** Where the answers to inbound messages go: straight out, or into a batch's array. */
+interface Sink {
+  answer(response: Message): void;
+  /** The message needs no answer (a notification, a response, a cancelled request). */
+  none(): void;
+}
+
 /** One inbound request being answered. */
 export class InboundRequest {
   private controller?: AbortController;
@@ -42,6 +60,7 @@ export class InboundRequest {
     readonly id: RequestId,
     readonly method: string,
     readonly context: MessageContext | undefined,
+    /** @internal */ readonly sink: Sink,
   ) {}
 
   /** Aborted on cancellation and when the connection closes. Created on first use: most handlers never look. */
@@ -56,9 +75,9 @@ export class InboundRequest {
 
 interface Pending {
   readonly method: string;
+  readonly timeoutMs?: number;
   readonly resolve: (result: unknown) => void;
   readonly reject: (error: Error) => void;
-  readonly timer?: ReturnType<typeof setTimeout>;
   readonly signal?: AbortSignal;
   readonly onAbort?: () => void;
 }
@@ -71,6 +90,8 @@ interface Pending {
 export class Peer {
   private readonly pending = new Map<RequestId, Pending>();
   private readonly inbound = new Map<RequestId, InboundRequest>();
+  private readonly deadlines = new Deadlines<RequestId>((id) => this.timedOut(id));
+  private readonly direct: Sink = { answer: (response) => this.reply(response), none: () => {} };
   private nextId = 1;
   private closedError: Error | undefined;
   private isClosed = false;
@@ -96,30 +117,23 @@ export class Peer {
 
   /** Sends a request and resolves with its result, or rejects with the {@link RpcError} it got. */
   request(method: string, params: Record<string, unknown> | undefined, options: RequestOptions = {}): Promise<unknown> {
-    if (this.isClosed) return Promise.reject(this.closedError ?? new RpcError(ErrorCode.InternalError, "connection closed"));
+    if (this.isClosed) return Promise.reject(this.closedError);
+    const { signal } = options;
+    if (signal?.aborted) return Promise.reject(abortError(signal, method));
     const id = this.nextId++;
     const message: Request = params === undefined ? { jsonrpc: "2.0", id, method } : { jsonrpc: "2.0", id, method, params };
     return new Promise<unknown>((resolve, reject) => {
-      const timeoutMs = options.timeoutMs ?? this.options.requestTimeoutMs;
-      const timer =
-        timeoutMs !== undefined && Number.isFinite(timeoutMs)
-          ? setTimeout(() => this.giveUp(id, new RpcError(ErrorCode.RequestTimeout, `${method} timed out after ${timeoutMs} ms`, { timeout: timeoutMs })), timeoutMs)
-          : undefined;
-      const { signal } = options;
       let onAbort: (() => void) | undefined;
       if (signal) {
-        if (signal.aborted) {
-          clearTimeout(timer);
-          reject(abortError(signal, method));
-          return;
-        }
         onAbort = () => this.giveUp(id, abortError(signal, method));
         signal.addEventListener("abort", onAbort, { once: true });
       }
-      this.pending.set(id, { method, resolve, reject, timer, signal, onAbort });
-      this.send(message, options.relatedRequestId === undefined ? undefined : { relatedRequestId: options.relatedRequestId }).catch((error: Error) =>
-        this.settle(id)?.reject(error),
-      );
+      const timeoutMs = options.timeoutMs ?? this.options.requestTimeoutMs;
+      this.pending.set(id, { method, timeoutMs, resolve, reject, signal, onAbort });
+      if (timeoutMs !== undefined && Number.isFinite(timeoutMs)) this.deadlines.add(id, timeoutMs);
+      this.transport
+        .send(message, options.relatedRequestId === undefined ? undefined : { relatedRequestId: options.relatedRequestId })
+        .catch((error: Error) => this.settle(id)?.reject(error));
     });
   }
 
@@ -135,6 +149,7 @@ export class Peer {
     inbound.cancelled = true;
     this.inbound.delete(id);
     inbound.abort(reason);
+    inbound.sink.none();
     return true;
   }
 
@@ -143,107 +158,110 @@ export class Peer {
   }
 
   send(message: Message | Message[], options?: SendOptions): Promise<void> {
-    if (this.isClosed) return Promise.reject(this.closedError ?? new RpcError(ErrorCode.InternalError, "connection closed"));
+    if (this.isClosed) return Promise.reject(this.closedError);
     return this.transport.send(message, options);
   }
 
   // -- inbound ----------------------------------------------------------------------------------
 
   private receive(value: unknown, context: MessageContext | undefined): void {
-    if (Array.isArray(value)) {
-      this.receiveBatch(value, context);
-      return;
-    }
-    this.receiveOne(value, context, (response) => this.reply(response));
+    if (Array.isArray(value)) this.receiveBatch(value, context);
+    else this.receiveOne(value, context, this.direct);
   }
 
   private receiveBatch(values: unknown[], context: MessageContext | undefined): void {
     if (!(this.handler.acceptsBatch?.() ?? false)) {
-      this.reply(errorResponse(null, ErrorCode.InvalidRequest, "JSON-RPC batches are only part of MCP 2025-03-26"));
+      this.reply(errorResponse(null, ErrorCode.InvalidRequest, "Invalid Request: JSON-RPC batches are only part of MCP 2025-03-26"));
       return;
     }
     if (values.length === 0) {
-      this.reply(errorResponse(null, ErrorCode.InvalidRequest, "an empty batch is not a valid request"));
+      this.reply(errorResponse(null, ErrorCode.InvalidRequest, "Invalid Request: an empty batch"));
       return;
     }
     const responses: Message[] = [];
     let outstanding = values.length;
-    const done = () => {
+    const one = () => {
       if (--outstanding === 0 && responses.length > 0) this.reply(responses);
     };
-    for (const value of values)
-      this.receiveOne(value, context, (response) => {
-        if (response) responses.push(response);
-        done();
-      }, done);
+    const batch: Sink = {
+      answer: (response) => {
+        responses.push(response);
+        one();
+      },
+      none: one,
+    };
+    for (const value of values) this.receiveOne(value, context, batch);
   }
 
-  /**
-   * Handles one message. `answer` receives the response to send for it; `noAnswer` is called
-   * instead when the message needs none (batches count both).
-   */
-  private receiveOne(value: unknown, context: MessageContext | undefined, answer: (response: Message) => void, noAnswer: () => void = () => {}): void {
-    const classified = classify(value);
-    switch (classified.kind) {
+  private receiveOne(value: unknown, context: MessageContext | undefined, sink: Sink): void {
+    switch (classify(value)) {
       case "request":
-        this.receiveRequest(classified.message, context, answer, noAnswer);
+        this.receiveRequest(value as Request, context, sink);
         return;
       case "notification":
         try {
-          this.handler.notification(classified.message, context);
+          this.handler.notification(value as Notification, context);
         } catch (error) {
-          this.logger("error", `notification ${classified.message.method} failed: ${describe(error)}`);
+          this.logger("error", `notification ${(value as Notification).method} failed: ${describe(error)}`);
         }
-        noAnswer();
+        sink.none();
         return;
       case "response":
       case "error":
-        this.receiveResponse(classified.message);
-        noAnswer();
+        this.receiveResponse(value as ResultResponse | ErrorResponse);
+        sink.none();
         return;
-      case "invalid":
-        answer(errorResponse(classified.id, ErrorCode.InvalidRequest, `Invalid Request: ${classified.reason}`));
-        return;
+      case "invalid": {
+        const { id, reason } = invalidity(value);
+        sink.answer(errorResponse(id, ErrorCode.InvalidRequest, `Invalid Request: ${reason}`));
+      }
     }
   }
 
-  private receiveRequest(request: Request, context: MessageContext | undefined, answer: (response: Message) => void, noAnswer: () => void): void {
+  private receiveRequest(request: Request, context: MessageContext | undefined, sink: Sink): void {
     const { id } = request;
     if (this.inbound.has(id)) {
-      answer(errorResponse(id, ErrorCode.InvalidRequest, `Invalid Request: request id ${JSON.stringify(id)} is already in flight`));
+      sink.answer(errorResponse(id, ErrorCode.InvalidRequest, `Invalid Request: request id ${JSON.stringify(id)} is already in flight`));
       return;
     }
-    const inbound = new InboundRequest(id, request.method, context);
+    const inbound = new InboundRequest(id, request.method, context, sink);
     this.inbound.set(id, inbound);
-    const succeed = (result: unknown) => {
-      if (!this.finish(inbound)) return noAnswer();
-      answer({ jsonrpc: "2.0", id, result: result as Record<string, unknown> });
-    };
-    const fail = (error: unknown) => {
-      if (!this.finish(inbound)) return noAnswer();
-      answer(toErrorResponse(id, error, request.method, this.logger));
-    };
     let outcome: unknown;
     try {
       outcome = this.handler.request(request, inbound);
     } catch (error) {
-      fail(error);
+      this.failed(inbound, error);
       return;
     }
-    if (isThenable(outcome)) outcome.then(succeed, fail);
-    else succeed(outcome);
+    if (isThenable(outcome))
+      outcome.then(
+        (result) => this.succeeded(inbound, result),
+        (error) => this.failed(inbound, error),
+      );
+    else this.succeeded(inbound, outcome);
   }
 
-  /** Removes a finished request; false when it was cancelled (or the connection closed) meanwhile. */
+  private succeeded(inbound: InboundRequest, result: unknown): void {
+    if (this.finish(inbound)) inbound.sink.answer({ jsonrpc: "2.0", id: inbound.id, result: result as Record<string, unknown> });
+  }
+
+  private failed(inbound: InboundRequest, error: unknown): void {
+    if (this.finish(inbound)) inbound.sink.answer(toErrorResponse(inbound.id, error, inbound.method, this.logger));
+  }
+
+  /** Removes a finished request; false when it was cancelled or the connection closed meanwhile (already counted as answered). */
   private finish(inbound: InboundRequest): boolean {
     if (inbound.cancelled || this.inbound.get(inbound.id) !== inbound) return false;
     this.inbound.delete(inbound.id);
-    return !this.isClosed;
+    if (!this.isClosed) return true;
+    inbound.sink.none();
+    return false;
   }
 
-  private receiveResponse(message: { id: RequestId | null; result?: unknown; error?: { code: number; message: string; data?: unknown } }): void {
+  private receiveResponse(message: ResultResponse | ErrorResponse): void {
     if (message.id === null) {
-      this.logger("warn", `the other side could not process a message of ours: ${message.error?.code} ${message.error?.message}`);
+      const { error } = message as ErrorResponse;
+      this.logger("warn", `the other side could not process a message of ours: ${error.code} ${error.message}`);
       return;
     }
     const pending = this.settle(message.id);
@@ -251,15 +269,15 @@ export class Peer {
       this.logger("warn", `ignored a response to unknown request id ${JSON.stringify(message.id)}`);
       return;
     }
-    if (message.error !== undefined) pending.reject(RpcError.from(message.error));
-    else pending.resolve(message.result);
+    if ("error" in message && message.error !== undefined) pending.reject(RpcError.from(message.error));
+    else pending.resolve((message as ResultResponse).result);
   }
 
   private malformed(problem: FrameProblem): void {
     if (problem.kind === "parse") this.reply(errorResponse(null, ErrorCode.ParseError, `Parse error: ${problem.message}`));
     else
       this.reply(
-        errorResponse(null, ErrorCode.InvalidRequest, `message of ${problem.bytes} bytes exceeds the limit of ${problem.limit} bytes`, {
+        errorResponse(null, ErrorCode.InvalidRequest, `Invalid Request: a message of ${problem.bytes} bytes exceeds the limit of ${problem.limit} bytes`, {
           bytes: problem.bytes,
           limit: problem.limit,
         }),
@@ -277,9 +295,15 @@ export class Peer {
     const pending = this.pending.get(id);
     if (!pending) return undefined;
     this.pending.delete(id);
-    if (pending.timer !== undefined) clearTimeout(pending.timer);
-    if (pending.onAbort) pending.signal?.removeEventListener("abort", pending.onAbort);
+    this.deadlines.delete(id);
+    if (pending.onAbort) pending.signal!.removeEventListener("abort", pending.onAbort);
     return pending;
+  }
+
+  private timedOut(id: RequestId): void {
+    const pending = this.pending.get(id);
+    if (pending)
+      this.giveUp(id, new RpcError(ErrorCode.RequestTimeout, `${pending.method} timed out after ${pending.timeoutMs} ms`, { timeout: pending.timeoutMs }));
   }
 
   /** Our request timed out or was aborted: reject it and tell the other side to stop. */
@@ -294,6 +318,7 @@ export class Peer {
     if (this.isClosed) return;
     this.isClosed = true;
     this.closedError = new RpcError(ErrorCode.InternalError, `connection closed${error ? `: ${error.message}` : ""}`);
+    this.deadlines.clear();
     for (const id of [...this.pending.keys()]) this.settle(id)?.reject(this.closedError);
     for (const inbound of this.inbound.values()) {
       inbound.cancelled = true;
@@ -304,7 +329,7 @@ export class Peer {
   }
 }
 
-function toErrorResponse(id: RequestId, error: unknown, method: string, logger: Logger) {
+function toErrorResponse(id: RequestId, error: unknown, method: string, logger: Logger): ErrorResponse {
   if (error instanceof RpcError) return errorResponse(id, error.code, error.message, error.data);
   logger("error", `handler for ${method} threw: ${describe(error)}`);
   return errorResponse(id, ErrorCode.InternalError, `Internal error in ${method}: ${error instanceof Error ? error.message : String(error)}`);

@@ -35,7 +35,7 @@ export interface RevisionModule {
 
 function view(revision: Revision): RevisionModule {
   const module = PROTOCOLS[revision];
-  const validators: Readonly<Record<string, Validator>> = module.validators;
+  const validators = new Map<string, Validator>(Object.entries(module.validators as Readonly<Record<string, Validator>>));
   return {
     revision,
     era: ERAS[revision],
@@ -44,7 +44,7 @@ function view(revision: Revision): RevisionModule {
     inputRequests: new Map(Object.entries(module.INPUT_REQUESTS as Readonly<Record<string, MethodDescriptor>>)),
     capabilityGates: new Map(Object.entries(module.CAPABILITY_GATES as Readonly<Record<string, CapabilityGate>>)),
     validator(definition) {
-      const found = Object.prototype.hasOwnProperty.call(validators, definition) ? validators[definition] : undefined;
+      const found = validators.get(definition);
       if (!found) throw new Error(`MCP ${revision} has no definition ${definition}`);
       return found;
     },
