@@ -65,43 +65,47 @@ export function buildProtocol(loaded: LoadedSchema): Protocol {
   };
 
   const isCacheable = (result: string) => schemaOf(result).properties?.some((p) => p.name === "ttlMs") ?? false;
-
-  const requests = new Map<string, RequestMethod>();
-  const notifications = new Map<string, NotificationMethod>();
   const methodName = (message: string): string =>
     methodOf(schemaOf(message)) ?? fail(schemaOf(message).pointer, `${message} has no const "method"`);
 
-  for (const side of ["client", "server"] as const) {
-    for (const request of unionMembers(UNIONS.request[side])) {
-      const method = methodName(request);
-      const known = requests.get(method);
-      if (known) {
-        if (known.request !== request) fail(schemaOf(request).pointer, `${method} is defined by both ${known.request} and ${request}`);
-        requests.set(method, { ...known, senders: [...known.senders, side] });
-        continue;
-      }
-      const params = paramsOf(request);
-      const results = resultsOf(request, method, params.params, definitions, fail);
-      requests.set(method, { kind: "request", method, senders: [side], request, ...params, results, cacheable: isCacheable(results[0]!) });
-    }
-    for (const notification of unionMembers(UNIONS.notification[side])) {
-      const method = methodName(notification);
-      const known = notifications.get(method);
-      if (known) {
-        if (known.notification !== notification) fail(schemaOf(notification).pointer, `${method} is defined by both ${known.notification} and ${notification}`);
-        notifications.set(method, { ...known, senders: [...known.senders, side] });
-        continue;
-      }
-      notifications.set(method, { kind: "notification", method, senders: [side], notification, ...paramsOf(notification) });
-    }
-  }
-
-  const inputRequests = unionMembers(INPUT_REQUEST_UNION).map((request): RequestMethod => {
+  const describeRequest = (request: string, senders: Side[]): RequestMethod => {
     const method = methodName(request);
     const params = paramsOf(request);
     const results = resultsOf(request, method, params.params, definitions, fail);
-    return { kind: "request", method, senders: ["server"], request, ...params, results, cacheable: isCacheable(results[0]!) };
+    return { kind: "request", method, senders, request, ...params, results, cacheable: isCacheable(results[0]!) };
+  };
+  const describeNotification = (notification: string, senders: Side[]): NotificationMethod => ({
+    kind: "notification",
+    method: methodName(notification),
+    senders,
+    notification,
+    ...paramsOf(notification),
   });
+  /** Adds one side's message; a method both sides send (ping, progress...) is one entry with two senders. */
+  const collect = <M extends RequestMethod | NotificationMethod>(
+    methods: Map<string, M>,
+    message: string,
+    side: Side,
+    describe: (message: string, senders: Side[]) => M,
+  ): void => {
+    const method = methodName(message);
+    const known = methods.get(method);
+    if (!known) {
+      methods.set(method, describe(message, [side]));
+      return;
+    }
+    const definedBy = known.kind === "request" ? known.request : known.notification;
+    if (definedBy !== message) fail(schemaOf(message).pointer, `${method} is defined by both ${definedBy} and ${message}`);
+    methods.set(method, { ...known, senders: [...known.senders, side] });
+  };
+
+  const requests = new Map<string, RequestMethod>();
+  const notifications = new Map<string, NotificationMethod>();
+  for (const side of ["client", "server"] as const) {
+    for (const request of unionMembers(UNIONS.request[side])) collect(requests, request, side, describeRequest);
+    for (const notification of unionMembers(UNIONS.notification[side])) collect(notifications, notification, side, describeNotification);
+  }
+  const inputRequests = unionMembers(INPUT_REQUEST_UNION).map((request) => describeRequest(request, ["server"]));
 
   const requestList = [...requests.values()];
   const era = eraOf(requestList, definitions, revision);
