@@ -236,6 +236,8 @@ export class McpServer {
     const subscriptions = this.subscriptions;
     return new Map<string, Handler>([
       ["server/discover", () => this.discover()],
+      // Session era, after initialize (the session answers the ping before it itself).
+      ["ping", () => ({})],
       ["logging/setLevel", (params, context) => ((context.session.logLevel = params.level as string), {})],
       ["tools/list", offering("tools", (params) => page("tools", this.tools.list(), "tools", params.cursor))],
       ["tools/call", offering("tools", (params, context) => this.tools.call(params, context))],
