@@ -107,7 +107,7 @@ export class HandlerContext implements RequestContext {
 
   progress(progress: number, total?: number, message?: string): void {
     const token = this.meta?.progressToken;
-    if (token === undefined || this.finished) return;
+    if (token === undefined || this.over) return;
     if (!(progress > this.lastProgress)) throw new RangeError(`progress must increase: ${progress} after ${this.lastProgress}`);
     this.lastProgress = progress;
     const params: Record<string, unknown> = { progressToken: token, progress };
@@ -118,7 +118,7 @@ export class HandlerContext implements RequestContext {
 
   log(level: LogLevelName, data: unknown, logger?: string): void {
     const stateless = this.era === "stateless";
-    if (stateless && this.finished) return;
+    if (stateless && this.over) return;
     const threshold = stateless ? this.meta?.[META.logLevel] : this.session.logLevel;
     if (stateless && threshold === undefined) return;
     if (threshold !== undefined && LOG_LEVELS.indexOf(level) < LOG_LEVELS.indexOf(threshold as LogLevelName)) return;
@@ -137,6 +137,11 @@ export class HandlerContext implements RequestContext {
 
   listRoots(): Promise<Record<string, unknown>> {
     return this.ask("roots/list", {});
+  }
+
+  /** Answered, cancelled by the client, or abandoned for input: nothing more belongs to this request. */
+  private get over(): boolean {
+    return this.finished || this.inbound.cancelled;
   }
 
   /** The response is on its way: no progress after it. */
