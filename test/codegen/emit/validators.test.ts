@@ -1,0 +1,242 @@
+/**
+ * The generated validators (codegen/emit/validators.ts) against ajv, the oracle (issue 3):
+ * the spec's examples, then property-based differential tests over every definition of every
+ * revision, with instances derived from the model (test/support/arbitraries.ts) and the same
+ * schema compiled by ajv (test/support/oracle.ts).
+ *
+ * On every value, valid or mutated: our verdict equals ajv's, `isX(v) === (checkX(v).length === 0)`,
+ * and every issue's path resolves to a location that exists in the value.
+ *
+ * Reproducing a failure: the seed is fixed and printed; fast-check prints the seed and path of
+ * the counterexample. MCP_FC_SEED=<seed> changes the seed; MCP_FC_ONLY=<revision>/<Definition>
+ * runs one definition, and MCP_FC_PATH=<path> (with MCP_FC_ONLY) replays a counterexample.
+ * MCP_FC_RUNS=<n> changes the number of valid instances per definition (at least 200 in CI).
+ */
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { expect } from "chai";
+import fc from "fast-check";
+import type { ValidateFunction } from "ajv";
+import { emitRevision } from "../../../codegen/pipeline.js";
+import { GenerationError } from "../../../codegen/errors.js";
+import { PROTOCOLS } from "../../../generated/index.js";
+import type { ValidationIssue, Validator } from "../../../generated/validation.js";
+import { applyMutation, SchemaArbitraries, type Generated, type Mutation, type MutationKind } from "../../support/arbitraries.js";
+import { oracleFor } from "../../support/oracle.js";
+import { REVISIONS, ROOT, schemaText, type Json } from "../../support/project.js";
+
+const SEED = process.env.MCP_FC_SEED !== undefined ? Number(process.env.MCP_FC_SEED) : 20250611;
+const RUNS = process.env.MCP_FC_RUNS !== undefined ? Number(process.env.MCP_FC_RUNS) : 200;
+/** Mutations tried on each valid instance, picked by fast-check among all its mutations. */
+const MUTATIONS_PER_INSTANCE = 6;
+const ONLY = process.env.MCP_FC_ONLY;
+const REPLAY_PATH = ONLY !== undefined ? process.env.MCP_FC_PATH : undefined;
+
+function validatorsOf(revision: string): Readonly<Record<string, Validator>> {
+  return PROTOCOLS[revision as keyof typeof PROTOCOLS].validators as Readonly<Record<string, Validator>>;
+}
+
+/** Resolves a JSON Pointer (RFC 6901, string form) against a value; false when a token does not exist. */
+function pointerExists(value: unknown, pointer: string): boolean {
+  if (pointer === "") return true;
+  if (!pointer.startsWith("/")) return false;
+  let node: unknown = value;
+  for (const raw of pointer.slice(1).split("/")) {
+    const token = raw.replace(/~1/g, "/").replace(/~0/g, "~");
+    if (Array.isArray(node)) {
+      if (!/^(0|[1-9][0-9]*)$/.test(token) || Number(token) >= node.length) return false;
+      node = node[Number(token)];
+    } else if (typeof node === "object" && node !== null) {
+      if (!Object.prototype.hasOwnProperty.call(node, token)) return false;
+      node = (node as Record<string, unknown>)[token];
+    } else return false;
+  }
+  return true;
+}
+
+/**
+ * Runs ours and ajv on one value. Returns a description of the disagreement, or undefined.
+ * `expected` is what the value must be (valid instance, provably invalid mutation), if known.
+ */
+function judge(ours: Validator, ajv: ValidateFunction, value: unknown, expected?: boolean): { verdict: boolean; problem?: string } {
+  const oracle = ajv(value) as boolean;
+  const errors = ajv.errors;
+  const is = ours.is(value);
+  let issues: ValidationIssue[];
+  try {
+    issues = ours.check(value);
+  } catch (error) {
+    return { verdict: oracle, problem: `checkX threw: ${(error as Error).stack}` };
+  }
+  const detail = () => `\n  ajv errors: ${JSON.stringify(errors)}\n  our issues: ${JSON.stringify(issues)}`;
+  if (expected !== undefined && oracle !== expected)
+    return { verdict: oracle, problem: `the test's own expectation is wrong: ajv says ${oracle ? "valid" : "invalid"}, the generator meant ${expected ? "valid" : "invalid"}${detail()}` };
+  if (is !== oracle) return { verdict: oracle, problem: `isX says ${is}, ajv says ${oracle}${detail()}` };
+  if (is !== (issues.length === 0)) return { verdict: oracle, problem: `isX says ${is} but checkX found ${issues.length} issue(s)${detail()}` };
+  for (const issue of issues) {
+    if (typeof issue.path !== "string" || !pointerExists(value, issue.path))
+      return { verdict: oracle, problem: `issue path ${JSON.stringify(issue.path)} does not exist in the value${detail()}` };
+    if (typeof issue.keyword !== "string" || typeof issue.message !== "string" || issue.message === "")
+      return { verdict: oracle, problem: `malformed issue ${JSON.stringify(issue)}` };
+  }
+  return { verdict: oracle };
+}
+
+interface Tally {
+  instances: number;
+  mutated: number;
+  certain: number;
+  invalid: number;
+  kinds: Map<MutationKind, number>;
+}
+
+/**
+ * The differential property of one definition: a valid instance and some of its mutations.
+ * Throws (and so fails fast-check's run) on the first disagreement, naming revision and definition.
+ */
+function differential(revision: string, definition: string, ours: Validator, ajv: ValidateFunction, arbitrary: fc.Arbitrary<Generated>, tally: Tally) {
+  return fc.property(arbitrary, fc.array(fc.tuple(fc.nat(), fc.nat()), { minLength: MUTATIONS_PER_INSTANCE, maxLength: MUTATIONS_PER_INSTANCE }), (generated, picks) => {
+    const fail = (what: string, value: unknown, problem: string) => {
+      throw new Error(`${revision} ${definition}, ${what}: ${problem}\n  value: ${JSON.stringify(value)}`);
+    };
+    tally.instances++;
+    const valid = judge(ours, ajv, generated.value, true);
+    if (valid.problem) fail("valid instance", generated.value, valid.problem);
+    // Pick a kind first, then a mutation of that kind: type changes, the most numerous, do not crowd out the rest.
+    const byKind = new Map<MutationKind, Mutation[]>();
+    for (const m of generated.mutations) {
+      const list = byKind.get(m.kind);
+      if (list) list.push(m);
+      else byKind.set(m.kind, [m]);
+    }
+    const kinds = [...byKind.values()];
+    if (kinds.length === 0) return;
+    for (const [kindPick, pick] of picks) {
+      const ofKind = kinds[kindPick % kinds.length]!;
+      const mutation = ofKind[pick % ofKind.length]!;
+      const value = applyMutation(generated.value, mutation);
+      const result = judge(ours, ajv, value, mutation.certain ? false : undefined);
+      const where = `mutation "${mutation.kind}" at /${mutation.path.join("/")}${mutation.drop !== undefined ? ` (dropped ${JSON.stringify(mutation.drop)})` : ""}`;
+      if (result.problem) fail(where, value, result.problem);
+      tally.mutated++;
+      if (mutation.certain) tally.certain++;
+      if (!result.verdict) tally.invalid++;
+      tally.kinds.set(mutation.kind, (tally.kinds.get(mutation.kind) ?? 0) + 1);
+    }
+  });
+}
+
+describe("codegen/emit/validators: the generated validators agree with ajv", function () {
+  describe("the 129 example messages of 2026-07-28", () => {
+    it("are valid for their definition, by isX, checkX and ajv", () => {
+      const revision = "2026-07-28";
+      const root = join(ROOT, "spec", revision, "examples");
+      const validators = validatorsOf(revision);
+      const oracle = oracleFor(revision);
+      const problems: string[] = [];
+      let count = 0;
+      for (const definition of readdirSync(root).sort()) {
+        for (const file of readdirSync(join(root, definition)).filter((f) => f.endsWith(".json")).sort()) {
+          count++;
+          const value = JSON.parse(readFileSync(join(root, definition, file), "utf8")) as Json;
+          const ours = validators[definition];
+          if (!ours) {
+            problems.push(`${definition}/${file}: no validator for ${definition}`);
+            continue;
+          }
+          const { problem } = judge(ours, oracle.validator(definition), value, true);
+          if (problem) problems.push(`${definition}/${file}: ${problem}`);
+        }
+      }
+      expect(problems, problems.join("\n")).to.deep.equal([]);
+      expect(count).to.equal(129);
+    });
+  });
+
+  describe(`property-based, ${RUNS} valid instances per definition and ${MUTATIONS_PER_INSTANCE} mutations of each (fast-check seed ${SEED}; override with MCP_FC_SEED)`, () => {
+    for (const revision of REVISIONS) {
+      if (ONLY !== undefined && !ONLY.startsWith(`${revision}/`)) continue;
+      it(`${revision}: every definition, valid and mutated, same verdict as ajv`, function () {
+        this.timeout(600_000);
+        const oracle = oracleFor(revision);
+        const validators = validatorsOf(revision);
+        const arbitraries = new SchemaArbitraries(oracle.protocol);
+        const names = [...oracle.protocol.definitions.keys()];
+        // The model's definitions, lifted params included, are exactly the generated validators.
+        expect(Object.keys(validators).sort()).to.deep.equal([...names].sort());
+
+        const tally: Tally = { instances: 0, mutated: 0, certain: 0, invalid: 0, kinds: new Map() };
+        const failures: string[] = [];
+        for (const definition of names) {
+          if (ONLY !== undefined && ONLY !== `${revision}/${definition}`) continue;
+          const before = tally.instances;
+          const property = differential(revision, definition, validators[definition]!, oracle.validator(definition), arbitraries.definition(definition), tally);
+          try {
+            fc.assert(property, { seed: SEED, numRuns: RUNS, includeErrorInReport: true, ...(REPLAY_PATH !== undefined ? { path: REPLAY_PATH } : {}) });
+          } catch (error) {
+            failures.push(`${revision} ${definition} (replay: MCP_FC_ONLY=${revision}/${definition} MCP_FC_SEED=${SEED} MCP_FC_PATH=<path below>)\n${(error as Error).message}`);
+            continue;
+          }
+          if (REPLAY_PATH === undefined) expect(tally.instances - before, `${definition}: valid instances`).to.be.at.least(RUNS);
+        }
+        expect(failures.length, `${failures.length} definition(s) disagree with ajv:\n\n${failures.join("\n\n")}`).to.equal(0);
+
+        if (ONLY === undefined) {
+          // The mutation engine is not vacuous: every kind the schemas allow was tried, and most
+          // mutations were provably invalid (and ajv agreed, or the property above would have failed).
+          const missing = [...arbitraries.possibleKinds()].filter((kind) => !tally.kinds.has(kind));
+          expect(missing, "mutation kinds never tried").to.deep.equal([]);
+          expect(tally.certain / tally.mutated).to.be.greaterThan(0.5);
+          console.log(
+            `      ${revision}: ${names.length} definitions, ${tally.instances} valid instances, ${tally.mutated} mutants ` +
+              `(${tally.certain} provably invalid, ${tally.invalid} invalid); kinds: ` +
+              [...tally.kinds].map(([kind, n]) => `${kind} ${n}`).join(", "),
+          );
+        }
+      });
+    }
+  });
+
+  describe("the harness catches a wrong validator", () => {
+    it("reports revision, definition, value, seed and path", () => {
+      const revision = "2025-11-25";
+      const oracle = oracleFor(revision);
+      const real = validatorsOf(revision).CallToolRequest!;
+      // A validator that forgets the required params.name: what a skipped keyword would look like.
+      const withName = (value: unknown): unknown => {
+        const params = (value as { params?: unknown } | null)?.params;
+        return typeof params === "object" && params !== null && !Array.isArray(params) && !("name" in params) ? { ...(value as object), params: { ...params, name: "x" } } : value;
+      };
+      const broken: Validator = {
+        is: (value): value is unknown => real.is(withName(value)),
+        check: (value) => real.check(withName(value)),
+      };
+      const tally: Tally = { instances: 0, mutated: 0, certain: 0, invalid: 0, kinds: new Map() };
+      const property = differential(revision, "CallToolRequest", broken, oracle.validator("CallToolRequest"), new SchemaArbitraries(oracle.protocol).definition("CallToolRequest"), tally);
+      let message = "";
+      try {
+        fc.assert(property, { seed: SEED, numRuns: 500, includeErrorInReport: true });
+      } catch (error) {
+        message = (error as Error).message;
+      }
+      expect(message).to.contain("2025-11-25 CallToolRequest").and.to.contain(`seed: ${SEED}`).and.to.contain("path:");
+      expect(message).to.match(/isX says true, ajv says false/).and.to.contain("value: {");
+    });
+  });
+
+  describe("unsupported keywords", () => {
+    it("a keyword the compiler does not support fails generation, naming the revision and the pointer", async () => {
+      const revision = "2026-07-28";
+      const document = JSON.parse(schemaText(revision)) as { $defs: Record<string, { properties: Record<string, Record<string, unknown>> }> };
+      document.$defs.Tool!.properties.name!.pattern = "^[A-Za-z0-9_.-]{1,128}$";
+      let caught: unknown;
+      try {
+        await emitRevision(revision, JSON.stringify(document));
+      } catch (error) {
+        caught = error;
+      }
+      expect(caught).to.be.instanceOf(GenerationError);
+      expect((caught as GenerationError).message).to.equal(`${revision} #/$defs/Tool/properties/name/pattern: unsupported keyword "pattern"`);
+    });
+  });
+});
