@@ -68,7 +68,7 @@ export class Subscriptions {
   listChanged(kind: ListKind): void {
     const method = `notifications/${kind}/list_changed`;
     for (const session of this.sessions())
-      if (session.revision !== undefined && !session.closed) this.deliver(session.notify(method), method);
+      if (session.revision !== undefined && !session.closed && declaresListChanged(session, kind)) this.deliver(session.notify(method), method);
     for (const listener of this.listeners) if (listener.filter[`${kind}ListChanged`]) this.send(listener.session, listener.id, method, {});
   }
 
@@ -94,4 +94,10 @@ export class Subscriptions {
   private deliver(sent: Promise<void>, method: string): void {
     sent.catch((error: Error) => this.logger("debug", `${method} not delivered: ${error.message}`));
   }
+}
+
+/** Session era: whether this session was told, at initialize, that `kind` announces list changes. */
+function declaresListChanged(session: ServerSession, kind: ListKind): boolean {
+  const capability = session.serverCapabilities?.[kind];
+  return typeof capability === "object" && capability !== null && (capability as { listChanged?: unknown }).listChanged === true;
 }

@@ -39,6 +39,8 @@ export interface ServerCore {
 interface Negotiated {
   readonly module: RevisionModule;
   readonly client: ClientIdentity;
+  /** What the initialize result declared: what this client may be sent. */
+  readonly capabilities: Readonly<Record<string, unknown>>;
   initialized: boolean;
 }
 
@@ -85,6 +87,11 @@ export class ServerSession {
     return this.negotiated?.client;
   }
 
+  /** Session era: the server capabilities declared at initialize (list_changed goes only where listChanged was). */
+  get serverCapabilities(): Readonly<Record<string, unknown>> | undefined {
+    return this.negotiated?.capabilities;
+  }
+
   get closed(): boolean {
     return this.peer.closed;
   }
@@ -115,9 +122,11 @@ export class ServerSession {
       if (method === "initialize") throw new RpcError(ErrorCode.InvalidRequest, "Invalid Request: this session is already initialized");
       return this.core.dispatch(request, inbound, { module: this.negotiated.module, client: this.negotiated.client, session: this });
     }
-    if (method === "initialize") return this.initialize(request);
+    // A request that names its protocol version in _meta is stateless, whatever its method: a
+    // 2026-07-28 `initialize` is a method that does not exist (-32601), not a session's start.
     const meta = metaOf(request.params);
     if (meta?.[META.protocolVersion] !== undefined) return this.serveStateless(request, inbound, meta);
+    if (method === "initialize") return this.initialize(request);
     if (method === "ping" && this.sessionRevisions().length > 0) return {};
     throw this.notInitialized(method);
   }
@@ -154,9 +163,10 @@ export class ServerSession {
     checkRequest(module, descriptor, request);
 
     const params = request.params!;
+    const capabilities = this.core.capabilities(revision);
     const result: Record<string, unknown> = {
       protocolVersion: revision,
-      capabilities: this.core.capabilities(revision),
+      capabilities,
       serverInfo: this.core.info,
     };
     if (this.core.instructions !== undefined) result.instructions = this.core.instructions;
@@ -164,6 +174,7 @@ export class ServerSession {
     this.negotiated = {
       module,
       client: { info: params.clientInfo as ClientIdentity["info"], capabilities: (params.capabilities as Record<string, unknown>) ?? {} },
+      capabilities,
       initialized: false,
     };
     return result;
