@@ -54,8 +54,11 @@ const CODEGEN_DIR = dirname(fileURLToPath(import.meta.url));
 const SOURCE_DIR = ((sources) => (CODEGEN_DIR.split(/[\\/]/).includes("dist") && existsSync(sources) ? sources : CODEGEN_DIR))(
   join(CODEGEN_DIR, "..", "..", "codegen"),
 );
-/** Hand-written support every revision's validators import; copied, so generated/ needs nothing else. */
-const SUPPORT_FILES = { "validation.ts": join("emit", "shared", "validation.ts") };
+/** Hand-written support every revision's validators and handlers import; copied, so generated/ needs nothing else. */
+const SUPPORT_FILES = {
+  "validation.ts": join("emit", "shared", "validation.ts"),
+  "method-not-found.ts": join("emit", "shared", "method-not-found.ts"),
+};
 
 /**
  * Regenerates generated/ from spec/. Every requested revision is emitted in memory first; a

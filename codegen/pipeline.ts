@@ -1,4 +1,5 @@
 import { GenerationError } from "./errors.js";
+import { emitHandlers, HANDLER_EXPORTS } from "./emit/handlers.js";
 import { emitProtocol, PROTOCOL_EXPORTS } from "./emit/protocol.js";
 import { emitRevisionIndex } from "./emit/registry.js";
 import { emitTypes } from "./emit/types.js";
@@ -26,13 +27,15 @@ export interface EmittedRevision {
 /** load -> model -> emit for one revision, entirely in memory. */
 export async function emitRevision(revision: string, schemaText: string): Promise<EmittedRevision> {
   const protocol = buildProtocol(loadSchema(revision, schemaText));
-  for (const name of PROTOCOL_EXPORTS)
-    if (protocol.definitions.has(name))
-      throw new GenerationError(revision, protocol.definitions.get(name)!.schema.pointer, `definition ${name} collides with a generated export of protocol.ts`);
+  for (const [file, names] of [["protocol.ts", PROTOCOL_EXPORTS], ["handlers.ts", HANDLER_EXPORTS]] as const)
+    for (const name of names)
+      if (protocol.definitions.has(name))
+        throw new GenerationError(revision, protocol.definitions.get(name)!.schema.pointer, `definition ${name} collides with a generated export of ${file}`);
   const files: EmittedFile[] = [
     { path: `${revision}/types.ts`, content: await emitTypes(protocol) },
     { path: `${revision}/protocol.ts`, content: emitProtocol(protocol) },
     { path: `${revision}/validators.ts`, content: emitValidators(protocol), formatted: true },
+    { path: `${revision}/handlers.ts`, content: emitHandlers(protocol) },
     { path: `${revision}/index.ts`, content: emitRevisionIndex(protocol) },
   ];
   return { protocol, files };

@@ -7,6 +7,7 @@ export function emitRevisionIndex(protocol: Protocol): string {
 export type * from "./types.js";
 export * from "./protocol.js";
 export * from "./validators.js";
+export * from "./handlers.js";
 `;
 }
 
