@@ -200,6 +200,9 @@ export class McpServer {
 
   async close(): Promise<void> {
     this.subscriptions.close();
+    // Each open subscriptions/listen stream now ends with its result, which reaches the transport
+    // a few microtasks later (dispatcher, then peer): let those go out before the connections close.
+    await new Promise((resolve) => setImmediate(resolve));
     await Promise.all([...this.endpoints].map((endpoint) => endpoint.close()));
     await Promise.all([...this.sessions].map((session) => session.close()));
   }
