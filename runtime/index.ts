@@ -13,7 +13,7 @@ export type * from "./server/types.js";
 
 export { McpClient, type ClientOptions, type NotificationListener, type Page } from "./client/client.js";
 
-export { LOG_LEVELS, type ClientIdentity, type Handler, type LogLevelName, type RequestContext } from "./dispatch/context.js";
+export { LOG_LEVELS, type AskOptions, type ClientIdentity, type Handler, type LogLevelName, type RequestContext } from "./dispatch/context.js";
 export type { InputRequiredOptions } from "./session/input-required.js";
 export { ErrorCode, RpcError } from "./jsonrpc/errors.js";
 export type { RequestOptions } from "./jsonrpc/peer.js";

@@ -40,11 +40,19 @@ export interface RequestContext {
    */
   log(level: LogLevelName, data: unknown, logger?: string): void;
   /** Asks the user, through the client (elicitation/create). */
-  elicit(params: Record<string, unknown>): Promise<Record<string, unknown>>;
+  elicit(params: Record<string, unknown>, options?: AskOptions): Promise<Record<string, unknown>>;
   /** Asks the client's model (sampling/createMessage). */
-  sample(params: Record<string, unknown>): Promise<Record<string, unknown>>;
+  sample(params: Record<string, unknown>, options?: AskOptions): Promise<Record<string, unknown>>;
   /** Asks the client for its roots (roots/list). */
-  listRoots(): Promise<Record<string, unknown>>;
+  listRoots(options?: AskOptions): Promise<Record<string, unknown>>;
+}
+
+export interface AskOptions {
+  /**
+   * Stateless era: the question's key in the InputRequiredResult's `inputRequests` (and so in the
+   * retry's `inputResponses`). Default: input-1, input-2, ... in the order the handler asks.
+   */
+  readonly key?: string;
 }
 
 /** A request handler: params in, result out; throw an RpcError to choose the error code. */
@@ -127,16 +135,16 @@ export class HandlerContext implements RequestContext {
     this.send("notifications/message", params);
   }
 
-  elicit(params: Record<string, unknown>): Promise<Record<string, unknown>> {
-    return this.ask("elicitation/create", params);
+  elicit(params: Record<string, unknown>, options?: AskOptions): Promise<Record<string, unknown>> {
+    return this.ask("elicitation/create", params, options?.key);
   }
 
-  sample(params: Record<string, unknown>): Promise<Record<string, unknown>> {
-    return this.ask("sampling/createMessage", params);
+  sample(params: Record<string, unknown>, options?: AskOptions): Promise<Record<string, unknown>> {
+    return this.ask("sampling/createMessage", params, options?.key);
   }
 
-  listRoots(): Promise<Record<string, unknown>> {
-    return this.ask("roots/list", {});
+  listRoots(options?: AskOptions): Promise<Record<string, unknown>> {
+    return this.ask("roots/list", {}, options?.key);
   }
 
   /** Answered, cancelled by the client, or abandoned for input: nothing more belongs to this request. */
@@ -155,7 +163,7 @@ export class HandlerContext implements RequestContext {
     this.inbound.abort("the request needs input from the client; the handler will run again with it");
   }
 
-  private async ask(method: keyof typeof ASKS, params: Record<string, unknown>): Promise<Record<string, unknown>> {
+  private async ask(method: keyof typeof ASKS, params: Record<string, unknown>, key?: string): Promise<Record<string, unknown>> {
     const capability = ASKS[method];
     if (this.client.capabilities[capability] === undefined) {
       if (this.era === "stateless")
@@ -166,7 +174,7 @@ export class HandlerContext implements RequestContext {
     }
     if (this.era === "stateless") {
       if (!this.input) throw new Error(`${this.method} cannot ask the client for input: only tools/call, prompts/get and resources/read can`);
-      return (await this.input.ask({ method, params })) as Record<string, unknown>;
+      return (await this.input.ask({ method, params }, key)) as Record<string, unknown>;
     }
     const { module } = this.scope;
     const descriptor = module.methods.get(method);

@@ -128,8 +128,8 @@ export class InputExchange {
     return this.missing.size > 0;
   }
 
-  ask(request: InputRequest): Promise<unknown> {
-    const key = `input-${++this.asked}`;
+  /** `key` names the question in inputRequests / inputResponses; default input-1, input-2, ... */
+  ask(request: InputRequest, key: string = `input-${++this.asked}`): Promise<unknown> {
     if (Object.prototype.hasOwnProperty.call(this.answers, key)) {
       const answer = this.answers[key];
       const expected = this.module.inputRequests.get(request.method)?.results?.[0];
