@@ -28,6 +28,7 @@ typecheck: generate
 	$(TSC) -p tsconfig.json
 
 test: build typecheck
+	$(CLI) check
 	node_modules/.bin/mocha
 
 bench: build

@@ -50,6 +50,29 @@ const COMMANDS: Record<string, Command> = {
       return 0;
     },
   },
+  check: {
+    usage: "check",
+    summary: "exit 1 when generated/ is stale against spec/pinned.json or the generator (a full in-memory regeneration)",
+    options: { ...ROOT_OPTION },
+    async run({ root }) {
+      const { check } = await import("./check.js");
+      const report = await check(root);
+      const ms = `${Math.round(report.milliseconds)} ms`;
+      if (report.stale.length === 0) {
+        console.log(`generated/ is up to date: ${report.checked} files of ${report.revisions.length} revisions match a fresh generation (${ms})`);
+        return 0;
+      }
+      const lines = [`generated/ is stale: ${report.stale.length} file${report.stale.length === 1 ? "" : "s"} differ from a fresh generation (${ms})`];
+      for (const [revision, cause] of report.causes) {
+        lines.push(`  ${revision}: ${cause}`);
+        const mine = report.stale.filter((s) => (revision === "generated/" ? !s.path.includes("/") : s.path.startsWith(`${revision}/`)));
+        for (const { path, problem } of mine) lines.push(`    ${problem.padEnd(8)} generated/${path}`);
+      }
+      lines.push("Run `mcp-codegen generate` (or `make generate`) to bring it up to date.");
+      console.error(lines.join("\n"));
+      return 1;
+    },
+  },
   "spec fetch": {
     usage: "spec fetch",
     summary: "fill spec/<rev>/ from $MCP_SPEC_MIRROR, ../shared/mcp-spec or the pinned URLs, verifying every sha256",

@@ -35,17 +35,21 @@ export interface GenerateReport {
   readonly milliseconds: number;
 }
 
-interface Stamp {
+export interface Stamp {
+  /** {@link generatorHash} of the run that wrote the stamp. */
   readonly generator: string;
   readonly revisions: Record<string, StampEntry>;
 }
 type StampEntry = Omit<RevisionSummary, "fresh" | "written" | "unchanged"> & {
+  /** Hash of the generator, the revision and its schema: equal means nothing to do. */
   readonly input: string;
+  /** sha256 of the schema text generated from (lets `check` say which input moved). */
+  readonly schema?: string;
   readonly files: Record<string, string>;
 };
 
 export const GENERATED_DIR = "generated";
-const STAMP_FILE = ".stamp.json";
+export const STAMP_FILE = ".stamp.json";
 const CODEGEN_DIR = dirname(fileURLToPath(import.meta.url));
 /**
  * The generator's TypeScript sources. From dist/ (the bin, compiled from them by `make`) they
@@ -59,6 +63,8 @@ const SUPPORT_FILES = {
   "validation.ts": join("emit", "shared", "validation.ts"),
   "method-not-found.ts": join("emit", "shared", "method-not-found.ts"),
 };
+/** Files directly in generated/ that the generator writes (the registry and the support files). */
+export const SHARED_FILES: readonly string[] = ["index.ts", ...Object.keys(SUPPORT_FILES)];
 
 /**
  * Regenerates generated/ from spec/. Every requested revision is emitted in memory first; a
@@ -78,16 +84,17 @@ export async function generate(options: GenerateOptions): Promise<GenerateReport
 
   const generator = generatorHash();
   const stamp = readStamp(outDir);
-  const work: { revision: string; text: string; input: string }[] = [];
+  const work: { revision: string; text: string; input: string; schema: string }[] = [];
   const fresh: RevisionSummary[] = [];
   for (const revision of requested) {
     const text = readSchema(root, revision, pinned.revisions[revision]!.files["schema.json"]!);
-    const input = sha256(`${generator}\n${revision}\n${sha256(text)}`);
+    const schema = sha256(text);
+    const input = sha256(`${generator}\n${revision}\n${schema}`);
     const previous = stamp?.revisions[revision];
     if (!options.force && previous?.input === input && intact(outDir, previous.files)) {
-      const { input: _input, files, ...summary } = previous;
+      const { input: _input, schema: _schema, files, ...summary } = previous;
       fresh.push({ ...summary, fresh: true, written: [], unchanged: Object.keys(files) });
-    } else work.push({ revision, text, input });
+    } else work.push({ revision, text, input, schema });
   }
 
   const entries: Record<string, StampEntry> = {};
@@ -96,7 +103,7 @@ export async function generate(options: GenerateOptions): Promise<GenerateReport
 
   const summaries = [...fresh];
   const shared: string[] = [];
-  const sharedMissing = ["index.ts", ...Object.keys(SUPPORT_FILES)].some((path) => !existsSync(join(outDir, path)));
+  const sharedMissing = SHARED_FILES.some((path) => !existsSync(join(outDir, path)));
   if (work.length > 0 || sharedMissing) {
     // Loaded only when there is something to emit (json-schema-to-typescript and prettier are heavy).
     const { emitRevision } = await import("./pipeline.js");
@@ -104,13 +111,14 @@ export async function generate(options: GenerateOptions): Promise<GenerateReport
     const { formatFiles, writeFiles } = await import("./write.js");
 
     const emitted = await Promise.all(work.map(async (w) => ({ ...w, ...(await emitRevision(w.revision, w.text)) })));
-    for (const { revision, protocol, input } of emitted)
+    for (const { revision, protocol, input, schema } of emitted)
       entries[revision] = {
         revision,
         era: protocol.era,
         definitions: protocol.definitions.size,
         methods: countMethods(protocol),
         input,
+        schema,
         files: {},
       };
     const registry = emitRegistry(Object.values(entries).map(({ revision, era }) => ({ revision, era })));
@@ -122,7 +130,7 @@ export async function generate(options: GenerateOptions): Promise<GenerateReport
       const mine = (path: string) => path.startsWith(`${revision}/`);
       const entry = entries[revision]!;
       for (const [path, content] of result.contents) if (mine(path)) entry.files[path] = sha256(content);
-      const { input: _input, files: _files, ...summary } = entry;
+      const { input: _input, schema: _schema, files: _files, ...summary } = entry;
       summaries.push({ ...summary, fresh: false, written: result.written.filter(mine), unchanged: result.unchanged.filter(mine) });
     }
     shared.push(...result.written.filter((path) => !path.includes("/")));
@@ -153,7 +161,7 @@ function countMethods(protocol: import("./model/protocol.js").Protocol): Record<
   };
 }
 
-function readStamp(outDir: string): Stamp | undefined {
+export function readStamp(outDir: string): Stamp | undefined {
   try {
     return JSON.parse(readFileSync(join(outDir, STAMP_FILE), "utf8")) as Stamp;
   } catch {
@@ -173,7 +181,7 @@ function intact(outDir: string, files: Record<string, string>): boolean {
  * sources are hashed when present, so that running from source (tsx) and from dist/ (the bin,
  * compiled from those same sources by `make`) agree on the stamp.
  */
-function generatorHash(): string {
+export function generatorHash(): string {
   const dir = SOURCE_DIR;
   const parts: string[] = [];
   const walk = (folder: string) => {
