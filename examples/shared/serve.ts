@@ -1,0 +1,96 @@
+/**
+ * What every example's `main` shares: stdio by default, Streamable HTTP with `--http`, and a clean
+ * exit when the client goes away (stdin closes) or a signal arrives.
+ */
+import * as runtime from "../../runtime/index.js";
+import type { Endpoint, McpServer, Receiver, Transport } from "../../runtime/index.js";
+
+/** The flags every example accepts, for `node:util` parseArgs. */
+export const TRANSPORT_FLAGS = {
+  http: { type: "boolean", default: false },
+  port: { type: "string" },
+  host: { type: "string", default: "127.0.0.1" },
+  help: { type: "boolean", short: "h", default: false },
+} as const;
+
+export const TRANSPORT_USAGE = `  --http              serve Streamable HTTP instead of stdio
+  --port N            HTTP port (with --http)
+  --host H            HTTP address to bind (with --http; default 127.0.0.1)`;
+
+export interface ServeOptions {
+  /** The example's name, for messages on stderr. */
+  readonly name: string;
+  readonly http: boolean;
+  readonly port: string | undefined;
+  readonly defaultPort: number;
+  readonly host: string;
+  /** Releases what the example holds (watchers, workers, timers) so that the process can exit. */
+  readonly cleanup?: () => void | Promise<void>;
+}
+
+type HttpFactory = (options: { port: number; host: string }) => Endpoint;
+
+/**
+ * Serves `server` until the client leaves. stdio: stdout carries only protocol messages, so
+ * everything the example says goes to stderr.
+ */
+export async function serve(server: McpServer, options: ServeOptions): Promise<void> {
+  let stopping: Promise<void> | undefined;
+  const stop = (): Promise<void> =>
+    (stopping ??= (async () => {
+      // Whatever still holds the event loop after this is a bug; do not hang a client's shutdown on it.
+      setTimeout(() => process.exit(0), 3000).unref();
+      try {
+        await options.cleanup?.();
+      } finally {
+        await server.close();
+      }
+    })());
+  for (const signal of ["SIGINT", "SIGTERM"] as const) process.once(signal, () => void stop());
+
+  if (!options.http) {
+    await server.listen(onClosed(runtime.stdio(), () => void stop()));
+    return;
+  }
+
+  // The Streamable HTTP transport lives in runtime/transports/http; looked up by name so that this
+  // example runs over stdio on a checkout that does not have it yet.
+  const http = (runtime as Record<string, unknown>).http as HttpFactory | undefined;
+  if (typeof http !== "function") {
+    process.stderr.write(
+      `${options.name}: --http needs the runtime's Streamable HTTP transport (runtime/transports/http, exported as http from runtime/index.ts), ` +
+        `which this checkout does not have yet. Run without --http to serve stdio.\n`,
+    );
+    process.exit(2);
+  }
+  const port = Number(options.port ?? options.defaultPort);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    process.stderr.write(`${options.name}: --port must be an integer from 0 to 65535, not ${options.port}\n`);
+    process.exit(2);
+  }
+  await server.listen(http({ port, host: options.host }));
+  process.stderr.write(`${options.name}: serving MCP over Streamable HTTP on ${options.host}:${port}\n`);
+}
+
+/** A transport that also tells us when it is finished (EOF on stdin: the client is gone). */
+function onClosed(transport: Transport, closed: () => void): Transport {
+  return {
+    start: (receiver: Receiver) =>
+      transport.start({
+        message: (value, context) => receiver.message(value, context),
+        malformed: (problem) => receiver.malformed(problem),
+        closed: (error) => {
+          receiver.closed(error);
+          closed();
+        },
+      }),
+    send: (message, options) => transport.send(message, options),
+    close: () => transport.close(),
+  };
+}
+
+/** Prints `message` and exits with status 2: a usage error. */
+export function usageError(message: string, usage: string): never {
+  process.stderr.write(`${message}\n\n${usage}\n`);
+  process.exit(2);
+}

@@ -1,0 +1,187 @@
+import { expect } from "chai";
+import { ERAS, connect, rejection, text, type Api, type SdkSession } from "./support.js";
+
+/** Short, so that the runaway-expression cases stay quick; nothing below depends on its exact value. */
+const LIMIT_MS = 400;
+
+for (const { era, label } of ERAS) {
+  describe(`examples/node-introspection, ${label}`, function () {
+    let api: Api;
+    let sdk: SdkSession | undefined;
+
+    before(async function () {
+      ({ api, sdk } = await connect(era, "node-introspection", ["--timeout-ms", String(LIMIT_MS)]));
+    });
+    after(async function () {
+      await api?.close();
+    });
+
+    if (era === "session")
+      it("negotiates 2025-11-25 with the SDK client", function () {
+        expect(sdk!.transport.protocolVersion).to.equal("2025-11-25");
+        expect(sdk!.client.getServerVersion()).to.include({ name: "node-introspection" });
+      });
+
+    it("lists the tool, the resource, the template and the prompt", async function () {
+      const tools = await api.listTools();
+      expect(tools.map((t) => t.name)).to.deep.equal(["evaluate"]);
+      expect(tools[0]!.inputSchema).to.deep.include({ required: ["expression"] });
+      expect((await api.listResources()).map((r) => [r.uri, r.mimeType])).to.deep.equal([["node://system/version", "text/plain"]]);
+      expect((await api.listTemplates()).map((t) => t.uriTemplate)).to.deep.equal(["node://module/{name}"]);
+      const prompts = await api.listPrompts();
+      expect(prompts.map((p) => p.name)).to.deep.equal(["review-module"]);
+      expect(prompts[0]!.arguments).to.deep.equal([{ name: "name", description: "A built-in module, e.g. fs or node:path", required: true }]);
+    });
+
+    describe("evaluate", function () {
+      it("returns the value of an expression as text", async function () {
+        const result = await api.callTool("evaluate", { expression: "[1, 2, 3].map((x) => x * x)" });
+        expect(result.isError).to.not.equal(true);
+        expect(text(result)).to.equal("[1, 4, 9]");
+        expect(text(await api.callTool("evaluate", { expression: "({ a: 1, b: 'two', c: [true, null] })" }))).to.equal('{ a: 1, b: "two", c: [true, null] }');
+      });
+
+      it("gives the expression no require, process, file system or timers", async function () {
+        const seen = await api.callTool("evaluate", {
+          expression: "[typeof require, typeof process, typeof module, typeof fetch, typeof setTimeout, typeof Buffer].join()",
+        });
+        expect(text(seen)).to.equal('"undefined,undefined,undefined,undefined,undefined,undefined"');
+      });
+
+      it("does not let the expression climb out through the global object's constructor", async function () {
+        // With an ordinary object as the context's global, this reaches the host's Function and its process.
+        const escape = await api.callTool("evaluate", { expression: "this.constructor.constructor('return typeof process')()" });
+        expect(text(escape)).to.equal('"undefined"');
+        const own = await api.callTool("evaluate", { expression: "globalThis.constructor.constructor === Function" });
+        expect(text(own), "the Function reachable from the global object is the context's own").to.equal("true");
+      });
+
+      it("does not let a value with a custom inspect function reach the host's inspector", async function () {
+        const result = await api.callTool("evaluate", {
+          expression: "({ [Symbol.for('nodejs.util.inspect.custom')]: (depth, options) => options.constructor.constructor('return process')().pid })",
+        });
+        expect(result.isError).to.not.equal(true);
+        expect(text(result)).to.not.match(/^\d+$/);
+      });
+
+      it("turns a thrown error into an isError result carrying its text", async function () {
+        const thrown = await api.callTool("evaluate", { expression: "throw new TypeError('the answer is not 42')" });
+        expect(thrown.isError).to.equal(true);
+        expect(text(thrown)).to.equal("TypeError: the answer is not 42");
+        const syntax = await api.callTool("evaluate", { expression: "1 +* 2" });
+        expect(syntax.isError).to.equal(true);
+        expect(text(syntax)).to.match(/^SyntaxError: /);
+        const missing = await api.callTool("evaluate", { expression: "undefinedThing.property" });
+        expect(text(missing)).to.equal("ReferenceError: undefinedThing is not defined");
+      });
+
+      it("stops an infinite loop at the time limit with an isError result, answering other requests meanwhile", async function () {
+        let loopAnswered = false;
+        const loop = api.callTool("evaluate", { expression: "while (true) {}" }).then((result) => {
+          loopAnswered = true;
+          return result;
+        });
+        const version = await api.readResource("node://system/version");
+        expect(loopAnswered, "the version was read while the loop still ran").to.equal(false);
+        expect(version.contents[0]!.text).to.include(process.version);
+        const result = await loop;
+        expect(result.isError).to.equal(true);
+        expect(text(result)).to.equal(`Evaluation stopped: it ran longer than the ${LIMIT_MS} ms limit`);
+        expect(text(await api.callTool("evaluate", { expression: "6 * 7" }))).to.equal("42");
+      });
+
+      it("stops a promise loop too: queued jobs run inside the time limit", async function () {
+        const result = await api.callTool("evaluate", { expression: "(async () => { for (;;) await null; })(), 'queued'" });
+        expect(result.isError).to.equal(true);
+        expect(text(result)).to.include("ran longer than");
+      });
+
+      it("ends an expression that exhausts its memory with an isError result, and keeps serving", async function () {
+        const result = await api.callTool("evaluate", { expression: "new Array(1e9).fill(1).length" });
+        expect(result.isError).to.equal(true);
+        expect(text(result)).to.match(/memory/);
+        expect(text(await api.callTool("evaluate", { expression: "'still here'" }))).to.equal('"still here"');
+      });
+
+      it("rejects a call without an expression as invalid arguments", async function () {
+        const result = await api.callTool("evaluate", {});
+        expect(result.isError).to.equal(true);
+        expect(text(result)).to.match(/^Invalid arguments for tool evaluate: .*expression/);
+      });
+    });
+
+    it("reads node://system/version as text/plain", async function () {
+      const { contents } = await api.readResource("node://system/version");
+      expect(contents).to.have.length(1);
+      expect(contents[0]).to.include({ uri: "node://system/version", mimeType: "text/plain" });
+      expect(contents[0]!.text).to.equal(`Node.js ${process.version}\nV8 ${process.versions.v8}\nplatform ${process.platform}-${process.arch}\n`);
+    });
+
+    describe("node://module/{name}", function () {
+      it("describes a built-in module's exports and their kinds as JSON", async function () {
+        const { contents } = await api.readResource("node://module/events");
+        expect(contents[0]).to.include({ uri: "node://module/events", mimeType: "application/json" });
+        const described = JSON.parse(contents[0]!.text as string) as { name: string; exports: { name: string; kind: string }[] };
+        expect(described.name).to.equal("events");
+        const kinds = Object.fromEntries(described.exports.map((e) => [e.name, e.kind]));
+        expect(kinds).to.include({ EventEmitter: "class", once: "function", defaultMaxListeners: "number", errorMonitor: "symbol" });
+        expect(described.exports.map((e) => e.name)).to.deep.equal(described.exports.map((e) => e.name).sort());
+      });
+
+      it("accepts a percent-encoded name with a slash, and the node: prefix", async function () {
+        const promises = JSON.parse((await api.readResource("node://module/fs%2Fpromises")).contents[0]!.text as string);
+        expect(promises.name).to.equal("fs/promises");
+        expect(promises.exports).to.deep.include({ name: "readFile", kind: "function" });
+        const prefixed = JSON.parse((await api.readResource("node://module/node%3Apath")).contents[0]!.text as string);
+        expect(prefixed.name).to.equal("path");
+        expect(prefixed.exports).to.deep.include({ name: "join", kind: "function" });
+      });
+
+      it(`answers an unknown module with the era's not-found error (${era === "session" ? -32002 : -32602})`, async function () {
+        const error = await rejection(api.readResource("node://module/left-pad"));
+        expect(error.code).to.equal(api.notFound);
+        expect(error.message).to.include("Resource not found: node://module/left-pad");
+        const internal = await rejection(api.readResource("node://module/_http_agent"));
+        expect(internal.code, "internal modules are not offered").to.equal(api.notFound);
+      });
+
+      it("completes module names", async function () {
+        expect(await api.complete({ type: "ref/resource", uri: "node://module/{name}" }, { name: "name", value: "worker" })).to.deep.equal([
+          "worker_threads",
+        ]);
+      });
+    });
+
+    describe("review-module", function () {
+      it("asks for a review with the module's description attached", async function () {
+        const prompt = await api.getPrompt("review-module", { name: "path" });
+        expect(prompt.description).to.equal("Review of node:path");
+        expect(prompt.messages).to.have.length(2);
+        const [ask, attached] = prompt.messages as { role: string; content: Record<string, any> }[]; // eslint-disable-line @typescript-eslint/no-explicit-any
+        expect(ask!.role).to.equal("user");
+        expect(ask!.content.text).to.include("node:path");
+        expect(attached!.content.type).to.equal("resource");
+        expect(attached!.content.resource.uri).to.equal("node://module/path");
+        expect(JSON.parse(attached!.content.resource.text).exports).to.deep.include({ name: "basename", kind: "function" });
+      });
+
+      it("rejects a missing name and an unknown module with -32602", async function () {
+        const missing = await rejection(api.getPrompt("review-module", {}));
+        expect(missing.code).to.equal(-32602);
+        expect(missing.message).to.include("missing required argument: name");
+        const unknown = await rejection(api.getPrompt("review-module", { name: "left-pad" }));
+        expect(unknown.code).to.equal(-32602);
+        expect(unknown.message).to.include("left-pad is not a built-in Node.js module");
+      });
+
+      it("completes its name argument", async function () {
+        expect(await api.complete({ type: "ref/prompt", name: "review-module" }, { name: "name", value: "string_" })).to.deep.equal(["string_decoder"]);
+      });
+    });
+
+    it("answers an unknown tool and an unknown prompt with -32602", async function () {
+      expect((await rejection(api.callTool("no_such_tool", {}))).code).to.equal(-32602);
+      expect((await rejection(api.getPrompt("no-such-prompt", {}))).code).to.equal(-32602);
+    });
+  });
+}
