@@ -1,0 +1,79 @@
+import type { IncomingMessage } from "node:http";
+import { ErrorCode } from "../../jsonrpc/errors.js";
+import type { RequestId } from "../../jsonrpc/messages.js";
+import { HttpError } from "./errors.js";
+import { header } from "./negotiation.js";
+
+/** The header names of Streamable HTTP, lower case as Node gives them. */
+export const HEADER = {
+  sessionId: "mcp-session-id",
+  protocolVersion: "mcp-protocol-version",
+  method: "mcp-method",
+  name: "mcp-name",
+  lastEventId: "last-event-id",
+} as const;
+
+const PROTOCOL_VERSION_META = "io.modelcontextprotocol/protocolVersion";
+
+/** Which param each method names in Mcp-Name. */
+const NAMED_BY: Readonly<Record<string, string>> = { "tools/call": "name", "prompts/get": "name", "resources/read": "uri" };
+
+/** The protocol version a stateless request names in its `_meta`, if any. */
+export function metaVersion(message: unknown): unknown {
+  const params = (message as { params?: { _meta?: Record<string, unknown> } } | null)?.params;
+  const meta = params?._meta;
+  return typeof meta === "object" && meta !== null ? meta[PROTOCOL_VERSION_META] : undefined;
+}
+
+/**
+ * Stateless era: the headers must say what the body says (SEP-2243), so that a proxy can route on
+ * them without reading the body. MCP-Protocol-Version must equal `_meta`'s version, Mcp-Method the
+ * method, and Mcp-Name the tool or prompt name or resource URI. Header names are case-insensitive,
+ * values case-sensitive, surrounding whitespace ignored; a value may be `=?base64?...?=`.
+ * A mismatch or a missing header is -32020 with HTTP 400.
+ */
+export function checkStatelessHeaders(req: IncomingMessage, message: Record<string, unknown>): HttpError | undefined {
+  const id = typeof message.id === "string" || typeof message.id === "number" ? (message.id as RequestId) : null;
+  const mismatch = (what: string, found: string | undefined, expected: string) =>
+    new HttpError(
+      400,
+      ErrorCode.HeaderMismatch,
+      found === undefined ? `Header mismatch: the ${what} header is missing; the body says ${JSON.stringify(expected)}` : `Header mismatch: ${what} is ${JSON.stringify(found)} but the body says ${JSON.stringify(expected)}`,
+      { header: what, ...(found === undefined ? {} : { found }), expected },
+      id,
+    );
+
+  const version = metaVersion(message);
+  const versionHeader = header(req, HEADER.protocolVersion);
+  if (typeof version === "string" && versionHeader !== version) return mismatch("MCP-Protocol-Version", versionHeader, version);
+
+  const method = message.method;
+  if (typeof method !== "string") return undefined;
+  const methodHeader = decoded(header(req, HEADER.method));
+  if (methodHeader !== method) return mismatch("Mcp-Method", methodHeader ?? undefined, method);
+
+  const param = NAMED_BY[method];
+  const named = param === undefined ? undefined : (message.params as Record<string, unknown> | undefined)?.[param];
+  if (typeof named === "string") {
+    const nameHeader = decoded(header(req, HEADER.name));
+    if (nameHeader !== named) return mismatch("Mcp-Name", nameHeader ?? undefined, named);
+  }
+  return undefined;
+}
+
+/**
+ * A header value, decoded when it is `=?base64?<standard base64>?=` (how SEP-2243 carries values
+ * that are not plain ASCII). Malformed base64 yields null, which matches nothing.
+ */
+export function decoded(value: string | undefined): string | null | undefined {
+  if (value === undefined) return undefined;
+  const wrapped = /^=\?base64\?(.*)\?=$/i.exec(value);
+  if (!wrapped) return value;
+  const encoded = wrapped[1]!;
+  if (encoded.length % 4 !== 0 || !/^[A-Za-z0-9+/]*={0,2}$/.test(encoded)) return null;
+  try {
+    return new TextDecoder("utf-8", { fatal: true }).decode(Buffer.from(encoded, "base64"));
+  } catch {
+    return null;
+  }
+}

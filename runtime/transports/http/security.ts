@@ -1,0 +1,87 @@
+import type { IncomingMessage } from "node:http";
+import { refuse, type HttpError } from "./errors.js";
+
+/** Hostnames a local server answers to by default: what a DNS-rebinding page cannot claim. */
+export const LOCAL_HOSTNAMES: readonly string[] = ["localhost", "127.0.0.1", "[::1]"];
+
+export interface SecurityOptions {
+  /**
+   * Hostnames (port ignored) the Host header may name; "*" turns the check off. Default: localhost,
+   * 127.0.0.1 and [::1]. A server bound to a public address behind a proxy lists its public names.
+   */
+  readonly allowedHosts?: readonly string[] | "*";
+  /**
+   * Origins a browser may call from: exact origins ("https://app.example.com") or hostnames (any
+   * scheme and port); "*" allows any. Default: pages served from localhost, 127.0.0.1 and [::1].
+   * A request without an Origin header (not from a browser) is always allowed.
+   */
+  readonly allowedOrigins?: readonly string[] | "*";
+  /**
+   * Answer CORS: echo an allowed Origin in Access-Control-Allow-Origin (never "*") and answer
+   * preflights. Off by default: no CORS header is ever sent.
+   */
+  readonly cors?: boolean;
+}
+
+/** The hostname of a Host header value or URL host, lower case, port removed; brackets kept for IPv6. */
+export function hostnameOf(host: string): string {
+  const value = host.trim().toLowerCase();
+  if (value.startsWith("[")) {
+    const end = value.indexOf("]");
+    return end < 0 ? value : value.slice(0, end + 1);
+  }
+  const colon = value.indexOf(":");
+  return colon < 0 ? value : value.slice(0, colon);
+}
+
+/** DNS-rebinding protection: the Host, then the Origin, against their allow-lists. */
+export function checkHostAndOrigin(req: IncomingMessage, options: SecurityOptions): HttpError | undefined {
+  const allowedHosts = options.allowedHosts ?? LOCAL_HOSTNAMES;
+  if (allowedHosts !== "*") {
+    const host = req.headers.host;
+    if (host === undefined || !allowedHosts.includes(hostnameOf(host)))
+      return refuse.forbidden(`the Host header ${host === undefined ? "is missing" : JSON.stringify(host)} is not allowed`);
+  }
+  const origin = req.headers.origin;
+  if (origin !== undefined && !originAllowed(origin, options)) return refuse.forbidden(`the Origin ${JSON.stringify(origin)} is not allowed`);
+  return undefined;
+}
+
+export function originAllowed(origin: string, options: SecurityOptions): boolean {
+  const allowed = options.allowedOrigins ?? LOCAL_HOSTNAMES;
+  if (allowed === "*") return true;
+  let url: URL;
+  try {
+    url = new URL(origin);
+  } catch {
+    return false; // "null" (sandboxed pages, file://) and garbage
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") return false;
+  const hostname = url.hostname.toLowerCase();
+  return allowed.some((entry) => (entry.includes("://") ? entry.toLowerCase() === url.origin.toLowerCase() : entry.toLowerCase() === hostname));
+}
+
+/** CORS response headers for an allowed Origin, when CORS is on; none otherwise. */
+export function corsHeaders(req: IncomingMessage, options: SecurityOptions): Record<string, string> {
+  const origin = req.headers.origin;
+  if (!options.cors || origin === undefined || !originAllowed(origin, options)) return {};
+  return {
+    "Access-Control-Allow-Origin": origin,
+    "Access-Control-Expose-Headers": "Mcp-Session-Id, MCP-Protocol-Version",
+    Vary: "Origin",
+  };
+}
+
+/** The answer to a CORS preflight (OPTIONS): which methods and headers a page may use. */
+export function preflightHeaders(req: IncomingMessage, options: SecurityOptions): Record<string, string> {
+  const headers = corsHeaders(req, options);
+  if (Object.keys(headers).length === 0) return headers;
+  return {
+    ...headers,
+    "Access-Control-Allow-Methods": "GET, POST, DELETE, OPTIONS",
+    "Access-Control-Allow-Headers":
+      req.headers["access-control-request-headers"] ??
+      "Content-Type, Accept, Mcp-Session-Id, MCP-Protocol-Version, Mcp-Method, Mcp-Name, Last-Event-ID, Authorization",
+    "Access-Control-Max-Age": "600",
+  };
+}

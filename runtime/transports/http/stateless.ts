@@ -1,0 +1,74 @@
+import type { ServerResponse } from "node:http";
+import { TransportClosedError } from "../closed-error.js";
+import type { MessageContext, Receiver, SendOptions, Transport } from "../transport.js";
+import { statusOfResponse } from "./errors.js";
+import type { Accepts } from "./negotiation.js";
+import { ResponseStream } from "./stream.js";
+import { newStreamId } from "./session.js";
+
+/**
+ * Stateless era (2026-07-28): one POST, one short-lived transport. The endpoint hands it to the
+ * server (`accept`), which serves it with a ServerSession of its own; everything the server sends
+ * goes on this POST's answer. Once the response is out the transport closes, and so does its
+ * session. If the client closes the connection first, the transport closes with an error: the
+ * peer aborts the handler's AbortSignal, which is how a stateless client cancels.
+ */
+export class StatelessExchange implements Transport {
+  private receiver: Receiver | undefined;
+  private readonly stream: ResponseStream;
+  private isClosed = false;
+
+  constructor(
+    res: ServerResponse,
+    private readonly message: unknown,
+    private readonly context: MessageContext,
+    accepts: Accepts,
+    sseFirst: boolean,
+    headers: Record<string, string>,
+  ) {
+    const id = (message as { id?: unknown }).id;
+    const ids = typeof id === "string" || typeof id === "number" ? [id] : [];
+    this.stream = new ResponseStream(
+      newStreamId(),
+      res,
+      ids,
+      { json: accepts.json, sse: accepts.sse, sseFirst: accepts.sse && (accepts.preferSse || !accepts.json || sseFirst), headers, statusOf: statusOfResponse },
+      {
+        finished: () => this.shut(),
+        disconnected: () => this.shut(new Error("the client closed the response stream")),
+      },
+    );
+  }
+
+  start(receiver: Receiver): void {
+    if (this.receiver) throw new Error("StatelessExchange.start called twice");
+    this.receiver = receiver;
+    queueMicrotask(() => {
+      if (this.isClosed) return;
+      receiver.message(this.message, this.context);
+      // A notification: nothing to answer.
+      if (this.stream.requestIds.size === 0 && !this.stream.finished) this.stream.end();
+    });
+  }
+
+  send(message: unknown, _options?: SendOptions): Promise<void> {
+    if (this.isClosed) return Promise.reject(new TransportClosedError());
+    // Only this request's messages exist here; a notification the client cannot take (no SSE) is dropped.
+    this.stream.write(message);
+    return RESOLVED;
+  }
+
+  close(): Promise<void> {
+    this.stream.end();
+    this.shut();
+    return RESOLVED;
+  }
+
+  private shut(error?: Error): void {
+    if (this.isClosed) return;
+    this.isClosed = true;
+    this.receiver?.closed(error);
+  }
+}
+
+const RESOLVED: Promise<void> = Promise.resolve();

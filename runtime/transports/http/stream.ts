@@ -1,0 +1,241 @@
+import type { ServerResponse } from "node:http";
+import type { RequestId } from "../../jsonrpc/messages.js";
+import type { EventStore } from "./event-store.js";
+import { sseEvent, ssePriming, startSse } from "./sse.js";
+
+/**
+ * How a stream may answer. JSON is one body once every request of the POST is answered; SSE is
+ * one event per message, as they come.
+ *
+ * The rule: a POST's answer is JSON unless something must be sent before its response(s): a
+ * progress or log notification, or a request to the client. Then the answer becomes an SSE
+ * stream from that point on. SSE from the start when the client prefers it (its Accept puts
+ * text/event-stream first, or accepts nothing else) or the endpoint has `responseMode: "sse"`.
+ */
+export interface StreamOptions {
+  readonly json: boolean;
+  readonly sse: boolean;
+  /** Start as SSE at once (SSE-only client, or responseMode "sse"). */
+  readonly sseFirst: boolean;
+  /** Headers for the response: session id, CORS. */
+  readonly headers: Readonly<Record<string, string>>;
+  /** The HTTP status of a JSON body. */
+  readonly statusOf: (body: unknown) => number;
+  /** Resumability (session era): where events are kept, for whom, and whether to prime. */
+  readonly resumable?: { readonly store: EventStore; readonly owner: string; readonly prime: boolean; readonly retryMs?: number };
+}
+
+export interface StreamEvents {
+  /** Every request of the stream is answered (or the stream was ended): it is done. */
+  finished(stream: ResponseStream): void;
+  /** The client went away before the stream was finished. */
+  disconnected(stream: ResponseStream): void;
+}
+
+/**
+ * One logical outbound stream: the answer to one POST (finished once each of its requests has
+ * its response) or the standalone GET stream (never finished by responses). Its HTTP connection
+ * can go and, when resumable, come back (Last-Event-ID); what is sent meanwhile is kept in the
+ * event store.
+ */
+export class ResponseStream {
+  private res: ServerResponse | undefined;
+  private mode: "undecided" | "json" | "sse" = "undecided";
+  private readonly pending: Set<RequestId>;
+  /** Responses held back for a JSON body. */
+  private held: unknown[] = [];
+  private isFinished = false;
+  /** Anything was written or decided: an empty POST answer (202) is no longer possible. */
+  private used = false;
+
+  constructor(
+    readonly id: string,
+    res: ServerResponse,
+    requestIds: readonly RequestId[] | undefined,
+    private readonly options: StreamOptions,
+    private readonly events: StreamEvents,
+  ) {
+    this.res = res;
+    this.pending = new Set(requestIds ?? []);
+    this.standalone = requestIds === undefined;
+    res.once("close", this.onClose);
+    if (options.sseFirst || this.standalone) this.beginSse();
+  }
+
+  readonly standalone: boolean;
+
+  get finished(): boolean {
+    return this.isFinished;
+  }
+
+  get attached(): boolean {
+    return this.res !== undefined;
+  }
+
+  get requestIds(): ReadonlySet<RequestId> {
+    return this.pending;
+  }
+
+  get wasUsed(): boolean {
+    return this.used;
+  }
+
+  /**
+   * Sends one message (or batch). Returns false when this stream cannot carry it: a notification
+   * or request for a client that does not accept SSE, or a finished stream. The caller then sends
+   * it elsewhere.
+   */
+  write(message: unknown): boolean {
+    if (this.isFinished) return false;
+    const answered = answeredIds(message);
+    if (answered === undefined) {
+      // A notification or a request of ours.
+      if (this.mode === "undecided") {
+        if (!this.options.sse) return false;
+        this.beginSse();
+      } else if (this.mode === "json") return false;
+      this.emit(JSON.stringify(message));
+      return true;
+    }
+    this.used = true;
+    if (answered === "all") this.pending.clear();
+    else for (const id of answered) this.pending.delete(id);
+    if (this.mode === "sse") {
+      this.emit(JSON.stringify(message));
+      if (this.pending.size === 0 && !this.standalone) this.finish();
+      return true;
+    }
+    this.held.push(message);
+    if (this.pending.size > 0) return true;
+    // Every request answered with nothing sent before: one JSON body.
+    if (!this.options.json) {
+      this.beginSse();
+      for (const held of this.held.splice(0)) this.emit(JSON.stringify(held));
+      this.finish();
+      return true;
+    }
+    this.mode = "json";
+    const body = this.held.length === 1 ? this.held[0] : this.held.flat();
+    this.held = [];
+    const res = this.res;
+    if (res) {
+      const text = JSON.stringify(body);
+      res.writeHead(this.options.statusOf(body), {
+        ...this.options.headers,
+        "Content-Type": "application/json",
+        "Content-Length": Buffer.byteLength(text),
+      });
+      res.end(text);
+    }
+    this.finish();
+    return true;
+  }
+
+  /**
+   * Resumption: the client reconnected with Last-Event-ID. Replays `missed` on `res`, then carries
+   * on there (or ends at once when the stream is already finished).
+   */
+  resume(res: ServerResponse, missed: readonly { id: string; data: string }[]): void {
+    this.detach(true);
+    startSse(res, this.options.headers);
+    for (const event of missed) res.write(sseEvent(event.data, event.id));
+    if (this.isFinished) {
+      res.end();
+      return;
+    }
+    this.res = res;
+    this.mode = "sse";
+    res.once("close", this.onClose);
+  }
+
+  /** Attaches a fresh connection to the standalone stream (a GET without Last-Event-ID). */
+  reattach(res: ServerResponse): void {
+    this.detach(true);
+    this.res = res;
+    res.once("close", this.onClose);
+    this.beginSse();
+  }
+
+  /**
+   * SEP-1699 polling: ends the HTTP response but not the stream. Only for a resumable stream; it
+   * becomes SSE first so that the client has an event id to come back with.
+   */
+  closeConnection(): boolean {
+    if (this.isFinished || !this.options.resumable || !this.options.sse) return false;
+    if (this.mode === "json") return false;
+    if (this.mode === "undecided") this.beginSse();
+    this.detach(true);
+    return true;
+  }
+
+  /** Ends the stream: no more messages; the connection (if any) is closed. */
+  end(): void {
+    this.finish();
+  }
+
+  private beginSse(): void {
+    if (this.mode === "sse") return;
+    this.mode = "sse";
+    this.used = true;
+    const res = this.res;
+    if (!res) return;
+    if (!res.headersSent) startSse(res, this.options.headers);
+    const resumable = this.options.resumable;
+    if (resumable?.prime) res.write(ssePriming(resumable.store.primingId(this.id), resumable.retryMs));
+  }
+
+  private emit(data: string): void {
+    const resumable = this.options.resumable;
+    const id = resumable ? resumable.store.append(resumable.owner, this.id, data) : undefined;
+    this.res?.write(sseEvent(data, id));
+  }
+
+  private finish(): void {
+    if (this.isFinished) return;
+    this.isFinished = true;
+    const res = this.res;
+    this.detach(false);
+    if (res && !res.writableEnded) {
+      if (!res.headersSent) res.writeHead(202, this.options.headers);
+      res.end();
+    }
+    this.events.finished(this);
+  }
+
+  /** Lets go of the connection; `end` closes it too. */
+  private detach(end: boolean): void {
+    const res = this.res;
+    if (!res) return;
+    this.res = undefined;
+    res.off("close", this.onClose);
+    if (end && !res.writableEnded) res.end();
+  }
+
+  private readonly onClose = (): void => {
+    if (!this.res) return;
+    this.res = undefined;
+    if (!this.isFinished) this.events.disconnected(this);
+  };
+}
+
+/**
+ * The request ids a message answers: undefined when it is not a response (a notification or a
+ * request), "all" for an error response with id null (the whole message failed).
+ */
+export function answeredIds(message: unknown): RequestId[] | "all" | undefined {
+  if (Array.isArray(message)) {
+    const ids: RequestId[] = [];
+    for (const item of message) {
+      const one = answeredIds(item);
+      if (one === undefined) return undefined;
+      if (one === "all") return "all";
+      ids.push(...one);
+    }
+    return ids;
+  }
+  if (typeof message !== "object" || message === null) return undefined;
+  const m = message as { method?: unknown; id?: unknown; result?: unknown; error?: unknown };
+  if (m.method !== undefined || (m.result === undefined && m.error === undefined)) return undefined;
+  if (m.id === null || m.id === undefined) return "all";
+  return [m.id as RequestId];
+}
