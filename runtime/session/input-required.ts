@@ -113,12 +113,14 @@ export class InputExchange {
   ) {
     this.target = digest(params);
     const token = params.requestState;
+    const responses = (params.inputResponses as Record<string, unknown> | undefined) ?? {};
     if (typeof token !== "string") {
-      this.answers = {};
+      // No state (SEP-2322 makes it optional): the answers are whatever the client sent. They are
+      // its own data either way; each is still checked when the handler asks for it.
+      this.answers = { ...responses };
       return;
     }
     const state = codec.open(token, method, this.target);
-    const responses = (params.inputResponses as Record<string, unknown> | undefined) ?? {};
     this.answers = { ...state.a };
     for (const key of state.q) if (Object.prototype.hasOwnProperty.call(responses, key)) this.answers[key] = responses[key];
   }
