@@ -5,7 +5,7 @@ SHELL := bash
 CLI := node --import tsx codegen/cli.ts
 TSC := node node_modules/typescript/bin/tsc
 
-.PHONY: all install spec generate build typecheck test bench clean
+.PHONY: all install tools spec generate build typecheck conformance test bench clean
 
 all: build
 
@@ -13,6 +13,14 @@ install: node_modules/.package-lock.json
 
 node_modules/.package-lock.json: package.json package-lock.json
 	npm ci --no-audit --no-fund
+	@touch $@
+
+# Test-only tools, each folder with its own lock file, kept out of the root package.json:
+# the official conformance suites and a Node 22 binary (tools/conformance), the MCP Inspector (tools/inspector).
+tools: tools/conformance/node_modules/.package-lock.json tools/inspector/node_modules/.package-lock.json
+
+tools/%/node_modules/.package-lock.json: tools/%/package.json tools/%/package-lock.json
+	cd tools/$* && npm ci --no-audit --no-fund
 	@touch $@
 
 spec: install
@@ -27,7 +35,11 @@ build: generate
 typecheck: generate
 	$(TSC) -p tsconfig.json
 
-test: build typecheck
+# The official MCP conformance suites against examples/conformance-server over Streamable HTTP.
+conformance: generate tools
+	node tools/conformance/run.mjs
+
+test: build typecheck tools conformance
 	$(CLI) check
 	node_modules/.bin/mocha
 

@@ -8,12 +8,27 @@ export const TEST_IMAGE_BASE64 = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAA
 /** A minimal WAV file (a header and two bytes of silence). */
 export const TEST_AUDIO_BASE64 = "UklGRiYAAABXQVZFZm10IBAAAAABAAEAQB8AAAB9AAACABAAZGF0YQIAAAA=";
 
-/** SEP-1613: a 2020-12 input schema that must reach tools/list exactly as written. */
+/**
+ * SEP-1613 and SEP-2106: a 2020-12 input schema that must reach tools/list exactly as written
+ * ($schema, $defs with an $anchor, $ref, allOf/anyOf, if/then/else, additionalProperties: false).
+ */
 export const JSON_SCHEMA_2020_12_INPUT_SCHEMA = {
   $schema: "https://json-schema.org/draft/2020-12/schema",
   type: "object",
-  $defs: { address: { type: "object", properties: { street: { type: "string" }, city: { type: "string" } } } },
-  properties: { name: { type: "string" }, address: { $ref: "#/$defs/address" } },
+  $defs: {
+    address: { $anchor: "addressDef", type: "object", properties: { street: { type: "string" }, city: { type: "string" } } },
+  },
+  properties: {
+    name: { type: "string" },
+    address: { $ref: "#/$defs/address" },
+    contactMethod: { type: "string", enum: ["phone", "email"] },
+    phone: { type: "string" },
+    email: { type: "string" },
+  },
+  allOf: [{ anyOf: [{ required: ["phone"] }, { required: ["email"] }] }],
+  if: { properties: { contactMethod: { const: "phone" } }, required: ["contactMethod"] },
+  then: { required: ["phone"] },
+  else: { required: ["email"] },
   additionalProperties: false,
 } as const;
 
