@@ -3,7 +3,7 @@ import type { Notification, Request } from "../jsonrpc/messages.js";
 import { Peer, type RequestOptions } from "../jsonrpc/peer.js";
 import { META } from "../session/meta.js";
 import { ALL_REVISIONS, revisionModule, type Revision, type RevisionModule } from "../session/revisions.js";
-import { checkRequest, reported, summarize } from "../session/validate.js";
+import { checkRequest, reported, resultCandidates, summarize } from "../session/validate.js";
 import type { Transport } from "../transports/transport.js";
 import { stderrLogger, type Logger } from "../util/logger.js";
 import type {
@@ -343,9 +343,10 @@ export class McpClient {
 
   private checkResult(method: string, results: readonly string[], result: unknown): void {
     if (this.options.validateResults === false) return;
-    if (results.some((name) => this.module.validator(name).is(result))) return;
-    const issues = this.module.validator(results[0]!).check(result);
-    throw new RpcError(ErrorCode.InternalError, `the server's ${method} result is not a valid ${results[0]} of MCP ${this.revision}: ${summarize(issues)}`, {
+    const candidates = resultCandidates(results, result);
+    if (candidates.some((name) => this.module.validator(name).is(result))) return;
+    const issues = this.module.validator(candidates[0]!).check(result);
+    throw new RpcError(ErrorCode.InternalError, `the server's ${method} result is not a valid ${candidates[0]} of MCP ${this.revision}: ${summarize(issues)}`, {
       issues: reported(issues),
       result,
     });

@@ -23,12 +23,22 @@ export function checkRequest(module: RevisionModule, descriptor: MethodDescripto
   throw new RpcError(ErrorCode.InvalidParams, `Invalid params for ${request.method}: ${summarize(issues)}`, { issues: reported(issues) });
 }
 
+/**
+ * The definitions a result must match. InputRequiredResult requires nothing but a string
+ * `resultType`, so every stateless result would pass it: it is the candidate only when
+ * resultType is "input_required", and then the only one.
+ */
+export function resultCandidates(results: readonly string[], result: unknown): readonly string[] {
+  if (!results.includes("InputRequiredResult")) return results;
+  const inputRequired = (result as { resultType?: unknown } | null)?.resultType === "input_required";
+  return inputRequired ? ["InputRequiredResult"] : results.filter((name) => name !== "InputRequiredResult");
+}
+
 /** A result against the definitions its method may answer with, or -32603: invalid data is never sent. */
 export function checkResult(module: RevisionModule, descriptor: MethodDescriptor, method: string, result: unknown): void {
-  const results = descriptor.results ?? [];
-  for (const name of results) if (module.validator(name).is(result)) return;
-  const inputRequired = (result as { resultType?: unknown } | null)?.resultType === "input_required" && results.includes("InputRequiredResult");
-  const primary = inputRequired ? "InputRequiredResult" : results[0]!;
+  const candidates = resultCandidates(descriptor.results ?? [], result);
+  for (const name of candidates) if (module.validator(name).is(result)) return;
+  const primary = candidates[0]!;
   const issues = module.validator(primary).check(result);
   throw new RpcError(ErrorCode.InternalError, `the handler for ${method} returned an invalid ${primary} for MCP ${module.revision}: ${summarize(issues)}`, {
     issues: reported(issues),
