@@ -90,7 +90,44 @@ const COMMANDS: Record<string, Command> = {
       return 0;
     },
   },
+  "spec add": {
+    usage: "spec add <rev> --from <url|dir|file>",
+    summary: "pin a new revision: copy or download its schema (and examples), pin their sha256, regenerate",
+    options: {
+      from: { type: "string", description: "schema.json, its folder, or an http(s) URL of either", placeholder: "url|dir|file" },
+      url: { type: "string", description: "the upstream folder URL to record in spec/pinned.json (default: the source's)", placeholder: "url" },
+      replace: { type: "boolean", description: "pin other files for a revision that is already pinned" },
+      ...ROOT_OPTION,
+    },
+    positionals: 1,
+    async run({ values, positionals, root }) {
+      const [revision, ...extra] = positionals;
+      if (revision === undefined || extra.length > 0 || typeof values.from !== "string")
+        throw new UsageError("spec add takes one revision and --from: spec add 2026-12-01 --from ../shared/mcp-spec/2026-12-01");
+      const { addSpec } = await import("../spec/add.js");
+      const report = await addSpec({ root, revision, from: values.from, url: values.url as string | undefined, replace: values.replace === true });
+      const { protocol } = report;
+      const examples = Object.keys(report.files).length - 1;
+      console.log(`${report.unchanged ? "already pinned" : "pinned"} ${revision} from ${report.from}`);
+      console.log(`  schema.json  sha256 ${report.files["schema.json"]}${examples > 0 ? `  (+ ${examples} example${examples === 1 ? "" : "s"})` : ""}`);
+      console.log(`  upstream     ${report.url}`);
+      const by = (list: readonly { senders: readonly string[] }[], side: string) => list.filter((m) => m.senders.includes(side)).length;
+      console.log(
+        `  ${protocol.era} era, ${protocol.dialect}, ${protocol.definitions.size} definitions: ` +
+          `${by(protocol.requests, "client")} client requests, ${by(protocol.requests, "server")} server requests, ` +
+          `${by(protocol.notifications, "client")} + ${by(protocol.notifications, "server")} notifications, ${protocol.inputRequests.length} input requests`,
+      );
+      for (const r of report.generated.revisions.filter((r) => !r.fresh))
+        console.log(`  generated/${r.revision}/  ${r.written.length} written, ${r.unchanged.length} unchanged`);
+      if (report.generated.shared.length) console.log(`  generated/{${report.generated.shared.join(",")}} written`);
+      if (report.previous) console.log(`Next: mcp-codegen diff ${report.previous} ${revision}`);
+      return 0;
+    },
+  },
 };
+
+/** A command used the wrong way: exit 2 with its usage. */
+class UsageError extends Error {}
 
 function help(): string {
   const lines = ["Usage: mcp-codegen <command> [options]", "", "Commands:"];
@@ -140,6 +177,10 @@ export async function main(argv: string[]): Promise<number> {
   try {
     return await command.run({ ...parsed, root });
   } catch (error) {
+    if (error instanceof UsageError) {
+      console.error(`mcp-codegen ${name}: ${error.message}\n\n${commandHelp(command)}`);
+      return 2;
+    }
     if (error instanceof GenerationError) console.error(`mcp-codegen ${name}: generation failed\n  ${error.message}`);
     else console.error(`mcp-codegen ${name}: ${(error as Error).message}`);
     return 1;
