@@ -5,6 +5,7 @@ import { InputExchange, type InputRequiredCodec } from "../session/input-require
 import { META, metaOf } from "../session/meta.js";
 import type { Era, MethodDescriptor, Revision } from "../session/revisions.js";
 import type { ClientIdentity, RequestScope, ServerSession } from "../session/server-session.js";
+import type { MessageContext } from "../transports/transport.js";
 import type { Logger } from "../util/logger.js";
 import { reported, summarize } from "../session/validate.js";
 
@@ -28,6 +29,8 @@ export interface RequestContext {
   readonly meta: Readonly<Record<string, unknown>> | undefined;
   /** The connection the request came in on. */
   readonly session: ServerSession;
+  /** Transport-level facts of the message that carried this request: over HTTP, `headers`. */
+  readonly transport: MessageContext | undefined;
   /**
    * Reports progress, when the request asked for it (a progressToken); otherwise does nothing.
    * Values must increase; nothing is sent once the response is.
@@ -111,6 +114,9 @@ export class HandlerContext implements RequestContext {
   }
   get session(): ServerSession {
     return this.scope.session;
+  }
+  get transport(): MessageContext | undefined {
+    return this.inbound.context;
   }
 
   progress(progress: number, total?: number, message?: string): void {

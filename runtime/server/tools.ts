@@ -2,6 +2,7 @@ import type { ValidateFunction } from "ajv";
 import type { RequestContext } from "../dispatch/context.js";
 import { ErrorCode, RpcError } from "../jsonrpc/errors.js";
 import { describeErrors, type SchemaCompiler } from "./json-schema.js";
+import { checkParamHeaders } from "./param-headers.js";
 import type { CallToolResult, Tool } from "./types.js";
 
 /** A tool as declared: the protocol's Tool, with JSON Schemas the server compiles. */
@@ -68,6 +69,9 @@ export class ToolRegistry {
     const tool = this.tools.get(name);
     if (!tool) throw new RpcError(ErrorCode.InvalidParams, `Unknown tool: ${name}`, { name });
     const args = (params.arguments as Record<string, unknown> | undefined) ?? {};
+    // Stateless era over HTTP: x-mcp-header arguments must agree with their Mcp-Param-* headers.
+    const headers = context.transport?.headers;
+    if (context.era === "stateless" && typeof headers === "object" && headers !== null) checkParamHeaders(tool.definition, args, headers as Record<string, unknown>);
     if (!tool.validateInput(args)) return failure(`Invalid arguments for tool ${name}: ${describeErrors(tool.validateInput.errors)}`);
 
     let result: CallToolResult;

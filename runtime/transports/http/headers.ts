@@ -61,12 +61,16 @@ export function checkStatelessHeaders(req: IncomingMessage, message: Record<stri
   return undefined;
 }
 
-/**
- * A header value, decoded when it is `=?base64?<standard base64>?=` (how SEP-2243 carries values
- * that are not plain ASCII). Malformed base64 yields null, which matches nothing.
- */
+/** A header value, decoded when it is `=?base64?...?=` (SEP-2243); null when that is malformed. */
 export function decoded(value: string | undefined): string | null | undefined {
-  if (value === undefined) return undefined;
+  return value === undefined ? undefined : decodeHeaderValue(value);
+}
+
+/**
+ * SEP-2243 header values: `=?base64?<standard base64 of UTF-8, padded>?=` decoded (null when
+ * malformed); any other value is taken literally.
+ */
+export function decodeHeaderValue(value: string): string | null {
   const wrapped = /^=\?base64\?(.*)\?=$/i.exec(value);
   if (!wrapped) return value;
   const encoded = wrapped[1]!;
