@@ -255,6 +255,15 @@ function addStatelessDiagnostics(server: McpServer): void {
     ctx.log("info", "Tool execution completed");
     return text("Tool with logging executed successfully");
   });
+  // SEP-2243: `region` is mirrored in the Mcp-Param-Region header, which the runtime checks.
+  server.tool(
+    {
+      name: "test_custom_headers",
+      description: "Echoes a region that the client also sends as the Mcp-Param-Region header",
+      inputSchema: { type: "object", properties: { region: { type: "string", "x-mcp-header": "Region" } }, required: ["region"] },
+    },
+    ({ region }: { region: string }) => text(`region=${region}`),
+  );
   const dynamicTool = "test_dynamic_tool";
   server.tool({ name: "test_trigger_tool_change", description: "Adds or removes a tool, so that tools/list changes", inputSchema: NO_ARGS }, () => {
     if (!server.removeTool(dynamicTool))
