@@ -148,13 +148,17 @@ async function main(): Promise<Report> {
       cancelRequested++;
       controller.abort(new DOMException("soak cancellation", "AbortError"));
     };
-    const promise = client.callTool("work", {}, {
-      signal: controller.signal,
-      onProgress: () => {
-        progressSeen++;
-        if (abortOnProgress) cancel();
+    const promise = client.callTool(
+      "work",
+      {},
+      {
+        signal: controller.signal,
+        onProgress: () => {
+          progressSeen++;
+          if (abortOnProgress) cancel();
+        },
       },
-    });
+    );
     if (roll < 0.05) cancel();
     else if (roll < 0.1) queueMicrotask(cancel);
     else if (roll < 0.15) {

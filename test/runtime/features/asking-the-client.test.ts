@@ -6,7 +6,15 @@
 // request, and is accepted once; the retry re-runs the handler with inputResponses.
 import { CreateMessageRequestSchema, ElicitRequestSchema, ListRootsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { expect } from "chai";
-import { createMemoryPair, createServer, McpClient, type CallToolResult, type McpServer, type RequestContext, type ServerOptions } from "../../../runtime/index.js";
+import {
+  createMemoryPair,
+  createServer,
+  McpClient,
+  type CallToolResult,
+  type McpServer,
+  type RequestContext,
+  type ServerOptions,
+} from "../../../runtime/index.js";
 import {
   bounded,
   connectSdk,
@@ -54,10 +62,13 @@ function askingServer(options: Partial<ServerOptions> = {}) {
     context.signal.addEventListener("abort", () => (run.aborted = String((context.signal.reason as Error)?.message ?? context.signal.reason)));
     return run;
   };
-  server.tool({ name: "ask", inputSchema: { type: "object", properties: { what: { type: "string" } }, required: ["what"] } }, async ({ what }: { what: string }, context) => {
-    track("ask", context);
-    return text(JSON.stringify(await ask(context, what)));
-  });
+  server.tool(
+    { name: "ask", inputSchema: { type: "object", properties: { what: { type: "string" } }, required: ["what"] } },
+    async ({ what }: { what: string }, context) => {
+      track("ask", context);
+      return text(JSON.stringify(await ask(context, what)));
+    },
+  );
   server.tool({ name: "both", inputSchema: { type: "object" } }, async (_args, context) => {
     track("both", context);
     const [elicited, sampled] = await Promise.all([context.elicit(ELICIT), context.sample(SAMPLE)]);
@@ -126,7 +137,10 @@ describe("features: asking the client", () => {
         if (hasElicitation) expect(asked[1]).to.deep.include({ message: ELICIT.message, requestedSchema: ELICIT.requestedSchema });
         const calls = tap.log.filter((e) => e.direction === "in" && e.message.method === "tools/call").map((e) => e.message.id);
         const questions = tap.sent().filter((e) => ["sampling/createMessage", "roots/list", "elicitation/create"].includes(e.message.method));
-        expect(questions.map((e) => e.relatedRequestId), "each question belongs to the call that asked it").to.deep.equal(calls);
+        expect(
+          questions.map((e) => e.relatedRequestId),
+          "each question belongs to the call that asked it",
+        ).to.deep.equal(calls);
         expect(errors).to.deep.equal([]);
         await client.close();
       });
@@ -144,7 +158,10 @@ describe("features: asking the client", () => {
         expect(result.isError, what).to.equal(true);
         expect(toolText(result)).to.equal(`the client did not declare the ${capability} capability, so tools/call cannot send it ${method}`);
       }
-      expect(tap.sent().filter((e) => e.message.method !== undefined && e.message.id !== undefined), "no request went to the client").to.deep.equal([]);
+      expect(
+        tap.sent().filter((e) => e.message.method !== undefined && e.message.id !== undefined),
+        "no request went to the client",
+      ).to.deep.equal([]);
       await client.close();
     });
 
@@ -172,30 +189,36 @@ describe("features: asking the client", () => {
       await peer.close();
     });
 
-    it("2025-11-25 through the SDK: the server pings the client, and the client's notifications/roots/list_changed and notifications/progress reach onNotification", async () => {
-      const notified: [string, Json][] = [];
-      const { server } = make({ revisions: ["2025-11-25"], onNotification: (method, params) => notified.push([method, params]) });
-      const { client, session } = await connectSdk(server, { capabilities: { roots: { listChanged: true }, sampling: {} } }, (c) =>
-        c.setRequestHandler(CreateMessageRequestSchema, async (request, extra) => {
-          const token = request.params._meta?.progressToken;
-          if (token !== undefined) await extra.sendNotification({ method: "notifications/progress", params: { progressToken: token, progress: 1, total: 2 } });
-          return SAMPLED as never;
-        }),
-      );
-      expect(await session.request("ping", undefined)).to.deep.equal({});
-      await client.sendRootsListChanged();
-      server.tool({ name: "sample_with_progress", inputSchema: { type: "object" } }, async (_args, context) =>
-        text(JSON.stringify(await context.sample({ ...SAMPLE, _meta: { progressToken: "sampling-1" } }))),
-      );
-      const result = await client.callTool({ name: "sample_with_progress", arguments: {} });
-      expect(JSON.parse(toolText(result))).to.deep.equal(SAMPLED);
-      await turn();
-      expect(notified).to.deep.equal([
-        ["notifications/roots/list_changed", {}],
-        ["notifications/progress", { progressToken: "sampling-1", progress: 1, total: 2 }],
-      ]);
-      await client.close();
-    });
+    for (const revision of SESSION_ERA)
+      it(`${revision} through the SDK: the server pings the client; the client's roots/list_changed and progress reach onNotification, notifications/initialized does not`, async () => {
+        const notified: [string, Json][] = [];
+        const { server } = make({ revisions: [revision], onNotification: (method, params) => notified.push([method, params]) });
+        const { client, session, tap } = await connectSdk(server, { capabilities: { roots: { listChanged: true }, sampling: {} } }, (c) =>
+          c.setRequestHandler(CreateMessageRequestSchema, async (request, extra) => {
+            const token = request.params._meta?.progressToken;
+            if (token !== undefined)
+              await extra.sendNotification({ method: "notifications/progress", params: { progressToken: token, progress: 1, total: 2 } });
+            return SAMPLED as never;
+          }),
+        );
+        expect(await session.request("ping", undefined)).to.deep.equal({});
+        await client.sendRootsListChanged();
+        server.tool({ name: "sample_with_progress", inputSchema: { type: "object" } }, async (_args, context) =>
+          text(JSON.stringify(await context.sample({ ...SAMPLE, _meta: { progressToken: "sampling-1" } }))),
+        );
+        const result = await client.callTool({ name: "sample_with_progress", arguments: {} });
+        expect(JSON.parse(toolText(result))).to.deep.equal(SAMPLED);
+        await turn();
+        expect(
+          tap.log.filter((e) => e.direction === "in" && e.message.method === "notifications/initialized"),
+          "the SDK did send it",
+        ).to.have.length(1);
+        expect(notified).to.deep.equal([
+          ["notifications/roots/list_changed", {}],
+          ["notifications/progress", { progressToken: "sampling-1", progress: 1, total: 2 }],
+        ]);
+        await client.close();
+      });
   });
 
   describe("stateless era: MRTR", () => {
@@ -247,6 +270,24 @@ describe("features: asking the client", () => {
       await turn();
       await peer.stateless("server/discover");
       expect(peer.received.filter((m) => m.method !== undefined)).to.deep.equal([]);
+      await peer.close();
+    });
+
+    it("2026-07-28 raw: a question asked with { key } is named by that key in inputRequests and answered by it in inputResponses", async () => {
+      const { server } = make();
+      server.tool({ name: "named", inputSchema: { type: "object" } }, async (_args, context) => {
+        const [user, model] = await Promise.all([context.elicit(ELICIT, { key: "user_name" }), context.sample(SAMPLE)]);
+        return text(JSON.stringify({ user, model }));
+      });
+      const peer = new RawPeer(server);
+      const first = await peer.stateless("tools/call", { name: "named" }, ALL_CAPABILITIES);
+      expect(Object.keys(first.result.inputRequests)).to.deep.equal(["user_name", "input-1"]);
+      const done = await peer.stateless(
+        "tools/call",
+        { name: "named", inputResponses: { user_name: ELICITED, "input-1": SAMPLED }, requestState: first.result.requestState },
+        ALL_CAPABILITIES,
+      );
+      expect(JSON.parse(toolText(done.result))).to.deep.equal({ user: ELICITED, model: SAMPLED });
       await peer.close();
     });
 
@@ -310,7 +351,8 @@ describe("features: asking the client", () => {
     it("2026-07-28 raw: a requestState used for another request (other arguments, tool or method) is -32602", async () => {
       const { server } = make();
       const peer = new RawPeer(server);
-      const issue = async () => (await peer.stateless("tools/call", { name: "ask", arguments: { what: "elicit" } }, ALL_CAPABILITIES)).result.requestState as string;
+      const issue = async () =>
+        (await peer.stateless("tools/call", { name: "ask", arguments: { what: "elicit" } }, ALL_CAPABILITIES)).result.requestState as string;
       const elsewhere: [string, Record<string, unknown>][] = [
         ["tools/call", { name: "ask", arguments: { what: "sample" } }],
         ["tools/call", { name: "chain", arguments: {} }],
@@ -334,9 +376,17 @@ describe("features: asking the client", () => {
       expectStateless("InputRequiredResult", second.result);
       expect(second.result.inputRequests).to.deep.equal(first.result.inputRequests);
       expect(second.result.requestState).to.not.equal(first.result.requestState);
-      const wrongKey = await peer.stateless("tools/call", { ...params, inputResponses: { "input-9": ELICITED }, requestState: second.result.requestState }, ALL_CAPABILITIES);
+      const wrongKey = await peer.stateless(
+        "tools/call",
+        { ...params, inputResponses: { "input-9": ELICITED }, requestState: second.result.requestState },
+        ALL_CAPABILITIES,
+      );
       expect(wrongKey.result.resultType, "an answer to a question never asked is no answer").to.equal("input_required");
-      const done = await peer.stateless("tools/call", { ...params, inputResponses: { "input-1": ELICITED }, requestState: wrongKey.result.requestState }, ALL_CAPABILITIES);
+      const done = await peer.stateless(
+        "tools/call",
+        { ...params, inputResponses: { "input-1": ELICITED }, requestState: wrongKey.result.requestState },
+        ALL_CAPABILITIES,
+      );
       expect(JSON.parse(toolText(done.result))).to.deep.equal(ELICITED);
       await peer.close();
     });
@@ -349,9 +399,17 @@ describe("features: asking the client", () => {
         "input-1": { method: "elicitation/create", params: ELICIT },
         "input-2": { method: "sampling/createMessage", params: SAMPLE },
       });
-      const partial = await peer.stateless("tools/call", { name: "both", inputResponses: { "input-1": ELICITED }, requestState: first.result.requestState }, ALL_CAPABILITIES);
+      const partial = await peer.stateless(
+        "tools/call",
+        { name: "both", inputResponses: { "input-1": ELICITED }, requestState: first.result.requestState },
+        ALL_CAPABILITIES,
+      );
       expect(partial.result.inputRequests).to.deep.equal({ "input-2": { method: "sampling/createMessage", params: SAMPLE } });
-      const done = await peer.stateless("tools/call", { name: "both", inputResponses: { "input-2": SAMPLED }, requestState: partial.result.requestState }, ALL_CAPABILITIES);
+      const done = await peer.stateless(
+        "tools/call",
+        { name: "both", inputResponses: { "input-2": SAMPLED }, requestState: partial.result.requestState },
+        ALL_CAPABILITIES,
+      );
       expect(JSON.parse(toolText(done.result))).to.deep.equal({ elicited: ELICITED, sampled: SAMPLED });
       expect(runs).to.have.length(3);
       expect(runs.map((r) => r.aborted === undefined)).to.deep.equal([false, false, true]);
@@ -366,12 +424,21 @@ describe("features: asking the client", () => {
       let answers: Record<string, unknown> = {};
       let result: Json;
       for (let round = 0; round < 5; round++) {
-        const response = await peer.stateless("tools/call", { name: "chain", ...(state ? { inputResponses: answers, requestState: state } : {}) }, ALL_CAPABILITIES);
+        const response = await peer.stateless(
+          "tools/call",
+          { name: "chain", ...(state ? { inputResponses: answers, requestState: state } : {}) },
+          ALL_CAPABILITIES,
+        );
         result = response.result;
         if (result.resultType !== "input_required") break;
         const requests = Object.entries(result.inputRequests as Record<string, Json>);
         asked.push(requests.map(([key, request]) => `${key} ${request.method}`));
-        answers = Object.fromEntries(requests.map(([key, request]) => [key, request.method === "elicitation/create" ? ELICITED : request.method === "sampling/createMessage" ? SAMPLED : ROOTS]));
+        answers = Object.fromEntries(
+          requests.map(([key, request]) => [
+            key,
+            request.method === "elicitation/create" ? ELICITED : request.method === "sampling/createMessage" ? SAMPLED : ROOTS,
+          ]),
+        );
         state = result.requestState;
       }
       expect(asked).to.deep.equal([["input-1 elicitation/create"], ["input-2 sampling/createMessage"], ["input-3 roots/list"]]);
@@ -382,7 +449,11 @@ describe("features: asking the client", () => {
     it("2026-07-28 raw: asking a client that did not declare the capability is -32021 with requiredCapabilities", async () => {
       const { server } = make();
       const peer = new RawPeer(server);
-      for (const [what, capability] of [["sample", "sampling"], ["elicit", "elicitation"], ["roots", "roots"]] as const) {
+      for (const [what, capability] of [
+        ["sample", "sampling"],
+        ["elicit", "elicitation"],
+        ["roots", "roots"],
+      ] as const) {
         const declared: Record<string, unknown> = { ...ALL_CAPABILITIES };
         delete declared[capability];
         const response = await peer.stateless("tools/call", { name: "ask", arguments: { what } }, declared);
@@ -414,7 +485,11 @@ describe("features: asking the client", () => {
       const [peerA, peerB, peerC] = [new RawPeer(a.server), new RawPeer(b.server), new RawPeer(c.server)];
       const retry = async (peer: RawPeer) => {
         const first = await peerA.stateless("tools/call", { name: "ask", arguments: { what: "roots" } }, ALL_CAPABILITIES);
-        return peer.stateless("tools/call", { name: "ask", arguments: { what: "roots" }, inputResponses: { "input-1": ROOTS }, requestState: first.result.requestState }, ALL_CAPABILITIES);
+        return peer.stateless(
+          "tools/call",
+          { name: "ask", arguments: { what: "roots" }, inputResponses: { "input-1": ROOTS }, requestState: first.result.requestState },
+          ALL_CAPABILITIES,
+        );
       };
       expect(JSON.parse(toolText((await retry(peerB)).result))).to.deep.equal(ROOTS);
       expect((await retry(peerC)).error?.code).to.equal(-32602);
@@ -464,8 +539,14 @@ describe("features: asking the client", () => {
         },
       });
       const peer = new RawPeer(server);
-      const response = await peer.stateless("completion/complete", { ref: { type: "ref/prompt", name: "p" }, argument: { name: "x", value: "" } }, ALL_CAPABILITIES);
-      expect(response.result.completion.values).to.deep.equal(["completion/complete cannot ask the client for input: only tools/call, prompts/get and resources/read can"]);
+      const response = await peer.stateless(
+        "completion/complete",
+        { ref: { type: "ref/prompt", name: "p" }, argument: { name: "x", value: "" } },
+        ALL_CAPABILITIES,
+      );
+      expect(response.result.completion.values).to.deep.equal([
+        "completion/complete cannot ask the client for input: only tools/call, prompts/get and resources/read can",
+      ]);
       await peer.close();
     });
   });

@@ -2,12 +2,7 @@
 // answered; unknown ids are ignored; requests the server sends the client time out and are then
 // cancelled. The session era through the official SDK client (AbortSignal, timeout, and its
 // request handlers' extra.signal), the stateless era with raw messages.
-import {
-  CreateMessageRequestSchema,
-  ElicitRequestSchema,
-  ListRootsRequestSchema,
-  type ClientCapabilities,
-} from "@modelcontextprotocol/sdk/types.js";
+import { CreateMessageRequestSchema, ElicitRequestSchema, ListRootsRequestSchema, type ClientCapabilities } from "@modelcontextprotocol/sdk/types.js";
 import { expect } from "chai";
 import { createServer, type CallToolResult, type McpServer, type RequestContext } from "../../../runtime/index.js";
 import {
@@ -167,11 +162,11 @@ describe("features: cancellation", () => {
     for (const outcome of await Promise.all(calls)) expect(outcome).to.be.instanceOf(Error);
   });
 
-  const asks: { what: string; method: string; capability: ClientCapabilities; revision: string }[] = [
-    { what: "sample", method: "sampling/createMessage", capability: { sampling: {} }, revision: "2024-11-05" },
-    { what: "roots", method: "roots/list", capability: { roots: {} }, revision: "2025-03-26" },
-    { what: "elicit", method: "elicitation/create", capability: { elicitation: {} }, revision: "2025-11-25" },
-  ];
+  const asks: { what: string; method: string; capability: ClientCapabilities; revision: string }[] = SESSION_ERA.flatMap((revision) => [
+    { what: "sample", method: "sampling/createMessage", capability: { sampling: {} }, revision },
+    { what: "roots", method: "roots/list", capability: { roots: {} }, revision },
+    ...(revision >= "2025-06-18" ? [{ what: "elicit", method: "elicitation/create", capability: { elicitation: {} }, revision }] : []),
+  ]);
   for (const { what, method, capability, revision } of asks) {
     it(`${revision} through the SDK: ${method} from the server times out, then is cancelled: the SDK's handler sees its signal abort`, async () => {
       const { server } = make({ revisions: [revision], clientRequestTimeoutMs: 40 });
@@ -196,7 +191,10 @@ describe("features: cancellation", () => {
       expect(outbound(tap.log, "notifications/cancelled").map((m) => m.params.requestId)).to.deep.equal([asked.id]);
       await turn();
       await client.ping();
-      expect(tap.log.filter((e) => e.direction === "in" && e.message.method === undefined && e.message.id === asked.id), "the SDK does not answer a cancelled request").to.deep.equal([]);
+      expect(
+        tap.log.filter((e) => e.direction === "in" && e.message.method === undefined && e.message.id === asked.id),
+        "the SDK does not answer a cancelled request",
+      ).to.deep.equal([]);
       expect(errors).to.deep.equal([]);
       await client.close();
     });

@@ -31,11 +31,9 @@ function completionServer(revisions?: string[]) {
     // surface has no completer: it completes to nothing
     { complete: { color, finish: async (value) => ["matte", "gloss"].filter((f) => f.startsWith(value)) } },
   );
-  server.resourceTemplate(
-    { uriTemplate: "items://{count}/{name}", name: "items" },
-    (uri) => ({ contents: [{ uri, text: uri }] }),
-    { complete: { name: (value, { arguments: chosen }) => items(Number(chosen.count ?? 0)).filter((i) => i.startsWith(value)) } },
-  );
+  server.resourceTemplate({ uriTemplate: "items://{count}/{name}", name: "items" }, (uri) => ({ contents: [{ uri, text: uri }] }), {
+    complete: { name: (value, { arguments: chosen }) => items(Number(chosen.count ?? 0)).filter((i) => i.startsWith(value)) },
+  });
   return { server, seen };
 }
 
@@ -52,15 +50,21 @@ describe("features: completion", () => {
   };
 
   for (const revision of SESSION_ERA) {
-    it(`${revision} through the SDK: prompt arguments complete through their completers, which see the other arguments`, async () => {
+    it(`${revision} through the SDK: prompt arguments complete through their completers, which see the other arguments; the prompt takes the value`, async () => {
       const { server, seen } = make([revision]);
       const { client } = await connectSdk(server);
       expect(client.getServerCapabilities()?.completions).to.deep.equal({});
-      const result = await client.complete({ ref: { type: "ref/prompt", name: "paint" }, argument: { name: "color", value: "b" }, context: { arguments: { finish: "matte" } } });
+      const result = await client.complete({
+        ref: { type: "ref/prompt", name: "paint" },
+        argument: { name: "color", value: "b" },
+        context: { arguments: { finish: "matte" } },
+      });
       expect(result.completion).to.deep.equal({ values: ["blue", "black", "brown"], total: 3, hasMore: false });
       expect(seen).to.deep.equal([{ value: "b", arguments: { finish: "matte" }, revision }]);
       const finish = await client.complete({ ref: { type: "ref/prompt", name: "paint" }, argument: { name: "finish", value: "" } });
       expect(finish.completion).to.deep.equal({ values: ["matte", "gloss"], total: 2, hasMore: false });
+      const prompt = await client.getPrompt({ name: "paint", arguments: { color: result.completion.values[0]! } });
+      expect(prompt.messages).to.deep.equal([{ role: "user", content: { type: "text", text: "paint it blue" } }]);
       await client.close();
     });
   }

@@ -4,18 +4,7 @@
 // messages and with our McpClient (progress is server-to-client only there).
 import { expect } from "chai";
 import { createMemoryPair, createServer, McpClient, type McpServer, type RequestContext } from "../../../runtime/index.js";
-import {
-  bounded,
-  connectSdk,
-  deferred,
-  expectStateless,
-  quiet,
-  RawPeer,
-  SESSION_ERA,
-  STATELESS,
-  turn,
-  type Json,
-} from "../../support/features-server.js";
+import { bounded, connectSdk, deferred, expectStateless, quiet, RawPeer, SESSION_ERA, STATELESS, turn, type Json } from "../../support/features-server.js";
 
 const text = (value: string) => ({ content: [{ type: "text" as const, text: value }] });
 
@@ -161,7 +150,9 @@ describe("features: progress", () => {
     const response = await peer.stateless("tools/call", { name: "steps", arguments: { n: 3 }, _meta: { progressToken: "tok-1" } }, {}, "call-1");
     expectStateless("CallToolResult", response.result);
     const progress = peer.tap.notifications("notifications/progress");
-    expect(progress.map((e) => e.message.params)).to.deep.equal([1, 2, 3].map((i) => ({ progressToken: "tok-1", progress: i, total: 3, message: `step ${i} of 3` })));
+    expect(progress.map((e) => e.message.params)).to.deep.equal(
+      [1, 2, 3].map((i) => ({ progressToken: "tok-1", progress: i, total: 3, message: `step ${i} of 3` })),
+    );
     for (const entry of progress) {
       expectStateless("ProgressNotification", entry.message);
       expect(entry.relatedRequestId).to.equal("call-1");

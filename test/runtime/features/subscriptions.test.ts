@@ -114,31 +114,34 @@ describe("features: subscriptions and list changes", () => {
     });
   }
 
-  it("2025-11-25 through the SDK: resources/updated goes only to the sessions subscribed to that URI, until they unsubscribe", async () => {
-    const server = make({ revisions: ["2025-11-25"] });
-    const a = await sdkWithLog(server);
-    const b = await sdkWithLog(server);
-    expect(await a.client.subscribeResource({ uri: "res://a" })).to.deep.equal({});
-    await b.client.subscribeResource({ uri: "res://b" });
-    await b.client.subscribeResource({ uri: "tpl://7" });
-    server.notifyResourceUpdated("res://a");
-    server.notifyResourceUpdated("res://b");
-    server.notifyResourceUpdated("tpl://7");
-    server.notifyResourceUpdated("res://nobody");
-    await settle(a.client, b.client);
-    expect(a.log).to.deep.equal(["updated res://a"]);
-    expect(b.log).to.deep.equal(["updated res://b", "updated tpl://7"]);
+  for (const revision of SESSION_ERA)
+    it(`${revision} through the SDK: resources/updated goes only to the sessions subscribed to that URI, until they unsubscribe; the subscriber reads it`, async () => {
+      const server = make({ revisions: [revision] });
+      const a = await sdkWithLog(server);
+      const b = await sdkWithLog(server);
+      expect(await a.client.subscribeResource({ uri: "res://a" })).to.deep.equal({});
+      await b.client.subscribeResource({ uri: "res://b" });
+      await b.client.subscribeResource({ uri: "tpl://7" });
+      server.notifyResourceUpdated("res://a");
+      server.notifyResourceUpdated("res://b");
+      server.notifyResourceUpdated("tpl://7");
+      server.notifyResourceUpdated("res://nobody");
+      await settle(a.client, b.client);
+      expect(a.log).to.deep.equal(["updated res://a"]);
+      expect(b.log).to.deep.equal(["updated res://b", "updated tpl://7"]);
+      expect((await a.client.readResource({ uri: "res://a" })).contents).to.deep.equal([{ uri: "res://a", text: "res://a" }]);
+      expect((await b.client.readResource({ uri: "tpl://7" })).contents).to.deep.equal([{ uri: "tpl://7", text: "tpl://7" }]);
 
-    expect(await a.client.unsubscribeResource({ uri: "res://a" })).to.deep.equal({});
-    server.notifyResourceUpdated("res://a");
-    server.notifyResourceUpdated("res://b");
-    await settle(a.client, b.client);
-    expect(a.log).to.deep.equal(["updated res://a"]);
-    expect(b.log).to.deep.equal(["updated res://b", "updated tpl://7", "updated res://b"]);
-    const updates = a.tap.notifications("notifications/resources/updated").concat(b.tap.notifications("notifications/resources/updated"));
-    for (const entry of updates) expect(Object.keys(entry.message.params)).to.deep.equal(["uri"]);
-    await Promise.all([a.close(), b.close()]);
-  });
+      expect(await a.client.unsubscribeResource({ uri: "res://a" })).to.deep.equal({});
+      server.notifyResourceUpdated("res://a");
+      server.notifyResourceUpdated("res://b");
+      await settle(a.client, b.client);
+      expect(a.log).to.deep.equal(["updated res://a"]);
+      expect(b.log).to.deep.equal(["updated res://b", "updated tpl://7", "updated res://b"]);
+      const updates = a.tap.notifications("notifications/resources/updated").concat(b.tap.notifications("notifications/resources/updated"));
+      for (const entry of updates) expect(Object.keys(entry.message.params)).to.deep.equal(["uri"]);
+      await Promise.all([a.close(), b.close()]);
+    });
 
   it("2025-11-25 raw: list_changed only for the lists whose listChanged this session was told at initialize", async () => {
     const server = make({ revisions: ["2025-11-25"], only: "tools" });
@@ -228,7 +231,15 @@ describe("features: subscriptions and list changes", () => {
       "s-prompts notifications/prompts/list_changed",
       "s-res notifications/resources/list_changed",
     ]);
-    for (const message of after) expectStateless(message.method === "notifications/resources/updated" ? "ResourceUpdatedNotification" : message.method === "notifications/prompts/list_changed" ? "PromptListChangedNotification" : "ResourceListChangedNotification", message);
+    for (const message of after)
+      expectStateless(
+        message.method === "notifications/resources/updated"
+          ? "ResourceUpdatedNotification"
+          : message.method === "notifications/prompts/list_changed"
+            ? "PromptListChangedNotification"
+            : "ResourceListChangedNotification",
+        message,
+      );
     await peer.close();
   });
 
@@ -260,7 +271,12 @@ describe("features: subscriptions and list changes", () => {
   it("2026-07-28 raw: closing the server ends every open stream with a SubscriptionsListenResult carrying its subscriptionId", async () => {
     const server = subscriptionServer();
     const peer = new RawPeer(server);
-    await peer.send({ jsonrpc: "2.0", id: "s-1", method: "subscriptions/listen", params: { _meta: statelessMeta(), notifications: { toolsListChanged: true } } });
+    await peer.send({
+      jsonrpc: "2.0",
+      id: "s-1",
+      method: "subscriptions/listen",
+      params: { _meta: statelessMeta(), notifications: { toolsListChanged: true } },
+    });
     await peer.until(() => peer.notifications("notifications/subscriptions/acknowledged")[0], "the acknowledgement");
     await server.close();
     const response = await peer.response("s-1");
