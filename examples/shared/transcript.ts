@@ -41,7 +41,9 @@ export async function printTranscripts(script: TranscriptScript): Promise<void> 
   process.stdout.write(`## Stateless era (2026-07-28): McpClient over stdio\n\n${stateless.format()}\n`);
 }
 
-/** Lets notifications already on their way arrive before the next step. */
-export function settle(ms = 200): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
+/** Waits for `promise` (a notification to arrive, say), for at most `ms`. */
+export function within<T>(promise: Promise<T>, ms = 15_000): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const expired = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`nothing arrived within ${ms} ms`)), ms)));
+  return Promise.race([promise, expired]).finally(() => clearTimeout(timer));
 }
