@@ -4,3 +4,5 @@ export { InMemoryEventStore, DEFAULT_MAX_EVENTS, type EventStore, type StoredEve
 export { HttpError, STATUS_BY_ERROR_CODE } from "./errors.js";
 export { LOCAL_HOSTNAMES, type SecurityOptions } from "./security.js";
 export { DEFAULT_MAX_BODY_BYTES } from "./body.js";
+export { HttpClientTransport, encodeHeaderValue, type HttpClientTransportOptions } from "./client.js";
+export { SseParser, type SseEvent } from "./sse-parser.js";

@@ -1,0 +1,313 @@
+import type { RequestId } from "../../jsonrpc/messages.js";
+import { TransportClosedError } from "../closed-error.js";
+import type { Receiver, SendOptions, Transport } from "../transport.js";
+import { metaVersion } from "./headers.js";
+import { SseParser } from "./sse-parser.js";
+
+export interface HttpClientTransportOptions {
+  /** Extra headers on every request (Authorization, ...). */
+  readonly headers?: Readonly<Record<string, string>>;
+  /** Session era: open the GET stream once initialized, for messages not tied to a request (default true). */
+  readonly openStream?: boolean;
+  /** How many times a broken SSE stream is resumed with Last-Event-ID before giving up (default 5). */
+  readonly maxReconnects?: number;
+  /** Wait before resuming, unless the server's `retry` field says otherwise (default 1000 ms). */
+  readonly reconnectDelayMs?: number;
+  /** The fetch to use (default: the global one). */
+  readonly fetch?: typeof fetch;
+}
+
+/** Which param each method names in Mcp-Name (2026-07-28). */
+const NAMED_BY: Readonly<Record<string, string>> = { "tools/call": "name", "prompts/get": "name", "resources/read": "uri" };
+
+/**
+ * The client side of Streamable HTTP, over fetch, for both eras: our Transport, for McpClient.
+ *
+ * Every message is a POST. The answer is read as JSON or as an SSE stream; each message in it
+ * goes to the receiver. Session era: the Mcp-Session-Id of the initialize response is sent back
+ * on every request, with MCP-Protocol-Version once negotiated; after notifications/initialized a
+ * GET stream carries what the server sends on its own; a stream that breaks before its response
+ * is resumed with Last-Event-ID; `close` ends the session with DELETE. Stateless era (a request
+ * whose `_meta` names its version): MCP-Protocol-Version, Mcp-Method and Mcp-Name mirror the
+ * body, and cancelling a request (notifications/cancelled from the peer) aborts its POST instead
+ * of sending anything: closing the stream is how 2026-07-28 cancels.
+ *
+ * An HTTP error whose body is a JSON-RPC error reaches the receiver as that error (with the
+ * request's id when the server could not read it), so the request fails with the server's code.
+ */
+export class HttpClientTransport implements Transport {
+  private receiver: Receiver | undefined;
+  private sessionId: string | undefined;
+  private protocolVersion: string | undefined;
+  private initializeId: RequestId | undefined;
+  private isClosed = false;
+  private retryMs: number;
+  private streamOpen = false;
+  private readonly controllers = new Set<AbortController>();
+  /** Stateless era: in-flight POSTs by request id, to abort on cancellation. */
+  private readonly statelessInFlight = new Map<RequestId, AbortController>();
+  private readonly fetch: typeof fetch;
+  private readonly url: URL;
+
+  constructor(
+    url: string | URL,
+    private readonly options: HttpClientTransportOptions = {},
+  ) {
+    this.url = new URL(url);
+    this.fetch = options.fetch ?? globalThis.fetch;
+    this.retryMs = options.reconnectDelayMs ?? 1000;
+  }
+
+  /** The session id the server issued (session era). */
+  get session(): string | undefined {
+    return this.sessionId;
+  }
+
+  start(receiver: Receiver): void {
+    if (this.receiver) throw new Error("HttpClientTransport.start called twice");
+    this.receiver = receiver;
+  }
+
+  async send(message: unknown, _options?: SendOptions): Promise<void> {
+    if (this.isClosed) throw new TransportClosedError();
+    const m = message as { id?: RequestId; method?: string; params?: Record<string, unknown> };
+    if (m.method === "notifications/cancelled") {
+      const target = this.statelessInFlight.get(m.params?.requestId as RequestId);
+      if (target) {
+        target.abort();
+        return;
+      }
+    }
+    const isRequest = typeof m.method === "string" && m.id !== undefined;
+    if (m.method === "initialize") this.initializeId = m.id;
+    const headers: Record<string, string> = {
+      ...this.options.headers,
+      "Content-Type": "application/json",
+      Accept: "application/json, text/event-stream",
+    };
+    const version = metaVersion(message);
+    const stateless = typeof version === "string";
+    if (stateless) {
+      headers["MCP-Protocol-Version"] = version;
+      headers["Mcp-Method"] = m.method!;
+      const param = NAMED_BY[m.method!];
+      const named = param === undefined ? undefined : m.params?.[param];
+      if (typeof named === "string") headers["Mcp-Name"] = encodeHeaderValue(named);
+    } else {
+      if (this.protocolVersion) headers["MCP-Protocol-Version"] = this.protocolVersion;
+      if (this.sessionId) headers["Mcp-Session-Id"] = this.sessionId;
+    }
+
+    const controller = this.controller();
+    if (stateless && isRequest) this.statelessInFlight.set(m.id!, controller);
+    let response: Response;
+    try {
+      response = await this.fetch(this.url, { method: "POST", headers, body: JSON.stringify(message), signal: controller.signal });
+    } catch (error) {
+      this.release(controller, m.id);
+      if (controller.signal.aborted && !this.isClosed) return; // cancelled by us: nothing to report
+      throw error;
+    }
+    const sessionId = response.headers.get("mcp-session-id");
+    if (sessionId && !stateless) this.sessionId = sessionId;
+    if (response.status === 202 || (response.ok && !isRequest && response.headers.get("content-length") === "0")) {
+      this.release(controller, m.id);
+      await response.body?.cancel().catch(() => {});
+      if (m.method === "notifications/initialized" && this.options.openStream !== false) this.openStream();
+      return;
+    }
+    if (!isRequest && !response.ok) {
+      this.release(controller, m.id);
+      const text = await response.text().catch(() => "");
+      throw new Error(`the server refused ${m.method ?? "a message"}: HTTP ${response.status} ${text.slice(0, 200)}`);
+    }
+    // Read the answer in the background: send() resolves once the server has taken the message.
+    void this.consume(response, isRequest ? m.id : undefined, !stateless)
+      .catch(() => {})
+      .finally(() => this.release(controller, m.id));
+  }
+
+  async close(): Promise<void> {
+    if (this.isClosed) return;
+    this.isClosed = true;
+    for (const controller of this.controllers) controller.abort();
+    if (this.sessionId) {
+      const headers: Record<string, string> = { ...this.options.headers, "Mcp-Session-Id": this.sessionId };
+      if (this.protocolVersion) headers["MCP-Protocol-Version"] = this.protocolVersion;
+      await this.fetch(this.url, { method: "DELETE", headers, signal: AbortSignal.timeout(5000) })
+        .then((r) => r.body?.cancel())
+        .catch(() => {});
+    }
+    this.receiver?.closed();
+  }
+
+  // -- reading answers ------------------------------------------------------------------------
+
+  /** One POST's answer: JSON, SSE, or an HTTP error. `requestId`: the request it answers, if any. */
+  private async consume(response: Response, requestId: RequestId | undefined, resumable: boolean): Promise<void> {
+    const type = response.headers.get("content-type") ?? "";
+    if (type.includes("text/event-stream")) {
+      const outcome = await this.readStream(response, requestId);
+      if (!outcome.answered && requestId !== undefined && resumable && outcome.lastEventId !== undefined && !this.isClosed)
+        await this.resume(outcome.lastEventId, requestId);
+      return;
+    }
+    const text = await response.text();
+    let value: unknown;
+    try {
+      value = text === "" ? undefined : JSON.parse(text);
+    } catch {
+      value = undefined;
+    }
+    if (value !== undefined && isJsonRpc(value)) {
+      this.deliver(withId(value, requestId));
+      return;
+    }
+    if (requestId !== undefined)
+      this.deliver({ jsonrpc: "2.0", id: requestId, error: { code: -32000, message: `HTTP ${response.status}: ${text.slice(0, 200) || response.statusText}` } });
+  }
+
+  /** Reads an SSE answer; says whether the response to `requestId` came, and the last event id. */
+  private async readStream(response: Response, requestId: RequestId | undefined): Promise<{ answered: boolean; lastEventId?: string }> {
+    let answered = false;
+    let lastEventId: string | undefined;
+    const parser = new SseParser(
+      (event) => {
+        if (event.id !== undefined) lastEventId = event.id;
+        if (event.data === "" || event.event !== "message") return;
+        let value: unknown;
+        try {
+          value = JSON.parse(event.data);
+        } catch {
+          return; // not ours to report: the stream goes on
+        }
+        if (requestId !== undefined && answers(value, requestId)) answered = true;
+        this.deliver(value);
+      },
+      (ms) => (this.retryMs = ms),
+    );
+    const body = response.body;
+    if (!body) return { answered, lastEventId };
+    const decoder = new TextDecoder();
+    try {
+      for await (const chunk of body as unknown as AsyncIterable<Uint8Array>) {
+        parser.push(decoder.decode(chunk, { stream: true }));
+        if (answered) break;
+      }
+    } catch {
+      // aborted or broken: the caller decides whether to resume
+    }
+    parser.end();
+    if (answered) await body.cancel().catch(() => {});
+    return { answered, lastEventId };
+  }
+
+  /** Resumes a broken stream with GET + Last-Event-ID until `requestId` is answered, a bounded number of times. */
+  private async resume(lastEventId: string, requestId: RequestId | undefined): Promise<void> {
+    let last = lastEventId;
+    for (let attempt = 0; attempt < (this.options.maxReconnects ?? 5) && !this.isClosed; attempt++) {
+      await delay(this.retryMs);
+      if (this.isClosed) return;
+      const controller = this.controller();
+      try {
+        const response = await this.fetch(this.url, { method: "GET", headers: this.streamHeaders(last), signal: controller.signal });
+        if (!response.ok || !(response.headers.get("content-type") ?? "").includes("text/event-stream")) {
+          await response.body?.cancel().catch(() => {});
+          return;
+        }
+        const outcome = await this.readStream(response, requestId);
+        if (outcome.answered) return;
+        if (outcome.lastEventId !== undefined) last = outcome.lastEventId;
+      } catch {
+        // try again, within the bound
+      } finally {
+        this.release(controller);
+      }
+    }
+  }
+
+  /** Session era: the GET stream for messages not tied to a request; resumed while the session lasts. */
+  private openStream(): void {
+    if (this.streamOpen || !this.sessionId) return;
+    this.streamOpen = true;
+    void (async () => {
+      let last: string | undefined;
+      for (let attempt = 0; attempt <= (this.options.maxReconnects ?? 5) && !this.isClosed; attempt++) {
+        if (attempt > 0) await delay(this.retryMs);
+        if (this.isClosed) return;
+        const controller = this.controller();
+        try {
+          const response = await this.fetch(this.url, { method: "GET", headers: this.streamHeaders(last), signal: controller.signal });
+          if (!response.ok) {
+            await response.body?.cancel().catch(() => {});
+            return; // 405: the server offers no GET stream
+          }
+          attempt = 0;
+          const outcome = await this.readStream(response, undefined);
+          if (outcome.lastEventId !== undefined) last = outcome.lastEventId;
+        } catch {
+          // reconnect, within the bound
+        } finally {
+          this.release(controller);
+        }
+      }
+    })();
+  }
+
+  private streamHeaders(lastEventId: string | undefined): Record<string, string> {
+    const headers: Record<string, string> = { ...this.options.headers, Accept: "text/event-stream" };
+    if (this.sessionId) headers["Mcp-Session-Id"] = this.sessionId;
+    if (this.protocolVersion) headers["MCP-Protocol-Version"] = this.protocolVersion;
+    if (lastEventId !== undefined) headers["Last-Event-ID"] = lastEventId;
+    return headers;
+  }
+
+  private deliver(value: unknown): void {
+    if (this.isClosed || !this.receiver) return;
+    const result = (value as { id?: unknown; result?: { protocolVersion?: unknown } }).result;
+    if (this.initializeId !== undefined && (value as { id?: unknown }).id === this.initializeId && typeof result?.protocolVersion === "string") {
+      this.protocolVersion = result.protocolVersion;
+      this.initializeId = undefined;
+    }
+    this.receiver.message(value);
+  }
+
+  private controller(): AbortController {
+    const controller = new AbortController();
+    this.controllers.add(controller);
+    return controller;
+  }
+
+  private release(controller: AbortController, id?: RequestId): void {
+    this.controllers.delete(controller);
+    if (id !== undefined && this.statelessInFlight.get(id) === controller) this.statelessInFlight.delete(id);
+  }
+}
+
+/** A header value as SEP-2243 carries it: plain when it is visible ASCII without edge spaces, else =?base64?...?=. */
+export function encodeHeaderValue(value: string): string {
+  return /^[\x21-\x7e]([\x20-\x7e]*[\x21-\x7e])?$/.test(value) ? value : `=?base64?${Buffer.from(value, "utf8").toString("base64")}?=`;
+}
+
+function isJsonRpc(value: unknown): boolean {
+  return (typeof value === "object" && value !== null && (value as { jsonrpc?: unknown }).jsonrpc === "2.0") || Array.isArray(value);
+}
+
+/** An error the server could not tie to a request (id null) is the answer to the one we sent. */
+function withId(value: unknown, requestId: RequestId | undefined): unknown {
+  const m = value as { id?: unknown; error?: unknown };
+  if (requestId !== undefined && m.error !== undefined && m.id === null) return { ...m, id: requestId };
+  return value;
+}
+
+function answers(value: unknown, id: RequestId): boolean {
+  const items = Array.isArray(value) ? value : [value];
+  return items.some((item) => {
+    const m = item as { id?: unknown; method?: unknown; result?: unknown; error?: unknown } | null;
+    return m !== null && typeof m === "object" && m.method === undefined && m.id === id && (m.result !== undefined || m.error !== undefined);
+  });
+}
+
+function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, Math.min(Math.max(ms, 0), 30_000)));
+}
