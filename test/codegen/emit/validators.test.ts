@@ -20,9 +20,9 @@ import type { ValidateFunction } from "ajv";
 import { emitRevision } from "../../../codegen/pipeline.js";
 import { GenerationError } from "../../../codegen/errors.js";
 import { PROTOCOLS } from "../../../generated/index.js";
-import type { ValidationIssue, Validator } from "../../../generated/validation.js";
+import { isByte, isUri, isUriTemplate, type ValidationIssue, type Validator } from "../../../generated/validation.js";
 import { applyMutation, SchemaArbitraries, type Generated, type Mutation, type MutationKind } from "../../support/arbitraries.js";
-import { oracleFor } from "../../support/oracle.js";
+import { createAjv, oracleFor } from "../../support/oracle.js";
 import { REVISIONS, ROOT, schemaText, type Json } from "../../support/project.js";
 
 const SEED = process.env.MCP_FC_SEED !== undefined ? Number(process.env.MCP_FC_SEED) : 20250611;
@@ -193,6 +193,46 @@ describe("codegen/emit/validators: the generated validators agree with ajv", fun
               [...tally.kinds].map(([kind, n]) => `${kind} ${n}`).join(", "),
           );
         }
+      });
+    }
+  });
+
+  describe("formats: generated/validation.ts decides exactly as ajv-formats (byte anchored) on strings made to hit the edges", () => {
+    const soup = (tokens: readonly string[]) =>
+      fc.oneof(fc.array(fc.constantFrom(...tokens), { maxLength: 14 }).map((parts) => parts.join("")), fc.string({ maxLength: 16 }));
+    const cases = [
+      {
+        format: "byte",
+        ours: isByte,
+        strings: soup(["A", "z", "0", "9", "+", "/", "=", "==", "===", "AAAA", "QUJD", "AB==", "ABC=", "\n", " ", "!", "-", "_", "\u00e9", "\u0000", "\r\n"]),
+      },
+      {
+        format: "uri",
+        ours: isUri,
+        strings: fc.oneof(
+          fc.webUrl({ withQueryParameters: true, withFragments: true }),
+          // Only characters some part of a URI allows: what tells the parts apart is their order.
+          fc.tuple(fc.constantFrom("http://", "HTTPS://", "file:///", "urn:", "a:", "s+v.x-1://", ""), soup(["a", "Z", "1", "-", ".", "_", "~", "!", "$", "&", "'", "(", ")", "*", "+",
+            ",", ";", "=", ":", "@", "/", "?", "#", "%41", "%e9", "[::1]", "[v1.x]", "127.0.0.1", ":8080", "example.com", "//"])).map(([scheme, rest]) => scheme + rest),
+          fc.tuple(fc.constantFrom("http://", "HTTPS://", "file:///", "urn:", "a:", ""), soup(["http", "a", "1", ":", "//", "/", "?", "#", "@", "[", "]", "[::1]", "256.1.1.1",
+            "%", "%4", "%zz", " ", "\u00e9", "example.com", "\"", "<", "{", "}", "|", "\\", "^", "`"])).map(([scheme, rest]) => scheme + rest),
+        ),
+      },
+      {
+        format: "uri-template",
+        ours: isUriTemplate,
+        strings: soup(["{", "}", "{+", "{#", "{.", "{/", "{;", "{?", "{&", "var", "x_1", ",", ":3", ":0", ":10000", "*", "/", "?", "%", "%41", "%g1", " ", "<", "'", "http://x/", "{x}", "{/p*}", "{?q,r}", "\u00e9"]),
+      },
+    ] as const;
+    for (const { format, ours, strings } of cases) {
+      it(format, () => {
+        const ajv = createAjv("2020-12").compile({ type: "string", format });
+        fc.assert(
+          fc.property(strings, (value) => {
+            if (ours(value) !== ajv(value)) throw new Error(`format ${format}: ours says ${ours(value)}, ajv-formats says ${ajv(value)} for ${JSON.stringify(value)}`);
+          }),
+          { seed: SEED, numRuns: 20_000, includeErrorInReport: true },
+        );
       });
     }
   });
