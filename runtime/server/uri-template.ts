@@ -37,7 +37,8 @@ export class UriTemplate {
       source += escapeRegExp(template.slice(last, match.index));
       last = match.index + match[0].length;
       const body = match[1]!;
-      const operator = OPERATORS.includes(body[0] ?? "") ? body[0]! : "";
+      // Not OPERATORS.includes(body[0] ?? ""): every string includes "", so "{}" read as operator undefined.
+      const operator = body !== "" && OPERATORS.includes(body[0]!) ? body[0]! : "";
       const variables = body
         .slice(operator.length)
         .split(",")
