@@ -11,6 +11,8 @@ import { validators as v2025_06_18 } from "../../generated/2025-06-18/validators
 import { validators as v2025_11_25 } from "../../generated/2025-11-25/validators.js";
 import { validators as v2026_07_28 } from "../../generated/2026-07-28/validators.js";
 import type { Validator } from "../../generated/validation.js";
+import { createMemoryPair, McpClient, type McpServer, type Revision } from "../../runtime/index.js";
+import { silentLogger } from "../../runtime/util/logger.js";
 import { RawStdio } from "./raw-stdio.js";
 
 export { PIXEL_PNG_BASE64 } from "../fixtures/servers/pixel.js";
@@ -116,4 +118,11 @@ export async function rejection(promise: Promise<unknown>): Promise<any> { // es
     return error;
   }
   expect.fail("expected a rejection, got a result");
+}
+
+/** Our McpClient on an in-memory connection to `server`, at `revision`. */
+export async function connectClient(server: McpServer, revision: Revision, options: { capabilities?: Record<string, unknown> } = {}): Promise<McpClient> {
+  const [clientEnd, serverEnd] = createMemoryPair();
+  await server.listen(serverEnd);
+  return McpClient.connect(clientEnd, { name: "test-client", version: "0.1.0", revision, logger: silentLogger, ...options });
 }
