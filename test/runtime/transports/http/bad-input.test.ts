@@ -1,0 +1,278 @@
+// Streamable HTTP refuses bad input with its documented status and a JSON-RPC error body, and
+// keeps serving: after every refusal, a well-formed call still succeeds.
+import { expect } from "chai";
+import {
+  errorOf,
+  initializeRequest,
+  openSession,
+  post,
+  rawRequest,
+  sessionHeaders,
+  startServer,
+  stateless,
+  until,
+  type Running,
+} from "./support.js";
+import { SseParser } from "../../../../runtime/transports/http/sse-parser.js";
+
+describe("transports/http: bad input", () => {
+  let running: Running;
+  let handlerAborted = 0;
+  let handlerStarted = 0;
+
+  before(async () => {
+    running = await startServer({ maxBodyBytes: 4096 }, (server) => {
+      server.tool({ name: "wait_for_cancel", description: "runs until cancelled", inputSchema: { type: "object" } }, async (_args, ctx) => {
+        handlerStarted++;
+        ctx.progress(1); // makes the answer an SSE stream, so the client holds it open
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, 10_000);
+          ctx.signal.addEventListener("abort", () => (clearTimeout(timer), handlerAborted++, resolve()), { once: true });
+        });
+        return { content: [{ type: "text", text: "not cancelled" }] };
+      });
+    });
+  });
+  after(() => running.close());
+
+  /** The server still answers a well-formed stateless call. */
+  async function stillServing(): Promise<void> {
+    const call = stateless(999, "tools/call", { name: "echo", arguments: { text: "alive" } });
+    const answer = await post(running.url, call.body, call.headers);
+    expect(answer.status).to.equal(200);
+    expect((answer.json as { result: { content: { text: string }[] } }).result.content[0]!.text).to.equal("alive");
+  }
+
+  function expectJsonRpcError(text: string, code?: number): { code: number; message: string } {
+    const body = JSON.parse(text) as { jsonrpc: string; error: { code: number; message: string } };
+    expect(body.jsonrpc).to.equal("2.0");
+    expect(body.error.message).to.be.a("string").and.not.be.empty;
+    if (code !== undefined) expect(body.error.code).to.equal(code);
+    return body.error;
+  }
+
+  it("a foreign Origin: 403 with a JSON-RPC error", async () => {
+    const answer = await post(running.url, initializeRequest(), { Origin: "http://evil.example" });
+    expect(answer.status).to.equal(403);
+    expect(errorOf(answer)?.message).to.match(/Origin/);
+    await stillServing();
+  });
+
+  it("an Origin that is not a URL ('null', from a sandboxed page): 403", async () => {
+    const answer = await post(running.url, initializeRequest(), { Origin: "null" });
+    expect(answer.status).to.equal(403);
+    expect(errorOf(answer)).to.exist;
+    await stillServing();
+  });
+
+  it("a localhost Origin on another port is accepted", async () => {
+    const answer = await post(running.url, initializeRequest(), { Origin: "http://localhost:5173" });
+    expect(answer.status).to.equal(200);
+    expect(answer.headers.get("access-control-allow-origin"), "no CORS header unless configured").to.equal(null);
+  });
+
+  it("a foreign Host (DNS rebinding): 403 with a JSON-RPC error", async () => {
+    const body = JSON.stringify(initializeRequest());
+    const answer = await rawRequest(running.url, {
+      headers: { Host: "evil.example:8080", "Content-Type": "application/json", Accept: "application/json, text/event-stream", "Content-Length": Buffer.byteLength(body) },
+      body,
+    });
+    expect(answer.status).to.equal(403);
+    expect(expectJsonRpcError(answer.text).message).to.match(/Host/);
+    await stillServing();
+  });
+
+  it("an oversized body (declared): 413 before reading it", async () => {
+    const body = JSON.stringify({ ...initializeRequest(), padding: "x".repeat(8192) });
+    const answer = await post(running.url, body);
+    expect(answer.status).to.equal(413);
+    expect(errorOf(answer)?.data).to.deep.include({ limit: 4096 });
+    await stillServing();
+  });
+
+  it("an oversized body (chunked, no Content-Length): 413 once it passes the limit", async () => {
+    const chunks = [Buffer.from('{"jsonrpc":"2.0","id":1,"method":"ping","params":{"x":"'), Buffer.alloc(8192, 0x61), Buffer.from('"}}')];
+    const answer = await fetch(running.url, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", Accept: "application/json" },
+      body: new ReadableStream({
+        start(controller) {
+          for (const chunk of chunks) controller.enqueue(chunk);
+          controller.close();
+        },
+      }),
+      duplex: "half",
+      signal: AbortSignal.timeout(10_000),
+    } as RequestInit);
+    expect(answer.status).to.equal(413);
+    expectJsonRpcError(await answer.text());
+    await stillServing();
+  });
+
+  it("a body that is not JSON: 400 with -32700 and id null", async () => {
+    const answer = await post(running.url, '{"jsonrpc": "2.0", "id": 1, "method": ');
+    expect(answer.status).to.equal(400);
+    expect(errorOf(answer)?.code).to.equal(-32700);
+    expect((answer.json as { id: unknown }).id).to.equal(null);
+    await stillServing();
+  });
+
+  it("invalid UTF-8: 400 with -32700", async () => {
+    const answer = await fetch(running.url, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", Accept: "application/json" },
+      body: Buffer.from([0x7b, 0xff, 0xfe, 0x7d]),
+      signal: AbortSignal.timeout(10_000),
+    });
+    expect(answer.status).to.equal(400);
+    expectJsonRpcError(await answer.text(), -32700);
+    await stillServing();
+  });
+
+  it("JSON that is not a message (a number): 400 with -32600", async () => {
+    const answer = await post(running.url, "42");
+    expect(answer.status).to.equal(400);
+    expect(errorOf(answer)?.code).to.equal(-32600);
+    await stillServing();
+  });
+
+  it("a wrong Content-Type: 415", async () => {
+    const answer = await post(running.url, JSON.stringify(initializeRequest()), { "Content-Type": "text/plain" });
+    expect(answer.status).to.equal(415);
+    expect(errorOf(answer)).to.exist;
+    await stillServing();
+  });
+
+  it("an Accept that allows neither JSON nor SSE: 406", async () => {
+    const answer = await post(running.url, initializeRequest(), { Accept: "text/html" });
+    expect(answer.status).to.equal(406);
+    expect(errorOf(answer)).to.exist;
+    await stillServing();
+  });
+
+  it("a method other than GET, POST, DELETE: 405 with Allow", async () => {
+    const answer = await fetch(running.url, { method: "PUT", body: "{}", signal: AbortSignal.timeout(10_000) });
+    expect(answer.status).to.equal(405);
+    expect(answer.headers.get("allow")).to.equal("GET, POST, DELETE");
+    expectJsonRpcError(await answer.text());
+  });
+
+  it("another path: 404", async () => {
+    const answer = await post(running.url.replace(/\/mcp$/, "/other"), initializeRequest());
+    expect(answer.status).to.equal(404);
+    expect(errorOf(answer)).to.exist;
+  });
+
+  it("a session request without Mcp-Session-Id: 400", async () => {
+    const answer = await post(running.url, { jsonrpc: "2.0", id: 2, method: "tools/list", params: {} });
+    expect(answer.status).to.equal(400);
+    expect(errorOf(answer)?.message).to.match(/Mcp-Session-Id/);
+    await stillServing();
+  });
+
+  it("an unknown session: 404", async () => {
+    const answer = await post(running.url, { jsonrpc: "2.0", id: 2, method: "tools/list", params: {} }, sessionHeaders("0123456789abcdef0123456789abcdef"));
+    expect(answer.status).to.equal(404);
+    expect(errorOf(answer)).to.exist;
+    await stillServing();
+  });
+
+  it("a deleted session: DELETE answers 200, then the id gets 404 (POST, GET and DELETE)", async () => {
+    const id = await openSession(running.url);
+    const deleted = await fetch(running.url, { method: "DELETE", headers: sessionHeaders(id), signal: AbortSignal.timeout(10_000) });
+    expect(deleted.status).to.equal(200);
+    const again = await post(running.url, { jsonrpc: "2.0", id: 3, method: "tools/list", params: {} }, sessionHeaders(id));
+    expect(again.status).to.equal(404);
+    expect(errorOf(again)).to.exist;
+    const get = await fetch(running.url, { headers: { ...sessionHeaders(id), Accept: "text/event-stream" }, signal: AbortSignal.timeout(10_000) });
+    expect(get.status).to.equal(404);
+    const deleteAgain = await fetch(running.url, { method: "DELETE", headers: sessionHeaders(id), signal: AbortSignal.timeout(10_000) });
+    expect(deleteAgain.status).to.equal(404);
+    await stillServing();
+  });
+
+  it("an invalid MCP-Protocol-Version on a session: 400", async () => {
+    const id = await openSession(running.url);
+    const answer = await post(running.url, { jsonrpc: "2.0", id: 2, method: "tools/list", params: {} }, sessionHeaders(id, "1999-01-01"));
+    expect(answer.status).to.equal(400);
+    expect(errorOf(answer)?.message).to.match(/MCP-Protocol-Version/);
+    const without = await post(running.url, { jsonrpc: "2.0", id: 3, method: "tools/list", params: {} }, { "Mcp-Session-Id": id });
+    expect(without.status, "a missing header means 2025-03-26, which is fine").to.equal(200);
+  });
+
+  it("stateless: a header that disagrees with the body: 400 with -32020 and the request's id", async () => {
+    const call = stateless(41, "tools/call", { name: "echo", arguments: { text: "x" } });
+    const cases: Record<string, string>[] = [
+      { ...call.headers, "Mcp-Method": "tools/list" },
+      { ...call.headers, "Mcp-Name": "other_tool" },
+      { ...call.headers, "MCP-Protocol-Version": "2025-11-25" },
+      Object.fromEntries(Object.entries(call.headers).filter(([name]) => name !== "Mcp-Name")),
+    ];
+    for (const headers of cases) {
+      const answer = await post(running.url, call.body, headers);
+      expect(answer.status, JSON.stringify(headers)).to.equal(400);
+      expect(errorOf(answer)?.code).to.equal(-32020);
+      expect((answer.json as { id: unknown }).id).to.equal(41);
+    }
+    await stillServing();
+  });
+
+  it("stateless: an unknown method: 404 with -32601", async () => {
+    const call = stateless(42, "no/such/method");
+    const answer = await post(running.url, call.body, call.headers);
+    expect(answer.status).to.equal(404);
+    expect(errorOf(answer)?.code).to.equal(-32601);
+    expect((answer.json as { id: unknown }).id).to.equal(42);
+    await stillServing();
+  });
+
+  it("stateless: a client that disconnects mid-stream cancels its handler, and the server keeps serving", async () => {
+    const before = handlerAborted;
+    const controller = new AbortController();
+    const call = stateless(43, "tools/call", { name: "wait_for_cancel", arguments: {}, _meta: { progressToken: "p" } });
+    const response = await fetch(running.url, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", Accept: "application/json, text/event-stream", ...call.headers },
+      body: JSON.stringify(call.body),
+      signal: controller.signal,
+    });
+    expect(response.headers.get("content-type")).to.equal("text/event-stream");
+    // Read until the progress notification arrives: the handler is running.
+    const reader = response.body!.getReader();
+    const decoder = new TextDecoder();
+    const seen: unknown[] = [];
+    const parser = new SseParser((event) => event.data && seen.push(JSON.parse(event.data)));
+    for (let i = 0; i < 100 && seen.length === 0; i++) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      parser.push(decoder.decode(value, { stream: true }));
+    }
+    expect(seen[0]).to.deep.include({ method: "notifications/progress" });
+    controller.abort();
+    await until(() => handlerAborted === before + 1, "the handler's AbortSignal");
+    await stillServing();
+  });
+
+  it("session: a client that disconnects from an SSE answer does not cancel (it may resume); the session keeps working", async () => {
+    const id = await openSession(running.url);
+    const startedBefore = handlerStarted;
+    const abortedBefore = handlerAborted;
+    const controller = new AbortController();
+    const response = await fetch(running.url, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", Accept: "application/json, text/event-stream", ...sessionHeaders(id) },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 7, method: "tools/call", params: { name: "wait_for_cancel", arguments: {}, _meta: { progressToken: 1 } } }),
+      signal: controller.signal,
+    });
+    expect(response.headers.get("content-type")).to.equal("text/event-stream");
+    await until(() => handlerStarted === startedBefore + 1, "the handler to start");
+    controller.abort();
+    // notifications/cancelled is how a session-era client cancels.
+    const cancelled = await post(running.url, { jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 7, reason: "test" } }, sessionHeaders(id));
+    expect(cancelled.status).to.equal(202);
+    await until(() => handlerAborted === abortedBefore + 1, "the cancellation");
+    const list = await post(running.url, { jsonrpc: "2.0", id: 8, method: "tools/list", params: {} }, sessionHeaders(id));
+    expect(list.status).to.equal(200);
+    expect((list.json as { result: { tools: unknown[] } }).result.tools).to.not.be.empty;
+  });
+});
