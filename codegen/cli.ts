@@ -73,6 +73,31 @@ const COMMANDS: Record<string, Command> = {
       return 1;
     },
   },
+  diff: {
+    usage: "diff <revA> <revB> [--json]",
+    summary: "what changed from revA to revB: methods, definitions, properties; breaking or additive for servers and clients",
+    options: {
+      json: { type: "boolean", description: "print the report as JSON instead of Markdown" },
+      ...ROOT_OPTION,
+    },
+    positionals: 2,
+    async run({ values, positionals, root }) {
+      if (positionals.length !== 2) throw new UsageError("diff takes two revisions: diff 2025-11-25 2026-07-28");
+      const [from, to] = positionals as [string, string];
+      const { readPinnedSchema } = await import("./generate.js");
+      const { loadSchema } = await import("./load/load.js");
+      const { buildProtocol } = await import("./model/build.js");
+      const { diffProtocols } = await import("./diff/diff.js");
+      const model = (revision: string) => buildProtocol(loadSchema(revision, readPinnedSchema(root, revision)));
+      const report = diffProtocols(model(from), model(to));
+      if (values.json) console.log(JSON.stringify(report, null, 2));
+      else {
+        const { renderMarkdown } = await import("./diff/markdown.js");
+        process.stdout.write(renderMarkdown(report));
+      }
+      return 0;
+    },
+  },
   "spec fetch": {
     usage: "spec fetch",
     summary: "fill spec/<rev>/ from $MCP_SPEC_MIRROR, ../shared/mcp-spec or the pinned URLs, verifying every sha256",
@@ -146,7 +171,19 @@ function commandHelp(command: Command): string {
   return lines.join("\n");
 }
 
+/** `mcp-codegen diff a b | head`: a reader that goes away is not an error. */
+let pipeWatched = false;
+function quietOnClosedPipe(): void {
+  if (pipeWatched) return;
+  pipeWatched = true;
+  process.stdout.on("error", (error: NodeJS.ErrnoException) => {
+    if (error.code !== "EPIPE") throw error;
+    process.exit(typeof process.exitCode === "number" ? process.exitCode : 0);
+  });
+}
+
 export async function main(argv: string[]): Promise<number> {
+  quietOnClosedPipe();
   const name = argv[0] === "spec" ? `spec ${argv[1] ?? ""}`.trim() : argv[0];
   if (name === undefined || name === "--help" || name === "-h" || name === "help") {
     console.log(help());

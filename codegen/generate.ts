@@ -140,6 +140,14 @@ export async function generate(options: GenerateOptions): Promise<GenerateReport
   return { revisions: summaries, shared, milliseconds: performance.now() - started };
 }
 
+/** A pinned revision's schema text, verified against its pinned sha256. */
+export function readPinnedSchema(root: string, revision: string): string {
+  const pinned = readPinned(root);
+  const entry = pinned.revisions[revision];
+  if (!entry) throw new Error(`revision ${revision} is not pinned in spec/pinned.json (pinned: ${pinnedRevisions(pinned).join(", ")})`);
+  return readSchema(root, revision, entry.files["schema.json"]!);
+}
+
 function readSchema(root: string, revision: string, pinnedHash: string): string {
   const path = specPath(root, revision);
   if (!existsSync(path)) throw new Error(`${path} is missing: run \`make spec\` (or \`mcp-codegen spec fetch\`) first`);
