@@ -210,14 +210,19 @@ export class McpClient {
   listen(filter: Record<string, unknown>): Subscription {
     const controller = new AbortController();
     const acknowledged = new Promise<Record<string, unknown>>((resolve, reject) => {
+      let id: string | number | undefined;
+      // Every message of a stream carries its subscriptionId: the id of the listen request.
       const stop = this.on("notifications/subscriptions/acknowledged", (params) => {
+        if ((params._meta as Record<string, unknown> | undefined)?.[META.subscriptionId] !== id) return;
         stop();
         resolve(params.notifications as Record<string, unknown>);
       });
-      this.request("subscriptions/listen", { notifications: filter }, { signal: controller.signal, timeoutMs: Infinity }).catch((error) => {
-        stop();
-        reject(error);
-      });
+      this.request("subscriptions/listen", { notifications: filter }, { signal: controller.signal, timeoutMs: Infinity, onId: (sent) => (id = sent) }).catch(
+        (error) => {
+          stop();
+          reject(error);
+        },
+      );
     });
     acknowledged.catch(() => {});
     return { acknowledged, close: () => controller.abort(new Error("subscription closed by the client")) };

@@ -31,8 +31,6 @@ export class Deadlines<K> {
     this.disarm();
     this.armedFor = at;
     this.timer = setTimeout(() => this.fire(), Math.max(0, at - Date.now()));
-    // A pending timeout must not keep a process alive on its own.
-    this.timer.unref?.();
   }
 
   private disarm(): void {

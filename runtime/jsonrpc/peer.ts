@@ -41,6 +41,8 @@ export interface RequestOptions {
   readonly timeoutMs?: number;
   readonly signal?: AbortSignal;
   readonly relatedRequestId?: RequestId;
+  /** Learns the id the request is sent with, before it is sent (to match what the other side tags with it). */
+  readonly onId?: (id: RequestId) => void;
 }
 
 /** Where the answers to inbound messages go: straight out, or into a batch's array. */
@@ -121,6 +123,7 @@ export class Peer {
     const { signal } = options;
     if (signal?.aborted) return Promise.reject(abortError(signal, method));
     const id = this.nextId++;
+    options.onId?.(id);
     const message: Request = params === undefined ? { jsonrpc: "2.0", id, method } : { jsonrpc: "2.0", id, method, params };
     return new Promise<unknown>((resolve, reject) => {
       let onAbort: (() => void) | undefined;

@@ -307,4 +307,18 @@ describe("features: subscriptions and list changes", () => {
     expect(changes).to.have.length(1);
     await client.close();
   });
+
+  it("2026-07-28 through McpClient: two listen() streams each resolve with their own acknowledgement", async () => {
+    const server = make();
+    const [serverEnd, clientEnd] = createMemoryPair();
+    server.connect(serverEnd);
+    const client = await McpClient.connect(clientEnd, { name: "ours", version: "1.0.0", revision: STATELESS, logger: quiet });
+    const tools = client.listen({ toolsListChanged: true });
+    const resources = client.listen({ resourceSubscriptions: ["res://b"] });
+    expect(await bounded(tools.acknowledged, "the first acknowledgement")).to.deep.equal({ toolsListChanged: true });
+    expect(await bounded(resources.acknowledged, "the second acknowledgement")).to.deep.equal({ resourceSubscriptions: ["res://b"] });
+    tools.close();
+    resources.close();
+    await client.close();
+  });
 });
