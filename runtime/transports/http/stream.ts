@@ -157,11 +157,13 @@ export class ResponseStream {
   }
 
   /**
-   * SEP-1699 polling: ends the HTTP response but not the stream. Only for a resumable stream; it
-   * becomes SSE first so that the client has an event id to come back with.
+   * SEP-1699 polling: ends the HTTP response but not the stream. Only for a resumable stream
+   * whose client gets priming events (2025-11-25 and later); it becomes SSE first so that the
+   * client has an event id to come back with.
    */
   closeConnection(): boolean {
-    if (this.isFinished || !this.options.resumable || !this.options.sse) return false;
+    // Without a priming event the client has no id to come back with: keep the connection.
+    if (this.isFinished || !this.options.resumable?.prime || !this.options.sse) return false;
     if (this.mode === "json") return false;
     if (this.mode === "undecided") this.beginSse();
     this.detach(true);
