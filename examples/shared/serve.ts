@@ -1,9 +1,9 @@
 /**
- * What every example's `main` shares: stdio by default, Streamable HTTP with `--http`, and a clean
- * exit when the client goes away (stdin closes) or a signal arrives.
+ * What every example's `main` shares: stdio by default, Streamable HTTP with `--http` (the
+ * runtime's `http()` endpoint, bound to 127.0.0.1 unless told otherwise), and a clean exit when
+ * the client goes away (stdin closes) or a signal arrives.
  */
-import * as runtime from "../../runtime/index.js";
-import type { Endpoint, McpServer, Receiver, Transport } from "../../runtime/index.js";
+import { http, stdio, type McpServer, type Receiver, type Transport } from "../../runtime/index.js";
 
 /** The flags every example accepts, for `node:util` parseArgs. */
 export const TRANSPORT_FLAGS = {
@@ -14,7 +14,7 @@ export const TRANSPORT_FLAGS = {
 } as const;
 
 export const TRANSPORT_USAGE = `  --http              serve Streamable HTTP instead of stdio
-  --port N            HTTP port (with --http)
+  --port N            HTTP port (with --http; 0 picks a free one)
   --host H            HTTP address to bind (with --http; default 127.0.0.1)`;
 
 export interface ServeOptions {
@@ -27,8 +27,6 @@ export interface ServeOptions {
   /** Releases what the example holds (watchers, workers, timers) so that the process can exit. */
   readonly cleanup?: () => void | Promise<void>;
 }
-
-type HttpFactory = (options: { port: number; host: string }) => Endpoint;
 
 /**
  * Serves `server` until the client leaves. stdio: stdout carries only protocol messages, so
@@ -49,27 +47,19 @@ export async function serve(server: McpServer, options: ServeOptions): Promise<v
   for (const signal of ["SIGINT", "SIGTERM"] as const) process.once(signal, () => void stop());
 
   if (!options.http) {
-    await server.listen(onClosed(runtime.stdio(), () => void stop()));
+    await server.listen(onClosed(stdio(), () => void stop()));
     return;
   }
 
-  // The Streamable HTTP transport lives in runtime/transports/http; looked up by name so that this
-  // example runs over stdio on a checkout that does not have it yet.
-  const http = (runtime as Record<string, unknown>).http as HttpFactory | undefined;
-  if (typeof http !== "function") {
-    process.stderr.write(
-      `${options.name}: --http needs the runtime's Streamable HTTP transport (runtime/transports/http, exported as http from runtime/index.ts), ` +
-        `which this checkout does not have yet. Run without --http to serve stdio.\n`,
-    );
-    process.exit(2);
-  }
   const port = Number(options.port ?? options.defaultPort);
   if (!Number.isInteger(port) || port < 0 || port > 65535) {
     process.stderr.write(`${options.name}: --port must be an integer from 0 to 65535, not ${options.port}\n`);
     process.exit(2);
   }
-  await server.listen(http({ port, host: options.host }));
-  process.stderr.write(`${options.name}: serving MCP over Streamable HTTP on ${options.host}:${port}\n`);
+  const endpoint = http({ port, host: options.host });
+  await server.listen(endpoint);
+  // Tests and scripts read this line to learn the URL (with --port 0, the port the system chose).
+  process.stderr.write(`${options.name}: serving MCP over Streamable HTTP at ${endpoint.url}\n`);
 }
 
 /** A transport that also tells us when it is finished (EOF on stdin: the client is gone). */

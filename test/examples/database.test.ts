@@ -4,7 +4,7 @@ import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
-import { ERAS, connect, exampleCommand, rejection, text, type Api, type SdkSession, type StatelessSession } from "./support.js";
+import { ERAS, connect, connectHttp, exampleCommand, httpServer, rejection, text, type Api, type HttpServer, type SdkSession, type StatelessSession } from "./support.js";
 
 const run = promisify(execFile);
 /** Short, so that the runaway-query case stays quick; nothing below depends on its exact value. */
@@ -315,6 +315,42 @@ for (const { era, label } of ERAS) {
     });
   });
 }
+
+describe("examples/database over Streamable HTTP (--http)", function () {
+  let dir: string;
+  let db: string;
+  let server: HttpServer;
+  before(async function () {
+    dir = await mkdtemp(join(tmpdir(), "mcp-example-db-"));
+    db = join(dir, "example.sqlite");
+    server = await httpServer("database", ["--db", db]);
+  });
+  after(async function () {
+    await server?.stop();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  for (const { era, label } of ERAS)
+    it(`serves ${label}: queries, refusals, and resources/updated for a subscribed profile`, async function () {
+      const { api, sdk, stateless } = await connectHttp(era, server.url);
+      const subscription = stateless?.client.listen({ resourceSubscriptions: ["user://dave/profile"] });
+      try {
+        expect(rows(await api.callTool("sql_query", { query: "SELECT count(*) FROM users" }))).to.deep.equal([[12]]);
+        expect(text(await api.callTool("sql_query", { query: "DELETE FROM users" }))).to.equal("attempt to write a readonly database");
+        expect(text(await api.callTool("sql_query", { query: "SELECT 1", limit: 0 }))).to.equal("Invalid arguments for tool sql_query: /limit: must be >= 1");
+        expect((await rejection(api.readResource("user://nobody/profile"))).code).to.equal(api.notFound);
+        if (sdk) await sdk.client.subscribeResource({ uri: "user://dave/profile" });
+        else await subscription!.acknowledged;
+        await admin(db, "exec", `UPDATE users SET bio = 'changed over ${era}' WHERE username = 'dave'`);
+        await api.notifications.wait("notifications/resources/updated", (p) => p.uri === "user://dave/profile");
+        const profile = JSON.parse((await api.readResource("user://dave/profile")).contents[0]!.text as string);
+        expect(profile.bio).to.equal(`changed over ${era}`);
+      } finally {
+        subscription?.close();
+        await api.close();
+      }
+    });
+});
 
 describe("examples/database admin command", function () {
   it("refuses an unknown command with its usage, and reports SQL errors", async function () {

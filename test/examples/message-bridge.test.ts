@@ -5,7 +5,22 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { postMessage } from "../../examples/message-bridge/queue.js";
-import { ERAS, WAIT_MS, connect, exampleCommand, rejection, sdkApi, sdkSession, text, type Api, type SdkSession, type StatelessSession } from "./support.js";
+import {
+  ERAS,
+  WAIT_MS,
+  connect,
+  connectHttp,
+  exampleCommand,
+  httpServer,
+  rejection,
+  sdkApi,
+  sdkSession,
+  text,
+  type Api,
+  type HttpServer,
+  type SdkSession,
+  type StatelessSession,
+} from "./support.js";
 
 const run = promisify(execFile);
 const INBOX = "inbox://messages";
@@ -166,6 +181,38 @@ for (const { era, label } of ERAS) {
     });
   });
 }
+
+describe("examples/message-bridge over Streamable HTTP (--http)", function () {
+  let queue: string;
+  let server: HttpServer;
+  before(async function () {
+    queue = await tempQueue();
+    server = await httpServer("message-bridge", ["--queue", queue]);
+  });
+  after(async function () {
+    await server?.stop();
+    await rm(join(queue, ".."), { recursive: true, force: true });
+  });
+
+  for (const { era, label } of ERAS)
+    it(`serves ${label}: resources/updated for a new message, then check_messages`, async function () {
+      const { api, sdk, stateless } = await connectHttp(era, server.url);
+      const subscription = stateless?.client.listen({ resourceSubscriptions: [INBOX] });
+      try {
+        if (sdk) await sdk.client.subscribeResource({ uri: INBOX });
+        else await subscription!.acknowledged;
+        await post(queue, "http.ts", "8", `posted for ${era}`);
+        await api.notifications.wait("notifications/resources/updated", (p) => p.uri === INBOX);
+        if (sdk) await api.notifications.wait("notifications/message", (p) => p.data === NEWS);
+        const result = await api.callTool("check_messages", {}, { logLevel: "info" });
+        expect(text(result)).to.equal(`File: http.ts\nLine: 8\nComment: posted for ${era}`);
+        if (stateless) expect(api.notifications.of("notifications/message").map((p) => p.data)).to.deep.equal([NEWS]);
+      } finally {
+        subscription?.close();
+        await api.close();
+      }
+    });
+});
 
 describe("examples/message-bridge: the CLI, restarts, and two servers on one queue", function () {
   let queue: string;

@@ -1,5 +1,5 @@
 import { expect } from "chai";
-import { ERAS, connect, rejection, text, type Api, type SdkSession } from "./support.js";
+import { ERAS, connect, connectHttp, httpServer, rejection, text, type Api, type HttpServer, type SdkSession } from "./support.js";
 
 /** Short, so that the runaway-expression cases stay quick; nothing below depends on its exact value. */
 const LIMIT_MS = 400;
@@ -185,3 +185,33 @@ for (const { era, label } of ERAS) {
     });
   });
 }
+
+describe("examples/node-introspection over Streamable HTTP (--http)", function () {
+  let server: HttpServer;
+  before(async function () {
+    server = await httpServer("node-introspection", ["--timeout-ms", String(LIMIT_MS)]);
+  });
+  after(async function () {
+    await server?.stop();
+  });
+
+  it("listens on loopback at /mcp", function () {
+    expect(server.url).to.match(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
+  });
+
+  for (const { era, label } of ERAS)
+    it(`serves ${label}: evaluate, its time limit, the template's not-found error, the prompt`, async function () {
+      const { api } = await connectHttp(era, server.url);
+      try {
+        expect(text(await api.callTool("evaluate", { expression: "6 * 7" }))).to.equal("42");
+        const loop = await api.callTool("evaluate", { expression: "for (;;) {}" });
+        expect(loop.isError).to.equal(true);
+        expect(text(loop)).to.equal(`Evaluation stopped: it ran longer than the ${LIMIT_MS} ms limit`);
+        expect((await api.readResource("node://system/version")).contents[0]!.text).to.include(process.version);
+        expect((await rejection(api.readResource("node://module/left-pad"))).code).to.equal(api.notFound);
+        expect((await api.getPrompt("review-module", { name: "os" })).description).to.equal("Review of node:os");
+      } finally {
+        await api.close();
+      }
+    });
+});

@@ -3,11 +3,13 @@
  * SDK Client for the session era, our McpClient for 2026-07-28 (the SDK cannot speak it). Every
  * wait is bounded.
  */
+import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { McpClient, spawnStdio, type ChildStdioTransport } from "../../runtime/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { HttpClientTransport, McpClient, spawnStdio, type ChildStdioTransport } from "../../runtime/index.js";
 import { recording, RecordingSdkTransport, Transcript } from "../../examples/shared/recorder.js";
 
 export const ROOT = fileURLToPath(new URL("../../", import.meta.url));
@@ -163,7 +165,7 @@ export function sdkApi(session: SdkSession): Api {
   };
 }
 
-export function statelessApi(session: StatelessSession): Api {
+export function statelessApi(session: Pick<StatelessSession, "client" | "notifications" | "close">): Api {
   const { client } = session;
   return {
     era: "stateless",
@@ -199,3 +201,76 @@ export const ERAS = [
   { era: "session", label: "2025-11-25 through the official SDK Client" },
   { era: "stateless", label: "2026-07-28 through McpClient" },
 ] as const;
+
+export interface HttpServer {
+  /** The MCP endpoint, e.g. http://127.0.0.1:40123/mcp. */
+  readonly url: string;
+  stop(): Promise<void>;
+}
+
+/** Starts the example with `--http --port 0` and reads the URL it reports on stderr. */
+export async function httpServer(name: string, args: readonly string[] = []): Promise<HttpServer> {
+  const { command, args: argv } = exampleCommand(name, "server.ts", [...args, "--http", "--port", "0"]);
+  const child = spawn(command, argv, { cwd: ROOT, stdio: ["ignore", "ignore", "pipe"] });
+  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  let stderr = "";
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`${name} reported no URL within ${WAIT_MS} ms; stderr: ${stderr}`)), WAIT_MS);
+    child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
+      stderr += chunk;
+      const found = /serving MCP over Streamable HTTP at (\S+)/.exec(stderr);
+      if (found) {
+        clearTimeout(timer);
+        resolve(found[1]!);
+      }
+    });
+    child.once("exit", (code) => {
+      clearTimeout(timer);
+      reject(new Error(`${name} exited (${code}) before serving HTTP; stderr: ${stderr}`));
+    });
+  });
+  return {
+    url,
+    stop: async () => {
+      if (child.exitCode === null && child.signalCode === null) child.kill("SIGTERM");
+      const timer = setTimeout(() => child.kill("SIGKILL"), 5000);
+      await exited;
+      clearTimeout(timer);
+    },
+  };
+}
+
+/** The official SDK Client over Streamable HTTP (session era). */
+export async function sdkHttpSession(url: string): Promise<SdkSession> {
+  const transport = new RecordingSdkTransport(new StreamableHTTPClientTransport(new URL(url)));
+  const client = new Client({ name: "example-tests", version: "1.0.0" }, { capabilities: {} });
+  const notifications = new Notifications();
+  client.fallbackNotificationHandler = async (notification) => notifications.push(notification.method, notification.params as Record<string, unknown>);
+  await client.connect(transport, { timeout: WAIT_MS });
+  return { client, transport, notifications, stderr: () => "", close: () => client.close() };
+}
+
+/** McpClient over Streamable HTTP at 2026-07-28. */
+export async function statelessHttpSession(url: string): Promise<Omit<StatelessSession, "child">> {
+  const transcript = new Transcript();
+  const client = await McpClient.connect(recording(new HttpClientTransport(url), transcript), {
+    name: "example-tests",
+    version: "1.0.0",
+    revision: "2026-07-28",
+    requestTimeoutMs: WAIT_MS,
+  });
+  const notifications = new Notifications();
+  for (const method of ["notifications/message", "notifications/resources/updated", "notifications/subscriptions/acknowledged", "notifications/progress"])
+    client.on(method, (params) => notifications.push(method, params));
+  return { client, transcript, notifications, close: () => client.close() };
+}
+
+/** Either era over HTTP, through the shared API. */
+export async function connectHttp(era: "session" | "stateless", url: string): Promise<{ api: Api; sdk?: SdkSession; stateless?: Omit<StatelessSession, "child"> }> {
+  if (era === "session") {
+    const sdk = await sdkHttpSession(url);
+    return { api: sdkApi(sdk), sdk };
+  }
+  const stateless = await statelessHttpSession(url);
+  return { api: statelessApi(stateless), stateless };
+}
