@@ -5,7 +5,7 @@ import { META } from "../session/meta.js";
 import type { MethodDescriptor } from "../session/revisions.js";
 import type { RequestScope, ServerCore } from "../session/server-session.js";
 import { checkRequest, checkResult, clientRequest } from "../session/validate.js";
-import { HandlerContext, type ContextOptions, type Handler } from "./context.js";
+import { HandlerContext, type ContextOptions, type Handler, type RequestContext } from "./context.js";
 
 export interface DispatchOptions extends ContextOptions {
   /** Check every result against the revision's schema before it is sent (default on). */
@@ -14,6 +14,25 @@ export interface DispatchOptions extends ContextOptions {
   readonly serverInfo: Readonly<Record<string, unknown>>;
   /** Stateless era: caching hints for list, read and discover results that do not set their own. */
   readonly cache: { readonly ttlMs: number; readonly scope: "public" | "private" };
+}
+
+/** The result fields the dispatcher completes on stateless-era results (completeStateless below). */
+type Completed = "resultType" | "ttlMs" | "cacheScope";
+
+/** A generated handler type with the fields the dispatcher completes made optional in its result. */
+export type AsWritten<H> = H extends (params: infer P, context: infer C) => infer R
+  ? (params: P, context: C) => Written<Awaited<R>> | Promise<Written<Awaited<R>>>
+  : never;
+type Written<R> = R extends unknown ? Omit<R, Completed> & Partial<Pick<R, Extract<keyof R, Completed>>> : never;
+
+/**
+ * The dispatcher's table, from handlers typed by the generated interfaces
+ * (generated/<rev>/handlers.ts): method -> handler. Each handler declares its method's params
+ * type; the dispatcher checks params against the request's revision before calling it, which is
+ * what lets the table hold them all as plain {@link Handler}s.
+ */
+export function handlerTable<H extends { [M in keyof H]: (params: never, context: RequestContext) => unknown }>(handlers: H): ReadonlyMap<string, Handler> {
+  return new Map(Object.entries(handlers) as [string, Handler][]);
 }
 
 /**

@@ -1,5 +1,7 @@
-import { LOG_LEVELS, type Handler, type LogLevelName } from "../dispatch/context.js";
-import { createDispatcher } from "../dispatch/router.js";
+import type { ServerHandlers as SessionEraHandlers } from "../../generated/2025-11-25/handlers.js";
+import type { ServerHandlers as StatelessHandlers } from "../../generated/2026-07-28/handlers.js";
+import { LOG_LEVELS, type Handler, type LogLevelName, type RequestContext } from "../dispatch/context.js";
+import { createDispatcher, handlerTable, type AsWritten } from "../dispatch/router.js";
 import { ErrorCode, RpcError } from "../jsonrpc/errors.js";
 import { InputRequiredCodec, type InputRequiredOptions } from "../session/input-required.js";
 import { ALL_REVISIONS, isRevision, type Revision } from "../session/revisions.js";
@@ -61,6 +63,20 @@ export interface ResourceTemplateOptions {
   /** Suggests values for template variables, by variable name (completion/complete). */
   readonly complete?: Completers;
 }
+
+/**
+ * The requests the server answers, typed by the generated handler interfaces: those of
+ * 2025-11-25 (where runtime/server/types.ts takes its types from) but initialize, which the
+ * session answers, and tasks, which are not offered; plus the stateless-only methods of
+ * 2026-07-28, with the fields the dispatcher completes left optional. A handler returning the
+ * wrong shape does not compile.
+ */
+export type RuntimeHandlers = Pick<SessionEraHandlers<RequestContext>, Exclude<keyof SessionEraHandlers, "initialize" | `tasks/${string}`>> & {
+  [M in "server/discover" | "subscriptions/listen"]: AsWritten<StatelessHandlers<RequestContext>[M]>;
+};
+
+/** The registries read params as plain records: the dispatcher has validated them against the request's revision. */
+const fields = (params: object): Record<string, unknown> => params as Record<string, unknown>;
 
 export function createServer(options: ServerOptions): McpServer {
   return new McpServer(options);
@@ -228,49 +244,47 @@ export class McpServer {
 
   private handlers(): ReadonlyMap<string, Handler> {
     // Looked up per request, so registrations after `listen` are served too.
-    const offering = (kind: ListKind, handler: Handler): Handler => (params, context) => {
-      if (this.registry(kind).size === 0) throw new RpcError(ErrorCode.MethodNotFound, `Method not found: this server offers no ${kind}`);
-      return handler(params, context);
-    };
-    const page = <T>(list: string, items: readonly T[], key: string, cursor: unknown) => {
+    const offering =
+      <P, R>(kind: ListKind, handler: (params: P, context: RequestContext) => R) =>
+      (params: P, context: RequestContext): R => {
+        if (this.registry(kind).size === 0) throw new RpcError(ErrorCode.MethodNotFound, `Method not found: this server offers no ${kind}`);
+        return handler(params, context);
+      };
+    const page = <K extends string, T>(list: string, items: readonly T[], key: K, cursor: unknown) => {
       const { items: slice, nextCursor } = this.paginator.page(list, items, cursor);
-      return nextCursor === undefined ? { [key]: slice } : { [key]: slice, nextCursor };
+      return (nextCursor === undefined ? { [key]: slice } : { [key]: slice, nextCursor }) as Record<K, T[]> & { nextCursor?: string };
     };
     const subscriptions = this.subscriptions;
-    return new Map<string, Handler>([
-      ["server/discover", () => this.discover()],
+    const handlers: RuntimeHandlers = {
+      "server/discover": () => this.discover(),
       // Session era, after initialize (the session answers the ping before it itself).
-      ["ping", () => ({})],
-      ["logging/setLevel", (params, context) => ((context.session.logLevel = params.level as string), {})],
-      ["tools/list", offering("tools", (params) => page("tools", this.tools.list(), "tools", params.cursor))],
-      ["tools/call", offering("tools", (params, context) => this.tools.call(params, context))],
-      ["resources/list", offering("resources", (params) => page("resources", this.resources.list(), "resources", params.cursor))],
-      [
-        "resources/templates/list",
-        offering("resources", (params) => page("templates", this.resources.listTemplates(), "resourceTemplates", params.cursor)),
-      ],
-      ["resources/read", offering("resources", (params, context) => this.resources.read(params.uri as string, context))],
-      ["resources/subscribe", offering("resources", (params, context) => subscriptions.subscribe(params, context))],
-      ["resources/unsubscribe", offering("resources", (params, context) => subscriptions.unsubscribe(params, context))],
-      ["subscriptions/listen", (params, context) => subscriptions.listen(params, context)],
-      ["prompts/list", offering("prompts", (params) => page("prompts", this.prompts.list(), "prompts", params.cursor))],
-      ["prompts/get", offering("prompts", (params, context) => this.prompts.render(params, context))],
-      [
-        "completion/complete",
-        (params, context) => {
-          if (!("completions" in this.capabilities())) throw new RpcError(ErrorCode.MethodNotFound, "Method not found: this server offers no completions");
-          return complete(params, context, {
-            prompt: (name) => this.prompts.get(name),
-            template: (uriTemplate) => this.resources.template(uriTemplate),
-          });
-        },
-      ],
-    ]);
+      ping: () => ({}),
+      "logging/setLevel": (params, context) => ((context.session.logLevel = params.level), {}),
+      "tools/list": offering("tools", (params) => page("tools", this.tools.list(), "tools", params.cursor)),
+      "tools/call": offering("tools", (params, context) => this.tools.call(fields(params), context)),
+      "resources/list": offering("resources", (params) => page("resources", this.resources.list(), "resources", params.cursor)),
+      "resources/templates/list": offering("resources", (params) =>
+        page("templates", this.resources.listTemplates(), "resourceTemplates", params.cursor),
+      ),
+      "resources/read": offering("resources", (params, context) => this.resources.read(params.uri, context)),
+      "resources/subscribe": offering("resources", (params, context) => subscriptions.subscribe(fields(params), context)),
+      "resources/unsubscribe": offering("resources", (params, context) => subscriptions.unsubscribe(fields(params), context)),
+      "subscriptions/listen": (params, context) => subscriptions.listen(fields(params), context),
+      "prompts/list": offering("prompts", (params) => page("prompts", this.prompts.list(), "prompts", params.cursor)),
+      "prompts/get": offering("prompts", (params, context) => this.prompts.render(fields(params), context)),
+      "completion/complete": (params, context) => {
+        if (!("completions" in this.capabilities())) throw new RpcError(ErrorCode.MethodNotFound, "Method not found: this server offers no completions");
+        return complete(fields(params), context, {
+          prompt: (name) => this.prompts.get(name),
+          template: (uriTemplate) => this.resources.template(uriTemplate),
+        });
+      },
+    };
+    return handlerTable(handlers);
   }
 
-  private discover(): Record<string, unknown> {
-    const result: Record<string, unknown> = { supportedVersions: [...this.revisions].reverse(), capabilities: this.capabilities() };
-    if (this.core.instructions !== undefined) result.instructions = this.core.instructions;
-    return result;
+  private discover(): ReturnType<RuntimeHandlers["server/discover"]> {
+    const result = { supportedVersions: [...this.revisions].reverse(), capabilities: this.capabilities() };
+    return this.core.instructions === undefined ? result : { ...result, instructions: this.core.instructions };
   }
 }

@@ -14,12 +14,17 @@ export interface SubscriptionFilter {
   resourceSubscriptions?: string[];
 }
 
+/** How a subscriptions/listen stream ends: its result, tagged with the stream's id. */
+export interface ListenResult {
+  readonly _meta: { readonly [META.subscriptionId]: RequestId };
+}
+
 /** One open subscriptions/listen stream. */
 interface Listener {
   readonly session: ServerSession;
   readonly id: RequestId;
   readonly filter: SubscriptionFilter;
-  readonly end: (result: Record<string, unknown>) => void;
+  readonly end: (result: ListenResult) => void;
 }
 
 /**
@@ -48,7 +53,7 @@ export class Subscriptions {
   }
 
   /** subscriptions/listen: acknowledged first, then the stream stays open until the client closes it or the server does. */
-  listen(params: Record<string, unknown>, context: RequestContext): Promise<Record<string, unknown>> {
+  listen(params: Record<string, unknown>, context: RequestContext): Promise<ListenResult> {
     const requested = (params.notifications ?? {}) as SubscriptionFilter;
     const filter: SubscriptionFilter = {};
     for (const kind of ["tools", "prompts", "resources"] as const)
