@@ -4,7 +4,7 @@
  * a consumer typed against them compiles only when each handler returns its method's result.
  */
 import { spawnSync } from "node:child_process";
-import { writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { expect } from "chai";
 import { loadSchema } from "../../../codegen/load/load.js";
@@ -170,6 +170,31 @@ export const noRoots: R2026_07_28.ServerNotificationHooks = { "notifications/roo
 `;
 }
 
+/** The runtime's own handler map, typed by the generated interfaces (runtime/server/server.ts). */
+function runtimeConsumer(root: string): string {
+  return `import type { RuntimeHandlers } from "${root}/runtime/server/server.js";
+import type * as V1125 from "${root}/generated/2025-11-25/index.js";
+
+type Equals<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
+
+export const params: Equals<Parameters<RuntimeHandlers["tools/call"]>[0], V1125.CallToolRequestParams> = true;
+
+export const wrong: Pick<RuntimeHandlers, "tools/list"> = {
+  // @ts-expect-error a ListToolsResult has "tools", not "tool"
+  "tools/list": () => ({ tool: [] }),
+};
+
+// Stateless-only methods: resultType, ttlMs and cacheScope are the dispatcher's to add, the rest is checked.
+export const discover: Pick<RuntimeHandlers, "server/discover"> = {
+  "server/discover": () => ({ supportedVersions: ["2026-07-28"], capabilities: {} }),
+};
+export const wrongDiscover: Pick<RuntimeHandlers, "server/discover"> = {
+  // @ts-expect-error supportedVersions is a list of strings
+  "server/discover": () => ({ supportedVersions: "2026-07-28", capabilities: {} }),
+};
+`;
+}
+
 describe("codegen/emit/handlers: typed against the interfaces", function () {
   this.timeout(120_000);
   let dir: string | undefined;
@@ -180,6 +205,21 @@ describe("codegen/emit/handlers: typed against the interfaces", function () {
     const probe = join(dir, "consumer.mts");
     writeFileSync(probe, consumer(relative(dir, join(ROOT, "generated")).split("\\").join("/")));
     const run = spawnSync(process.execPath, [TSC, ...STRICT_FLAGS, probe], { cwd: ROOT, encoding: "utf8", timeout: 110_000 });
+    expect(run.error).to.equal(undefined);
+    expect(run.stdout + run.stderr, "tsc diagnostics").to.equal("");
+    expect(run.status).to.equal(0);
+  });
+
+  it("the runtime's handler map is typed by the generated ServerHandlers: a wrong result does not compile", () => {
+    const server = readFileSync(join(ROOT, "runtime", "server", "server.ts"), "utf8");
+    expect(server).to.match(/const handlers: RuntimeHandlers = \{/);
+    expect(server).to.match(/return handlerTable\(handlers\);/);
+    dir ??= tempDir("handlers");
+    const probe = join(dir, "runtime-consumer.mts");
+    writeFileSync(probe, runtimeConsumer(relative(dir, ROOT).split("\\").join("/")));
+    // The project's own strictness (tsconfig.json): the runtime is built with it.
+    const flags = STRICT_FLAGS.filter((flag) => flag !== "--exactOptionalPropertyTypes");
+    const run = spawnSync(process.execPath, [TSC, ...flags, "--types", "node", probe], { cwd: ROOT, encoding: "utf8", timeout: 110_000 });
     expect(run.error).to.equal(undefined);
     expect(run.stdout + run.stderr, "tsc diagnostics").to.equal("");
     expect(run.status).to.equal(0);
