@@ -36,8 +36,11 @@ export async function serve(server: McpServer, options: ServeOptions): Promise<v
   let stopping: Promise<void> | undefined;
   const stop = (): Promise<void> =>
     (stopping ??= (async () => {
-      // Whatever still holds the event loop after this is a bug; do not hang a client's shutdown on it.
-      setTimeout(() => process.exit(0), 3000).unref();
+      // Whatever still holds the event loop after this is a bug: say so, and do not hang the client's shutdown on it.
+      setTimeout(() => {
+        process.stderr.write(`${options.name}: still busy 3 s after the client left; exiting anyway\n`);
+        process.exit(1);
+      }, 3000).unref();
       try {
         await options.cleanup?.();
       } finally {
