@@ -1,0 +1,59 @@
+import type { IncomingMessage } from "node:http";
+import { expect } from "chai";
+import { accepts } from "../../../../runtime/transports/http/negotiation.js";
+import { checkHostAndOrigin, hostnameOf, originAllowed } from "../../../../runtime/transports/http/security.js";
+import { checkStatelessHeaders, decoded } from "../../../../runtime/transports/http/headers.js";
+
+const req = (headers: Record<string, string>) => ({ headers: Object.fromEntries(Object.entries(headers).map(([k, v]) => [k.toLowerCase(), v])) }) as unknown as IncomingMessage;
+
+describe("transports/http: negotiation, security, headers", () => {
+  it("reads Accept: what is acceptable, and whether SSE is preferred (q, then order)", () => {
+    expect(accepts(req({}))).to.deep.equal({ json: true, sse: true, preferSse: false });
+    expect(accepts(req({ accept: "application/json, text/event-stream" }))).to.deep.equal({ json: true, sse: true, preferSse: false });
+    expect(accepts(req({ accept: "text/event-stream, application/json" }))).to.deep.equal({ json: true, sse: true, preferSse: true });
+    expect(accepts(req({ accept: "application/json;q=0.5, text/event-stream" })).preferSse).to.equal(true);
+    expect(accepts(req({ accept: "text/event-stream" }))).to.deep.equal({ json: false, sse: true, preferSse: true });
+    expect(accepts(req({ accept: "application/json, text/event-stream;q=0" }))).to.deep.equal({ json: true, sse: false, preferSse: false });
+    expect(accepts(req({ accept: "*/*" }))).to.deep.equal({ json: true, sse: true, preferSse: false });
+    expect(accepts(req({ accept: "text/html" }))).to.deep.include({ json: false, sse: false });
+  });
+
+  it("allows localhost names by default, any port; refuses others", () => {
+    expect(hostnameOf("[::1]:3000")).to.equal("[::1]");
+    expect(hostnameOf("LocalHost:80")).to.equal("localhost");
+    for (const host of ["localhost:1", "127.0.0.1:8080", "[::1]:9", "localhost"]) expect(checkHostAndOrigin(req({ host }), {}), host).to.equal(undefined);
+    for (const host of ["evil.example", "127.0.0.1.evil.example:80", "localhost.evil:1"]) expect(checkHostAndOrigin(req({ host }), {})?.status, host).to.equal(403);
+    expect(checkHostAndOrigin(req({}), {})?.status, "a missing Host").to.equal(403);
+    expect(checkHostAndOrigin(req({ host: "mcp.example.com" }), { allowedHosts: ["mcp.example.com"] })).to.equal(undefined);
+    expect(originAllowed("http://localhost:5173", {})).to.equal(true);
+    expect(originAllowed("https://evil.example", {})).to.equal(false);
+    expect(originAllowed("file://", {})).to.equal(false);
+    expect(originAllowed("https://app.example.com", { allowedOrigins: ["https://app.example.com"] })).to.equal(true);
+    expect(originAllowed("http://app.example.com", { allowedOrigins: ["https://app.example.com"] })).to.equal(false);
+  });
+
+  it("decodes =?base64?...?= header values strictly, and takes others literally", () => {
+    expect(decoded("=?base64?SGVsbG8=?=")).to.equal("Hello");
+    expect(decoded("=?base64?SGVsbG8?=")).to.equal(null);
+    expect(decoded("=?base64?SGVs!!!bG8=?=")).to.equal(null);
+    expect(decoded("SGVsbG8=")).to.equal("SGVsbG8=");
+    expect(decoded("=?base64?SGVsbG8=")).to.equal("=?base64?SGVsbG8=");
+  });
+
+  it("stateless: headers must mirror version, method and name; whitespace around values is ignored", () => {
+    const message = {
+      jsonrpc: "2.0",
+      id: 5,
+      method: "tools/call",
+      params: { name: "t", _meta: { "io.modelcontextprotocol/protocolVersion": "2026-07-28" } },
+    };
+    const good = { "mcp-protocol-version": "2026-07-28", "mcp-method": " tools/call ", "mcp-name": "  t  " };
+    expect(checkStatelessHeaders(req(good), message)).to.equal(undefined);
+    for (const bad of [{ ...good, "mcp-method": "TOOLS/CALL" }, { ...good, "mcp-name": "u" }, { ...good, "mcp-protocol-version": "2025-11-25" }]) {
+      const error = checkStatelessHeaders(req(bad), message);
+      expect(error?.status).to.equal(400);
+      expect(error?.code).to.equal(-32020);
+      expect(error?.id).to.equal(5);
+    }
+  });
+});
