@@ -28,7 +28,7 @@ try {
 } catch (error) {
   usageError((error as Error).message, USAGE);
 }
-if (flags.help) usageError("database: an MCP server for read-only SQL on an embedded SQLite database", USAGE);
+if (flags.help) usageError("database: an MCP server for read-only SQL on an embedded SQLite database", USAGE, 0);
 const queryTimeoutMs = Number(flags["query-timeout-ms"]);
 if (!Number.isInteger(queryTimeoutMs) || queryTimeoutMs < 1) usageError(`--query-timeout-ms must be a positive integer, not ${flags["query-timeout-ms"]}`, USAGE);
 const path = flags.db;

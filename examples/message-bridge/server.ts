@@ -20,7 +20,7 @@ try {
 } catch (error) {
   usageError((error as Error).message, USAGE);
 }
-if (flags.help) usageError("message-bridge: review comments from the editor, for the assistant", USAGE);
+if (flags.help) usageError("message-bridge: review comments from the editor, for the assistant", USAGE, 0);
 
 const INBOX = "inbox://messages";
 const NEWS = "New message from the editor";

@@ -25,7 +25,7 @@ try {
 } catch (error) {
   usageError((error as Error).message, USAGE);
 }
-if (flags.help) usageError("node-introspection: an MCP server that exposes this Node.js process", USAGE);
+if (flags.help) usageError("node-introspection: an MCP server that exposes this Node.js process", USAGE, 0);
 const timeoutMs = Number(flags["timeout-ms"]);
 const memoryMb = Number(flags["memory-mb"]);
 if (!Number.isInteger(timeoutMs) || timeoutMs < 1) usageError(`--timeout-ms must be a positive integer, not ${flags["timeout-ms"]}`, USAGE);

@@ -82,8 +82,8 @@ function onClosed(transport: Transport, closed: () => void): Transport {
   };
 }
 
-/** Prints `message` and exits with status 2: a usage error. */
-export function usageError(message: string, usage: string): never {
+/** Prints `message` and the usage on stderr, then exits: status 2 for a usage error, 0 for --help. */
+export function usageError(message: string, usage: string, status = 2): never {
   process.stderr.write(`${message}\n\n${usage}\n`);
-  process.exit(2);
+  process.exit(status);
 }

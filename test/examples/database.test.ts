@@ -44,6 +44,7 @@ for (const { era, label } of ERAS) {
     });
 
     it("lists the tool, the resource, the template and the prompt", async function () {
+      if (sdk) expect(sdk.transport.protocolVersion, "negotiated by the SDK client").to.equal("2025-11-25");
       const [tool] = await api.listTools();
       expect(tool!.name).to.equal("sql_query");
       const properties = (tool!.inputSchema as { properties: Record<string, unknown> }).properties;

@@ -66,6 +66,7 @@ for (const { era, label } of ERAS) {
     });
 
     it("lists check_messages and inbox://messages", async function () {
+      if (sdk) expect(sdk.transport.protocolVersion, "negotiated by the SDK client").to.equal("2025-11-25");
       expect((await api.listTools()).map((t) => t.name)).to.deep.equal(["check_messages"]);
       expect((await api.listResources()).map((r) => [r.uri, r.mimeType])).to.deep.equal([[INBOX, "text/plain"]]);
     });
