@@ -98,6 +98,46 @@ const COMMANDS: Record<string, Command> = {
       return 0;
     },
   },
+  scaffold: {
+    usage: "scaffold <dir> [--name N] [--revisions R,...] [--transport stdio|http]",
+    summary: "a new server project with typed stubs; run again on it after editing its mcp.server.json",
+    options: {
+      name: { type: "string", description: "the server's name (new projects)", placeholder: "N" },
+      revisions: { type: "string", multiple: true, description: "MCP revisions to speak, comma-separated or repeated (default: all)", placeholder: "R,..." },
+      transport: { type: "string", description: "stdio (default) or http (new projects)", placeholder: "stdio|http" },
+    },
+    positionals: 1,
+    async run({ values, positionals }) {
+      if (positionals.length !== 1) throw new UsageError("scaffold takes one folder: scaffold ./my-server --name my-server");
+      const transport = values.transport as string | undefined;
+      if (transport !== undefined && transport !== "stdio" && transport !== "http") throw new UsageError(`--transport is stdio or http, not ${transport}`);
+      const revisions = (values.revisions as string[] | undefined)?.flatMap((r) => r.split(",")).map((r) => r.trim()).filter(Boolean);
+      const { scaffold, toolkitRoot } = await import("./scaffold/scaffold.js");
+      const report = await scaffold({
+        dir: positionals[0]!,
+        toolkit: toolkitRoot(),
+        name: values.name as string | undefined,
+        revisions,
+        transport: transport as "stdio" | "http" | undefined,
+      });
+      const { manifest } = report;
+      const count = (n: number, what: string) => `${n} ${what}${n === 1 ? "" : "s"}`;
+      console.log(
+        `${report.created ? "created" : "updated"} ${report.dir}: ${manifest.name}, ${manifest.transport}, ` +
+          `${count(manifest.tools.length, "tool")}, ${count(manifest.resources.length, "resource")}, ` +
+          `${count(manifest.resourceTemplates.length, "template")}, ${count(manifest.prompts.length, "prompt")}`,
+      );
+      for (const path of report.stubsAdded) console.log(`  + ${path}  (new stub)`);
+      for (const { path, changes } of report.stubsUpdated) console.log(`  ~ ${path}  (kept your code; brought in line: ${changes.join(", ")})`);
+      for (const path of report.written.filter((p) => !report.stubsAdded.includes(p) && !report.stubsUpdated.some((s) => s.path === p)))
+        console.log(`  ${report.created ? "+" : "~"} ${path}`);
+      for (const path of report.orphans) console.log(`  ! ${path}: no longer in mcp.server.json; kept, not registered (delete it when you are done with it)`);
+      for (const { path, problem } of report.problems) console.log(`  ! ${path}: ${problem}`);
+      if (report.written.length === 0 && report.orphans.length === 0) console.log("  nothing to do: everything matches mcp.server.json");
+      if (report.created) console.log(`Next: cd ${positionals[0]} && npm install && npm test`);
+      return report.problems.length > 0 ? 1 : 0;
+    },
+  },
   "spec fetch": {
     usage: "spec fetch",
     summary: "fill spec/<rev>/ from $MCP_SPEC_MIRROR, ../shared/mcp-spec or the pinned URLs, verifying every sha256",

@@ -1,0 +1,211 @@
+/**
+ * mcp.server.json: what a scaffolded server declares. The user edits it; `mcp-codegen scaffold`
+ * turns it into typed argument interfaces, the registration code and one stub per entry.
+ */
+
+export type Transport = "stdio" | "http";
+
+export interface ToolEntry {
+  readonly name: string;
+  readonly title?: string;
+  readonly description?: string;
+  /** A JSON Schema for the arguments (an object schema). */
+  readonly inputSchema: Record<string, unknown>;
+  /** A JSON Schema for structuredContent, when the tool returns structured output. */
+  readonly outputSchema?: Record<string, unknown>;
+  readonly annotations?: Record<string, unknown>;
+}
+
+export interface ResourceEntry {
+  readonly name: string;
+  readonly uri: string;
+  readonly title?: string;
+  readonly description?: string;
+  readonly mimeType?: string;
+}
+
+export interface TemplateEntry {
+  readonly name: string;
+  readonly uriTemplate: string;
+  readonly title?: string;
+  readonly description?: string;
+  readonly mimeType?: string;
+}
+
+export interface PromptEntry {
+  readonly name: string;
+  readonly title?: string;
+  readonly description?: string;
+  readonly arguments?: readonly { readonly name: string; readonly description?: string; readonly required?: boolean }[];
+}
+
+export interface Manifest {
+  readonly name: string;
+  readonly version: string;
+  readonly description?: string;
+  /** MCP revisions to speak; default: every revision the runtime has. */
+  readonly revisions?: readonly string[];
+  readonly transport: Transport;
+  readonly tools: readonly ToolEntry[];
+  readonly resources: readonly ResourceEntry[];
+  readonly resourceTemplates: readonly TemplateEntry[];
+  readonly prompts: readonly PromptEntry[];
+}
+
+export const MANIFEST_FILE = "mcp.server.json";
+
+/** The kinds of entry, each with its folder of stubs under src/. */
+export const KINDS = {
+  tools: { folder: "tools", label: "tool" },
+  resources: { folder: "resources", label: "resource" },
+  resourceTemplates: { folder: "templates", label: "resource template" },
+  prompts: { folder: "prompts", label: "prompt" },
+} as const;
+export type Kind = keyof typeof KINDS;
+
+/** A new project's manifest: one entry of each kind, to show the shape. */
+export function starterManifest(name: string, transport: Transport, revisions?: readonly string[]): Manifest {
+  return {
+    name,
+    version: "0.1.0",
+    description: `The ${name} MCP server.`,
+    ...(revisions?.length ? { revisions } : {}),
+    transport,
+    tools: [
+      {
+        name: "echo",
+        description: "Echoes a message back, a number of times.",
+        inputSchema: {
+          type: "object",
+          properties: {
+            message: { type: "string", description: "What to echo." },
+            times: { type: "integer", minimum: 1, maximum: 10, description: "How many times (default 1)." },
+          },
+          required: ["message"],
+        },
+      },
+    ],
+    resources: [{ name: "readme", uri: `${slug(name)}://readme`, mimeType: "text/plain", description: "What this server does." }],
+    resourceTemplates: [{ name: "note", uriTemplate: `${slug(name)}://notes/{id}`, mimeType: "text/plain", description: "A note, by id." }],
+    prompts: [
+      {
+        name: "summarize",
+        description: "Asks the model to summarize a text.",
+        arguments: [
+          { name: "text", description: "The text to summarize.", required: true },
+          { name: "style", description: "bullet points or prose" },
+        ],
+      },
+    ],
+  };
+}
+
+const TOOL_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
+
+/** Reads and checks a manifest: every problem is named with its place, before anything is written. */
+export function parseManifest(text: string, where: string): Manifest {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (error) {
+    throw new Error(`${where} is not valid JSON: ${(error as Error).message}`);
+  }
+  const problems: string[] = [];
+  const object = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
+  if (!object(raw)) throw new Error(`${where} must hold a JSON object`);
+  const string = (value: unknown, at: string) => {
+    if (typeof value !== "string" || value === "") problems.push(`${at} must be a non-empty string`);
+  };
+  string(raw.name, "name");
+  string(raw.version, "version");
+  const transport = raw.transport ?? "stdio";
+  if (transport !== "stdio" && transport !== "http") problems.push(`transport must be "stdio" or "http", not ${JSON.stringify(transport)}`);
+  if (raw.revisions !== undefined && (!Array.isArray(raw.revisions) || !raw.revisions.every((r) => typeof r === "string")))
+    problems.push("revisions must be a list of revision names");
+  const list = (key: Kind) => {
+    const value = raw[key] ?? [];
+    if (!Array.isArray(value)) {
+      problems.push(`${key} must be a list`);
+      return [];
+    }
+    const names = new Set<string>();
+    value.forEach((entry, i) => {
+      const at = `${key}[${i}]`;
+      if (!object(entry)) return problems.push(`${at} must be an object`);
+      string(entry.name, `${at}.name`);
+      if (typeof entry.name === "string") {
+        if (names.has(entry.name)) problems.push(`${at}.name: ${entry.name} is declared twice`);
+        names.add(entry.name);
+        if (!TOOL_NAME.test(entry.name)) problems.push(`${at}.name: use 1 to 128 of A-Z a-z 0-9 _ . - (${JSON.stringify(entry.name)})`);
+      }
+      if (key === "tools") {
+        if (!object(entry.inputSchema) || entry.inputSchema.type !== "object") problems.push(`${at}.inputSchema must be a JSON Schema with "type": "object"`);
+        if (entry.outputSchema !== undefined && (!object(entry.outputSchema) || entry.outputSchema.type !== "object"))
+          problems.push(`${at}.outputSchema must be a JSON Schema with "type": "object"`);
+      }
+      if (key === "resources") string(entry.uri, `${at}.uri`);
+      if (key === "resourceTemplates") string(entry.uriTemplate, `${at}.uriTemplate`);
+      if (key === "prompts" && entry.arguments !== undefined && (!Array.isArray(entry.arguments) || !entry.arguments.every((a) => object(a) && typeof a.name === "string")))
+        problems.push(`${at}.arguments must be a list of { "name": ... }`);
+      return undefined;
+    });
+    return value as never[];
+  };
+  const manifest = {
+    ...(raw as object),
+    transport,
+    tools: list("tools"),
+    resources: list("resources"),
+    resourceTemplates: list("resourceTemplates"),
+    prompts: list("prompts"),
+  } as unknown as Manifest;
+  for (const kind of Object.keys(KINDS) as Kind[]) {
+    const seen = new Map<string, string>();
+    for (const entry of manifest[kind]) {
+      const file = fileName(entry.name);
+      const other = seen.get(file);
+      if (other !== undefined) problems.push(`${kind}: ${other} and ${entry.name} would share the stub file ${file}.ts and the type ${pascal(entry.name)}`);
+      seen.set(file, entry.name);
+    }
+  }
+  if (problems.length) throw new Error(`${where} has ${problems.length} problem${problems.length === 1 ? "" : "s"}:\n  ${problems.join("\n  ")}`);
+  return manifest;
+}
+
+/** Words of a name: get_weather, get-weather, getWeather, get.weather -> get, weather. */
+function words(name: string): string[] {
+  return name
+    .split(/[^A-Za-z0-9]+|(?<=[a-z0-9])(?=[A-Z])/)
+    .filter(Boolean)
+    .map((w) => w.toLowerCase());
+}
+
+export function pascal(name: string): string {
+  const joined = words(name).map((w) => w[0]!.toUpperCase() + w.slice(1)).join("");
+  return /^[0-9]/.test(joined) ? `N${joined}` : joined || "Unnamed";
+}
+
+export function camel(name: string): string {
+  const p = pascal(name);
+  return p[0]!.toLowerCase() + p.slice(1);
+}
+
+/** The stub's file name (without .ts): the entry's name, kebab-cased. */
+export function fileName(name: string): string {
+  return words(name).join("-") || "unnamed";
+}
+
+export function slug(name: string): string {
+  return fileName(name);
+}
+
+/** The variables of an RFC 6570 template: {id}, {+path}, {?a,b}, {id*}. */
+export function templateVariables(uriTemplate: string): string[] {
+  const out: string[] = [];
+  for (const match of uriTemplate.matchAll(/\{([+#./;?&]?)([^}]*)\}/g))
+    for (const part of match[2]!.split(",")) {
+      const name = part.replace(/(\*|:\d+)$/, "").trim();
+      if (name && !out.includes(name)) out.push(name);
+    }
+  return out;
+}
