@@ -38,6 +38,12 @@ export interface HttpOptions extends SecurityOptions {
   readonly retryMs?: number;
   /** Session era: the most sessions at once; beyond, initialize gets 503. Default 10,000. */
   readonly maxSessions?: number;
+  /**
+   * Session era: a session with no request, no answer in progress and no open GET stream for this
+   * long is ended, as if the client had sent DELETE (its id then gets 404). Default 30 minutes;
+   * Infinity keeps sessions until DELETE.
+   */
+  readonly sessionIdleTimeoutMs?: number;
   readonly logger?: Logger;
 }
 
@@ -70,6 +76,7 @@ export class HttpEndpoint {
   private readonly logger: Logger;
   private readonly path: string | undefined;
   private isClosed = false;
+  private sweeper: ReturnType<typeof setInterval> | undefined;
 
   constructor(
     private readonly options: HttpOptions,
@@ -97,6 +104,11 @@ export class HttpEndpoint {
   async listen(accept: Accept): Promise<void> {
     if (this.accept) throw new Error("this HTTP endpoint is already listening");
     this.accept = accept;
+    const idle = this.options.sessionIdleTimeoutMs ?? 30 * 60_000;
+    if (Number.isFinite(idle)) {
+      this.sweeper = setInterval(() => this.endIdleSessions(idle), Math.max(10, Math.min(idle / 2, 60_000)));
+      this.sweeper.unref();
+    }
     if (!this.bind) return;
     const server = createServer(this.handle);
     this.server = server;
@@ -111,6 +123,7 @@ export class HttpEndpoint {
 
   async close(): Promise<void> {
     this.isClosed = true;
+    clearInterval(this.sweeper);
     await Promise.all([...this.sessions.values()].map((session) => session.close()));
     for (const exchange of this.exchanges) void exchange.close();
     const server = this.server;
@@ -266,6 +279,11 @@ export class HttpEndpoint {
     await session.close();
     res.writeHead(200, cors);
     res.end();
+  }
+
+  private endIdleSessions(idleMs: number): void {
+    const cutoff = Date.now() - idleMs;
+    for (const session of this.sessions.values()) if (!session.busy && session.lastActive < cutoff) void session.close();
   }
 
   /** Session era: MCP-Protocol-Version, when present, must name a session-era revision (missing means 2025-03-26). */

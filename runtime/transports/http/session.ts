@@ -59,6 +59,14 @@ export class HttpSession implements Transport {
     return this.isClosed;
   }
 
+  /** When the client last sent something (ms since the epoch). */
+  lastActive = Date.now();
+
+  /** Something is still going on: an answer in progress, or an open GET stream. */
+  get busy(): boolean {
+    return this.streams.size > 0 || (this.standalone?.attached ?? false);
+  }
+
   start(receiver: Receiver): void {
     if (this.receiver) throw new Error("HttpSession.start called twice");
     this.receiver = receiver;
@@ -89,6 +97,7 @@ export class HttpSession implements Transport {
    * POST starts the session, which ends at once if its initialize fails.
    */
   post(res: ServerResponse, body: unknown, accepts: Accepts, context: MessageContext, headers: Record<string, string>, initialize = false): void {
+    this.lastActive = Date.now();
     const messages = Array.isArray(body) ? body : [body];
     const ids: RequestId[] = [];
     for (const message of messages) {
@@ -116,6 +125,7 @@ export class HttpSession implements Transport {
 
   /** A GET: opens the standalone stream, or resumes a stream after `lastEventId`. */
   get(res: ServerResponse, lastEventId: string | undefined, headers: Record<string, string>): void {
+    this.lastActive = Date.now();
     if (lastEventId !== undefined) {
       const store = this.settings.store;
       const replay = store?.replayAfter(this.id, lastEventId);

@@ -165,6 +165,36 @@ describe("transports/http: the endpoint", () => {
   });
 });
 
+describe("transports/http: idle sessions", () => {
+  it("ends a session nobody used for sessionIdleTimeoutMs; its id then gets 404", async () => {
+    const running = await startServer({ sessionIdleTimeoutMs: 50 });
+    try {
+      const id = await openSession(running.url);
+      expect(running.endpoint.sessionCount).to.equal(1);
+      const deadline = Date.now() + 5_000;
+      while (running.endpoint.sessionCount > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+      expect(running.endpoint.sessionCount).to.equal(0);
+      const answer = await post(running.url, { jsonrpc: "2.0", id: 2, method: "ping" }, sessionHeaders(id));
+      expect(answer.status).to.equal(404);
+    } finally {
+      await running.close();
+    }
+  });
+
+  it("keeps a session whose GET stream is open, however long", async () => {
+    const running = await startServer({ sessionIdleTimeoutMs: 20 });
+    try {
+      const id = await openSession(running.url);
+      const stream = await fetch(running.url, { headers: { ...sessionHeaders(id), Accept: "text/event-stream" }, signal: AbortSignal.timeout(10_000) });
+      await new Promise((r) => setTimeout(r, 150));
+      expect(running.endpoint.sessionCount).to.equal(1);
+      await stream.body?.cancel();
+    } finally {
+      await running.close();
+    }
+  });
+});
+
 describe("transports/http: httpHandler in a server of one's own, with CORS", () => {
   it("serves both eras at the path it is mounted on, and answers CORS only for allowed origins", async () => {
     const server = createServer({ name: "mounted", version: "1.0.0", logger: () => {} });
