@@ -111,7 +111,8 @@ const ABSENT = Symbol("absent");
 /** One value per JSON type, whole and fractional numbers apart: the replacements of a type change. */
 const TYPE_SAMPLES: readonly Json[] = [null, true, 7, 2.5, "text", [], {}];
 
-const EXTRA_KEY_NAMES = ["extra", "x-vendor", "io.example/flag", "a/b", "~1", "", "constructor", "toString", "ünïcode"];
+/** Extra keys, awkward ones included: pointer escapes, the empty name, Object.prototype's names (as own data properties, as JSON.parse makes them). */
+const EXTRA_KEY_NAMES = ["extra", "x-vendor", "io.example/flag", "a/b", "~1", "", "constructor", "toString", "__proto__", "hasOwnProperty", "ünïcode"];
 
 /** Replacements that no rule of ours or ajv-formats' accepts as the format. */
 const BAD_URIS = ["relative/path", "no scheme here", "", "http://exa mple.com/", "//host/only", "1http://x.y/", "https://example.com/\u00e9", "http://x/%zz"];
@@ -421,7 +422,7 @@ export class SchemaArbitraries {
         : this.depthOf(additional) <= budget ? this.node(additional, budget)
         : undefined;
     const keyName = fc.oneof(fc.constantFrom(...EXTRA_KEY_NAMES), fc.string({ maxLength: 8 }))
-      .filter((k) => !declared.has(k) && k !== "__proto__");
+      .filter((k) => !declared.has(k));
     const extras = extraValue && this.extraKeys > 0
       ? fc.uniqueArray(fc.tuple(keyName, extraValue), { maxLength: this.extraKeys, selector: ([k]) => k })
       : fc.constant([] as [string, Generated][]);
