@@ -1,0 +1,216 @@
+/**
+ * `mcp-codegen scaffold` end to end, in a temporary folder: scaffold a project, `npm install` it
+ * (once: it depends on this checkout through file:, so dist/ must be built), `npm test` it, talk
+ * to it with the official SDK client over stdio; then edit its manifest, write code into a stub,
+ * scaffold again, and check the code is intact, the new stub exists and the project still passes.
+ */
+import { spawnSync } from "node:child_process";
+import { existsSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { expect } from "chai";
+import { describeRun, removeDir, ROOT, runCli, snapshot, tempDir, type CliRun } from "../../support/project.js";
+
+const REVISIONS = ["2025-06-18", "2026-07-28"];
+
+function npm(args: readonly string[], cwd: string, timeout = 240_000): CliRun {
+  const run = spawnSync("npm", [...args], { cwd, encoding: "utf8", timeout, env: { ...process.env, npm_config_update_notifier: "false" } });
+  if (run.error) throw run.error;
+  return { status: run.status, stdout: run.stdout, stderr: run.stderr };
+}
+
+/** The SDK's client, over stdio, against the project's compiled main.js: tool names, and the text of one call. */
+async function sdkSession(project: string, call: { name: string; arguments: Record<string, unknown> }): Promise<{ tools: string[]; text: string }> {
+  const transport = new StdioClientTransport({ command: process.execPath, args: [join(project, "dist", "src", "main.js")], cwd: project, stderr: "pipe" });
+  const client = new Client({ name: "scaffold-test", version: "1.0.0" });
+  try {
+    await client.connect(transport, { timeout: 20_000 });
+    const tools = (await client.listTools(undefined, { timeout: 20_000 })).tools.map((t) => t.name);
+    const result = (await client.callTool(call, undefined, { timeout: 20_000 })) as { content: { type: string; text?: string }[]; isError?: boolean };
+    expect(result.isError, JSON.stringify(result)).not.to.equal(true);
+    return { tools, text: result.content.map((c) => c.text ?? "").join("") };
+  } finally {
+    await client.close();
+  }
+}
+
+const USER_BODY = `  const times = args.times ?? 1;
+  context.log("info", \`echoing \${times} times\`);
+  return { content: [{ type: "text", text: shout(args.message).repeat(times) }] };`;
+const USER_HELPER = `
+// Written by hand: the scaffold must leave this alone.
+function shout(text: string): string {
+  return text.toUpperCase();
+}
+`;
+
+describe("mcp-codegen scaffold, end to end", function () {
+  this.timeout(300_000);
+  let dir: string;
+  let project: string;
+  let installed: CliRun;
+
+  before(function () {
+    for (const built of ["dist/runtime/index.js", "dist/runtime/index.d.ts"])
+      if (!existsSync(join(ROOT, built))) throw new Error(`${built} is missing: the project depends on this checkout through file:, run \`make build\` first`);
+    dir = tempDir("scaffold");
+    project = join(dir, "weather");
+    const run = runCli(["scaffold", project, "--name", "weather", "--revisions", REVISIONS.join(",")]);
+    expect(run.status, describeRun(run)).to.equal(0);
+    installed = npm(["install", "--prefer-offline", "--no-audit", "--no-fund"], project);
+  });
+  after(() => removeDir(dir));
+
+  it("writes a complete project: manifest, generated types, one stub per entry, a test, a README, package.json on this checkout", () => {
+    for (const path of [
+      "mcp.server.json",
+      "package.json",
+      "tsconfig.json",
+      "README.md",
+      "src/main.ts",
+      "src/generated/types.ts",
+      "src/generated/manifest.ts",
+      "src/generated/server.ts",
+      "src/tools/echo.ts",
+      "src/resources/readme.ts",
+      "src/templates/note.ts",
+      "src/prompts/summarize.ts",
+      "test/stubs.test.ts",
+    ])
+      expect(existsSync(join(project, path)), path).to.equal(true);
+    const manifest = JSON.parse(readFileSync(join(project, "mcp.server.json"), "utf8")) as Record<string, unknown>;
+    expect(manifest).to.include({ name: "weather", transport: "stdio" });
+    expect(manifest.revisions).to.deep.equal(REVISIONS);
+    const pkg = JSON.parse(readFileSync(join(project, "package.json"), "utf8")) as { dependencies: Record<string, string> };
+    const dependency = pkg.dependencies["mcp-codegen"]!;
+    expect(dependency).to.match(/^file:/);
+    expect(resolve(project, dependency.slice("file:".length))).to.equal(ROOT);
+    const types = readFileSync(join(project, "src/generated/types.ts"), "utf8");
+    expect(types).to.match(/export interface EchoArgs \{[^}]*message: string;[^}]*times\?: number;/s);
+    expect(readFileSync(join(project, "src/tools/echo.ts"), "utf8")).to.contain(
+      "export default async function echoTool(\n  args: EchoArgs,\n  context: RequestContext,\n): Promise<EchoResult> {",
+    );
+  });
+
+  it("npm install links this checkout", () => {
+    expect(installed.status, describeRun(installed)).to.equal(0);
+    expect(realpathSync(join(project, "node_modules", "mcp-codegen"))).to.equal(realpathSync(ROOT));
+  });
+
+  it("npm test compiles the project and calls every stub through the runtime, for each revision", () => {
+    const run = npm(["test"], project);
+    expect(run.status, describeRun(run)).to.equal(0);
+    for (const revision of REVISIONS) expect(run.stdout).to.contain(`every stub through the runtime, MCP ${revision}`);
+    for (const name of ["tools/call echo", "resources/read readme", "resources/read note (weather://notes/example)", "prompts/get summarize"])
+      expect(run.stdout).to.contain(name);
+    expect(run.stdout).to.match(/^# pass 10$/m);
+    expect(run.stdout).to.match(/^# fail 0$/m);
+  });
+
+  it("an official SDK Client lists and calls the scaffolded tools over stdio", async () => {
+    const session = await sdkSession(project, { name: "echo", arguments: { message: "hi" } });
+    expect(session.tools).to.deep.equal(["echo"]);
+    expect(session.text).to.equal('echo is not implemented yet (arguments: {"message":"hi"})');
+  });
+
+  describe("after editing the manifest and a stub, scaffold again", () => {
+    let run: CliRun;
+    let userStub: string;
+    before(() => {
+      const manifestPath = join(project, "mcp.server.json");
+      const manifest = JSON.parse(readFileSync(manifestPath, "utf8")) as Record<string, unknown[]> & { tools: Record<string, unknown>[] };
+      manifest.tools[0]!.description = "Echoes a message back, louder.";
+      manifest.tools.push({
+        name: "get_forecast",
+        description: "The forecast for a city.",
+        inputSchema: { type: "object", properties: { city: { type: "string" }, days: { type: "integer", minimum: 1, maximum: 7 } }, required: ["city"] },
+        outputSchema: { type: "object", properties: { city: { type: "string" }, highs: { type: "array", items: { type: "number" } } }, required: ["city", "highs"] },
+      });
+      manifest.prompts = [];
+      writeFileSync(manifestPath, JSON.stringify(manifest, null, 2));
+
+      const stubPath = join(project, "src/tools/echo.ts");
+      const stub = readFileSync(stubPath, "utf8");
+      const body = /(\): Promise<EchoResult> \{\n)([^]*?)(\n\}\n)/.exec(stub)!;
+      userStub = `${stub.slice(0, body.index + body[1]!.length)}${USER_BODY}${body[3]}${USER_HELPER}`;
+      writeFileSync(stubPath, userStub);
+      run = runCli(["scaffold", project]);
+    });
+
+    it("reports the new stub, the merged one and the removed entry", () => {
+      expect(run.status, describeRun(run)).to.equal(0);
+      expect(run.stdout).to.match(/^updated .*weather: weather, stdio, 2 tools, 1 resource, 1 template, 0 prompts$/m);
+      expect(run.stdout).to.contain("+ src/tools/get-forecast.ts  (new stub)");
+      expect(run.stdout).to.contain("~ src/tools/echo.ts  (kept your code; brought in line: doc comment)");
+      expect(run.stdout).to.contain("! src/prompts/summarize.ts: no longer in mcp.server.json; kept, not registered");
+    });
+
+    it("keeps the user's code byte for byte; only the doc comment's first paragraph follows the manifest", () => {
+      const now = readFileSync(join(project, "src/tools/echo.ts"), "utf8");
+      expect(now).to.equal(userStub.replace("The tool `echo`: Echoes a message back, a number of times.", "The tool `echo`: Echoes a message back, louder."));
+      expect(now).to.contain(USER_BODY).and.to.contain(USER_HELPER);
+    });
+
+    it("writes the new stub, updates the types, and keeps the removed prompt's stub unregistered", () => {
+      expect(readFileSync(join(project, "src/tools/get-forecast.ts"), "utf8")).to.contain("export default async function getForecastTool(");
+      const types = readFileSync(join(project, "src/generated/types.ts"), "utf8");
+      expect(types).to.match(/export interface GetForecastArgs \{[^}]*city: string;[^}]*days\?: number;/s);
+      expect(types).to.match(/export type GetForecastResult = CallToolResult & \{ structuredContent: GetForecastOutput \};/);
+      expect(types).to.match(/@deprecated The prompt `summarize` is no longer in mcp.server.json/);
+      expect(existsSync(join(project, "src/prompts/summarize.ts"))).to.equal(true);
+      expect(readFileSync(join(project, "src/generated/server.ts"), "utf8")).not.to.contain("summarize");
+    });
+
+    it("the project still compiles and passes, and the SDK client sees the new tool and runs the user's code", async () => {
+      const test = npm(["test"], project);
+      expect(test.status, describeRun(test)).to.equal(0);
+      expect(test.stdout).to.contain("tools/call get_forecast");
+      expect(test.stdout).to.match(/^# fail 0$/m);
+      const session = await sdkSession(project, { name: "echo", arguments: { message: "hi", times: 2 } });
+      expect(session.tools).to.deep.equal(["echo", "get_forecast"]);
+      expect(session.text).to.equal("HIHI");
+    });
+
+    it("a run with nothing to change writes nothing", () => {
+      const before = snapshot(join(project, "src"));
+      const again = runCli(["scaffold", project]);
+      expect(again.status, describeRun(again)).to.equal(0);
+      expect(again.stdout).not.to.match(/^\s+[+~] /m);
+      expect(snapshot(join(project, "src"))).to.deep.equal(before);
+    });
+  });
+
+  describe("refusals", () => {
+    it("a folder that is not empty and has no manifest, options given to an existing project, a broken manifest", () => {
+      const stranger = tempDir("scaffold-stranger");
+      try {
+        writeFileSync(join(stranger, "notes.txt"), "mine\n");
+        const notEmpty = runCli(["scaffold", stranger, "--name", "x"]);
+        expect(notEmpty.status, describeRun(notEmpty)).to.equal(1);
+        expect(notEmpty.stderr).to.contain("is not empty and has no mcp.server.json");
+      } finally {
+        removeDir(stranger);
+      }
+      const options = runCli(["scaffold", project, "--name", "other"]);
+      expect(options.status, describeRun(options)).to.equal(1);
+      expect(options.stderr).to.contain("is a scaffolded project already: change name in mcp.server.json");
+
+      const manifestPath = join(project, "mcp.server.json");
+      const good = readFileSync(manifestPath, "utf8");
+      const before = snapshot(join(project, "src"));
+      try {
+        const broken = JSON.parse(good) as { tools: Record<string, unknown>[] };
+        broken.tools.push({ name: "bad name!", inputSchema: { type: "string" } });
+        writeFileSync(manifestPath, JSON.stringify(broken));
+        const run = runCli(["scaffold", project]);
+        expect(run.status, describeRun(run)).to.equal(1);
+        expect(run.stderr).to.contain("has 2 problems").and.to.contain('tools[2].name: use 1 to 128 of A-Z a-z 0-9 _ . - ("bad name!")');
+        expect(run.stderr).to.contain('tools[2].inputSchema must be a JSON Schema with "type": "object"');
+        expect(snapshot(join(project, "src"))).to.deep.equal(before);
+      } finally {
+        writeFileSync(manifestPath, good);
+      }
+    });
+  });
+});
