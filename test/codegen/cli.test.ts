@@ -14,6 +14,8 @@ describe("codegen/cli", function () {
     expect(run.stdout).to.match(/^Usage: mcp-codegen <command>/m);
     expect(run.stdout).to.match(/^\s+generate \[--revision R \.\.\.\]/m);
     expect(run.stdout).to.match(/^\s+spec fetch\b/m);
+    for (const command of ["check", "diff <revA> <revB> \\[--json\\]", "spec add <rev> --from", "scaffold <dir>"])
+      expect(run.stdout).to.match(new RegExp(`^\\s+${command}`, "m"));
     expect(run.stderr).to.equal("");
   });
 
