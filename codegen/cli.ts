@@ -99,7 +99,7 @@ const COMMANDS: Record<string, Command> = {
     },
   },
   scaffold: {
-    usage: "scaffold <dir> [--name N] [--revisions R,...] [--transport stdio|http]",
+    usage: "scaffold <dir> [--name N] [options]",
     summary: "a new server project with typed stubs; run again on it after editing its mcp.server.json",
     options: {
       name: { type: "string", description: "the server's name (new projects)", placeholder: "N" },
