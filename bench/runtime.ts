@@ -13,9 +13,12 @@
 //   (JSON.stringify + JSON.parse of the same response message); and the SDK (client and server)
 //   asked for a result just over its 10 MiB line limit, bounded by a timeout.
 //
-// Each measure runs several times, ours and the SDK's interleaved, and reports the median.
-// Every loop is bounded by a count and a time budget. The targets (issue 4) are reported,
-// never asserted; the exit code is 1 only when a measurement could not be made.
+// Call rates are measured in worker processes (this file with --worker), one per contender and
+// measure, so neither side's garbage or JIT state weighs on the other: each worker warms up with
+// one full run, then makes several runs; the median is reported. Workers alternate, ours then
+// the SDK's, ROUNDS times, and all their runs count. Every loop is bounded by a count and a time
+// budget. The targets (issue 4) are reported, never asserted; the exit code is 1 only when a
+// measurement could not be made.
 
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
@@ -39,12 +42,13 @@ const OURS_SERVER = join(ROOT, "bench", "servers", "ours.mjs");
 const SDK_SERVER = join(ROOT, "bench", "servers", "sdk.mjs");
 const MiB = 1024 * 1024;
 
-const { values } = parseArgs({ options: { quick: { type: "boolean", default: false }, only: { type: "string" } } });
+const { values } = parseArgs({ options: { quick: { type: "boolean", default: false }, only: { type: "string" }, worker: { type: "string" } } });
 const QUICK = values.quick;
 const ONLY = new Set((values.only ?? "memory,stdio,spawn,large").split(","));
 
-/** Runs per measure (median reported), calls per run, and each run's time budget. */
-const RUNS = QUICK ? 3 : 5;
+/** Worker rounds per measure, runs per worker (the median of all is reported), calls per run, and each run's time budget. */
+const ROUNDS = QUICK ? 1 : 2;
+const RUNS = QUICK ? 3 : 4;
 const CALLS = { memory: QUICK ? 20_000 : 100_000, stdio: QUICK ? 5_000 : 20_000 } as const;
 const RUN_BUDGET_MS = QUICK ? 2_000 : 5_000;
 const SPAWNS = QUICK ? 3 : 7;
@@ -102,21 +106,57 @@ interface Contender {
   close(): Promise<void>;
 }
 
-/**
- * Median calls/s of each contender, runs interleaved (ours, SDK, ours, SDK...) after one full
- * warm-up run each: the first tens of thousands of calls run in V8's lower tiers (3x slower here).
- */
-async function compareRates(ours: Contender, sdk: Contender, inFlight: number, calls: number): Promise<{ ours: number; sdk: number }> {
-  await rate((i) => ours.call(i), inFlight, calls, RUN_BUDGET_MS);
-  await rate((i) => sdk.call(i), inFlight, calls, RUN_BUDGET_MS);
-  const results = { ours: [] as number[], sdk: [] as number[] };
-  for (let run = 0; run < RUNS; run++) {
-    collectGarbage();
-    results.ours.push(await rate((i) => ours.call(i), inFlight, calls, RUN_BUDGET_MS));
-    collectGarbage();
-    results.sdk.push(await rate((i) => sdk.call(i), inFlight, calls, RUN_BUDGET_MS));
+type Kind = "memory" | "stdio";
+type Side = "ours" | "sdk";
+
+const CONTENDERS: Record<Kind, Record<Side, () => Promise<Contender>>> = {
+  memory: { ours: () => oursInMemory(), sdk: () => sdkInMemory() },
+  stdio: { ours: () => oursOverStdio(), sdk: () => sdkOverStdio() },
+};
+
+/** In a worker: one full warm-up run (the first tens of thousands of calls run in V8's lower tiers), then RUNS runs; their rates. */
+async function workerRates(kind: Kind, side: Side, inFlight: number): Promise<number[]> {
+  const contender = await CONTENDERS[kind][side]();
+  try {
+    const calls = CALLS[kind];
+    await rate((i) => contender.call(i), inFlight, calls, RUN_BUDGET_MS);
+    const rates: number[] = [];
+    for (let run = 0; run < RUNS; run++) {
+      collectGarbage();
+      rates.push(await rate((i) => contender.call(i), inFlight, calls, RUN_BUDGET_MS));
+    }
+    return rates;
+  } finally {
+    await contender.close();
   }
-  return { ours: median(results.ours), sdk: median(results.sdk) };
+}
+
+/** Runs a worker process and returns the rates it measured. */
+function runWorker(kind: Kind, side: Side, inFlight: number): Promise<number[]> {
+  return new Promise((resolvePromise, reject) => {
+    const args = ["--import", "tsx", fileURLToPath(import.meta.url), "--worker", `${kind}:${side}:${inFlight}`, ...(QUICK ? ["--quick"] : [])];
+    const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ["ignore", "pipe", "inherit"] });
+    let out = "";
+    child.stdout.setEncoding("utf8").on("data", (text: string) => (out += text));
+    const budget = (RUNS + 1) * RUN_BUDGET_MS + 4 * WAIT_MS;
+    const timer = setTimeout(() => child.kill("SIGKILL"), budget);
+    child.once("error", reject);
+    child.once("exit", (code, signal) => {
+      clearTimeout(timer);
+      if (code !== 0) return reject(new Error(`worker ${kind}:${side}:${inFlight} ${signal ? `killed (${signal}; budget ${budget} ms)` : `exited with ${code}`}`));
+      resolvePromise(JSON.parse(out) as number[]);
+    });
+  });
+}
+
+/** Median calls/s of each side over ROUNDS alternating workers (ours, SDK, ours, SDK...). */
+async function compareRates(kind: Kind, inFlight: number): Promise<{ ours: number; sdk: number }> {
+  const all = { ours: [] as number[], sdk: [] as number[] };
+  for (let round = 0; round < ROUNDS; round++) {
+    all.ours.push(...(await runWorker(kind, "ours", inFlight)));
+    all.sdk.push(...(await runWorker(kind, "sdk", inFlight)));
+  }
+  return { ours: median(all.ours), sdk: median(all.sdk) };
 }
 
 /** Every call's answer is checked: a benchmark of failures would be fast and worthless. */
@@ -223,15 +263,8 @@ function rateSync(run: () => void, count: number): number {
 
 async function measureMemory(): Promise<void> {
   console.log("in memory: tools/call echo");
-  const ours = await oursInMemory();
-  const sdk = await sdkInMemory();
-  try {
-    rateRow("in memory, one at a time", await compareRates(ours, sdk, 1, CALLS.memory), 8);
-    rateRow("in memory, 16 in flight", await compareRates(ours, sdk, 16, CALLS.memory), 8);
-  } finally {
-    await ours.close();
-    await sdk.close();
-  }
+  rateRow("in memory, one at a time", await compareRates("memory", 1), 8);
+  rateRow("in memory, 16 in flight", await compareRates("memory", 16), 8);
   const floor = median([echoFloor(), echoFloor(), echoFloor()]);
   console.log(`  floor (the same two messages stringified and parsed, no dispatch): ${Math.round(floor)} calls/s`);
   rows.push({ measure: "in memory, floor (stringify+parse only)", ours: `${Math.round(floor).toLocaleString("en-US")} calls/s`, sdk: "-", ratio: "-", target: "-", met: undefined });
@@ -239,15 +272,8 @@ async function measureMemory(): Promise<void> {
 
 async function measureStdio(): Promise<void> {
   console.log("stdio: tools/call echo, each client against its own spawned server");
-  const ours = await oursOverStdio();
-  const sdk = await sdkOverStdio();
-  try {
-    rateRow("stdio, one at a time", await compareRates(ours, sdk, 1, CALLS.stdio), 1.5);
-    rateRow("stdio, 16 in flight", await compareRates(ours, sdk, 16, CALLS.stdio), 3);
-  } finally {
-    await ours.close();
-    await sdk.close();
-  }
+  rateRow("stdio, one at a time", await compareRates("stdio", 1), 1.5);
+  rateRow("stdio, 16 in flight", await compareRates("stdio", 16), 3);
 }
 
 /** ms from spawn() to the initialize response's line on stdout. */
@@ -359,11 +385,20 @@ async function measureLarge(): Promise<void> {
 
 // -- main ------------------------------------------------------------------------------------------
 
+if (values.worker !== undefined) {
+  // Worker mode: measure one contender, print its rates as JSON on stdout, nothing else there.
+  const [kind, side, inFlight] = values.worker.split(":") as [Kind, Side, string];
+  process.stdout.write(JSON.stringify(await workerRates(kind, side, Number(inFlight))));
+  process.exit(0);
+}
+
 if (!existsSync(join(ROOT, "dist", "runtime", "index.js"))) fail("dist/ is missing: run `make build` first (the stdio servers run compiled JavaScript)");
 const stale = newerSources(join(ROOT, "runtime"), join(ROOT, "dist", "runtime"));
 if (stale.length > 0) console.warn(`warning: dist/ is older than ${stale.slice(0, 3).join(", ")}: run \`make build\` for numbers that match the sources\n`);
 
-console.log(`runtime vs @modelcontextprotocol/sdk, node ${process.version}, ${cpus().length} CPUs, ${RUNS} runs per measure (median)${QUICK ? ", --quick" : ""}\n`);
+console.log(
+  `runtime vs @modelcontextprotocol/sdk, node ${process.version}, ${cpus().length} CPUs, rates: median of ${ROUNDS * RUNS} runs in ${ROUNDS} worker(s) per side${QUICK ? ", --quick" : ""}\n`,
+);
 try {
   if (ONLY.has("memory")) await measureMemory();
   if (ONLY.has("stdio")) await measureStdio();
