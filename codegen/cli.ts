@@ -62,7 +62,7 @@ const COMMANDS: Record<string, Command> = {
         console.log(`generated/ is up to date: ${report.checked} files of ${report.revisions.length} revisions match a fresh generation (${ms})`);
         return 0;
       }
-      const lines = [`generated/ is stale: ${report.stale.length} file${report.stale.length === 1 ? "" : "s"} differ from a fresh generation (${ms})`];
+      const lines = [`generated/ is stale: ${report.stale.length} ${report.stale.length === 1 ? "file differs" : "files differ"} from a fresh generation (${ms})`];
       for (const [revision, cause] of report.causes) {
         lines.push(`  ${revision}: ${cause}`);
         const mine = report.stale.filter((s) => (revision === "generated/" ? !s.path.includes("/") : s.path.startsWith(`${revision}/`)));
