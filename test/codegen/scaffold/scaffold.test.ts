@@ -192,6 +192,11 @@ describe("mcp-codegen scaffold, end to end", function () {
       } finally {
         removeDir(stranger);
       }
+      const unknown = runCli(["scaffold", join(dir, "other"), "--name", "other", "--revisions", "2025-06-18,1999-01-01"]);
+      expect(unknown.status, describeRun(unknown)).to.equal(1);
+      expect(unknown.stderr).to.contain("unknown MCP revision 1999-01-01 (this toolkit has 2024-11-05, ");
+      expect(existsSync(join(dir, "other"))).to.equal(false);
+
       const options = runCli(["scaffold", project, "--name", "other"]);
       expect(options.status, describeRun(options)).to.equal(1);
       expect(options.stderr).to.contain("is a scaffolded project already: change name in mcp.server.json");
