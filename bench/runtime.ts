@@ -8,7 +8,8 @@
 //   our McpClient (spawnStdio) -> bench/servers/ours.mjs, the SDK Client (StdioClientTransport)
 //   -> bench/servers/sdk.mjs. Both servers are plain JavaScript run by plain node, ours from
 //   dist/ (`make build`), as each would be deployed.
-// - spawn: from spawn() to the initialize response on stdout, the same raw client for both.
+// - spawn: from spawn() to the initialize response on stdout, the same raw client for both,
+//   and for node alone answering with a fixed line (bench/servers/bare.mjs): the floor.
 // - large: a 64 MiB tool result over stdio (our client and server), next to its floor
 //   (JSON.stringify + JSON.parse of the same response message); and the SDK (client and server)
 //   asked for a result just over its 10 MiB line limit, bounded by a timeout.
@@ -40,6 +41,7 @@ import { payload } from "./servers/payload.mjs";
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const OURS_SERVER = join(ROOT, "bench", "servers", "ours.mjs");
 const SDK_SERVER = join(ROOT, "bench", "servers", "sdk.mjs");
+const BARE_NODE = join(ROOT, "bench", "servers", "bare.mjs");
 const MiB = 1024 * 1024;
 
 const { values } = parseArgs({ options: { quick: { type: "boolean", default: false }, only: { type: "string" }, worker: { type: "string" } } });
@@ -54,7 +56,7 @@ const RUN_BUDGET_MS = QUICK ? 2_000 : 5_000;
 /** Each worker's warm-up: V8 keeps speeding our in-memory calls up for the first ~300k of them (about 1 s). */
 const WARMUP_MS = QUICK ? 1_000 : 3_000;
 const SPAWNS = QUICK ? 3 : 7;
-const LARGE_RUNS = QUICK ? 2 : 5;
+const LARGE_RUNS = QUICK ? 3 : 5;
 const LARGE_BYTES = 64 * MiB;
 const SDK_OVER_LIMIT_BYTES = 11 * MiB;
 const WAIT_MS = 60_000;
@@ -270,15 +272,15 @@ async function measureMemory(): Promise<void> {
   console.log("in memory: tools/call echo");
   rateRow("in memory, one at a time", await compareRates("memory", 1), 8);
   rateRow("in memory, 16 in flight", await compareRates("memory", 16), 8);
-  const floor = median([echoFloor(), echoFloor(), echoFloor()]);
-  console.log(`  floor (the same two messages stringified and parsed, no dispatch): ${Math.round(floor)} calls/s`);
-  rows.push({ measure: "in memory, floor (stringify+parse only)", ours: `${Math.round(floor).toLocaleString("en-US")} calls/s`, sdk: "-", ratio: "-", target: "-", met: undefined });
 }
 
 async function measureStdio(): Promise<void> {
   console.log("stdio: tools/call echo, each client against its own spawned server");
   rateRow("stdio, one at a time", await compareRates("stdio", 1), 1.5);
   rateRow("stdio, 16 in flight", await compareRates("stdio", 16), 3);
+  const floor = median([echoFloor(), echoFloor(), echoFloor()]);
+  console.log(`  floor (the call's two messages stringified and parsed, no I/O, no dispatch): ${Math.round(floor)} calls/s`);
+  rows.push({ measure: "stdio floor (stringify+parse only)", ours: `${Math.round(floor).toLocaleString("en-US")} calls/s`, sdk: "-", ratio: "-", target: "-", met: undefined });
 }
 
 /** ms from spawn() to the initialize response's line on stdout. */
@@ -311,16 +313,17 @@ function spawnToInitialize(script: string): Promise<number> {
 
 async function measureSpawn(): Promise<void> {
   console.log(`spawn -> initialize response, ${SPAWNS} spawns each, interleaved`);
-  await spawnToInitialize(OURS_SERVER); // warm the file system cache for both
-  await spawnToInitialize(SDK_SERVER);
+  for (const script of [OURS_SERVER, SDK_SERVER, BARE_NODE]) await spawnToInitialize(script); // warm the file system cache
   const ours: number[] = [];
   const sdk: number[] = [];
+  const bare: number[] = [];
   for (let i = 0; i < SPAWNS; i++) {
     ours.push(await spawnToInitialize(OURS_SERVER));
     sdk.push(await spawnToInitialize(SDK_SERVER));
+    bare.push(await spawnToInitialize(BARE_NODE));
   }
   const ratio = median(ours) / median(sdk);
-  console.log(`  ours ${median(ours).toFixed(0)} ms, SDK ${median(sdk).toFixed(0)} ms (${ratio.toFixed(2)}x)`);
+  console.log(`  ours ${median(ours).toFixed(0)} ms, SDK ${median(sdk).toFixed(0)} ms (${ratio.toFixed(2)}x); node alone ${median(bare).toFixed(0)} ms`);
   rows.push({
     measure: "spawn -> initialize response",
     ours: `${median(ours).toFixed(0)} ms`,
@@ -329,6 +332,7 @@ async function measureSpawn(): Promise<void> {
     target: "<= 0.5x",
     met: ratio <= 0.5,
   });
+  rows.push({ measure: "spawn -> initialize, node alone (no MCP)", ours: `${median(bare).toFixed(0)} ms`, sdk: "-", ratio: `${(median(bare) / median(sdk)).toFixed(2)}x`, target: "-", met: undefined });
 }
 
 async function measureLarge(): Promise<void> {
