@@ -1,8 +1,9 @@
 /**
  * Timeouts for many outstanding requests on one timer. A timer per request costs a setTimeout
- * and a clearTimeout on the hot path; here adding a deadline is a Map insertion, and the one
- * timer is armed for the earliest deadline only. When it fires, expired entries are expired and
- * the timer re-armed: with a uniform timeout, that happens about once per timeout period.
+ * and a clearTimeout on the hot path; here adding a deadline is a Map insertion. The one timer
+ * stays armed for the earliest deadline it has seen: when requests finish it is only unref'd
+ * (it must not keep an idle process alive), and when it fires it expires what is due and
+ * re-arms for the next deadline. With a uniform timeout, that is about once per period.
  */
 export class Deadlines<K> {
   private readonly entries = new Map<K, number>();
@@ -13,30 +14,26 @@ export class Deadlines<K> {
 
   add(key: K, timeoutMs: number): void {
     const at = Date.now() + timeoutMs;
+    if (this.entries.size === 0) this.timer?.ref();
     this.entries.set(key, at);
     if (at < this.armedFor) this.arm(at);
   }
 
   delete(key: K): void {
-    this.entries.delete(key);
-    if (this.entries.size === 0) this.disarm();
+    if (this.entries.delete(key) && this.entries.size === 0) this.timer?.unref();
   }
 
   clear(): void {
     this.entries.clear();
-    this.disarm();
-  }
-
-  private arm(at: number): void {
-    this.disarm();
-    this.armedFor = at;
-    this.timer = setTimeout(() => this.fire(), Math.max(0, at - Date.now()));
-  }
-
-  private disarm(): void {
     if (this.timer !== undefined) clearTimeout(this.timer);
     this.timer = undefined;
     this.armedFor = Infinity;
+  }
+
+  private arm(at: number): void {
+    if (this.timer !== undefined) clearTimeout(this.timer);
+    this.armedFor = at;
+    this.timer = setTimeout(() => this.fire(), Math.max(0, at - Date.now()));
   }
 
   private fire(): void {
