@@ -34,8 +34,8 @@ import { parseArgs } from "node:util";
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import * as z from "zod";
-import { createMemoryPair, createServer, McpClient, spawnStdio } from "../runtime/index.js";
-import { silentLogger } from "../runtime/util/logger.js";
+import type { McpClient } from "../runtime/index.js";
+import { runtime } from "./ours.js";
 import { payload } from "./servers/payload.mjs";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
@@ -43,6 +43,8 @@ const OURS_SERVER = join(ROOT, "bench", "servers", "ours.mjs");
 const SDK_SERVER = join(ROOT, "bench", "servers", "sdk.mjs");
 const BARE_NODE = join(ROOT, "bench", "servers", "bare.mjs");
 const MiB = 1024 * 1024;
+const { createMemoryPair, createServer, spawnStdio } = runtime;
+const silentLogger = () => {};
 
 const { values } = parseArgs({ options: { quick: { type: "boolean", default: false }, only: { type: "string" }, worker: { type: "string" } } });
 const QUICK = values.quick;
@@ -181,7 +183,7 @@ async function oursInMemory(): Promise<Contender> {
   server.tool({ name: "echo", inputSchema: ECHO_SCHEMA }, ({ text }: { text: string }) => ({ content: [{ type: "text", text }] }));
   const [clientEnd, serverEnd] = createMemoryPair();
   await server.listen(serverEnd);
-  const client = await McpClient.connect(clientEnd, { name: "bench", version: "1.0.0", logger: silentLogger });
+  const client = await runtime.McpClient.connect(clientEnd, { name: "bench", version: "1.0.0", logger: silentLogger });
   return {
     call: async () => expectEcho(await client.callTool("echo", { text: ECHO_TEXT }), ECHO_TEXT),
     close: async () => {
@@ -209,7 +211,7 @@ async function sdkInMemory(): Promise<Contender> {
 
 async function oursOverStdio(): Promise<Contender & { client: McpClient }> {
   const transport = await spawnStdio(process.execPath, [OURS_SERVER], { stderr: "inherit" });
-  const client = await within(WAIT_MS, McpClient.connect(transport, { name: "bench", version: "1.0.0", logger: silentLogger, requestTimeoutMs: WAIT_MS }), "our server");
+  const client = await within(WAIT_MS, runtime.McpClient.connect(transport, { name: "bench", version: "1.0.0", logger: silentLogger, requestTimeoutMs: WAIT_MS }), "our server");
   return {
     client,
     call: async () => expectEcho(await client.callTool("echo", { text: ECHO_TEXT }), ECHO_TEXT),

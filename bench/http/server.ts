@@ -3,10 +3,10 @@
 //   node --import tsx bench/http/server.ts ours|sdk json|sse
 // Prints "listening on URL" on stdout; stops on SIGTERM or when stdin closes.
 import * as z from "zod";
-import { createServer } from "../../runtime/index.js";
-import { http } from "../../runtime/transports/http/index.js";
+import { runtime } from "../ours.js";
 import { startSdkHttpServer } from "../../test/support/sdk-http-server.js";
 
+const { createServer, http } = runtime;
 const [impl, mode] = process.argv.slice(2);
 if ((impl !== "ours" && impl !== "sdk") || (mode !== "json" && mode !== "sse")) throw new Error("usage: server.ts ours|sdk json|sse");
 

@@ -233,27 +233,38 @@ export class McpClient {
    * capabilities and client info, and an InputRequiredResult is answered with `handlers` and
    * retried. The result is checked against the revision's schema.
    */
-  async request<R = Record<string, unknown>>(method: string, params: Record<string, unknown> = {}, options: CallOptions = {}): Promise<R> {
+  request<R = Record<string, unknown>>(method: string, params: Record<string, unknown> = {}, options: CallOptions = {}): Promise<R> {
     const descriptor = this.module.methods.get(method);
     if (!descriptor || descriptor.kind !== "request" || !descriptor.senders.includes("client"))
-      throw new RpcError(ErrorCode.MethodNotFound, `${method} is not a client request in MCP ${this.revision}`);
-    let token: number | undefined;
-    if (options.onProgress) {
-      token = this.nextProgressToken++;
-      this.progress.set(token, options.onProgress);
-    }
-    try {
-      let current = this.withMeta(params, token, options.logLevel);
-      for (let round = 0; ; round++) {
-        const result = (await this.peer.request(method, current, options)) as Record<string, unknown>;
-        this.checkResult(method, descriptor.results ?? [], result);
-        if (result.resultType !== "input_required") return result as R;
-        if (round >= MAX_INPUT_ROUNDS) throw new Error(`${method} still asks for input after ${MAX_INPUT_ROUNDS} rounds`);
-        current = { ...current, inputResponses: await this.answerInputs(result.inputRequests), requestState: result.requestState };
-      }
-    } finally {
-      if (token !== undefined) this.progress.delete(token);
-    }
+      return Promise.reject(new RpcError(ErrorCode.MethodNotFound, `${method} is not a client request in MCP ${this.revision}`));
+    const { onProgress } = options;
+    const token = onProgress ? this.nextProgressToken++ : undefined;
+    if (token !== undefined) this.progress.set(token, onProgress!);
+    const sent = this.withMeta(params, token, options.logLevel);
+    const answered = this.peer
+      .request(method, sent, options)
+      .then((result) => this.received<R>(method, descriptor.results ?? [], sent, result as Record<string, unknown>, options, 0));
+    return token === undefined ? answered : answered.finally(() => this.progress.delete(token));
+  }
+
+  /** Checks a result; an InputRequiredResult (stateless era) is answered with `handlers` and the call retried. */
+  private received<R>(
+    method: string,
+    results: readonly string[],
+    sent: Record<string, unknown>,
+    result: Record<string, unknown>,
+    options: CallOptions,
+    round: number,
+  ): R | Promise<R> {
+    this.checkResult(method, results, result);
+    if (result.resultType !== "input_required") return result as R;
+    if (round >= MAX_INPUT_ROUNDS) throw new Error(`${method} still asks for input after ${MAX_INPUT_ROUNDS} rounds`);
+    return this.answerInputs(result.inputRequests).then((inputResponses) => {
+      const retry = { ...sent, inputResponses, requestState: result.requestState };
+      return this.peer
+        .request(method, retry, options)
+        .then((next) => this.received<R>(method, results, retry, next as Record<string, unknown>, options, round + 1));
+    });
   }
 
   notify(method: string, params?: Record<string, unknown>): Promise<void> {

@@ -119,6 +119,11 @@ export class HandlerContext implements RequestContext {
     return this.inbound.context;
   }
 
+  /** Whether this request sent any progress notification. */
+  get reportedProgress(): boolean {
+    return this.lastProgress !== -Infinity;
+  }
+
   progress(progress: number, total?: number, message?: string): void {
     const token = this.meta?.progressToken;
     if (token === undefined || this.over) return;

@@ -63,15 +63,24 @@ export function createDispatcher(handlers: ReadonlyMap<string, Handler>, options
       });
       outcome = Promise.race([outcome, required]);
     }
-    if (!isThenable(outcome)) return finishResult(context, scope, descriptor, request.method, outcome, options);
+    if (!isThenable(outcome)) return answer(context, finishResult(context, scope, descriptor, request.method, outcome, options));
     return outcome.then(
-      (result) => finishResult(context, scope, descriptor, request.method, result, options),
+      (result) => answer(context, finishResult(context, scope, descriptor, request.method, result, options)),
       (error: unknown) => {
         context.done();
         throw error;
       },
     );
   };
+}
+
+/**
+ * After progress, the answer waits one turn. The official SDK client handles notifications a
+ * microtask late but responses at once, so progress that reaches it in the same read as its
+ * response is dropped ("unknown token"); on stdio the two would share a write.
+ */
+function answer(context: HandlerContext, result: unknown): unknown {
+  return context.reportedProgress ? new Promise((resolve) => setImmediate(resolve, result)) : result;
 }
 
 /** Completes a stateless-era result, then checks it: invalid data is never sent. */

@@ -1,5 +1,6 @@
 import type { ValidateFunction } from "ajv";
 import type { RequestContext } from "../dispatch/context.js";
+import { isThenable } from "../dispatch/router.js";
 import { ErrorCode, RpcError } from "../jsonrpc/errors.js";
 import { describeErrors, type SchemaCompiler } from "./json-schema.js";
 import { checkParamHeaders } from "./param-headers.js";
@@ -64,7 +65,7 @@ export class ToolRegistry {
    * model sees what went wrong. A result whose structuredContent breaks the outputSchema is the
    * server's bug: -32603, and the data is not sent.
    */
-  async call(params: Record<string, unknown>, context: RequestContext): Promise<CallToolResult> {
+  call(params: Record<string, unknown>, context: RequestContext): CallToolResult | Promise<CallToolResult> {
     const name = params.name as string;
     const tool = this.tools.get(name);
     if (!tool) throw new RpcError(ErrorCode.InvalidParams, `Unknown tool: ${name}`, { name });
@@ -74,27 +75,39 @@ export class ToolRegistry {
     if (context.era === "stateless" && typeof headers === "object" && headers !== null) checkParamHeaders(tool.definition, args, headers as Record<string, unknown>);
     if (!tool.validateInput(args)) return failure(`Invalid arguments for tool ${name}: ${describeErrors(tool.validateInput.errors)}`);
 
-    let result: CallToolResult;
+    // A handler may answer at once or later; only a later answer costs a promise.
+    let outcome: CallToolResult | Promise<CallToolResult>;
     try {
-      result = await tool.handler(args as never, context);
+      outcome = tool.handler(args as never, context);
     } catch (error) {
-      if (error instanceof RpcError) throw error;
-      return failure(error instanceof Error ? error.message : String(error));
+      return thrown(error);
     }
-    if (typeof result !== "object" || result === null) return result;
-    if (result.structuredContent !== undefined && result.content === undefined)
-      result = { ...result, content: [{ type: "text", text: JSON.stringify(result.structuredContent) }] };
-    if (tool.validateOutput && !result.isError) {
-      if (result.structuredContent === undefined)
-        throw new RpcError(ErrorCode.InternalError, `tool ${name} declares an outputSchema but returned no structuredContent`);
-      if (!tool.validateOutput(result.structuredContent))
-        throw new RpcError(
-          ErrorCode.InternalError,
-          `tool ${name} returned structuredContent that does not match its outputSchema: ${describeErrors(tool.validateOutput.errors)}`,
-        );
-    }
-    return result;
+    return isThenable(outcome) ? Promise.resolve(outcome).then((result) => checked(tool, result), thrown) : checked(tool, outcome);
   }
+}
+
+/** A handler's throw or rejection: an isError result, unless it chose a JSON-RPC error itself. */
+function thrown(error: unknown): CallToolResult {
+  if (error instanceof RpcError) throw error;
+  return failure(error instanceof Error ? error.message : String(error));
+}
+
+/** Completes a result's text copy of structuredContent, and holds it to the outputSchema. */
+function checked(tool: RegisteredTool, result: CallToolResult): CallToolResult {
+  const { name } = tool.definition;
+  if (typeof result !== "object" || result === null) return result;
+  if (result.structuredContent !== undefined && result.content === undefined)
+    result = { ...result, content: [{ type: "text", text: JSON.stringify(result.structuredContent) }] };
+  if (tool.validateOutput && !result.isError) {
+    if (result.structuredContent === undefined)
+      throw new RpcError(ErrorCode.InternalError, `tool ${name} declares an outputSchema but returned no structuredContent`);
+    if (!tool.validateOutput(result.structuredContent))
+      throw new RpcError(
+        ErrorCode.InternalError,
+        `tool ${name} returned structuredContent that does not match its outputSchema: ${describeErrors(tool.validateOutput.errors)}`,
+      );
+  }
+  return result;
 }
 
 function failure(text: string): CallToolResult {

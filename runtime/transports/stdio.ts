@@ -31,6 +31,8 @@ export class StdioTransport implements Transport {
   private reading = false;
   private isClosed = false;
   private closing: Promise<void> | undefined;
+  /** Whether sends of this turn are being gathered into one write. */
+  private corked = false;
   /** One shared wait for 'drain', so 16 blocked sends add one listener, not 16. */
   private drain: Promise<void> | undefined;
 
@@ -79,6 +81,12 @@ export class StdioTransport implements Transport {
       return Promise.reject(error);
     }
     if (text === undefined) return Promise.reject(new TypeError("the message is not JSON-serializable"));
+    if (!this.corked) {
+      // Messages sent in the same turn (16 requests in flight, their 16 responses) leave in one write.
+      this.corked = true;
+      this.output.cork();
+      process.nextTick(this.uncork);
+    }
     if (this.output.write(encodeLine(text))) return RESOLVED;
     return (this.drain ??= this.waitForDrain());
   }
@@ -113,6 +121,11 @@ export class StdioTransport implements Transport {
       this.output.on("error", settle);
     });
   }
+
+  private readonly uncork = (): void => {
+    this.corked = false;
+    this.output.uncork();
+  };
 
   private readonly onData = (chunk: Buffer | string): void => {
     // Buffers unless someone set an encoding on the stream; decode bytes either way.

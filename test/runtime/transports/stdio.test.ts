@@ -168,6 +168,7 @@ describe("StdioTransport lifecycle", () => {
     const { output, transport } = await open();
     await transport.send({ jsonrpc: "2.0", id: 1, result: { text: "two\nlines\r\n" } });
     await transport.send([{ jsonrpc: "2.0", method: "n" }]);
+    await nextTurn(); // sends of one turn are gathered into one write at its end
     const text = written(output);
     expect(text.split("\n")).to.have.length(3);
     expect(text.endsWith("\n")).to.equal(true);
@@ -184,7 +185,32 @@ describe("StdioTransport lifecycle", () => {
     await expectRejection(transport.send(cyclic), TypeError);
     await expectRejection(transport.send(undefined), TypeError);
     await transport.send({ ok: true });
+    await nextTurn();
     expect(written(output)).to.equal('{"ok":true}\n');
+  });
+
+  it("gathers the messages sent in one turn into one write", async () => {
+    const writes: number[] = [];
+    const output = new Writable({
+      write(_chunk, _encoding, done) {
+        writes.push(1);
+        done();
+      },
+      writev(chunks, done) {
+        writes.push(chunks.length);
+        done();
+      },
+    });
+    const transport = new StdioTransport(new PassThrough(), output);
+    transport.start(new RecordingReceiver());
+    for (let id = 1; id <= 16; id++) void transport.send({ jsonrpc: "2.0", id, result: {} });
+    expect(writes).to.deep.equal([]);
+    await nextTurn();
+    expect(writes).to.deep.equal([16]);
+    await transport.send({ jsonrpc: "2.0", id: 17, result: {} });
+    await nextTurn();
+    expect(writes).to.deep.equal([16, 1]);
+    await transport.close();
   });
 
   it("close() flushes, ends the output, reports closed() once, and is idempotent", async () => {
