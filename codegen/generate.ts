@@ -64,7 +64,7 @@ const SUPPORT_FILES = {
   "method-not-found.ts": join("emit", "shared", "method-not-found.ts"),
 };
 /** Files directly in generated/ that the generator writes (the registry and the support files). */
-export const SHARED_FILES: readonly string[] = ["index.ts", ...Object.keys(SUPPORT_FILES)];
+export const SHARED_FILES: readonly string[] = ["index.ts", "registry.ts", ...Object.keys(SUPPORT_FILES)];
 
 /**
  * Regenerates generated/ from spec/. Every requested revision is emitted in memory first; a
@@ -123,7 +123,7 @@ export async function generate(options: GenerateOptions): Promise<GenerateReport
       };
     const registry = emitRegistry(Object.values(entries).map(({ revision, era }) => ({ revision, era })));
     const support = Object.entries(SUPPORT_FILES).map(([path, source]) => ({ path, content: readFileSync(join(SOURCE_DIR, source), "utf8") }));
-    const formatted = await formatFiles([...emitted.flatMap((e) => e.files), { path: "index.ts", content: registry }, ...support]);
+    const formatted = await formatFiles([...emitted.flatMap((e) => e.files), ...registry, ...support]);
     const result = writeFiles(outDir, formatted, options.dryRun);
 
     for (const { revision } of emitted) {

@@ -25,14 +25,5 @@ export { stdio, StdioTransport, type StdioTransportOptions } from "./transports/
 export { spawnStdio, ChildStdioTransport, type SpawnStdioOptions } from "./transports/stdio-child.js";
 export { createMemoryPair, MemoryTransport } from "./transports/memory.js";
 export type { Logger, LogLevel } from "./util/logger.js";
-export {
-  http,
-  httpHandler,
-  HttpEndpoint,
-  HttpClientTransport,
-  InMemoryEventStore,
-  type EventStore,
-  type HttpClientTransportOptions,
-  type HttpOptions,
-  type HttpRequestHandler,
-} from "./transports/http/index.js";
+
+// Streamable HTTP is its own entry point, runtime/http.ts (mcp-codegen/runtime/http): stdio servers never load node:http.

@@ -3,10 +3,11 @@
 //   node --import tsx bench/http/server.ts ours|sdk json|sse
 // Prints "listening on URL" on stdout; stops on SIGTERM or when stdin closes.
 import * as z from "zod";
-import { runtime } from "../ours.js";
+import { httpRuntime, runtime } from "../ours.js";
 import { startSdkHttpServer } from "../../test/support/sdk-http-server.js";
 
-const { createServer, http } = runtime;
+const { createServer } = runtime;
+const { http } = httpRuntime;
 const [impl, mode] = process.argv.slice(2);
 if ((impl !== "ours" && impl !== "sdk") || (mode !== "json" && mode !== "sse")) throw new Error("usage: server.ts ours|sdk json|sse");
 

@@ -3,7 +3,7 @@
  * runtime's `http()` endpoint, bound to 127.0.0.1 unless told otherwise), and a clean exit when
  * the client goes away (stdin closes) or a signal arrives.
  */
-import { http, stdio, type McpServer, type Receiver, type Transport } from "../../runtime/index.js";
+import { stdio, type McpServer, type Receiver, type Transport } from "../../runtime/index.js";
 
 /** The flags every example accepts, for `node:util` parseArgs. */
 export const TRANSPORT_FLAGS = {
@@ -59,6 +59,7 @@ export async function serve(server: McpServer, options: ServeOptions): Promise<v
     process.stderr.write(`${options.name}: --port must be an integer from 0 to 65535, not ${options.port}\n`);
     process.exit(2);
   }
+  const { http } = await import("../../runtime/http.js"); // a stdio server never loads node:http
   const endpoint = http({ port, host: options.host });
   await server.listen(endpoint);
   // Tests and scripts read this line to learn the URL (with --port 0, the port the system chose).

@@ -2,7 +2,7 @@ import { ErrorCode, RpcError } from "../jsonrpc/errors.js";
 import type { Notification, Request } from "../jsonrpc/messages.js";
 import { Peer, type RequestOptions } from "../jsonrpc/peer.js";
 import { META } from "../session/meta.js";
-import { ALL_REVISIONS, revisionModule, type Revision, type RevisionModule } from "../session/revisions.js";
+import { ALL_REVISIONS, eraOf, isRevision, loadRevision, type Revision, type RevisionModule } from "../session/revisions.js";
 import { checkRequest, reported, resultCandidates, summarize } from "../session/validate.js";
 import type { Transport } from "../transports/transport.js";
 import { stderrLogger, type Logger } from "../util/logger.js";
@@ -330,8 +330,8 @@ export class McpClient {
   // -- opening and checking ---------------------------------------------------------------------------
 
   private async open(revision: Revision): Promise<void> {
-    const module = revisionModule(revision);
-    if (!module) throw new Error(`unknown MCP revision ${revision} (generated: ${ALL_REVISIONS.join(", ")})`);
+    if (!isRevision(revision)) throw new Error(`unknown MCP revision ${revision} (generated: ${ALL_REVISIONS.join(", ")})`);
+    const module = await loadRevision(revision);
     this.module = module;
     if (module.era === "stateless") {
       const discovered = await this.request("server/discover");
@@ -347,10 +347,9 @@ export class McpClient {
       clientInfo: { name: this.options.name, version: this.options.version },
     });
     const answered = result.protocolVersion as string;
-    const negotiated = revisionModule(answered);
-    if (!negotiated || negotiated.era !== "session")
+    if (!isRevision(answered) || eraOf(answered) !== "session")
       throw new Error(`the server answered initialize with protocol version ${answered}, which this client does not speak`);
-    this.module = negotiated;
+    this.module = await loadRevision(answered);
     this.serverCaps = result.capabilities as ServerCapabilities;
     this.info = result.serverInfo as Implementation;
     this.serverInstructions = result.instructions as string | undefined;
@@ -384,5 +383,5 @@ export class McpClient {
 }
 
 function latestSessionRevision(): Revision {
-  return [...ALL_REVISIONS].reverse().find((r) => revisionModule(r)!.era === "session")!;
+  return [...ALL_REVISIONS].reverse().find((r) => eraOf(r) === "session")!;
 }

@@ -5,6 +5,7 @@ import { META } from "../session/meta.js";
 import type { MethodDescriptor } from "../session/revisions.js";
 import type { RequestScope, ServerCore } from "../session/server-session.js";
 import { checkRequest, checkResult, clientRequest } from "../session/validate.js";
+import { isThenable } from "../util/thenable.js";
 import { HandlerContext, type ContextOptions, type Handler, type RequestContext } from "./context.js";
 
 export interface DispatchOptions extends ContextOptions {
@@ -115,6 +116,3 @@ function completeStateless(result: Record<string, unknown>, descriptor: MethodDe
   return completed;
 }
 
-export function isThenable(value: unknown): value is PromiseLike<unknown> {
-  return typeof value === "object" && value !== null && typeof (value as { then?: unknown }).then === "function";
-}

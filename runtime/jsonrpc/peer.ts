@@ -1,5 +1,6 @@
 import type { FrameProblem, MessageContext, Receiver, SendOptions, Transport } from "../transports/transport.js";
 import { stderrLogger, type Logger } from "../util/logger.js";
+import { isThenable } from "../util/thenable.js";
 import { Deadlines } from "./deadlines.js";
 import { ErrorCode, RpcError } from "./errors.js";
 import {
@@ -343,9 +344,6 @@ function abortError(signal: AbortSignal, method: string): Error {
   return signal.reason instanceof Error ? signal.reason : new DOMException(`${method} was aborted`, "AbortError");
 }
 
-function isThenable(value: unknown): value is PromiseLike<unknown> {
-  return typeof value === "object" && value !== null && typeof (value as { then?: unknown }).then === "function";
-}
 
 function describe(error: unknown): string {
   return error instanceof Error ? (error.stack ?? error.message) : String(error);

@@ -1,13 +1,22 @@
-import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
-import { Ajv2020 } from "ajv/dist/2020.js";
+import { createRequire } from "node:module";
+import type { Ajv, ErrorObject, ValidateFunction } from "ajv";
+import type { Ajv2020 } from "ajv/dist/2020.js";
 import { isByte, isUri, isUriTemplate } from "../../generated/validation.js";
 import type { Logger } from "../util/logger.js";
 
 const DRAFT_07 = /^https?:\/\/json-schema\.org\/draft-07\/schema#?$/;
+/** ajv is CommonJS: required on first use, one dialect at a time, so a server starts without it. */
+const require = createRequire(import.meta.url);
 
 /**
- * Compiles the JSON Schemas users give their tools, once, at registration. The dialect follows
+ * Compiles the JSON Schemas users give their tools, once each. The dialect follows
  * `$schema`: draft-07 when it says so, 2020-12 otherwise (MCP's default since 2025-11-25).
+ *
+ * Schemas are not validated against the dialect's meta-schema (`validateSchema: false`): ajv
+ * still refuses, as it compiles, every keyword whose value has the wrong type or shape (a
+ * `required` that is not an array, an unknown type, a bad pattern, an unresolved $ref), and
+ * compiling the meta-schema first would add ~30 ms to every server's start.
+ *
  * Formats: byte, uri and uri-template are checked by the same rules as the protocol's own
  * validators; other formats are annotations, as JSON Schema 2020-12 defines them by default.
  */
@@ -18,7 +27,10 @@ export class SchemaCompiler {
   constructor(private readonly logger: Logger) {}
 
   compile(schema: Record<string, unknown>): ValidateFunction {
-    const ajv = typeof schema.$schema === "string" && DRAFT_07.test(schema.$schema) ? (this.draft07 ??= this.create(Ajv)) : (this.draft2020 ??= this.create(Ajv2020));
+    const ajv =
+      typeof schema.$schema === "string" && DRAFT_07.test(schema.$schema)
+        ? (this.draft07 ??= this.create((require("ajv") as typeof import("ajv")).Ajv))
+        : (this.draft2020 ??= this.create((require("ajv/dist/2020.js") as typeof import("ajv/dist/2020.js")).Ajv2020));
     return ajv.compile(schema);
   }
 
@@ -26,6 +38,7 @@ export class SchemaCompiler {
     const ajv = new Kind({
       strict: false,
       allErrors: true,
+      validateSchema: false,
       logger: { log: () => {}, warn: (message: string) => this.logger("debug", `ajv: ${message}`), error: (message: string) => this.logger("warn", `ajv: ${message}`) },
     });
     ajv.addFormat("byte", isByte);

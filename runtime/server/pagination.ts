@@ -1,12 +1,12 @@
-import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import { ErrorCode, RpcError } from "../jsonrpc/errors.js";
+import { Sealer } from "../util/sealed.js";
 
 /**
- * Opaque, tamper-evident cursors: `base64url({list, offset}).hmac`. A cursor names the list it
- * pages (a tools cursor is no good for prompts), and anything the server did not sign is -32602.
+ * Opaque, tamper-evident cursors: a sealed `{list, offset}`. A cursor names the list it pages
+ * (a tools cursor is no good for prompts), and anything the server did not seal is -32602.
  */
 export class Paginator {
-  private readonly secret = randomBytes(32);
+  private readonly sealer = new Sealer();
 
   constructor(readonly pageSize: number) {
     if (!Number.isInteger(pageSize) || pageSize < 1) throw new Error(`pageSize must be a positive integer, not ${pageSize}`);
@@ -16,29 +16,13 @@ export class Paginator {
     const offset = cursor === undefined ? 0 : this.offsetOf(list, cursor);
     const end = offset + this.pageSize;
     const page = items.slice(offset, end);
-    return end < items.length ? { items: page, nextCursor: this.cursor(list, end) } : { items: page };
-  }
-
-  private cursor(list: string, offset: number): string {
-    const payload = Buffer.from(JSON.stringify({ l: list, o: offset })).toString("base64url");
-    return `${payload}.${this.sign(payload)}`;
+    return end < items.length ? { items: page, nextCursor: this.sealer.seal({ l: list, o: end }) } : { items: page };
   }
 
   private offsetOf(list: string, cursor: unknown): number {
-    const invalid = () => new RpcError(ErrorCode.InvalidParams, `Invalid params: invalid cursor for ${list}`, { cursor });
-    if (typeof cursor !== "string") throw invalid();
-    const dot = cursor.lastIndexOf(".");
-    if (dot < 0) throw invalid();
-    const payload = cursor.slice(0, dot);
-    const signature = Buffer.from(cursor.slice(dot + 1), "base64url");
-    const expected = Buffer.from(this.sign(payload), "base64url");
-    if (signature.length !== expected.length || !timingSafeEqual(signature, expected)) throw invalid();
-    const { l, o } = JSON.parse(Buffer.from(payload, "base64url").toString("utf8")) as { l: string; o: number };
-    if (l !== list) throw invalid();
-    return o;
-  }
-
-  private sign(payload: string): string {
-    return createHmac("sha256", this.secret).update(payload).digest("base64url");
+    const opened = typeof cursor === "string" ? (this.sealer.open(cursor) as { l?: unknown; o?: unknown } | undefined) : undefined;
+    if (opened?.l !== list || typeof opened.o !== "number")
+      throw new RpcError(ErrorCode.InvalidParams, `Invalid params: invalid cursor for ${list}`, { cursor });
+    return opened.o;
   }
 }

@@ -101,7 +101,7 @@ export class McpServer {
 
   constructor(options: ServerOptions) {
     this.logger = options.logger ?? stderrLogger;
-    this.tools = new ToolRegistry(new SchemaCompiler(this.logger));
+    this.tools = new ToolRegistry(new SchemaCompiler(this.logger), this.logger);
     this.paginator = new Paginator(options.pageSize ?? 100);
     const requested = options.revisions ?? ALL_REVISIONS;
     for (const revision of requested)

@@ -1,10 +1,11 @@
 import type { ValidateFunction } from "ajv";
 import type { RequestContext } from "../dispatch/context.js";
-import { isThenable } from "../dispatch/router.js";
+import { isThenable } from "../util/thenable.js";
 import { ErrorCode, RpcError } from "../jsonrpc/errors.js";
 import { describeErrors, type SchemaCompiler } from "./json-schema.js";
 import { checkParamHeaders } from "./param-headers.js";
 import type { CallToolResult, Tool } from "./types.js";
+import type { Logger } from "../util/logger.js";
 
 /** A tool as declared: the protocol's Tool, with JSON Schemas the server compiles. */
 export type ToolDefinition = Tool;
@@ -17,17 +18,27 @@ export type ToolHandler<Args = Record<string, unknown>> = (
 interface RegisteredTool {
   readonly definition: ToolDefinition;
   readonly handler: ToolHandler<never>;
-  readonly validateInput: ValidateFunction;
-  readonly validateOutput?: ValidateFunction;
+  /** Compiled on the tool's first call; see {@link ToolRegistry}. */
+  input?: ValidateFunction;
+  output?: ValidateFunction;
 }
 
 /** MCP tool names: 1 to 128 of [A-Za-z0-9_.-]. */
 const TOOL_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
 
+/**
+ * The server's tools. Their JSON Schemas are compiled with ajv once, on each tool's first call:
+ * loading ajv and compiling costs ~25 ms, which a server would otherwise pay before answering
+ * its first initialize. A schema ajv cannot compile fails that tool's calls with -32603 naming
+ * the problem (and the server logs it); registration refuses what it can tell without ajv.
+ */
 export class ToolRegistry {
   private readonly tools = new Map<string, RegisteredTool>();
 
-  constructor(private readonly schemas: SchemaCompiler) {}
+  constructor(
+    private readonly schemas: SchemaCompiler,
+    private readonly logger: Logger,
+  ) {}
 
   get size(): number {
     return this.tools.size;
@@ -37,19 +48,10 @@ export class ToolRegistry {
     if (!TOOL_NAME.test(definition.name))
       throw new Error(`invalid tool name ${JSON.stringify(definition.name)}: use 1 to 128 of A-Z a-z 0-9 _ . -`);
     if (this.tools.has(definition.name)) throw new Error(`tool ${definition.name} is already registered`);
-    const compile = (schema: Record<string, unknown>, which: string) => {
-      try {
-        return this.schemas.compile(schema);
-      } catch (error) {
-        throw new Error(`tool ${definition.name}: its ${which} is not a valid JSON Schema: ${(error as Error).message}`);
-      }
-    };
-    this.tools.set(definition.name, {
-      definition,
-      handler: handler as ToolHandler<never>,
-      validateInput: compile(definition.inputSchema, "inputSchema"),
-      validateOutput: definition.outputSchema ? compile(definition.outputSchema, "outputSchema") : undefined,
-    });
+    for (const [which, schema] of [["inputSchema", definition.inputSchema], ["outputSchema", definition.outputSchema]] as const)
+      if (schema !== undefined && (typeof schema !== "object" || schema === null || Array.isArray(schema) || schema.type !== "object"))
+        throw new Error(`tool ${definition.name}: its ${which} must be a JSON Schema object with "type": "object"`);
+    this.tools.set(definition.name, { definition, handler: handler as ToolHandler<never> });
   }
 
   remove(name: string): boolean {
@@ -73,7 +75,9 @@ export class ToolRegistry {
     // Stateless era over HTTP: x-mcp-header arguments must agree with their Mcp-Param-* headers.
     const headers = context.transport?.headers;
     if (context.era === "stateless" && typeof headers === "object" && headers !== null) checkParamHeaders(tool.definition, args, headers as Record<string, unknown>);
-    if (!tool.validateInput(args)) return failure(`Invalid arguments for tool ${name}: ${describeErrors(tool.validateInput.errors)}`);
+    const input = (tool.input ??= this.compile(tool, "inputSchema"));
+    if (!input(args)) return failure(`Invalid arguments for tool ${name}: ${describeErrors(input.errors)}`);
+    const output = tool.definition.outputSchema ? (tool.output ??= this.compile(tool, "outputSchema")) : undefined;
 
     // A handler may answer at once or later; only a later answer costs a promise.
     let outcome: CallToolResult | Promise<CallToolResult>;
@@ -82,7 +86,17 @@ export class ToolRegistry {
     } catch (error) {
       return thrown(error);
     }
-    return isThenable(outcome) ? Promise.resolve(outcome).then((result) => checked(tool, result), thrown) : checked(tool, outcome);
+    return isThenable(outcome) ? Promise.resolve(outcome).then((result) => checked(name, output, result), thrown) : checked(name, output, outcome);
+  }
+
+  private compile(tool: RegisteredTool, which: "inputSchema" | "outputSchema"): ValidateFunction {
+    try {
+      return this.schemas.compile(tool.definition[which]!);
+    } catch (error) {
+      const message = `tool ${tool.definition.name}: its ${which} is not a valid JSON Schema: ${(error as Error).message}`;
+      this.logger("error", message);
+      throw new RpcError(ErrorCode.InternalError, message);
+    }
   }
 }
 
@@ -93,19 +107,15 @@ function thrown(error: unknown): CallToolResult {
 }
 
 /** Completes a result's text copy of structuredContent, and holds it to the outputSchema. */
-function checked(tool: RegisteredTool, result: CallToolResult): CallToolResult {
-  const { name } = tool.definition;
+function checked(name: string, output: ValidateFunction | undefined, result: CallToolResult): CallToolResult {
   if (typeof result !== "object" || result === null) return result;
   if (result.structuredContent !== undefined && result.content === undefined)
     result = { ...result, content: [{ type: "text", text: JSON.stringify(result.structuredContent) }] };
-  if (tool.validateOutput && !result.isError) {
+  if (output && !result.isError) {
     if (result.structuredContent === undefined)
       throw new RpcError(ErrorCode.InternalError, `tool ${name} declares an outputSchema but returned no structuredContent`);
-    if (!tool.validateOutput(result.structuredContent))
-      throw new RpcError(
-        ErrorCode.InternalError,
-        `tool ${name} returned structuredContent that does not match its outputSchema: ${describeErrors(tool.validateOutput.errors)}`,
-      );
+    if (!output(result.structuredContent))
+      throw new RpcError(ErrorCode.InternalError, `tool ${name} returned structuredContent that does not match its outputSchema: ${describeErrors(output.errors)}`);
   }
   return result;
 }

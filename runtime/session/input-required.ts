@@ -1,5 +1,5 @@
-import { createHash, createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import { ErrorCode, RpcError } from "../jsonrpc/errors.js";
+import { digest as sha256, nonce, Sealer } from "../util/sealed.js";
 import type { RevisionModule } from "./revisions.js";
 
 /**
@@ -44,31 +44,25 @@ const DEFAULT_TTL_MS = 10 * 60_000;
 
 /** Signs and checks request states for one server; remembers which ones were used. */
 export class InputRequiredCodec {
-  private readonly secret: Uint8Array;
+  private readonly sealer: Sealer;
   readonly ttlMs: number;
   /** nonce -> expiry. A state can be used once; it is forgotten when it would have expired anyway. */
   private readonly used = new Map<string, number>();
 
   constructor(options: InputRequiredOptions = {}) {
-    this.secret = typeof options.secret === "string" ? Buffer.from(options.secret) : (options.secret ?? randomBytes(32));
+    this.sealer = new Sealer(options.secret);
     this.ttlMs = options.ttlMs ?? DEFAULT_TTL_MS;
   }
 
   seal(state: RequestState): string {
-    const payload = Buffer.from(JSON.stringify(state)).toString("base64url");
-    return `${payload}.${this.sign(payload)}`;
+    return this.sealer.seal(state);
   }
 
   /** The state, or -32602 saying precisely why not. */
   open(token: string, method: string, target: string, now = Date.now()): RequestState {
     const invalid = (why: string) => new RpcError(ErrorCode.InvalidParams, `Invalid params: requestState ${why}`);
-    const dot = token.lastIndexOf(".");
-    if (dot < 0) throw invalid("was not issued by this server");
-    const payload = token.slice(0, dot);
-    const signature = Buffer.from(token.slice(dot + 1), "base64url");
-    const expected = Buffer.from(this.sign(payload), "base64url");
-    if (signature.length !== expected.length || !timingSafeEqual(signature, expected)) throw invalid("was not issued by this server or was altered");
-    const state = JSON.parse(Buffer.from(payload, "base64url").toString("utf8")) as RequestState;
+    const state = this.sealer.open(token) as RequestState | undefined;
+    if (!state) throw invalid("was not issued by this server or was altered");
     if (state.m !== method || state.t !== target) throw invalid("belongs to a different request");
     if (state.e <= now) throw invalid("has expired");
     this.forgetExpired(now);
@@ -78,11 +72,7 @@ export class InputRequiredCodec {
   }
 
   nonce(): string {
-    return randomBytes(16).toString("base64url");
-  }
-
-  private sign(payload: string): string {
-    return createHmac("sha256", this.secret).update(payload).digest("base64url");
+    return nonce();
   }
 
   /**
@@ -179,7 +169,7 @@ export class InputExchange {
 /** The request a state belongs to: its params without the parts that change between rounds. */
 function digest(params: Record<string, unknown>): string {
   const { _meta, inputResponses, requestState, ...target } = params;
-  return createHash("sha256").update(canonicalJson(target)).digest("base64url");
+  return sha256(canonicalJson(target));
 }
 
 function canonicalJson(value: unknown): string {

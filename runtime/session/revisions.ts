@@ -1,4 +1,4 @@
-import { ERAS, LATEST_REVISION, PROTOCOLS, REVISIONS, type Revision } from "../../generated/index.js";
+import { ERAS, LATEST_REVISION, LOADERS, REVISIONS, type Revision } from "../../generated/registry.js";
 import type { Validator } from "../../generated/validation.js";
 
 export type { Revision };
@@ -33,8 +33,9 @@ export interface RevisionModule {
   validator(definition: string): Validator;
 }
 
-function view(revision: Revision): RevisionModule {
-  const module = PROTOCOLS[revision];
+type GeneratedModule = Awaited<ReturnType<(typeof LOADERS)[Revision]>>;
+
+function view(revision: Revision, module: GeneratedModule): RevisionModule {
   const validators = new Map<string, Validator>(Object.entries(module.validators as Readonly<Record<string, Validator>>));
   return {
     revision,
@@ -51,18 +52,39 @@ function view(revision: Revision): RevisionModule {
   };
 }
 
-const MODULES = new Map<string, RevisionModule>(REVISIONS.map((revision) => [revision, view(revision)]));
+/**
+ * Revisions are imported on first use: a revision's validators are a few hundred kilobytes,
+ * and a server answering one revision should not start up paying for five.
+ */
+const loaded = new Map<string, RevisionModule>();
+const loading = new Map<string, Promise<RevisionModule>>();
 
 /** Every generated revision, oldest first. */
 export const ALL_REVISIONS: readonly Revision[] = REVISIONS;
 export { LATEST_REVISION };
 
+/** A revision already loaded; see {@link loadRevision}. */
 export function revisionModule(revision: string): RevisionModule | undefined {
-  return MODULES.get(revision);
+  return loaded.get(revision);
+}
+
+export function loadRevision(revision: Revision): Promise<RevisionModule> {
+  const done = loaded.get(revision);
+  if (done) return Promise.resolve(done);
+  const pending = loading.get(revision);
+  if (pending) return pending;
+  const next = (LOADERS[revision]() as Promise<GeneratedModule>).then((module) => {
+    const ready = view(revision, module);
+    loaded.set(revision, ready);
+    loading.delete(revision);
+    return ready;
+  });
+  loading.set(revision, next);
+  return next;
 }
 
 export function isRevision(value: unknown): value is Revision {
-  return typeof value === "string" && MODULES.has(value);
+  return typeof value === "string" && Object.prototype.hasOwnProperty.call(ERAS, value);
 }
 
 export function eraOf(revision: Revision): Era {

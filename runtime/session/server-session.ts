@@ -3,8 +3,9 @@ import type { Notification, Request, RequestId } from "../jsonrpc/messages.js";
 import { Peer, type InboundRequest, type RequestOptions } from "../jsonrpc/peer.js";
 import type { MessageContext, SendOptions, Transport } from "../transports/transport.js";
 import type { Logger } from "../util/logger.js";
+import { isThenable } from "../util/thenable.js";
 import { META, metaOf } from "./meta.js";
-import { revisionModule, type Revision, type RevisionModule } from "./revisions.js";
+import { eraOf, isRevision, loadRevision, revisionModule, type Revision, type RevisionModule } from "./revisions.js";
 import { checkRequest, checkResult, clientRequest } from "./validate.js";
 
 /** Who is calling, as they declared it: at initialize (session era) or in each request's `_meta` (stateless). */
@@ -52,6 +53,8 @@ interface Negotiated {
 export class ServerSession {
   private readonly peer: Peer;
   private negotiated: Negotiated | undefined;
+  /** Session era: settles once an initialize whose revision had to be loaded is answered. */
+  private initializing: Promise<void> | undefined;
   /** Session era: the level set by logging/setLevel; nothing below it is sent. */
   logLevel: string | undefined;
   /** Session era: URIs this client subscribed to with resources/subscribe. */
@@ -118,6 +121,8 @@ export class ServerSession {
 
   private serve(request: Request, inbound: InboundRequest): unknown {
     const { method } = request;
+    // Requests that arrive while initialize is being answered are served once it is.
+    if (this.initializing) return this.initializing.then(() => this.serve(request, inbound));
     if (this.negotiated) {
       if (method === "initialize") throw new RpcError(ErrorCode.InvalidRequest, "Invalid Request: this session is already initialized");
       return this.core.dispatch(request, inbound, { module: this.negotiated.module, client: this.negotiated.client, session: this });
@@ -126,7 +131,19 @@ export class ServerSession {
     // 2026-07-28 `initialize` is a method that does not exist (-32601), not a session's start.
     const meta = metaOf(request.params);
     if (meta?.[META.protocolVersion] !== undefined) return this.serveStateless(request, inbound, meta);
-    if (method === "initialize") return this.initialize(request);
+    if (method === "initialize") {
+      const answer = this.initialize(request);
+      if (isThenable(answer)) {
+        const settled = Promise.resolve(answer).then(
+          () => undefined,
+          () => undefined,
+        );
+        this.initializing = settled.then(() => {
+          this.initializing = undefined;
+        });
+      }
+      return answer;
+    }
     if (method === "ping" && this.sessionRevisions().length > 0) return {};
     throw this.notInitialized(method);
   }
@@ -158,7 +175,12 @@ export class ServerSession {
     const requested = request.params?.protocolVersion;
     // Negotiation never fails: an unknown version is answered with our latest, and the client decides.
     const revision = supported.find((r) => r === requested) ?? supported[supported.length - 1]!;
-    const module = revisionModule(revision)!;
+    const module = revisionModule(revision);
+    return module ? this.negotiate(module, request) : loadRevision(revision).then((loaded) => this.negotiate(loaded, request));
+  }
+
+  private negotiate(module: RevisionModule, request: Request): Record<string, unknown> {
+    const { revision } = module;
     const descriptor = clientRequest(module, "initialize");
     checkRequest(module, descriptor, request);
 
@@ -184,8 +206,7 @@ export class ServerSession {
     const requested = meta[META.protocolVersion];
     if (typeof requested !== "string")
       throw new RpcError(ErrorCode.InvalidParams, `Invalid params: _meta["${META.protocolVersion}"] must be a string`);
-    const module = revisionModule(requested);
-    if (!module || module.era !== "stateless" || !this.core.revisions.includes(module.revision))
+    if (!isRevision(requested) || eraOf(requested) !== "stateless" || !this.core.revisions.includes(requested))
       throw new RpcError(ErrorCode.UnsupportedProtocolVersion, `Unsupported protocol version: ${requested}`, {
         supported: [...this.core.revisions].reverse(),
         requested,
@@ -194,15 +215,17 @@ export class ServerSession {
       info: meta[META.clientInfo] as ClientIdentity["info"],
       capabilities: (meta[META.clientCapabilities] as Record<string, unknown> | undefined) ?? {},
     };
-    return this.core.dispatch(request, inbound, { module, client, session: this });
+    const module = revisionModule(requested);
+    if (module) return this.core.dispatch(request, inbound, { module, client, session: this });
+    return loadRevision(requested).then((loaded) => this.core.dispatch(request, inbound, { module: loaded, client, session: this }));
   }
 
   private sessionRevisions(): Revision[] {
-    return this.core.revisions.filter((r) => revisionModule(r)!.era === "session");
+    return this.core.revisions.filter((r) => eraOf(r) === "session");
   }
 
   private notInitialized(method: string): RpcError {
-    const stateless = this.core.revisions.some((r) => revisionModule(r)!.era === "stateless");
+    const stateless = this.core.revisions.some((r) => eraOf(r) === "stateless");
     if (!stateless)
       return new RpcError(ErrorCode.InvalidRequest, `Invalid Request: ${method} before initialize; the session must begin with initialize`);
     return new RpcError(

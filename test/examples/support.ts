@@ -9,7 +9,8 @@ import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { HttpClientTransport, McpClient, spawnStdio, type ChildStdioTransport } from "../../runtime/index.js";
+import { HttpClientTransport } from "../../runtime/http.js";
+import { McpClient, spawnStdio, type ChildStdioTransport } from "../../runtime/index.js";
 import { recording, RecordingSdkTransport, Transcript } from "../../examples/shared/recorder.js";
 
 export const ROOT = fileURLToPath(new URL("../../", import.meta.url));

@@ -36,12 +36,27 @@ describe("server tools", () => {
       expect(() => server.tool({ name: "t", inputSchema: { type: "object" } }, ok)).to.throw(/already registered/);
     });
 
-    it("compiles the schemas at registration: an invalid one is refused there, naming the tool and which schema", () => {
+    it("refuses at registration a schema that is not an object schema, naming the tool and which schema", () => {
       const server = newServer();
-      expect(() => server.tool({ name: "bad_in", inputSchema: { type: "object", properties: { a: { type: "nope" } } } }, ok)).to.throw(/tool bad_in: its inputSchema is not a valid JSON Schema/);
-      expect(() => server.tool({ name: "bad_out", inputSchema: { type: "object" }, outputSchema: { type: "object", required: "a" } as never }, ok)).to.throw(
-        /tool bad_out: its outputSchema is not a valid JSON Schema/,
+      expect(() => server.tool({ name: "no_type", inputSchema: { properties: {} } as never }, ok)).to.throw(/tool no_type: its inputSchema must be a JSON Schema object/);
+      expect(() => server.tool({ name: "array_out", inputSchema: { type: "object" }, outputSchema: { type: "array" } as never }, ok)).to.throw(
+        /tool array_out: its outputSchema must be a JSON Schema object/,
       );
+    });
+
+    it("compiles a schema on the tool's first call: one ajv refuses fails the call with -32603 naming the tool and which schema", async () => {
+      const server = newServer();
+      server.tool({ name: "bad_in", inputSchema: { type: "object", properties: { a: { type: "nope" } } } }, ok);
+      server.tool({ name: "bad_out", inputSchema: { type: "object" }, outputSchema: { type: "object", properties: { a: { type: "nope" } } } }, ok);
+      const client = await connectClient(server, "2025-11-25");
+      const bad = await rejection(client.callTool("bad_in", {}));
+      expect(bad.code).to.equal(-32603);
+      expect(bad.message).to.match(/tool bad_in: its inputSchema is not a valid JSON Schema/);
+      const badOut = await rejection(client.callTool("bad_out", {}));
+      expect(badOut.code).to.equal(-32603);
+      expect(badOut.message).to.match(/tool bad_out: its outputSchema is not a valid JSON Schema/);
+      expect((await client.listTools()).items.map((t) => t.name)).to.deep.equal(["bad_in", "bad_out"]);
+      await client.close();
     });
 
     it("lists tools as declared (title, annotations, schemas), including ones added after connecting", async () => {
@@ -88,8 +103,8 @@ describe("server tools", () => {
       expect((await call(tuple("prefixItems", DRAFT_07), { p: [1] })).isError).to.equal(undefined);
       expect((await call(tuple("items", DRAFT_07), { p: [1] })).isError).to.equal(true);
       expect((await call(tuple("items", DRAFT_07), { p: ["a", 1] })).isError).to.equal(undefined);
-      // The same tuple is not a valid 2020-12 schema at all.
-      expect(() => newServer().tool({ name: "t", inputSchema: tuple("items") }, ok)).to.throw(/not a valid JSON Schema/);
+      // The same tuple is not a valid 2020-12 schema at all: its first call says so.
+      expect((await rejection(call(tuple("items"), { p: ["a"] }))).message).to.match(/not a valid JSON Schema/);
     });
 
     it("reports every broken argument with its path, and never calls the handler", async () => {

@@ -1,0 +1,51 @@
+import { createRequire } from "node:module";
+
+type Crypto = typeof import("node:crypto");
+let loaded: Crypto | undefined;
+/** node:crypto on first use: most servers never sign anything, and loading it costs a few ms of start-up. */
+function crypto(): Crypto {
+  return (loaded ??= createRequire(import.meta.url)("node:crypto") as Crypto);
+}
+
+/**
+ * Tamper-evident tokens for state that travels through the client (pagination cursors,
+ * requestState): `base64url(JSON).base64url(HMAC-SHA256)`. Readable by whoever holds one, and
+ * refused when not issued with this key or altered in any way.
+ */
+export class Sealer {
+  private key: Uint8Array | undefined;
+
+  /** `secret`: the HMAC key; random per process when absent (share one across instances behind a load balancer). */
+  constructor(private readonly secret?: Uint8Array | string) {}
+
+  seal(payload: unknown): string {
+    const body = Buffer.from(JSON.stringify(payload)).toString("base64url");
+    return `${body}.${this.sign(body)}`;
+  }
+
+  /** The payload, or undefined when the token was not sealed here or was altered. */
+  open(token: string): unknown {
+    const dot = token.lastIndexOf(".");
+    if (dot < 0) return undefined;
+    const body = token.slice(0, dot);
+    const signature = Buffer.from(token.slice(dot + 1), "base64url");
+    const expected = Buffer.from(this.sign(body), "base64url");
+    if (signature.length !== expected.length || !crypto().timingSafeEqual(signature, expected)) return undefined;
+    return JSON.parse(Buffer.from(body, "base64url").toString("utf8"));
+  }
+
+  private sign(body: string): string {
+    this.key ??= typeof this.secret === "string" ? Buffer.from(this.secret) : (this.secret ?? crypto().randomBytes(32));
+    return crypto().createHmac("sha256", this.key).update(body).digest("base64url");
+  }
+}
+
+/** A random, unguessable identifier (128 bits). */
+export function nonce(): string {
+  return crypto().randomBytes(16).toString("base64url");
+}
+
+/** SHA-256 of `text`, base64url. */
+export function digest(text: string): string {
+  return crypto().createHash("sha256").update(text).digest("base64url");
+}
