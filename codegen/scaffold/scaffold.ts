@@ -182,7 +182,7 @@ function projectFiles(dir: string, manifest: Manifest, toolkit: string): { path:
   };
   const main =
     manifest.transport === "http"
-      ? `import { http } from "mcp-codegen/runtime";
+      ? `import { http } from "mcp-codegen/runtime/http";
 import { createAppServer } from "./generated/server.js";
 
 // Streamable HTTP on 127.0.0.1 (PORT, default 3000), endpoint /mcp.

@@ -4,11 +4,12 @@
  * to it with the official SDK client over stdio; then edit its manifest, write code into a stub,
  * scaffold again, and check the code is intact, the new stub exists and the project still passes.
  */
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { existsSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { expect } from "chai";
 import { describeRun, removeDir, ROOT, runCli, snapshot, tempDir, type CliRun } from "../../support/project.js";
 
@@ -215,6 +216,46 @@ describe("mcp-codegen scaffold, end to end", function () {
         expect(snapshot(join(project, "src"))).to.deep.equal(before);
       } finally {
         writeFileSync(manifestPath, good);
+      }
+    });
+  });
+
+  describe("with --transport http", () => {
+    let httpProject: string;
+    before(function () {
+      httpProject = join(dir, "web");
+      const run = runCli(["scaffold", httpProject, "--name", "web", "--transport", "http", "--revisions", "2025-11-25"]);
+      expect(run.status, describeRun(run)).to.equal(0);
+      const install = npm(["install", "--prefer-offline", "--no-audit", "--no-fund"], httpProject);
+      expect(install.status, describeRun(install)).to.equal(0);
+    });
+
+    it("compiles, passes its test, and serves Streamable HTTP on 127.0.0.1 to the SDK client", async () => {
+      const test = npm(["test"], httpProject);
+      expect(test.status, describeRun(test)).to.equal(0);
+      const server = spawn(process.execPath, [join(httpProject, "dist", "src", "main.js")], { cwd: httpProject, env: { ...process.env, PORT: "0" }, stdio: ["ignore", "ignore", "pipe"] });
+      try {
+        const url = await new Promise<string>((resolveUrl, reject) => {
+          let err = "";
+          const timer = setTimeout(() => reject(new Error(`no URL on stderr in 20 s: ${err}`)), 20_000);
+          server.stderr!.setEncoding("utf8").on("data", (text: string) => {
+            err += text;
+            const found = /http:\/\/127\.0\.0\.1:\d+\/mcp/.exec(err);
+            if (found) {
+              clearTimeout(timer);
+              resolveUrl(found[0]);
+            }
+          });
+        });
+        const client = new Client({ name: "scaffold-test", version: "1.0.0" });
+        await client.connect(new StreamableHTTPClientTransport(new URL(url)), { timeout: 20_000 });
+        try {
+          expect((await client.listTools(undefined, { timeout: 20_000 })).tools.map((t) => t.name)).to.deep.equal(["echo"]);
+        } finally {
+          await client.close();
+        }
+      } finally {
+        server.kill();
       }
     });
   });
