@@ -35,13 +35,14 @@ import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import * as z from "zod";
 import type { McpClient } from "../runtime/index.js";
-import { runtime } from "./ours.js";
+import { runtime } from "./support/ours.js";
 import { payload } from "./servers/payload.mjs";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const OURS_SERVER = join(ROOT, "bench", "servers", "ours.mjs");
 const SDK_SERVER = join(ROOT, "bench", "servers", "sdk.mjs");
 const BARE_NODE = join(ROOT, "bench", "servers", "bare.mjs");
+const RAW_ECHO = join(ROOT, "bench", "servers", "echo.mjs");
 const MiB = 1024 * 1024;
 const { createMemoryPair, createServer, spawnStdio } = runtime;
 const silentLogger = () => {};
@@ -283,6 +284,35 @@ async function measureStdio(): Promise<void> {
   const floor = median([echoFloor(), echoFloor(), echoFloor()]);
   console.log(`  floor (the call's two messages stringified and parsed, no I/O, no dispatch): ${Math.round(floor)} calls/s`);
   rows.push({ measure: "stdio floor (stringify+parse only)", ours: `${Math.round(floor).toLocaleString("en-US")} calls/s`, sdk: "-", ratio: "-", target: "-", met: undefined });
+  const ceiling = median([await rawEchoRate(), await rawEchoRate(), await rawEchoRate()]);
+  console.log(`  ceiling (node alone echoing lines over stdio, one at a time, no MCP): ${Math.round(ceiling)} calls/s`);
+  rows.push({ measure: "stdio ceiling, one at a time (raw line echo, no MCP)", ours: `${Math.round(ceiling).toLocaleString("en-US")} calls/s`, sdk: "-", ratio: "-", target: "-", met: undefined });
+}
+
+/** Round trips per second through a child that only echoes lines (bench/servers/echo.mjs): no MCP on either side. */
+async function rawEchoRate(): Promise<number> {
+  const child = spawn(process.execPath, [RAW_ECHO], { stdio: ["pipe", "pipe", "inherit"] });
+  let pending = "";
+  let answer: (() => void) | undefined;
+  child.stdout.setEncoding("utf8").on("data", (data: string) => {
+    pending += data;
+    for (let end; (end = pending.indexOf("\n")) >= 0; pending = pending.slice(end + 1)) {
+      JSON.parse(pending.slice(0, end));
+      answer?.();
+    }
+  });
+  try {
+    let id = 0;
+    const call = () =>
+      new Promise<void>((resolveCall) => {
+        answer = resolveCall;
+        child.stdin.write(`${JSON.stringify({ jsonrpc: "2.0", id: ++id, method: "tools/call", params: { name: "echo", arguments: { text: ECHO_TEXT } } })}\n`);
+      });
+    await within(WAIT_MS, rate(call, 1, 500, WAIT_MS), "the raw echo warm-up");
+    return await within(WAIT_MS, rate(call, 1, CALLS.stdio, RUN_BUDGET_MS), "the raw echo");
+  } finally {
+    child.kill();
+  }
 }
 
 /** ms from spawn() to the initialize response's line on stdout. */

@@ -3,7 +3,7 @@
 //   node --import tsx bench/http/server.ts ours|sdk json|sse
 // Prints "listening on URL" on stdout; stops on SIGTERM or when stdin closes.
 import * as z from "zod";
-import { httpRuntime, runtime } from "../ours.js";
+import { httpRuntime, runtime } from "../support/ours.js";
 import { startSdkHttpServer } from "../../test/support/sdk-http-server.js";
 
 const { createServer } = runtime;

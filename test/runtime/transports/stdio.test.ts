@@ -189,7 +189,7 @@ describe("StdioTransport lifecycle", () => {
     expect(written(output)).to.equal('{"ok":true}\n');
   });
 
-  it("gathers the messages sent in one turn into one write", async () => {
+  it("gathers the messages sent in one turn into writes of at most 4", async () => {
     const writes: number[] = [];
     const output = new Writable({
       write(_chunk, _encoding, done) {
@@ -203,13 +203,12 @@ describe("StdioTransport lifecycle", () => {
     });
     const transport = new StdioTransport(new PassThrough(), output);
     transport.start(new RecordingReceiver());
-    for (let id = 1; id <= 16; id++) void transport.send({ jsonrpc: "2.0", id, result: {} });
-    expect(writes).to.deep.equal([]);
+    for (let id = 1; id <= 10; id++) void transport.send({ jsonrpc: "2.0", id, result: {} });
     await nextTurn();
-    expect(writes).to.deep.equal([16]);
-    await transport.send({ jsonrpc: "2.0", id: 17, result: {} });
+    expect(writes).to.deep.equal([4, 4, 2]);
+    await transport.send({ jsonrpc: "2.0", id: 11, result: {} });
     await nextTurn();
-    expect(writes).to.deep.equal([16, 1]);
+    expect(writes).to.deep.equal([4, 4, 2, 1]);
     await transport.close();
   });
 

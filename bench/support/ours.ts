@@ -5,11 +5,11 @@
  */
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import type * as Http from "../runtime/http.js";
-import type * as Runtime from "../runtime/index.js";
+import type * as Http from "../../runtime/http.js";
+import type * as Runtime from "../../runtime/index.js";
 
-const compiled = new URL("../dist/runtime/index.js", import.meta.url);
+const compiled = new URL("../../dist/runtime/index.js", import.meta.url);
 if (!existsSync(fileURLToPath(compiled))) throw new Error("dist/ is missing: run `make build` first");
 
 export const runtime = (await import(compiled.href)) as typeof Runtime;
-export const httpRuntime = (await import(new URL("../dist/runtime/http.js", import.meta.url).href)) as typeof Http;
+export const httpRuntime = (await import(new URL("../../dist/runtime/http.js", import.meta.url).href)) as typeof Http;
