@@ -46,5 +46,7 @@ test: build typecheck tools conformance
 bench: build
 	node --import tsx bench/run.ts
 
+# Everything `make` produced; generated/README.md and spec/pinned.json stay.
 clean:
-	rm -rf dist .tools generated/*/ generated/index.ts generated/.stamp.json spec/*/
+	rm -rf dist spec/*/
+	find generated -mindepth 1 ! -name README.md -exec rm -rf {} +
