@@ -36,7 +36,7 @@ describe("examples/quickstart", () => {
     try {
       const result = await session.client.callTool("add", { a: 1.5, b: 2 });
       expect(text(result)).to.equal("3.5");
-      expect(result.resultType).to.equal("complete");
+      expect(result).to.include({ resultType: "complete" });
     } finally {
       await session.close();
     }
