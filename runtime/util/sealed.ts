@@ -28,8 +28,10 @@ export class Sealer {
     const dot = token.lastIndexOf(".");
     if (dot < 0) return undefined;
     const body = token.slice(0, dot);
-    const signature = Buffer.from(token.slice(dot + 1), "base64url");
-    const expected = Buffer.from(this.sign(body), "base64url");
+    // Compared as text: decoding would also accept the non-canonical spellings of a signature
+    // (base64url's last character carries spare bits).
+    const signature = Buffer.from(token.slice(dot + 1));
+    const expected = Buffer.from(this.sign(body));
     if (signature.length !== expected.length || !crypto().timingSafeEqual(signature, expected)) return undefined;
     return JSON.parse(Buffer.from(body, "base64url").toString("utf8"));
   }
