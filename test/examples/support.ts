@@ -10,7 +10,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { HttpClientTransport } from "../../runtime/http.js";
-import { McpClient, spawnStdio, type ChildStdioTransport } from "../../runtime/index.js";
+import { McpClient, spawnStdio, type ChildStdioTransport, type Transport } from "../../runtime/index.js";
 import { recording, RecordingSdkTransport, Transcript } from "../../examples/shared/recorder.js";
 
 export const ROOT = fileURLToPath(new URL("../../", import.meta.url));
@@ -90,8 +90,13 @@ export interface StatelessSession {
 export async function statelessSession(name: string, args: readonly string[] = []): Promise<StatelessSession> {
   const { command, args: argv } = exampleCommand(name, "server.ts", args);
   const child = await spawnStdio(command, argv, { cwd: ROOT, stderr: "ignore" });
+  return { ...(await statelessClient(child)), child };
+}
+
+/** McpClient at 2026-07-28 over `transport`, recording the exchange and collecting the notifications the tests wait for. */
+async function statelessClient(transport: Transport): Promise<Omit<StatelessSession, "child">> {
   const transcript = new Transcript();
-  const client = await McpClient.connect(recording(child, transcript), {
+  const client = await McpClient.connect(recording(transport, transcript), {
     name: "example-tests",
     version: "1.0.0",
     revision: "2026-07-28",
@@ -100,7 +105,7 @@ export async function statelessSession(name: string, args: readonly string[] = [
   const notifications = new Notifications();
   for (const method of ["notifications/message", "notifications/resources/updated", "notifications/subscriptions/acknowledged", "notifications/progress"])
     client.on(method, (params) => notifications.push(method, params));
-  return { client, transcript, notifications, child, close: () => client.close() };
+  return { client, transcript, notifications, close: () => client.close() };
 }
 
 /** The text of a tool result's first content block. */
@@ -252,18 +257,8 @@ export async function sdkHttpSession(url: string): Promise<SdkSession> {
 }
 
 /** McpClient over Streamable HTTP at 2026-07-28. */
-export async function statelessHttpSession(url: string): Promise<Omit<StatelessSession, "child">> {
-  const transcript = new Transcript();
-  const client = await McpClient.connect(recording(new HttpClientTransport(url), transcript), {
-    name: "example-tests",
-    version: "1.0.0",
-    revision: "2026-07-28",
-    requestTimeoutMs: WAIT_MS,
-  });
-  const notifications = new Notifications();
-  for (const method of ["notifications/message", "notifications/resources/updated", "notifications/subscriptions/acknowledged", "notifications/progress"])
-    client.on(method, (params) => notifications.push(method, params));
-  return { client, transcript, notifications, close: () => client.close() };
+export function statelessHttpSession(url: string): Promise<Omit<StatelessSession, "child">> {
+  return statelessClient(new HttpClientTransport(url));
 }
 
 /** Either era over HTTP, through the shared API. */

@@ -7,25 +7,10 @@ import { spawnSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { expect } from "chai";
+import { STRICT_FLAGS, TSC } from "../../support/tsc.js";
 import { removeDir, ROOT, tempDir } from "../../support/project.js";
 
-const TSC = join(ROOT, "node_modules", "typescript", "bin", "tsc");
 
-/** tsconfig.json's strictness, and exactOptionalPropertyTypes on top: a consumer may build with it. */
-const STRICT_FLAGS = [
-  "--ignoreConfig",
-  "--noEmit",
-  "--pretty", "false",
-  "--strict",
-  "--target", "ES2022",
-  "--module", "NodeNext",
-  "--moduleResolution", "NodeNext",
-  "--noUncheckedIndexedAccess",
-  "--exactOptionalPropertyTypes",
-  "--noImplicitOverride",
-  "--isolatedModules",
-  "--verbatimModuleSyntax",
-];
 
 function consumer(generated: string): string {
   return `import type * as Latest from "${generated}/2026-07-28/index.js";

@@ -7,6 +7,7 @@ import { spawnSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { expect } from "chai";
+import { STRICT_FLAGS, TSC } from "../../support/tsc.js";
 import { loadSchema } from "../../../codegen/load/load.js";
 import { buildProtocol } from "../../../codegen/model/build.js";
 import { sentBy, type Protocol } from "../../../codegen/model/protocol.js";
@@ -70,20 +71,6 @@ describe("codegen/emit/handlers: generated/<rev>/handlers.ts", () => {
   }
 });
 
-const TSC = join(ROOT, "node_modules", "typescript", "bin", "tsc");
-const STRICT_FLAGS = [
-  "--ignoreConfig",
-  "--noEmit",
-  "--pretty", "false",
-  "--strict",
-  "--target", "ES2022",
-  "--module", "NodeNext",
-  "--moduleResolution", "NodeNext",
-  "--noUncheckedIndexedAccess",
-  "--exactOptionalPropertyTypes",
-  "--isolatedModules",
-  "--verbatimModuleSyntax",
-];
 
 /**
  * Handlers written against the interfaces. Every `@ts-expect-error` must find its error (tsc
