@@ -29,14 +29,19 @@ interface Command {
 
 const COMMANDS: Record<string, Command> = {
   generate: {
-    usage: "generate [--revision R ...] [--force]",
-    summary: "regenerate generated/ from the pinned schemas (default: every pinned revision)",
+    usage: "generate [--out <dir>] [--revision R ...] [--schema <file> --name R] [--force]",
+    summary: "regenerate generated/ from the pinned schemas, or write revision modules into your project with --out",
     options: {
-      revision: { type: "string", multiple: true, short: "r", description: "only this revision (repeatable)", placeholder: "R" },
+      revision: { type: "string", multiple: true, short: "r", description: "only this pinned revision (repeatable)", placeholder: "R" },
+      out: { type: "string", description: "write revision modules into this folder of your project instead of generated/", placeholder: "dir" },
+      schema: { type: "string", description: "with --out: generate from this schema.json (a revision not pinned here)", placeholder: "file" },
+      name: { type: "string", description: "with --schema: the revision's name, the protocol version it speaks", placeholder: "R" },
       force: { type: "boolean", description: "ignore the stamp and regenerate everything requested" },
       ...ROOT_OPTION,
     },
     async run({ values, root }) {
+      if (values.out !== undefined) return generateOut(values, root, false);
+      if (values.schema !== undefined || values.name !== undefined) throw new UsageError("--schema and --name go with --out: generate --out src/mcp --schema next/schema.json --name 2026-12-01");
       const { generate } = await import("./generate.js");
       const report = await generate({ root, revisions: values.revision as string[] | undefined, force: values.force === true });
       const rows = report.revisions.map((r) => {
@@ -51,10 +56,14 @@ const COMMANDS: Record<string, Command> = {
     },
   },
   check: {
-    usage: "check",
-    summary: "exit 1 when generated/ is stale against spec/pinned.json or the generator (a full in-memory regeneration)",
-    options: { ...ROOT_OPTION },
-    async run({ root }) {
+    usage: "check [--out <dir>]",
+    summary: "exit 1 when generated/ (or a folder written by generate --out) is stale (a full in-memory regeneration)",
+    options: {
+      out: { type: "string", description: "check this folder written by `generate --out` instead of generated/", placeholder: "dir" },
+      ...ROOT_OPTION,
+    },
+    async run({ values, root }) {
+      if (values.out !== undefined) return generateOut(values, root, true);
       const { check } = await import("./check.js");
       const report = await check(root);
       const ms = `${Math.round(report.milliseconds)} ms`;
@@ -190,6 +199,39 @@ const COMMANDS: Record<string, Command> = {
     },
   },
 };
+
+/** A revision's name becomes a folder name and an export name: keep it to what both allow. */
+const REVISION_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
+
+/** `generate --out` and `check --out`. */
+async function generateOut(values: Record<string, unknown>, root: string, dryRun: boolean): Promise<number> {
+  const out = values.out as string;
+  const sources: { revision: string; schema?: string }[] = ((values.revision as string[] | undefined) ?? []).map((revision) => ({ revision }));
+  if (values.schema !== undefined || values.name !== undefined) {
+    if (typeof values.schema !== "string" || typeof values.name !== "string")
+      throw new UsageError("--schema and --name go together: generate --out src/mcp --schema next/schema.json --name 2026-12-01");
+    sources.push({ revision: values.name, schema: resolve(values.schema) });
+  }
+  for (const { revision } of sources)
+    if (!REVISION_NAME.test(revision)) throw new UsageError(`${JSON.stringify(revision)} is not a usable revision name: use letters, digits, . _ - (e.g. 2026-12-01)`);
+  const { generateOut: run } = await import("./out.js");
+  const report = await run({ root, out, sources: dryRun ? [] : sources, dryRun });
+  if (dryRun) {
+    if (report.stale.length === 0) {
+      console.log(`${out} is up to date: ${report.revisions.map((r) => r.revision).join(", ")} match a fresh generation`);
+      return 0;
+    }
+    console.error(`${out} is stale: ${report.stale.length} ${report.stale.length === 1 ? "file differs" : "files differ"} from a fresh generation`);
+    for (const path of report.stale) console.error(`    ${join(out, path)}`);
+    console.error(`Run \`mcp-codegen generate --out ${out}\` to bring it up to date.`);
+    return 1;
+  }
+  for (const r of report.revisions) console.log(`  ${r.revision}  ${r.era.padEnd(9)}  ${String(r.definitions).padStart(3)} definitions  from ${r.source}`);
+  console.log(`  ${out}: ${report.written.length} written, ${report.unchanged.length} unchanged`);
+  const { moduleName } = await import("./out.js");
+  console.log(`Serve them: import { ${report.revisions.map((r) => moduleName(r.revision)).join(", ")} } from "${join(out, "index.js")}", then createServer({ revisions: [...] })`);
+  return 0;
+}
 
 /** A command used the wrong way: exit 2 with its usage. */
 class UsageError extends Error {}

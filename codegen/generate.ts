@@ -122,7 +122,7 @@ export async function generate(options: GenerateOptions): Promise<GenerateReport
         files: {},
       };
     const registry = emitRegistry(Object.values(entries).map(({ revision, era }) => ({ revision, era })));
-    const support = Object.entries(SUPPORT_FILES).map(([path, source]) => ({ path, content: readFileSync(join(SOURCE_DIR, source), "utf8") }));
+    const support = supportFiles();
     const formatted = await formatFiles([...emitted.flatMap((e) => e.files), ...registry, ...support]);
     const result = writeFiles(outDir, formatted, options.dryRun);
 
@@ -138,6 +138,11 @@ export async function generate(options: GenerateOptions): Promise<GenerateReport
   }
   summaries.sort((a, b) => a.revision.localeCompare(b.revision));
   return { revisions: summaries, shared, milliseconds: performance.now() - started };
+}
+
+/** The hand-written support files generated code imports (validation.ts, method-not-found.ts), as they are copied. */
+export function supportFiles(): { path: string; content: string }[] {
+  return Object.entries(SUPPORT_FILES).map(([path, source]) => ({ path, content: readFileSync(join(SOURCE_DIR, source), "utf8") }));
 }
 
 /** A pinned revision's schema text, verified against its pinned sha256. */

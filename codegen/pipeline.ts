@@ -1,5 +1,6 @@
 import { GenerationError } from "./errors.js";
 import { emitHandlers, HANDLER_EXPORTS } from "./emit/handlers.js";
+import { emitModule, IN_REPOSITORY, type ModuleOptions } from "./emit/module.js";
 import { emitProtocol, PROTOCOL_EXPORTS } from "./emit/protocol.js";
 import { emitRevisionIndex } from "./emit/registry.js";
 import { emitTypes } from "./emit/types.js";
@@ -25,7 +26,7 @@ export interface EmittedRevision {
 }
 
 /** load -> model -> emit for one revision, entirely in memory. */
-export async function emitRevision(revision: string, schemaText: string): Promise<EmittedRevision> {
+export async function emitRevision(revision: string, schemaText: string, options: ModuleOptions = IN_REPOSITORY): Promise<EmittedRevision> {
   const protocol = buildProtocol(loadSchema(revision, schemaText));
   for (const [file, names] of [["protocol.ts", PROTOCOL_EXPORTS], ["handlers.ts", HANDLER_EXPORTS]] as const)
     for (const name of names)
@@ -36,6 +37,7 @@ export async function emitRevision(revision: string, schemaText: string): Promis
     { path: `${revision}/protocol.ts`, content: emitProtocol(protocol) },
     { path: `${revision}/validators.ts`, content: emitValidators(protocol), formatted: true },
     { path: `${revision}/handlers.ts`, content: emitHandlers(protocol) },
+    { path: `${revision}/module.ts`, content: emitModule(protocol, options) },
     { path: `${revision}/index.ts`, content: emitRevisionIndex(protocol) },
   ];
   return { protocol, files };

@@ -2,7 +2,7 @@
  * mcp-codegen's runtime: serve and call MCP, every generated revision, both eras, from the
  * same handler code.
  */
-export { createServer, McpServer, type Endpoint, type PromptOptions, type ResourceTemplateOptions, type ServerOptions } from "./server/server.js";
+export { createServer, McpServer, type MethodHandler, type Endpoint, type PromptOptions, type ResourceTemplateOptions, type ServerOptions } from "./server/server.js";
 export type { Completer, Completers } from "./server/completion.js";
 export type { ToolDefinition, ToolHandler } from "./server/tools.js";
 export type { ResourceDefinition, ResourceHandler, ResourceTemplateDefinition, ResourceTemplateHandler } from "./server/resources.js";
@@ -18,7 +18,10 @@ export type { InputRequiredOptions } from "./session/input-required.js";
 export { ErrorCode, RpcError } from "./jsonrpc/errors.js";
 export type { RequestOptions } from "./jsonrpc/peer.js";
 export { ServerSession } from "./session/server-session.js";
-export { ALL_REVISIONS, LATEST_REVISION, type Era, type Revision } from "./session/revisions.js";
+export { ALL_REVISIONS, LATEST_REVISION, type DefaultRevision, type PinnedRevision, type Revision, type RevisionRef } from "./session/revisions.js";
+export type { CapabilityGate, Era, MethodDescriptor, RevisionModule, RevisionTypes, ValidationIssue, Validator } from "./contract.js";
+export type { DefaultTypes, ServedMethod, ServedParams, ServedResult, ServedTypes } from "./server/served.js";
+export type { MethodSchemas } from "./server/extensions.js";
 
 export type { Transport, Receiver, SendOptions, FrameProblem } from "./transports/transport.js";
 export { stdio, StdioTransport, type StdioTransportOptions } from "./transports/stdio.js";

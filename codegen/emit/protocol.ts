@@ -1,3 +1,4 @@
+import type { MethodDescriptor } from "../../runtime/contract.js";
 import type { NotificationMethod, Protocol, RequestMethod } from "../model/protocol.js";
 import { sentBy } from "../model/protocol.js";
 
@@ -19,6 +20,9 @@ export const PROTOCOL_EXPORTS = [
   "METHODS",
   "INPUT_REQUESTS",
   "CAPABILITY_GATES",
+  // module.ts
+  "revisionModule",
+  "RevisionTypes",
   // validators.ts
   "validators",
   "ValidationIssue",
@@ -106,14 +110,16 @@ function paramsType(method: RequestMethod | NotificationMethod): string {
   return method.params === undefined ? "undefined" : `T.${method.params}`;
 }
 
+/** What the runtime reads of a method (runtime/contract.ts), printed as an object literal. */
 function descriptor(m: RequestMethod | NotificationMethod): string {
-  const fields: string[] = [
-    `kind: ${q(m.kind)}`,
-    `senders: ${q(m.senders)}`,
-    `message: ${q(m.kind === "request" ? m.request : m.notification)}`,
-  ];
-  if (m.params !== undefined) fields.push(`params: ${q(m.params)}`);
-  fields.push(`paramsRequired: ${m.paramsRequired}`);
-  if (m.kind === "request") fields.push(`results: ${q(m.results)}`, `cacheable: ${m.cacheable}`);
+  const value: MethodDescriptor = {
+    kind: m.kind,
+    senders: m.senders,
+    message: m.kind === "request" ? m.request : m.notification,
+    ...(m.params === undefined ? {} : { params: m.params }),
+    paramsRequired: m.paramsRequired,
+    ...(m.kind === "request" ? { results: m.results, cacheable: m.cacheable } : {}),
+  };
+  const fields = Object.entries(value).map(([key, field]) => `${key}: ${q(field)}`);
   return `  ${q(m.method)}: { ${fields.join(", ")} },`;
 }

@@ -1,8 +1,8 @@
+import type { CapabilityGate as RuntimeGate, Era, Side } from "../../runtime/contract.js";
 import type { Dialect, Schema } from "../load/schema.js";
 
-/** Read from the schema: `initialize` makes a session-era revision, `server/discover` a stateless one. */
-export type Era = "session" | "stateless";
-export type Side = "client" | "server";
+/** The era and sides are the runtime contract's (runtime/contract.ts). */
+export type { Era, Side };
 
 export interface Definition {
   readonly name: string;
@@ -35,11 +35,8 @@ export interface NotificationMethod extends MethodBase {
 }
 
 /** A capability that must be declared for a method to be used (PROTOCOL-NOTES, runtime rules). */
-export interface CapabilityGate {
+export interface CapabilityGate extends RuntimeGate {
   readonly method: string;
-  /** Whose capabilities declare it. */
-  readonly owner: Side;
-  readonly path: readonly string[];
 }
 
 /** Everything the emitters need to know about one revision. */

@@ -2,7 +2,7 @@ import { ErrorCode, RpcError } from "../jsonrpc/errors.js";
 import type { Notification, Request } from "../jsonrpc/messages.js";
 import { Peer, type RequestOptions } from "../jsonrpc/peer.js";
 import { META } from "../session/meta.js";
-import { ALL_REVISIONS, eraOf, isRevision, loadRevision, type Revision, type RevisionModule } from "../session/revisions.js";
+import { ALL_REVISIONS, eraOf, isRevision, loadRevision, revisionName, type LoadedRevision, type Revision, type RevisionRef } from "../session/revisions.js";
 import { checkRequest, reported, resultCandidates, summarize } from "../session/validate.js";
 import type { Transport } from "../transports/transport.js";
 import { stderrLogger, type Logger } from "../util/logger.js";
@@ -34,9 +34,10 @@ export interface ClientOptions {
   /**
    * The revision to speak. Session era: offered at initialize, and the server may answer with
    * another one we also speak. Stateless era: sent in every request's `_meta`.
-   * Default: the latest session-era revision.
+   * A pinned revision's name, or a module generated into one's own project
+   * (`mcp-codegen generate --out`). Default: the latest session-era revision.
    */
-  readonly revision?: Revision;
+  readonly revision?: RevisionRef;
   /** Declared capabilities; those of `handlers` are added. */
   readonly capabilities?: Record<string, unknown>;
   readonly handlers?: ClientHandlers;
@@ -91,7 +92,7 @@ export class McpClient {
   private readonly progress = new Map<string | number, NonNullable<CallOptions["onProgress"]>>();
   private readonly logger: Logger;
   private readonly capabilities: Record<string, unknown>;
-  private module!: RevisionModule;
+  private module!: LoadedRevision;
   private info: Implementation = { name: "", version: "" };
   private serverCaps: ServerCapabilities = {};
   private serverInstructions: string | undefined;
@@ -120,7 +121,7 @@ export class McpClient {
   static async connect(transport: Transport, options: ClientOptions): Promise<McpClient> {
     const client = new McpClient(transport, options);
     try {
-      await client.open(options.revision ?? latestSessionRevision());
+      await client.open(options.revision === undefined ? latestSessionRevision() : revisionName(options.revision));
     } catch (error) {
       await client.close();
       throw error;

@@ -15,16 +15,30 @@ export interface DispatchOptions extends ContextOptions {
   readonly serverInfo: Readonly<Record<string, unknown>>;
   /** Stateless era: caching hints for list, read and discover results that do not set their own. */
   readonly cache: { readonly ttlMs: number; readonly scope: "public" | "private" };
+  /** Methods no revision defines, each with its own checks; looked up per request. */
+  readonly extensions?: ReadonlyMap<string, ExtensionMethod>;
 }
 
+/** A request method that no served revision defines (an extension's), served with checks of its own. */
+export interface ExtensionMethod {
+  readonly handler: Handler;
+  /** Throws -32602 naming the offending fields. */
+  checkParams(params: unknown): void;
+  /** Throws -32603 naming the offending fields: invalid data is never sent. */
+  checkResult(result: unknown): void;
+}
+
+const EXTENSION: MethodDescriptor = { kind: "request", senders: ["client"], message: "", paramsRequired: false, results: [], cacheable: false };
+
 /** The result fields the dispatcher completes on stateless-era results (completeStateless below). */
-type Completed = "resultType" | "ttlMs" | "cacheScope";
+export type Completed = "resultType" | "ttlMs" | "cacheScope";
 
 /** A generated handler type with the fields the dispatcher completes made optional in its result. */
 export type AsWritten<H> = H extends (params: infer P, context: infer C) => infer R
   ? (params: P, context: C) => Written<Awaited<R>> | Promise<Written<Awaited<R>>>
   : never;
-type Written<R> = R extends unknown ? Omit<R, Completed> & Partial<Pick<R, Extract<keyof R, Completed>>> : never;
+/** A result as a handler writes it: the fields the dispatcher completes are optional. */
+export type Written<R> = R extends unknown ? Omit<R, Completed> & Partial<Pick<R, Extract<keyof R, Completed>>> : never;
 
 /**
  * The dispatcher's table, from handlers typed by the generated interfaces
@@ -43,10 +57,13 @@ export function handlerTable<H extends { [M in keyof H]: (params: never, context
 export function createDispatcher(handlers: ReadonlyMap<string, Handler>, options: DispatchOptions): ServerCore["dispatch"] {
   return (request: Request, inbound: InboundRequest, scope: RequestScope) => {
     const { module } = scope;
-    const descriptor = clientRequest(module, request.method);
-    const handler = handlers.get(request.method);
+    const extension = module.methods.has(request.method) ? undefined : options.extensions?.get(request.method);
+    const descriptor = extension ? EXTENSION : clientRequest(module, request.method);
+    const handler = extension?.handler ?? handlers.get(request.method);
     if (!handler) throw new RpcError(ErrorCode.MethodNotFound, `Method not found: this server does not implement ${request.method}`);
-    checkRequest(module, descriptor, request);
+    if (extension) extension.checkParams(request.params ?? {});
+    else checkRequest(module, descriptor, request);
+    const check = extension ? (result: unknown) => extension.checkResult(result) : (result: unknown) => checkResult(module, descriptor, request.method, result);
 
     const context = new HandlerContext(inbound, scope, request, descriptor, options);
     let outcome: unknown;
@@ -64,9 +81,9 @@ export function createDispatcher(handlers: ReadonlyMap<string, Handler>, options
       });
       outcome = Promise.race([outcome, required]);
     }
-    if (!isThenable(outcome)) return answer(context, finishResult(context, scope, descriptor, request.method, outcome, options));
+    if (!isThenable(outcome)) return answer(context, finishResult(context, scope, descriptor, request.method, outcome, check, options));
     return outcome.then(
-      (result) => answer(context, finishResult(context, scope, descriptor, request.method, result, options)),
+      (result) => answer(context, finishResult(context, scope, descriptor, request.method, result, check, options)),
       (error: unknown) => {
         context.done();
         throw error;
@@ -91,13 +108,14 @@ function finishResult(
   descriptor: MethodDescriptor,
   method: string,
   result: unknown,
+  check: (completed: unknown) => void,
   options: DispatchOptions,
 ): unknown {
   context.done();
   if (typeof result !== "object" || result === null || Array.isArray(result))
     throw new RpcError(ErrorCode.InternalError, `the handler for ${method} returned ${result === null ? "null" : typeof result}, not a result object`);
   const completed = scope.module.era === "stateless" ? completeStateless(result as Record<string, unknown>, descriptor, options) : result;
-  if (options.validateResults) checkResult(scope.module, descriptor, method, completed);
+  if (options.validateResults) check(completed);
   return completed;
 }
 

@@ -1,14 +1,16 @@
 import type { ServerHandlers as SessionEraHandlers } from "../../generated/2025-11-25/handlers.js";
 import type { ServerHandlers as StatelessHandlers } from "../../generated/2026-07-28/handlers.js";
 import { LOG_LEVELS, type Handler, type LogLevelName, type RequestContext } from "../dispatch/context.js";
-import { createDispatcher, handlerTable, type AsWritten } from "../dispatch/router.js";
+import { createDispatcher, handlerTable, type AsWritten, type ExtensionMethod } from "../dispatch/router.js";
+import type { RevisionTypes } from "../contract.js";
 import { ErrorCode, RpcError } from "../jsonrpc/errors.js";
 import { InputRequiredCodec, type InputRequiredOptions } from "../session/input-required.js";
-import { ALL_REVISIONS, isRevision, type Revision } from "../session/revisions.js";
+import { ALL_REVISIONS, isRevision, revisionName, type PinnedRevision, type Revision, type RevisionRef } from "../session/revisions.js";
 import { ServerSession, type ServerCore } from "../session/server-session.js";
 import type { Transport } from "../transports/transport.js";
 import { stderrLogger, type Logger } from "../util/logger.js";
 import { complete, type Completers } from "./completion.js";
+import { extensionMethod, type MethodSchemas } from "./extensions.js";
 import { SchemaCompiler } from "./json-schema.js";
 import { Paginator } from "./pagination.js";
 import { PromptRegistry, type PromptDefinition, type PromptHandler } from "./prompts.js";
@@ -19,17 +21,22 @@ import {
   type ResourceTemplateDefinition,
   type ResourceTemplateHandler,
 } from "./resources.js";
+import type { DefaultTypes, ServedMethod, ServedParams, ServedResult, ServedTypes } from "./served.js";
 import { Subscriptions, type ListKind } from "./subscriptions.js";
 import { ToolRegistry, type ToolDefinition, type ToolHandler } from "./tools.js";
 import type { Implementation } from "./types.js";
 
-export interface ServerOptions {
+export interface ServerOptions<Revisions extends readonly RevisionRef[] = readonly RevisionRef[]> {
   readonly name: string;
   readonly version: string;
   /** More of the server's identity (title, description, icons, websiteUrl). */
   readonly info?: Omit<Implementation, "name" | "version">;
-  /** The revisions this server speaks. Default: every generated revision, both eras. */
-  readonly revisions?: readonly string[];
+  /**
+   * The revisions this server speaks, by name (pinned with the runtime) or as modules generated
+   * into one's own project (`mcp-codegen generate --out`). Handlers are typed by them. Default:
+   * every pinned revision, both eras.
+   */
+  readonly revisions?: Revisions;
   /** Natural-language guidance for the client's model. */
   readonly instructions?: string;
   /** Check every result against the revision's schema before sending it (default true). */
@@ -78,16 +85,27 @@ export type RuntimeHandlers = Pick<SessionEraHandlers<RequestContext>, Exclude<k
 /** The registries read params as plain records: the dispatcher has validated them against the request's revision. */
 const fields = (params: object): Record<string, unknown> => params as Record<string, unknown>;
 
-export function createServer(options: ServerOptions): McpServer {
+export function createServer<const Revisions extends readonly RevisionRef[] = readonly Revision[]>(
+  options: ServerOptions<Revisions>,
+): McpServer<ServedTypes<Revisions[number]>> {
   return new McpServer(options);
 }
+
+/** A handler for `server.handle`: the params of any served revision with the method, a result valid in all of them. */
+export type MethodHandler<Types extends RevisionTypes, M extends string> = (
+  params: ServedParams<Types, M>,
+  context: RequestContext,
+) => ServedResult<Types, M> | Promise<ServedResult<Types, M>>;
 
 /**
  * An MCP server, written once for every revision: register tools, resources and prompts, then
  * `listen` on a transport. Each connection gets a {@link ServerSession}, which serves it in
  * whichever era the client speaks, through the same handlers.
  */
-export class McpServer {
+// `McpServer` with no argument is a server of any revisions, which code that only connects or
+// closes servers can take whatever a server serves; createServer gives each its precise type.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export class McpServer<Types extends RevisionTypes = any> {
   readonly revisions: readonly Revision[];
   private readonly logger: Logger;
   private readonly tools: ToolRegistry;
@@ -98,15 +116,21 @@ export class McpServer {
   private readonly subscriptions: Subscriptions;
   private readonly paginator: Paginator;
   private readonly core: ServerCore;
+  private readonly schemas: SchemaCompiler;
+  /** Built-in handlers, then what `handle` adds. */
+  private readonly table: Map<string, Handler>;
+  private readonly extensions = new Map<string, ExtensionMethod>();
 
   constructor(options: ServerOptions) {
     this.logger = options.logger ?? stderrLogger;
-    this.tools = new ToolRegistry(new SchemaCompiler(this.logger), this.logger);
+    this.schemas = new SchemaCompiler(this.logger);
+    this.tools = new ToolRegistry(this.schemas, this.logger);
     this.paginator = new Paginator(options.pageSize ?? 100);
-    const requested = options.revisions ?? ALL_REVISIONS;
+    const requested = (options.revisions ?? ALL_REVISIONS).map(revisionName);
     for (const revision of requested)
-      if (!isRevision(revision)) throw new Error(`unknown MCP revision ${revision} (generated: ${ALL_REVISIONS.join(", ")})`);
-    this.revisions = ALL_REVISIONS.filter((r) => requested.includes(r));
+      if (!isRevision(revision)) throw new Error(`unknown MCP revision ${revision} (pinned: ${ALL_REVISIONS.join(", ")}; pass a generated module to serve another)`);
+    // Protocol versions are dates: sorting them as text puts them oldest first.
+    this.revisions = [...new Set(requested)].sort();
     if (this.revisions.length === 0) throw new Error("a server needs at least one revision");
     this.subscriptions = new Subscriptions(() => this.sessions, (kind) => this.registry(kind).size > 0, this.logger);
 
@@ -116,13 +140,14 @@ export class McpServer {
       instructions: options.instructions,
       revisions: this.revisions,
       capabilities: () => this.capabilities(),
-      dispatch: createDispatcher(this.handlers(), {
+      dispatch: createDispatcher((this.table = new Map(this.handlers())), {
         validateResults: options.validateResults ?? true,
         serverInfo: info,
         cache: { ttlMs: options.cache?.ttlMs ?? 0, scope: options.cache?.scope ?? "private" },
         input: new InputRequiredCodec(options.inputRequired),
         clientRequestTimeoutMs: options.clientRequestTimeoutMs ?? 5 * 60_000,
         logger: this.logger,
+        extensions: this.extensions,
       }),
       notification: options.onNotification,
       closed: (session) => this.sessions.delete(session),
@@ -133,7 +158,7 @@ export class McpServer {
   // -- registration ---------------------------------------------------------------------------------
 
   /** Declares a tool. `args` arrive validated against `inputSchema`. */
-  tool<Args = Record<string, unknown>>(definition: ToolDefinition, handler: ToolHandler<Args>): this {
+  tool<Args = Record<string, unknown>>(definition: ToolDefinition, handler: ToolHandler<Args, ServedResult<Types, "tools/call">>): this {
     this.tools.register(definition, handler);
     return this.changed("tools");
   }
@@ -152,6 +177,25 @@ export class McpServer {
     this.prompts.register(definition, handler, options.complete);
     return this.changed("prompts");
   }
+
+  /**
+   * Serves a request method of the served revisions that the server API does not cover (a
+   * method a new revision adds, say), typed by their method maps: params are validated against
+   * the request's revision before the handler runs, and the result after. A method no served
+   * revision defines (an extension's) needs the JSON Schemas of its params and result.
+   */
+  handle<M extends ServedMethod<Types>>(method: M, handler: MethodHandler<Types, M>): this;
+  handle(method: string, handler: (params: Record<string, unknown>, context: RequestContext) => unknown, schemas: MethodSchemas): this;
+  handle(method: string, handler: (params: never, context: RequestContext) => unknown, schemas?: MethodSchemas): this {
+    if (this.table.has(method) && !this.userMethods.has(method))
+      throw new Error(`${method} is served by the runtime itself; use the server API (tool, resource, prompt...) to shape its answers`);
+    this.userMethods.add(method);
+    const served = handler as Handler;
+    if (schemas) this.extensions.set(method, extensionMethod(method, served, schemas, this.schemas));
+    else this.table.set(method, served);
+    return this;
+  }
+  private readonly userMethods = new Set<string>();
 
   removeTool(name: string): boolean {
     return this.tools.remove(name) && !!this.changed("tools");

@@ -10,10 +10,11 @@ import type { Logger } from "../util/logger.js";
 /** A tool as declared: the protocol's Tool, with JSON Schemas the server compiles. */
 export type ToolDefinition = Tool;
 
-export type ToolHandler<Args = Record<string, unknown>> = (
+/** `Result` is what every served revision accepts (runtime/server/served.ts); 2025-11-25's by default. */
+export type ToolHandler<Args = Record<string, unknown>, Result = CallToolResult> = (
   args: Args,
   context: RequestContext,
-) => CallToolResult | Promise<CallToolResult>;
+) => Result | Promise<Result>;
 
 interface RegisteredTool {
   readonly definition: ToolDefinition;
@@ -44,14 +45,14 @@ export class ToolRegistry {
     return this.tools.size;
   }
 
-  register<Args>(definition: ToolDefinition, handler: ToolHandler<Args>): void {
+  register<Args, Result>(definition: ToolDefinition, handler: ToolHandler<Args, Result>): void {
     if (!TOOL_NAME.test(definition.name))
       throw new Error(`invalid tool name ${JSON.stringify(definition.name)}: use 1 to 128 of A-Z a-z 0-9 _ . -`);
     if (this.tools.has(definition.name)) throw new Error(`tool ${definition.name} is already registered`);
     for (const [which, schema] of [["inputSchema", definition.inputSchema], ["outputSchema", definition.outputSchema]] as const)
       if (schema !== undefined && (typeof schema !== "object" || schema === null || Array.isArray(schema) || schema.type !== "object"))
         throw new Error(`tool ${definition.name}: its ${which} must be a JSON Schema object with "type": "object"`);
-    this.tools.set(definition.name, { definition, handler: handler as ToolHandler<never> });
+    this.tools.set(definition.name, { definition, handler: handler as unknown as ToolHandler<never> });
   }
 
   remove(name: string): boolean {

@@ -1,6 +1,6 @@
 import { ErrorCode, RpcError } from "../jsonrpc/errors.js";
 import { digest as sha256, nonce, Sealer } from "../util/sealed.js";
-import type { RevisionModule } from "./revisions.js";
+import type { LoadedRevision } from "./revisions.js";
 
 /**
  * Multi-round-trip requests (stateless era). A handler that asks the client for input is
@@ -107,7 +107,7 @@ export class InputExchange {
 
   constructor(
     private readonly codec: InputRequiredCodec,
-    private readonly module: RevisionModule,
+    private readonly module: LoadedRevision,
     private readonly method: string,
     params: Record<string, unknown>,
   ) {

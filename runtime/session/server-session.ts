@@ -5,7 +5,7 @@ import type { MessageContext, SendOptions, Transport } from "../transports/trans
 import type { Logger } from "../util/logger.js";
 import { isThenable } from "../util/thenable.js";
 import { META, metaOf } from "./meta.js";
-import { eraOf, isRevision, loadRevision, revisionModule, type Revision, type RevisionModule } from "./revisions.js";
+import { eraOf, isRevision, loadRevision, revisionModule, type Revision, type LoadedRevision } from "./revisions.js";
 import { checkRequest, checkResult, clientRequest } from "./validate.js";
 
 /** Who is calling, as they declared it: at initialize (session era) or in each request's `_meta` (stateless). */
@@ -16,7 +16,7 @@ export interface ClientIdentity {
 
 /** Everything the layer above needs to serve one request: which revision, for whom, on which connection. */
 export interface RequestScope {
-  readonly module: RevisionModule;
+  readonly module: LoadedRevision;
   readonly client: ClientIdentity;
   readonly session: ServerSession;
 }
@@ -38,7 +38,7 @@ export interface ServerCore {
 
 /** Session era: what `initialize` settled for this connection. */
 interface Negotiated {
-  readonly module: RevisionModule;
+  readonly module: LoadedRevision;
   readonly client: ClientIdentity;
   /** What the initialize result declared: what this client may be sent. */
   readonly capabilities: Readonly<Record<string, unknown>>;
@@ -179,7 +179,7 @@ export class ServerSession {
     return module ? this.negotiate(module, request) : loadRevision(revision).then((loaded) => this.negotiate(loaded, request));
   }
 
-  private negotiate(module: RevisionModule, request: Request): Record<string, unknown> {
+  private negotiate(module: LoadedRevision, request: Request): Record<string, unknown> {
     const { revision } = module;
     const descriptor = clientRequest(module, "initialize");
     checkRequest(module, descriptor, request);

@@ -1,13 +1,13 @@
 import type { ValidationIssue } from "../../generated/validation.js";
 import { ErrorCode, RpcError } from "../jsonrpc/errors.js";
 import type { Request } from "../jsonrpc/messages.js";
-import type { MethodDescriptor, RevisionModule } from "./revisions.js";
+import type { MethodDescriptor, LoadedRevision } from "./revisions.js";
 
 /** How many issues an error carries in `data.issues`: enough to fix a message, bounded for a hostile one. */
 export const MAX_REPORTED_ISSUES = 20;
 
 /** The descriptor of a method the client may send under `module`, or -32601. */
-export function clientRequest(module: RevisionModule, method: string): MethodDescriptor {
+export function clientRequest(module: LoadedRevision, method: string): MethodDescriptor {
   const descriptor = module.methods.get(method);
   if (!descriptor || descriptor.kind !== "request" || !descriptor.senders.includes("client"))
     throw new RpcError(ErrorCode.MethodNotFound, `Method not found: ${method} is not a client request in MCP ${module.revision}`);
@@ -15,7 +15,7 @@ export function clientRequest(module: RevisionModule, method: string): MethodDes
 }
 
 /** The whole request against its generated definition, or -32602 with the issues' paths. */
-export function checkRequest(module: RevisionModule, descriptor: MethodDescriptor, request: Request): void {
+export function checkRequest(module: LoadedRevision, descriptor: MethodDescriptor, request: Request): void {
   const validator = module.validator(descriptor.message);
   const message: unknown = request;
   if (validator.is(message)) return;
@@ -35,7 +35,7 @@ export function resultCandidates(results: readonly string[], result: unknown): r
 }
 
 /** A result against the definitions its method may answer with, or -32603: invalid data is never sent. */
-export function checkResult(module: RevisionModule, descriptor: MethodDescriptor, method: string, result: unknown): void {
+export function checkResult(module: LoadedRevision, descriptor: MethodDescriptor, method: string, result: unknown): void {
   const candidates = resultCandidates(descriptor.results ?? [], result);
   for (const name of candidates) if (module.validator(name).is(result)) return;
   const primary = candidates[0]!;

@@ -1,0 +1,65 @@
+/**
+ * The contract between generated code and the runtime, declared once. Every generated revision
+ * module (generated/<rev>/module.ts, or one that `mcp-codegen generate --out` writes into a
+ * user's project) exports a {@link RevisionModule}; the generator's emitters type what they
+ * print by it, and the runtime serves any value of it. A module written by another version of
+ * the generator that no longer fits fails the user's compile here, not at run time.
+ */
+import type { Validator } from "../generated/validation.js";
+
+export type { ValidationIssue, Validator } from "../generated/validation.js";
+
+/** Read from the schema: `initialize` makes a session-era revision, `server/discover` a stateless one. */
+export type Era = "session" | "stateless";
+
+export type Side = "client" | "server";
+
+/** One JSON-RPC method of a revision, by the names of the definitions that validate it. */
+export interface MethodDescriptor {
+  readonly kind: "request" | "notification";
+  /** Who may send it; ping, progress and cancellation travel both ways. */
+  readonly senders: readonly Side[];
+  /** The definition that validates the whole message. */
+  readonly message: string;
+  /** The definition of its params object; absent when the method takes none. */
+  readonly params?: string;
+  readonly paramsRequired: boolean;
+  /** Requests: the primary result first, then alternatives (CreateTaskResult, InputRequiredResult). */
+  readonly results?: readonly string[];
+  /** The primary result carries caching hints (2026-07-28 list, read and discover results). */
+  readonly cacheable?: boolean;
+}
+
+/** A capability that must be declared before a method may be used. */
+export interface CapabilityGate {
+  /** Whose capabilities declare it. */
+  readonly owner: Side;
+  readonly path: readonly string[];
+}
+
+/** A revision's method maps: method -> params and result (generated/<rev>/protocol.ts). */
+export interface RevisionTypes {
+  readonly ClientRequests: object;
+  readonly ServerRequests: object;
+  readonly ClientNotifications: object;
+  readonly ServerNotifications: object;
+}
+
+/** One revision of the protocol (or an extension), as a value the runtime can serve. */
+export interface RevisionModule<Types extends RevisionTypes = RevisionTypes> {
+  /** The protocol version string on the wire, e.g. "2025-11-25". */
+  readonly revision: string;
+  readonly era: Era;
+  /** The schema defines JSON-RPC batches (2025-03-26 only). */
+  readonly batches: boolean;
+  /** Every JSON-RPC method, by method name. */
+  readonly methods: Readonly<Record<string, MethodDescriptor>>;
+  /** Stateless era: requests the server embeds in an InputRequiredResult. */
+  readonly inputRequests: Readonly<Record<string, MethodDescriptor>>;
+  /** Gated methods, by method name. */
+  readonly capabilityGates: Readonly<Record<string, CapabilityGate>>;
+  /** A validator for every definition, by definition name. */
+  readonly validators: Readonly<Record<string, Validator>>;
+  /** Types only, never present at run time: what handlers of this revision receive and return. */
+  readonly types?: Types;
+}
