@@ -93,10 +93,14 @@ ${protocol.capabilityGates.map((g) => `  ${q(g.method)}: { owner: ${q(g.owner)},
 `;
 }
 
+/**
+ * `result` is every answer the receiver may get; `handlerResult` is what a handler writes, the
+ * primary result: the alternatives (CreateTaskResult, InputRequiredResult) come from the runtime.
+ */
 function requestMap(name: string, doc: string, methods: readonly RequestMethod[]): string {
   const entries = methods.map(
     (m) =>
-      `  ${q(m.method)}: { params${m.paramsRequired ? "" : "?"}: ${paramsType(m)}; result: ${m.results.map((r) => `T.${r}`).join(" | ")} };`,
+      `  ${q(m.method)}: { params${m.paramsRequired ? "" : "?"}: ${paramsType(m)}; result: ${m.results.map((r) => `T.${r}`).join(" | ")}; handlerResult: T.${m.results[0]} };`,
   );
   return `/** ${doc} */\nexport interface ${name} {\n${entries.join("\n")}\n}`;
 }

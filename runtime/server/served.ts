@@ -54,7 +54,8 @@ type Result<T extends RevisionTypes, M extends string> = Unbox<
   UnionToIntersection<T extends unknown ? (M extends keyof Requests<T> ? Box<Written<ResultOf<Requests<T>[M]>>> : never) : never>
 >;
 
-type ResultOf<E> = E extends { readonly result: infer R } ? R : never;
+/** The primary result: the alternatives (CreateTaskResult, InputRequiredResult) are the runtime's to send. */
+type ResultOf<E> = E extends { readonly handlerResult: infer R } ? R : never;
 
 
 // Boxing keeps each revision's result union whole while the revisions are intersected.
