@@ -317,6 +317,27 @@ describe("McpClient at SDK v2's level", () => {
       await client.close();
     });
 
+    it("-32022 on a later stateless request: discovers again and retries that request once, and only once", async () => {
+      let hangs = 1; // requests left unanswered, to be rejected by hand
+      const server = new ScriptedServer(statelessScript({ "tools/list": () => (hangs-- > 0 ? HANG : { resultType: "complete", tools: [], ttlMs: 0, cacheScope: "private" }) }));
+      const client = await server.connect();
+      const listing = client.listTools();
+      await until(() => server.methods().includes("tools/list"), 2_000, "tools/list");
+      const reject = (id: unknown) => server.send({ jsonrpc: "2.0", id, error: { code: -32022, message: "no", data: { supported: ["2026-07-28"] } } });
+      await reject(server.received.find((m) => m.method === "tools/list").id);
+      expect((await listing).items).to.deep.equal([]);
+      expect(server.methods()).to.deep.equal(["server/discover", "tools/list", "server/discover", "tools/list"]);
+      // A second -32022 on the retry is the caller's: no loop.
+      hangs = 2;
+      const again = client.listTools();
+      await until(() => server.methods().filter((m) => m === "tools/list").length === 3, 2_000, "tools/list");
+      await reject(server.received.filter((m) => m.method === "tools/list")[2].id);
+      await until(() => server.methods().filter((m) => m === "tools/list").length === 4, 2_000, "the retry");
+      await reject(server.received.filter((m) => m.method === "tools/list")[3].id);
+      expect((await rejection(again)).code).to.equal(-32022);
+      await client.close();
+    });
+
     it("-32022 naming only session-era versions: initializes at the newest of them we speak", async () => {
       const server = new ScriptedServer((method, params) => {
         if (method === "server/discover") return HANG;
@@ -485,6 +506,17 @@ describe("McpClient at SDK v2's level", () => {
       await until(() => heard, 2_000, "list_changed");
       await client.listTools();
       expect(count(server, "tools/list")).to.equal(3);
+      await client.close();
+    });
+
+    it("an entry expires after its ttlMs", async () => {
+      const server = new ScriptedServer(statelessScript({ "tools/list": () => listed(1) }));
+      const client = await server.connect();
+      await client.listTools();
+      const kept = Date.now();
+      await until(() => Date.now() > kept + 2, 2_000, "the clock to pass the ttl");
+      await client.listTools();
+      expect(count(server, "tools/list")).to.equal(2);
       await client.close();
     });
 
