@@ -11,7 +11,7 @@ export function withElicitationDefaults(params: Readonly<Record<string, unknown>
   const content: Record<string, unknown> = { ...given };
   let filled = false;
   for (const [name, schema] of Object.entries(properties))
-    if (schema?.default !== undefined && content[name] === undefined) {
+    if (schema?.default !== undefined && (!Object.prototype.hasOwnProperty.call(content, name) || content[name] === undefined)) {
       // defineProperty: a field named __proto__ is a field, not the object's prototype.
       Object.defineProperty(content, name, { value: schema.default, enumerable: true, writable: true, configurable: true });
       filled = true;
