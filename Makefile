@@ -16,8 +16,9 @@ node_modules/.package-lock.json: package.json package-lock.json
 	@touch $@
 
 # Test-only tools, each folder with its own lock file, kept out of the root package.json:
-# the official conformance suites and a Node 22 binary (tools/conformance), the MCP Inspector (tools/inspector).
-tools: tools/conformance/node_modules/.package-lock.json tools/inspector/node_modules/.package-lock.json
+# the official conformance suites and a Node 22 binary (tools/conformance), the MCP Inspector (tools/inspector),
+# the interop peers: SDK v2, server-everything, the AI SDK's MCP client (tools/interop).
+tools: tools/conformance/node_modules/.package-lock.json tools/inspector/node_modules/.package-lock.json tools/interop/node_modules/.package-lock.json
 
 tools/%/node_modules/.package-lock.json: tools/%/package.json tools/%/package-lock.json
 	cd tools/$* && npm ci --no-audit --no-fund
@@ -35,9 +36,11 @@ build: generate
 typecheck: generate
 	$(TSC) -p tsconfig.json
 
-# The official MCP conformance suites against examples/conformance-server over Streamable HTTP.
+# The official MCP conformance suites against examples/conformance-server over Streamable HTTP,
+# then their client scenarios (authorization aside) against McpClient.
 conformance: generate tools
 	node tools/conformance/run.mjs
+	node tools/conformance/run-client.mjs
 
 test: build typecheck tools conformance
 	$(CLI) check

@@ -184,7 +184,7 @@ async function oursInMemory(): Promise<Contender> {
   server.tool({ name: "echo", inputSchema: ECHO_SCHEMA }, ({ text }: { text: string }) => ({ content: [{ type: "text", text }] }));
   const [clientEnd, serverEnd] = createMemoryPair();
   await server.listen(serverEnd);
-  const client = await runtime.McpClient.connect(clientEnd, { name: "bench", version: "1.0.0", logger: silentLogger });
+  const client = await runtime.McpClient.connect(clientEnd, { name: "bench", version: "1.0.0", revision: "2025-11-25", logger: silentLogger });
   return {
     call: async () => expectEcho(await client.callTool("echo", { text: ECHO_TEXT }), ECHO_TEXT),
     close: async () => {
@@ -212,7 +212,7 @@ async function sdkInMemory(): Promise<Contender> {
 
 async function oursOverStdio(): Promise<Contender & { client: McpClient }> {
   const transport = await spawnStdio(process.execPath, [OURS_SERVER], { stderr: "inherit" });
-  const client = await within(WAIT_MS, runtime.McpClient.connect(transport, { name: "bench", version: "1.0.0", logger: silentLogger, requestTimeoutMs: WAIT_MS }), "our server");
+  const client = await within(WAIT_MS, runtime.McpClient.connect(transport, { name: "bench", version: "1.0.0", revision: "2025-11-25", logger: silentLogger, requestTimeoutMs: WAIT_MS }), "our server");
   return {
     client,
     call: async () => expectEcho(await client.callTool("echo", { text: ECHO_TEXT }), ECHO_TEXT),

@@ -11,7 +11,18 @@ export type { PromptDefinition, PromptHandler } from "./server/prompts.js";
 export { UriTemplate, type TemplateValues } from "./server/uri-template.js";
 export type * from "./server/types.js";
 
-export { McpClient, type ClientOptions, type NotificationListener, type Page } from "./client/client.js";
+export {
+  McpClient,
+  type CallOptions,
+  type ClientHandlers,
+  type ClientOptions,
+  type ListOptions,
+  type NotificationListener,
+  type Page,
+  type Subscription,
+  type ValidationMode,
+} from "./client/client.js";
+export type { CacheOptions, CacheStore, CachedResult } from "./client/cache.js";
 
 export { LOG_LEVELS, type AskOptions, type ClientIdentity, type Handler, type LogLevelName, type RequestContext } from "./dispatch/context.js";
 export type { InputRequiredOptions } from "./session/input-required.js";

@@ -1,5 +1,7 @@
-// The README's quick start: a complete MCP server, for every revision, over stdio.
+// The README's quick start: a complete MCP server, for every revision, over stdio or (--http) Streamable HTTP.
+import { parseArgs } from "node:util";
 import { createServer, stdio } from "../../runtime/index.js";
+import { http } from "../../runtime/http.js";
 
 const server = createServer({ name: "quickstart", version: "1.0.0" });
 
@@ -20,4 +22,10 @@ server.prompt({ name: "greet", arguments: [{ name: "name", required: true }] }, 
   messages: [{ role: "user", content: { type: "text", text: `Say hello to ${name}.` } }],
 }));
 
-await server.listen(stdio());
+const { values } = parseArgs({ options: { http: { type: "boolean" }, port: { type: "string", default: "3000" } } });
+if (!values.http) await server.listen(stdio());
+else {
+  const endpoint = http({ port: Number(values.port) }); // 127.0.0.1 only, unless you pass host
+  await server.listen(endpoint);
+  console.error(`quickstart: serving MCP over Streamable HTTP at ${endpoint.url}`);
+}

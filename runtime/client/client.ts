@@ -1,9 +1,22 @@
+import type { ValidateFunction } from "ajv";
 import { ErrorCode, RpcError } from "../jsonrpc/errors.js";
 import type { Notification, Request } from "../jsonrpc/messages.js";
 import { Peer, type RequestOptions } from "../jsonrpc/peer.js";
+import { describeErrors, SchemaCompiler } from "../server/json-schema.js";
 import { META } from "../session/meta.js";
-import { ALL_REVISIONS, eraOf, isRevision, loadRevision, revisionName, type LoadedRevision, type Revision, type RevisionRef } from "../session/revisions.js";
-import { checkRequest, reported, resultCandidates, summarize } from "../session/validate.js";
+import {
+  ALL_REVISIONS,
+  eraOf,
+  isRevision,
+  loadRevision,
+  revisionName,
+  type Era,
+  type LoadedRevision,
+  type MethodDescriptor,
+  type Revision,
+  type RevisionRef,
+} from "../session/revisions.js";
+import { reported, resultCandidates, summarize } from "../session/validate.js";
 import type { Transport } from "../transports/transport.js";
 import { stderrLogger, type Logger } from "../util/logger.js";
 import type {
@@ -17,10 +30,13 @@ import type {
   ServerCapabilities,
   Tool,
 } from "../server/types.js";
+import { ResponseCache, type CacheOptions } from "./cache.js";
+import { withElicitationDefaults } from "./elicitation-defaults.js";
+import { paramHeaders, scanHeaderAnnotations, type HeaderDeclaration } from "./param-headers.js";
 
-/** How the client answers what a server asks, in either era. Each one declares its capability. */
+/** How the client answers what a server asks, in either era. Each one declares its capability where the revision defines it. */
 export interface ClientHandlers {
-  /** elicitation/create: ask the user. */
+  /** elicitation/create: ask the user. An accepted form's missing fields get the schema's defaults (SEP-1034). */
   readonly elicitation?: (params: Record<string, unknown>) => Record<string, unknown> | Promise<Record<string, unknown>>;
   /** sampling/createMessage: ask the model. */
   readonly sampling?: (params: Record<string, unknown>) => Record<string, unknown> | Promise<Record<string, unknown>>;
@@ -28,23 +44,45 @@ export interface ClientHandlers {
   readonly roots?: () => Record<string, unknown> | Promise<Record<string, unknown>>;
 }
 
+/**
+ * What to do with a result, or a request from the server, that does not match the negotiated
+ * revision's schema. "strict": refuse it (-32603 for a result, -32602 for a request), for tests
+ * and for servers you build. "warn": log the issues and use the message, for servers you do not
+ * control (many send newer content types at older revisions). "off": no check, for trusted servers
+ * on a hot path.
+ */
+export type ValidationMode = "strict" | "warn" | "off";
+
 export interface ClientOptions {
   readonly name: string;
   readonly version: string;
   /**
-   * The revision to speak. Session era: offered at initialize, and the server may answer with
-   * another one we also speak. Stateless era: sent in every request's `_meta`.
-   * A pinned revision's name, or a module generated into one's own project
-   * (`mcp-codegen generate --out`). Default: the latest session-era revision.
+   * The revision to speak. "auto" (the default): probe 2026-07-28 with server/discover, and fall
+   * back to initialize at the latest session-era revision. A session-era revision is offered at
+   * initialize, and the server may answer with another one we also speak. A stateless one is sent
+   * in every request's `_meta`. Either way, -32022 with `data.supported` is retried once with a
+   * version from that list. A revision is a pinned one's name, or a module generated into one's
+   * own project (`mcp-codegen generate --out`).
    */
-  readonly revision?: RevisionRef;
-  /** Declared capabilities; those of `handlers` are added. */
+  readonly revision?: RevisionRef | "auto";
+  /** Declared capabilities; those of `handlers` are added where the revision defines them. */
   readonly capabilities?: Record<string, unknown>;
   readonly handlers?: ClientHandlers;
   /** Default timeout of each request (default 60 s). */
   readonly requestTimeoutMs?: number;
-  /** Check every result against the revision's schema (default true). */
-  readonly validateResults?: boolean;
+  /** Results and server-to-client requests against the revision's schema (default "strict"). */
+  readonly validate?: ValidationMode;
+  /**
+   * Keeps list, read and discover results as long as their `ttlMs` says (2026-07-28), private ones
+   * under this client's partition (default on; `false` turns it off).
+   */
+  readonly cache?: boolean | CacheOptions;
+  /** Re-lists every page when the server says a list changed, and hands over the new list. */
+  readonly onListChanged?: {
+    readonly tools?: (tools: Tool[]) => void;
+    readonly prompts?: (prompts: Prompt[]) => void;
+    readonly resources?: (resources: Resource[]) => void;
+  };
   readonly logger?: Logger;
 }
 
@@ -53,6 +91,17 @@ export interface CallOptions extends RequestOptions {
   readonly onProgress?: (progress: { progress: number; total?: number; message?: string }) => void;
   /** Stateless era: ask for log messages at or above this level on this request. */
   readonly logLevel?: string;
+  /** Ask the server even if a fresh result is cached (the answer still refreshes the cache). */
+  readonly fresh?: boolean;
+  /** A method the revision does not define (an extension): the JSON Schema its result must match. */
+  readonly resultSchema?: Record<string, unknown>;
+}
+
+export interface ListOptions extends CallOptions {
+  /** Start from this page. */
+  readonly cursor?: string;
+  /** Walk every page and return them as one (no nextCursor). */
+  readonly all?: boolean;
 }
 
 export type NotificationListener = (params: Record<string, unknown>) => void;
@@ -67,32 +116,49 @@ export interface Page<T> {
 export interface Subscription {
   /** The filter the server honoured (its acknowledgement). */
   readonly acknowledged: Promise<Record<string, unknown>>;
-  /** Ends the stream (notifications/cancelled). */
-  close(): void;
+  /** Why the stream ended: the reason given to `close`, the server ending it, or the error that broke it. */
+  readonly closed: Promise<string>;
+  /** Ends the stream (HTTP: closes it; otherwise notifications/cancelled with `reason`). */
+  close(reason?: string): void;
 }
 
 const DEFAULT_TIMEOUT_MS = 60_000;
 /** Stateless era: how many times one call may come back asking for input before we give up. */
 const MAX_INPUT_ROUNDS = 16;
-const ANSWERS: Record<string, keyof ClientHandlers> = {
+/** `all: true` stops after this many pages: a server that never stops paginating cannot hold us. */
+const MAX_PAGES = 1000;
+const ANSWERS: Readonly<Record<string, keyof ClientHandlers>> = {
   "elicitation/create": "elicitation",
   "sampling/createMessage": "sampling",
   "roots/list": "roots",
 };
+const LIST_CHANGED: Readonly<Record<string, { readonly methods: readonly string[]; readonly list?: "tools" | "prompts" | "resources" }>> = {
+  "notifications/tools/list_changed": { methods: ["tools/list"], list: "tools" },
+  "notifications/prompts/list_changed": { methods: ["prompts/list"], list: "prompts" },
+  "notifications/resources/list_changed": { methods: ["resources/list", "resources/templates/list"], list: "resources" },
+};
 
 /**
- * An MCP client for either era, on the same JSON-RPC peer as the server. `connect` initializes
- * (session era) or discovers (stateless era). Every result is checked against the revision's
- * generated validators; questions from the server reach `handlers` in both eras (as requests,
- * or inside an InputRequiredResult that the client answers and retries).
+ * An MCP client for either era, on the same JSON-RPC peer as the server. `connect` finds the era
+ * (discover, else initialize), then every result is checked against that revision's generated
+ * validators; questions from the server reach `handlers` in both eras (as requests, or inside an
+ * InputRequiredResult that the client answers and retries).
  */
 export class McpClient {
   private readonly peer: Peer;
   private readonly listeners = new Map<string, Set<NotificationListener>>();
   private readonly progress = new Map<string | number, NonNullable<CallOptions["onProgress"]>>();
   private readonly logger: Logger;
-  private readonly capabilities: Record<string, unknown>;
+  private readonly mode: ValidationMode;
+  private readonly cache: ResponseCache | undefined;
+  private readonly extensionSchemas = new WeakMap<object, ValidateFunction>();
+  private schemas: SchemaCompiler | undefined;
+  /** 2026-07-28: the `x-mcp-header` declarations of each listed tool, by name. */
+  private readonly toolHeaders = new Map<string, readonly HeaderDeclaration[]>();
   private module!: LoadedRevision;
+  /** The revision offered at initialize: what our capabilities were declared against. */
+  private offered: LoadedRevision | undefined;
+  private capabilities: Record<string, unknown> = {};
   private info: Implementation = { name: "", version: "" };
   private serverCaps: ServerCapabilities = {};
   private serverInstructions: string | undefined;
@@ -103,8 +169,8 @@ export class McpClient {
     private readonly options: ClientOptions,
   ) {
     this.logger = options.logger ?? stderrLogger;
-    this.capabilities = { ...options.capabilities };
-    for (const [, name] of Object.entries(ANSWERS)) if (options.handlers?.[name]) this.capabilities[name] ??= {};
+    this.mode = options.validate ?? "strict";
+    this.cache = options.cache === false ? undefined : new ResponseCache(options.cache === true ? {} : options.cache);
     this.peer = new Peer(
       transport,
       { request: (request) => this.answer(request), notification: (notification) => this.deliver(notification) },
@@ -121,7 +187,7 @@ export class McpClient {
   static async connect(transport: Transport, options: ClientOptions): Promise<McpClient> {
     const client = new McpClient(transport, options);
     try {
-      await client.open(options.revision === undefined ? latestSessionRevision() : revisionName(options.revision));
+      await client.open(options.revision === undefined || options.revision === "auto" ? "auto" : revisionName(options.revision));
     } catch (error) {
       await client.close();
       throw error;
@@ -131,6 +197,10 @@ export class McpClient {
 
   get revision(): Revision {
     return this.module.revision;
+  }
+
+  get era(): Era {
+    return this.module.era;
   }
 
   get serverInfo(): Implementation {
@@ -151,23 +221,37 @@ export class McpClient {
     return this.request("ping", {}, options);
   }
 
-  async listTools(cursor?: string, options?: CallOptions): Promise<Page<Tool>> {
-    const result = await this.request("tools/list", cursor === undefined ? {} : { cursor }, options);
-    return { items: result.tools as Tool[], nextCursor: result.nextCursor as string | undefined };
+  /** Stateless era: server/discover again (answered from the cache while its ttlMs lasts). */
+  discover(options?: CallOptions): Promise<Record<string, unknown>> {
+    return this.request("server/discover", {}, options);
+  }
+
+  /** One page (a cursor, or `{ cursor }`), or every page (`{ all: true }`). Tools with invalid `x-mcp-header` annotations are left out. */
+  async listTools(cursor?: string | ListOptions, options?: CallOptions): Promise<Page<Tool>> {
+    const page = await this.list<Tool>("tools/list", "tools", cursor, options);
+    return { ...page, items: this.admitTools(page.items) };
   }
 
   callTool(name: string, args: Record<string, unknown> = {}, options?: CallOptions): Promise<CallToolResult> {
-    return this.request<CallToolResult>("tools/call", { name, arguments: args }, options);
+    const call = () => {
+      const declarations = this.era === "stateless" ? this.toolHeaders.get(name) : undefined;
+      const headers = declarations ? { ...options?.headers, ...paramHeaders(declarations, args) } : options?.headers;
+      return this.request<CallToolResult>("tools/call", { name, arguments: args }, { ...options, ...(headers && { headers }) });
+    };
+    // SEP-2243: -32020 means our idea of the tool's headers is stale: list the tools again, retry once.
+    return call().catch(async (error: unknown) => {
+      if (!(error instanceof RpcError) || error.code !== ErrorCode.HeaderMismatch || this.era !== "stateless") throw error;
+      await this.listTools({ all: true, fresh: true });
+      return call();
+    });
   }
 
-  async listResources(cursor?: string, options?: CallOptions): Promise<Page<Resource>> {
-    const result = await this.request("resources/list", cursor === undefined ? {} : { cursor }, options);
-    return { items: result.resources as Resource[], nextCursor: result.nextCursor as string | undefined };
+  listResources(cursor?: string | ListOptions, options?: CallOptions): Promise<Page<Resource>> {
+    return this.list<Resource>("resources/list", "resources", cursor, options);
   }
 
-  async listResourceTemplates(cursor?: string, options?: CallOptions): Promise<Page<ResourceTemplate>> {
-    const result = await this.request("resources/templates/list", cursor === undefined ? {} : { cursor }, options);
-    return { items: result.resourceTemplates as ResourceTemplate[], nextCursor: result.nextCursor as string | undefined };
+  listResourceTemplates(cursor?: string | ListOptions, options?: CallOptions): Promise<Page<ResourceTemplate>> {
+    return this.list<ResourceTemplate>("resources/templates/list", "resourceTemplates", cursor, options);
   }
 
   readResource(uri: string, options?: CallOptions): Promise<ReadResourceResult> {
@@ -182,9 +266,8 @@ export class McpClient {
     return this.request("resources/unsubscribe", { uri }, options);
   }
 
-  async listPrompts(cursor?: string, options?: CallOptions): Promise<Page<Prompt>> {
-    const result = await this.request("prompts/list", cursor === undefined ? {} : { cursor }, options);
-    return { items: result.prompts as Prompt[], nextCursor: result.nextCursor as string | undefined };
+  listPrompts(cursor?: string | ListOptions, options?: CallOptions): Promise<Page<Prompt>> {
+    return this.list<Prompt>("prompts/list", "prompts", cursor, options);
   }
 
   getPrompt(name: string, args: Record<string, string> = {}, options?: CallOptions): Promise<GetPromptResult> {
@@ -210,61 +293,92 @@ export class McpClient {
   /** Stateless era: opens a subscriptions/listen stream; its notifications reach `on` listeners. */
   listen(filter: Record<string, unknown>): Subscription {
     const controller = new AbortController();
+    let id: string | number | undefined;
+    const stream = this.request("subscriptions/listen", { notifications: filter }, { signal: controller.signal, timeoutMs: Infinity, onId: (sent) => (id = sent) });
     const acknowledged = new Promise<Record<string, unknown>>((resolve, reject) => {
-      let id: string | number | undefined;
       // Every message of a stream carries its subscriptionId: the id of the listen request.
       const stop = this.on("notifications/subscriptions/acknowledged", (params) => {
         if ((params._meta as Record<string, unknown> | undefined)?.[META.subscriptionId] !== id) return;
         stop();
         resolve(params.notifications as Record<string, unknown>);
       });
-      this.request("subscriptions/listen", { notifications: filter }, { signal: controller.signal, timeoutMs: Infinity, onId: (sent) => (id = sent) }).catch(
-        (error) => {
+      stream.then(
+        () => {
+          stop();
+          reject(new Error("the server ended the subscription before acknowledging it"));
+        },
+        (error: unknown) => {
           stop();
           reject(error);
         },
       );
     });
     acknowledged.catch(() => {});
-    return { acknowledged, close: () => controller.abort(new Error("subscription closed by the client")) };
+    const closed = stream.then(
+      () => "the server ended the subscription",
+      (error: unknown) => (controller.signal.aborted ? `closed by the client: ${String(controller.signal.reason)}` : `the subscription failed: ${(error as Error).message}`),
+    );
+    return { acknowledged, closed, close: (reason = "no reason given") => controller.abort(reason) };
   }
 
   /**
-   * Any request of the revision, by method. Stateless era: `_meta` gets the protocol version,
-   * capabilities and client info, and an InputRequiredResult is answered with `handlers` and
-   * retried. The result is checked against the revision's schema.
+   * Any request, by method: those of the revision, and extension methods (`skills/list`...),
+   * whose result is checked against `options.resultSchema` when one is given. Stateless era:
+   * `_meta` gets the protocol version, capabilities and client info, and an InputRequiredResult
+   * is answered with `handlers` and retried. A result without `resultType` is complete.
    */
   request<R = Record<string, unknown>>(method: string, params: Record<string, unknown> = {}, options: CallOptions = {}): Promise<R> {
+    return this.send<R>(method, params, options, true);
+  }
+
+  private async send<R>(method: string, params: Record<string, unknown>, options: CallOptions, mayRetryVersion: boolean): Promise<R> {
     const descriptor = this.module.methods.get(method);
-    if (!descriptor || descriptor.kind !== "request" || !descriptor.senders.includes("client"))
-      return Promise.reject(new RpcError(ErrorCode.MethodNotFound, `${method} is not a client request in MCP ${this.revision}`));
+    if (descriptor && (descriptor.kind !== "request" || !descriptor.senders.includes("client")))
+      throw new RpcError(ErrorCode.MethodNotFound, `${method} is not a client request in MCP ${this.revision}`);
+    const cacheable = descriptor?.cacheable === true && this.cache !== undefined && this.era === "stateless";
+    if (cacheable && !options.fresh) {
+      const cached = this.cache!.get(method, params);
+      if (cached) return cached as R;
+    }
     const { onProgress } = options;
     const token = onProgress ? this.nextProgressToken++ : undefined;
     if (token !== undefined) this.progress.set(token, onProgress!);
     const sent = this.withMeta(params, token, options.logLevel);
-    const answered = this.peer
-      .request(method, sent, options)
-      .then((result) => this.received<R>(method, descriptor.results ?? [], sent, result as Record<string, unknown>, options, 0));
-    return token === undefined ? answered : answered.finally(() => this.progress.delete(token));
+    try {
+      const result = await this.peer.request(method, sent, options);
+      const done = await this.received<R>(method, descriptor, sent, result as Record<string, unknown>, options, 0);
+      if (cacheable) this.cache!.put(method, params, done as Record<string, unknown>);
+      return done;
+    } catch (error) {
+      // SEP-2575: -32022 names the versions the server speaks: switch to one, once.
+      const other = mayRetryVersion ? this.supportedVersion(error) : undefined;
+      if (other === undefined) throw error;
+      await this.open(other, false);
+      return this.send<R>(method, params, options, false);
+    } finally {
+      if (token !== undefined) this.progress.delete(token);
+    }
   }
 
   /** Checks a result; an InputRequiredResult (stateless era) is answered with `handlers` and the call retried. */
   private received<R>(
     method: string,
-    results: readonly string[],
+    descriptor: MethodDescriptor | undefined,
     sent: Record<string, unknown>,
-    result: Record<string, unknown>,
+    answered: Record<string, unknown>,
     options: CallOptions,
     round: number,
   ): R | Promise<R> {
-    this.checkResult(method, results, result);
+    // 2026-07-28: "a client MUST treat a result without resultType as complete".
+    const result = this.era === "stateless" && isObject(answered) && answered.resultType === undefined ? { ...answered, resultType: "complete" } : answered;
+    this.checkResult(method, descriptor, result, options);
     if (result.resultType !== "input_required") return result as R;
     if (round >= MAX_INPUT_ROUNDS) throw new Error(`${method} still asks for input after ${MAX_INPUT_ROUNDS} rounds`);
     return this.answerInputs(result.inputRequests).then((inputResponses) => {
-      const retry = { ...sent, inputResponses, requestState: result.requestState };
-      return this.peer
-        .request(method, retry, options)
-        .then((next) => this.received<R>(method, results, retry, next as Record<string, unknown>, options, round + 1));
+      const retry: Record<string, unknown> = { ...sent, inputResponses };
+      if (result.requestState !== undefined) retry.requestState = result.requestState;
+      else delete retry.requestState;
+      return this.peer.request(method, retry, options).then((next) => this.received<R>(method, descriptor, retry, next as Record<string, unknown>, options, round + 1));
     });
   }
 
@@ -284,31 +398,76 @@ export class McpClient {
     return this.peer.close();
   }
 
+  // -- lists ----------------------------------------------------------------------------------------
+
+  private async list<T>(method: string, field: string, cursorOrOptions: string | ListOptions | undefined, more: CallOptions | undefined): Promise<Page<T>> {
+    const options: ListOptions = typeof cursorOrOptions === "string" ? { ...more, cursor: cursorOrOptions } : { ...more, ...cursorOrOptions };
+    const { cursor, all, ...callOptions } = options;
+    const items: T[] = [];
+    const seen = new Set<string>();
+    let next = cursor;
+    for (let pages = 0; ; pages++) {
+      const result = await this.request(method, next === undefined ? {} : { cursor: next }, callOptions);
+      const page = result[field];
+      if (Array.isArray(page)) items.push(...(page as T[]));
+      next = typeof result.nextCursor === "string" ? result.nextCursor : undefined;
+      if (!all || next === undefined) return { items, nextCursor: next };
+      if (seen.has(next)) throw new Error(`${method}: the server sent the cursor ${JSON.stringify(next)} twice`);
+      if (pages + 1 >= MAX_PAGES) throw new Error(`${method}: more than ${MAX_PAGES} pages`);
+      seen.add(next);
+    }
+  }
+
+  /** SEP-2243: a client MUST exclude tools whose x-mcp-header annotations are invalid; remembers the valid ones' headers. */
+  private admitTools(tools: Tool[]): Tool[] {
+    if (this.era !== "stateless") return tools;
+    return tools.filter((tool) => {
+      const scan = scanHeaderAnnotations(tool.inputSchema);
+      if (!scan.valid) {
+        this.toolHeaders.delete(tool.name);
+        this.logger("warn", `tool ${tool.name} is left out: ${scan.reason}`);
+        return false;
+      }
+      if (scan.declarations.length > 0) this.toolHeaders.set(tool.name, scan.declarations);
+      else this.toolHeaders.delete(tool.name);
+      return true;
+    });
+  }
+
   // -- from the server ------------------------------------------------------------------------------
 
   /** Session era: a request from the server. */
   private async answer(request: Request): Promise<unknown> {
     if (request.method === "ping") return {};
-    const descriptor = this.module?.methods.get(request.method);
-    const handler = ANSWERS[request.method] ? this.options.handlers?.[ANSWERS[request.method]!] : undefined;
-    if (!descriptor || !descriptor.senders.includes("server") || !handler)
-      throw new RpcError(ErrorCode.MethodNotFound, `Method not found: this client does not handle ${request.method}`);
-    checkRequest(this.module, descriptor, request);
-    return (handler as (params: Record<string, unknown>) => unknown)(request.params ?? {});
+    const name = ANSWERS[request.method];
+    const handler = name ? this.options.handlers?.[name] : undefined;
+    // Declared at initialize against the offered revision, so answered even when the server then chose an older one.
+    const module = [this.module, this.offered].find((m) => m?.methods.get(request.method)?.senders.includes("server"));
+    const descriptor = module?.methods.get(request.method);
+    if (!module || !descriptor || !handler) throw new RpcError(ErrorCode.MethodNotFound, `Method not found: this client does not handle ${request.method}`);
+    this.checkInbound(module, descriptor.message, request, request.method);
+    return this.handle(request.method, handler, request.params ?? {});
   }
 
   /** Stateless era: the answers to an InputRequiredResult's questions, by key. */
   private async answerInputs(requests: unknown): Promise<Record<string, unknown>> {
     const entries = Object.entries((requests ?? {}) as Record<string, { method: string; params?: Record<string, unknown> }>);
     const answers = await Promise.all(
-      entries.map(async ([key, { method, params }]) => {
-        const name = ANSWERS[method];
+      entries.map(async ([key, question]) => {
+        const name = ANSWERS[question.method];
         const handler = name ? this.options.handlers?.[name] : undefined;
-        if (!handler) throw new RpcError(ErrorCode.MethodNotFound, `the server asked for ${method}, which this client does not handle`);
-        return [key, await (handler as (params: Record<string, unknown>) => unknown)(params ?? {})] as const;
+        if (!handler) throw new RpcError(ErrorCode.MethodNotFound, `the server asked for ${question.method}, which this client does not handle`);
+        const descriptor = this.module.inputRequests.get(question.method);
+        if (descriptor) this.checkInbound(this.module, descriptor.message, question, `inputRequests.${key}`);
+        return [key, await this.handle(question.method, handler, question.params ?? {})] as const;
       }),
     );
     return Object.fromEntries(answers);
+  }
+
+  private async handle(method: string, handler: NonNullable<ClientHandlers[keyof ClientHandlers]>, params: Record<string, unknown>): Promise<Record<string, unknown>> {
+    const result = await (handler as (params: Record<string, unknown>) => Record<string, unknown> | Promise<Record<string, unknown>>)(params);
+    return method === "elicitation/create" ? withElicitationDefaults(params, result) : result;
   }
 
   private deliver(notification: Notification): void {
@@ -317,7 +476,24 @@ export class McpClient {
       const listener = this.progress.get(params.progressToken as string | number);
       if (listener) this.safely(notification.method, () => listener(params as { progress: number; total?: number; message?: string }));
     }
+    this.invalidate(notification.method, params);
     for (const listener of this.listeners.get(notification.method) ?? []) this.safely(notification.method, () => listener(params));
+  }
+
+  /** A list changed, or a resource: evict what it makes stale, and re-list when asked to. */
+  private invalidate(method: string, params: Record<string, unknown>): void {
+    if (method === "notifications/resources/updated") this.cache?.evict("resources/read", (p) => p.uri === params.uri);
+    const changed = LIST_CHANGED[method];
+    if (!changed) return;
+    for (const listMethod of changed.methods) this.cache?.evict(listMethod);
+    const list = changed.list;
+    const callback = list && this.options.onListChanged?.[list];
+    if (!list || !callback) return;
+    const listed = list === "tools" ? this.listTools({ all: true }) : list === "prompts" ? this.listPrompts({ all: true }) : this.listResources({ all: true });
+    listed.then(
+      (page) => this.safely(method, () => (callback as (items: unknown[]) => void)(page.items)),
+      (error: Error) => this.logger("warn", `could not list ${list} again after ${method}: ${error.message}`),
+    );
   }
 
   private safely(method: string, run: () => void): void {
@@ -330,23 +506,61 @@ export class McpClient {
 
   // -- opening and checking ---------------------------------------------------------------------------
 
-  private async open(revision: Revision): Promise<void> {
-    if (!isRevision(revision)) throw new Error(`unknown MCP revision ${revision} (generated: ${ALL_REVISIONS.join(", ")})`);
-    const module = await loadRevision(revision);
-    this.module = module;
-    if (module.era === "stateless") {
-      const discovered = await this.request("server/discover");
-      this.serverCaps = discovered.capabilities as ServerCapabilities;
-      this.serverInstructions = discovered.instructions as string | undefined;
-      const meta = discovered._meta as Record<string, unknown> | undefined;
-      if (meta?.[META.serverInfo]) this.info = meta[META.serverInfo] as Implementation;
-      return;
+  /** Opens at `wanted`, or finds the era ("auto"); -32022 with `data.supported` is retried once with one of those. */
+  private async open(wanted: Revision | "auto", mayRetryVersion = true): Promise<void> {
+    if (wanted !== "auto") {
+      if (!isRevision(wanted)) throw new Error(`unknown MCP revision ${String(wanted)} (generated: ${ALL_REVISIONS.join(", ")})`);
+      try {
+        return await (eraOf(wanted) === "stateless" ? this.discoverAt(wanted) : this.initialize(wanted));
+      } catch (error) {
+        const other = mayRetryVersion ? this.supportedVersion(error) : undefined;
+        if (other === undefined) throw error;
+        return this.open(other, false);
+      }
     }
-    const result = await this.request("initialize", {
-      protocolVersion: revision,
-      capabilities: this.capabilities,
-      clientInfo: { name: this.options.name, version: this.options.version },
-    });
+    const stateless = latest("stateless");
+    const session = latest("session");
+    let probe: unknown;
+    try {
+      return await this.open(stateless);
+    } catch (error) {
+      probe = error;
+    }
+    if (this.peer.closed) throw new Error(`server/discover at ${stateless} failed, and the connection closed: ${message(probe)}`);
+    try {
+      await this.open(session);
+    } catch (error) {
+      throw new Error(`no MCP era works with this server: server/discover at ${stateless} failed (${message(probe)}), then initialize at ${session} failed (${message(error)})`, {
+        cause: error,
+      });
+    }
+  }
+
+  private async discoverAt(revision: Revision): Promise<void> {
+    this.module = await loadRevision(revision);
+    this.capabilities = this.declared(this.module);
+    const discovered = await this.send<Record<string, unknown>>("server/discover", {}, { fresh: true }, false);
+    const supported = discovered.supportedVersions;
+    if (Array.isArray(supported) && !supported.includes(revision)) {
+      const error = new RpcError(ErrorCode.UnsupportedProtocolVersion, `the server does not speak ${revision}`, { supported, requested: revision });
+      throw error;
+    }
+    this.serverCaps = (discovered.capabilities ?? {}) as ServerCapabilities;
+    this.serverInstructions = discovered.instructions as string | undefined;
+    const meta = discovered._meta as Record<string, unknown> | undefined;
+    const info = meta?.[META.serverInfo] ?? discovered.serverInfo;
+    if (isObject(info)) this.info = info as unknown as Implementation;
+  }
+
+  private async initialize(revision: Revision): Promise<void> {
+    this.module = this.offered = await loadRevision(revision);
+    this.capabilities = this.declared(this.module);
+    const result = await this.send<Record<string, unknown>>(
+      "initialize",
+      { protocolVersion: revision, capabilities: this.capabilities, clientInfo: { name: this.options.name, version: this.options.version } },
+      {},
+      false,
+    );
     const answered = result.protocolVersion as string;
     if (!isRevision(answered) || eraOf(answered) !== "session")
       throw new Error(`the server answered initialize with protocol version ${answered}, which this client does not speak`);
@@ -357,15 +571,60 @@ export class McpClient {
     await this.notify("notifications/initialized");
   }
 
-  private checkResult(method: string, results: readonly string[], result: unknown): void {
-    if (this.options.validateResults === false) return;
-    const candidates = resultCandidates(results, result);
-    if (candidates.some((name) => this.module.validator(name).is(result))) return;
+  /** The capabilities to declare at `module`: those of `handlers` only where the revision has the method. */
+  private declared(module: LoadedRevision): Record<string, unknown> {
+    const capabilities = { ...this.options.capabilities };
+    for (const [method, name] of Object.entries(ANSWERS)) {
+      const defined = module.methods.get(method)?.senders.includes("server") || module.inputRequests.has(method);
+      if (!defined) delete capabilities[name];
+      else if (this.options.handlers?.[name]) capabilities[name] ??= {};
+    }
+    return capabilities;
+  }
+
+  /** -32022's `data.supported`: the newest version we speak, or undefined. */
+  private supportedVersion(error: unknown): Revision | undefined {
+    if (!(error instanceof RpcError) || error.code !== ErrorCode.UnsupportedProtocolVersion) return undefined;
+    const supported = (error.data as { supported?: unknown } | undefined)?.supported;
+    if (!Array.isArray(supported)) return undefined;
+    return [...ALL_REVISIONS].reverse().find((revision) => supported.includes(revision));
+  }
+
+  private checkResult(method: string, descriptor: MethodDescriptor | undefined, result: Record<string, unknown>, options: CallOptions): void {
+    if (this.mode === "off") return;
+    if (!descriptor) {
+      if (!options.resultSchema) return;
+      const validate = this.extensionValidator(options.resultSchema);
+      if (!validate(result)) this.report(`the server's ${method} result does not match its resultSchema: ${describeErrors(validate.errors)}`, ErrorCode.InternalError, { result });
+      return;
+    }
+    const candidates = resultCandidates(descriptor.results ?? [], result);
+    if (candidates.length === 0 || candidates.some((name) => this.module.validator(name).is(result))) return;
     const issues = this.module.validator(candidates[0]!).check(result);
-    throw new RpcError(ErrorCode.InternalError, `the server's ${method} result is not a valid ${candidates[0]} of MCP ${this.revision}: ${summarize(issues)}`, {
+    this.report(`the server's ${method} result is not a valid ${candidates[0]} of MCP ${this.revision}: ${summarize(issues)}`, ErrorCode.InternalError, {
       issues: reported(issues),
       result,
     });
+  }
+
+  /** A request from the server (or an input request) against its definition. */
+  private checkInbound(module: LoadedRevision, definition: string, message: unknown, what: string): void {
+    if (this.mode === "off") return;
+    const validator = module.validator(definition);
+    if (validator.is(message)) return;
+    const issues = validator.check(message);
+    this.report(`Invalid params for ${what} (MCP ${module.revision}): ${summarize(issues)}`, ErrorCode.InvalidParams, { issues: reported(issues) });
+  }
+
+  private report(text: string, code: number, data: unknown): void {
+    if (this.mode === "strict") throw new RpcError(code, text, data);
+    this.logger("warn", `${text} (validate: "warn", used as is)`);
+  }
+
+  private extensionValidator(schema: Record<string, unknown>): ValidateFunction {
+    let validate = this.extensionSchemas.get(schema);
+    if (!validate) this.extensionSchemas.set(schema, (validate = (this.schemas ??= new SchemaCompiler(this.logger)).compile(schema)));
+    return validate;
   }
 
   private withMeta(params: Record<string, unknown>, progressToken: number | undefined, logLevel: string | undefined): Record<string, unknown> {
@@ -383,6 +642,15 @@ export class McpClient {
   }
 }
 
-function latestSessionRevision(): Revision {
-  return [...ALL_REVISIONS].reverse().find((r) => eraOf(r) === "session")!;
+/** The newest generated revision of an era. */
+function latest(era: Era): Revision {
+  return [...ALL_REVISIONS].reverse().find((r) => eraOf(r) === era)!;
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function message(error: unknown): string {
+  return error instanceof RpcError ? `${error.message} [${error.code}]` : error instanceof Error ? error.message : String(error);
 }

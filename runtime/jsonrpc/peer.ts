@@ -44,6 +44,8 @@ export interface RequestOptions {
   readonly relatedRequestId?: RequestId;
   /** Learns the id the request is sent with, before it is sent (to match what the other side tags with it). */
   readonly onId?: (id: RequestId) => void;
+  /** Transport headers for this request (see SendOptions.headers). */
+  readonly headers?: Readonly<Record<string, string>>;
 }
 
 /** Where the answers to inbound messages go: straight out, or into a batch's array. */
@@ -136,7 +138,7 @@ export class Peer {
       this.pending.set(id, { method, timeoutMs, resolve, reject, signal, onAbort });
       if (timeoutMs !== undefined && Number.isFinite(timeoutMs)) this.deadlines.add(id, timeoutMs);
       this.transport
-        .send(message, options.relatedRequestId === undefined ? undefined : { relatedRequestId: options.relatedRequestId })
+        .send(message, sendOptions(options))
         .catch((error: Error) => this.settle(id)?.reject(error));
     });
   }
@@ -347,4 +349,9 @@ function abortError(signal: AbortSignal, method: string): Error {
 
 function describe(error: unknown): string {
   return error instanceof Error ? (error.stack ?? error.message) : String(error);
+}
+
+function sendOptions({ relatedRequestId, headers }: RequestOptions): SendOptions | undefined {
+  if (relatedRequestId === undefined && headers === undefined) return undefined;
+  return { ...(relatedRequestId !== undefined && { relatedRequestId }), ...(headers !== undefined && { headers }) };
 }

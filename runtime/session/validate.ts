@@ -45,11 +45,11 @@ export function checkResult(module: LoadedRevision, descriptor: MethodDescriptor
   });
 }
 
-/** "/params/name: must be string, found number (and 2 more)". */
+/** "/params/name: must be string, found number (and 2 more issues)": the count is of issues, not of the values listed. */
 export function summarize(issues: readonly ValidationIssue[]): string {
   const first = issues[0];
   if (!first) return "invalid";
-  const more = issues.length > 1 ? ` (and ${issues.length - 1} more)` : "";
+  const more = issues.length > 1 ? ` (and ${issues.length - 1} more ${issues.length === 2 ? "issue" : "issues"})` : "";
   return `${first.path || "(root)"}: ${first.message}${more}`;
 }
 

@@ -27,6 +27,8 @@ export interface SendOptions {
    * ignore it.
    */
   readonly relatedRequestId?: string | number;
+  /** Extra HTTP headers for this message's POST (SEP-2243 `Mcp-Param-*`); other transports ignore them. */
+  readonly headers?: Readonly<Record<string, string>>;
 }
 
 /** Called by the transport, in order and never from inside `send`. Its methods must not throw. */

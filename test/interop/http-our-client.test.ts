@@ -82,6 +82,7 @@ describe("our McpClient against our endpoint over Streamable HTTP", () => {
     const client = await McpClient.connect(transport, {
       name: "ours",
       version: "1.0.0",
+      revision: "2025-11-25",
       logger: quiet,
       handlers: { elicitation: () => ({ action: "accept", content: { username: "ada", email: "a@b.c" } }) },
     });

@@ -68,7 +68,7 @@ export class HttpClientTransport implements Transport {
     this.receiver = receiver;
   }
 
-  async send(message: unknown, _options?: SendOptions): Promise<void> {
+  async send(message: unknown, options?: SendOptions): Promise<void> {
     if (this.isClosed) throw new TransportClosedError();
     const m = message as { id?: RequestId; method?: string; params?: Record<string, unknown> };
     if (m.method === "notifications/cancelled") {
@@ -93,6 +93,7 @@ export class HttpClientTransport implements Transport {
       const param = NAMED_BY[m.method!];
       const named = param === undefined ? undefined : m.params?.[param];
       if (typeof named === "string") headers["Mcp-Name"] = encodeHeaderValue(named);
+      Object.assign(headers, options?.headers);
     } else {
       if (this.protocolVersion) headers["MCP-Protocol-Version"] = this.protocolVersion;
       if (this.sessionId) headers["Mcp-Session-Id"] = this.sessionId;
@@ -284,9 +285,13 @@ export class HttpClientTransport implements Transport {
   }
 }
 
-/** A header value as SEP-2243 carries it: plain when it is visible ASCII without edge spaces, else =?base64?...?=. */
+/**
+ * A header value as SEP-2243 carries it: plain when it is visible ASCII without edge spaces and
+ * does not itself look like the wrapper, else =?base64?...?= (so the empty string is wrapped too).
+ */
 export function encodeHeaderValue(value: string): string {
-  return /^[\x21-\x7e]([\x20-\x7e]*[\x21-\x7e])?$/.test(value) ? value : `=?base64?${Buffer.from(value, "utf8").toString("base64")}?=`;
+  const plain = /^[\x21-\x7e]([\x20-\x7e]*[\x21-\x7e])?$/.test(value) && !/^=\?base64\?.*\?=$/i.test(value);
+  return plain ? value : `=?base64?${Buffer.from(value, "utf8").toString("base64")}?=`;
 }
 
 function isJsonRpc(value: unknown): boolean {

@@ -1,0 +1,12 @@
+// The interop peers, imported from here so that they resolve against tools/interop/node_modules
+// (test/interop/support/peers.ts loads this file, and skips or fails when it is not installed).
+import { fileURLToPath } from "node:url";
+
+export { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+export { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
+export { McpServer, createMcpHandler } from "@modelcontextprotocol/server";
+export { serveStdio, StdioServerTransport } from "@modelcontextprotocol/server/stdio";
+export { experimental_createMCPClient as createAiSdkMcpClient } from "@ai-sdk/mcp";
+
+/** server-everything's launcher: `node <this> stdio`. */
+export const SERVER_EVERYTHING = fileURLToPath(import.meta.resolve("@modelcontextprotocol/server-everything/dist/index.js"));
