@@ -25,5 +25,6 @@ export { stdio, StdioTransport, type StdioTransportOptions } from "./transports/
 export { spawnStdio, ChildStdioTransport, type SpawnStdioOptions } from "./transports/stdio-child.js";
 export { createMemoryPair, MemoryTransport } from "./transports/memory.js";
 export type { Logger, LogLevel } from "./util/logger.js";
+export type { Secret } from "./util/sealed.js";
 
 // Streamable HTTP is its own entry point, runtime/http.ts (mcp-codegen/runtime/http): stdio servers never load node:http.

@@ -1,5 +1,5 @@
 import { ErrorCode, RpcError } from "../jsonrpc/errors.js";
-import { digest as sha256, nonce, Sealer } from "../util/sealed.js";
+import { digest as sha256, nonce, type Sealer } from "../util/sealed.js";
 import type { RevisionModule } from "./revisions.js";
 
 /**
@@ -13,8 +13,6 @@ import type { RevisionModule } from "./revisions.js";
  * request it belongs to, expires, and is accepted once.
  */
 export interface InputRequiredOptions {
-  /** The HMAC key. Default: random per process; share one across instances behind a load balancer. */
-  readonly secret?: Uint8Array | string;
   /** How long a requestState stays valid. Default 10 minutes. */
   readonly ttlMs?: number;
 }
@@ -49,19 +47,20 @@ export class InputRequiredCodec {
   /** nonce -> expiry. A state can be used once; it is forgotten when it would have expired anyway. */
   private readonly used = new Map<string, number>();
 
-  constructor(options: InputRequiredOptions = {}) {
-    this.sealer = new Sealer(options.secret);
+  /** `sealer`: the server's, keyed by its `secret`. */
+  constructor(sealer: Sealer, options: InputRequiredOptions = {}) {
+    this.sealer = sealer;
     this.ttlMs = options.ttlMs ?? DEFAULT_TTL_MS;
   }
 
   seal(state: RequestState): string {
-    return this.sealer.seal(state);
+    return this.sealer.seal("requestState", state);
   }
 
   /** The state, or -32602 saying precisely why not. */
   open(token: string, method: string, target: string, now = Date.now()): RequestState {
     const invalid = (why: string) => new RpcError(ErrorCode.InvalidParams, `Invalid params: requestState ${why}`);
-    const state = this.sealer.open(token) as RequestState | undefined;
+    const state = this.sealer.open("requestState", token) as RequestState | undefined;
     if (!state) throw invalid("was not issued by this server or was altered");
     if (state.m !== method || state.t !== target) throw invalid("belongs to a different request");
     if (state.e <= now) throw invalid("has expired");
