@@ -49,9 +49,12 @@ export function createDispatcher(handlers: ReadonlyMap<string, Handler>, options
     checkRequest(module, descriptor, request);
 
     const context = new HandlerContext(inbound, scope, request, descriptor, options);
+    const run = () => handler(request.params ?? {}, context);
     let outcome: unknown;
     try {
-      outcome = handler(request.params ?? {}, context);
+      // A requestState is claimed (once, across instances) before the handler runs again with it.
+      const claimed = context.input?.claimed;
+      outcome = claimed ? claimed.then(run) : run();
     } catch (error) {
       context.done();
       throw error;
