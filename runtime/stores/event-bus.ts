@@ -1,3 +1,5 @@
+import { stderrLogger, type Logger } from "../util/logger.js";
+
 /**
  * Messages between instances: what one instance learns (a resource changed, a list changed, a
  * handler asks the client something) reaches the instance that holds the client's open stream.
@@ -21,14 +23,25 @@ export const CHANNELS = {
   replies: (instanceId: string) => `replies:${instanceId}`,
 } as const;
 
+/** Calls `listener`; what it throws is logged, not thrown into the bus's delivery (which would end the process). */
+export function deliver(listener: (message: unknown) => void, message: unknown, channel: string, logger: Logger): void {
+  try {
+    listener(message);
+  } catch (error) {
+    logger("error", `a listener of ${channel} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+  }
+}
+
 /** One process: the default. Messages are copied through JSON and delivered asynchronously, as Redis would. */
 export class MemoryEventBus implements EventBus {
   private readonly listeners = new Map<string, Set<(message: unknown) => void>>();
 
+  constructor(private readonly logger: Logger = stderrLogger) {}
+
   async publish(channel: string, message: unknown): Promise<number> {
     const listeners = [...(this.listeners.get(channel) ?? [])];
     const text = JSON.stringify(message);
-    for (const listener of listeners) queueMicrotask(() => listener(JSON.parse(text)));
+    for (const listener of listeners) queueMicrotask(() => deliver(listener, JSON.parse(text), channel, this.logger));
     return listeners.length;
   }
 

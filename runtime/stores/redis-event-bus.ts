@@ -1,4 +1,5 @@
-import type { EventBus } from "./event-bus.js";
+import { stderrLogger, type Logger } from "../util/logger.js";
+import { deliver, type EventBus } from "./event-bus.js";
 import type { RedisConnection } from "./redis-connection.js";
 
 /**
@@ -12,6 +13,7 @@ export class RedisEventBus implements EventBus {
   constructor(
     private readonly redis: RedisConnection,
     private readonly prefix = "mcp:",
+    private readonly logger: Logger = stderrLogger,
   ) {}
 
   async publish(channel: string, message: unknown): Promise<number> {
@@ -31,7 +33,7 @@ export class RedisEventBus implements EventBus {
         } catch {
           return; // not ours: every message this bus publishes is JSON
         }
-        for (const each of [...local]) each(message);
+        for (const each of [...local]) deliver(each, message, channel, this.logger);
       });
     }
     set.add(own);

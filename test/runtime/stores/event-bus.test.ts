@@ -33,8 +33,26 @@ describe("stores: event bus and relay", () => {
     await redis?.stop();
   });
 
+  const logged: string[] = [];
+  const logger = (_level: string, message: string) => logged.push(message);
   const contract = (name: string, make: () => Promise<[EventBus, EventBus]>) =>
     describe(name, () => {
+      it("logs a listener that throws, and still delivers to the others", async () => {
+        const [a, b] = await make();
+        logged.length = 0;
+        const stopThrowing = await a.subscribe("faulty", () => {
+          throw new Error("listener bug");
+        });
+        const onB = await collect(b, "faulty", 1);
+        await a.publish("faulty", { n: 1 });
+        expect(await onB.messages).to.deep.equal([{ n: 1 }]);
+        for (let i = 0; i < 200 && logged.length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 5));
+        expect(logged).to.have.length(1);
+        expect(logged[0]).to.match(/^a listener of faulty failed: Error: listener bug/);
+        await stopThrowing();
+        await onB.stop();
+      });
+
       it("delivers a message to every subscribed instance, the publisher's included, and says how many", async () => {
         const [a, b] = await make();
         const onA = await collect(a, CHANNELS.notifications, 1);
@@ -85,13 +103,13 @@ describe("stores: event bus and relay", () => {
     });
 
   contract("MemoryEventBus", async () => {
-    const bus = new MemoryEventBus();
+    const bus = new MemoryEventBus(logger);
     return [bus, bus];
   });
   contract("RedisEventBus (one connection pair per instance)", async () => {
     const prefix = `t${++n}:`;
     const [one, two] = [await connectRedis(redis.url), await connectRedis(redis.url)];
     connections.push(one, two);
-    return [new RedisEventBus(one, prefix), new RedisEventBus(two, prefix)];
+    return [new RedisEventBus(one, prefix, logger), new RedisEventBus(two, prefix, logger)];
   });
 });
