@@ -5,7 +5,7 @@ SHELL := bash
 CLI := node --import tsx codegen/cli.ts
 TSC := node node_modules/typescript/bin/tsc
 
-.PHONY: all install tools spec generate build typecheck conformance test bench clean
+.PHONY: all install tools redis spec generate build typecheck conformance test bench clean
 
 all: build
 
@@ -23,6 +23,10 @@ tools: tools/conformance/node_modules/.package-lock.json tools/inspector/node_mo
 tools/%/node_modules/.package-lock.json: tools/%/package.json tools/%/package-lock.json
 	cd tools/$* && npm ci --no-audit --no-fund
 	@touch $@
+
+# The Redis tests start their own redis-server: the one on PATH, else Debian's package (as root), else a clear failure.
+redis:
+	tools/redis/ensure-redis-server.sh
 
 spec: install
 	$(CLI) spec fetch
@@ -42,7 +46,7 @@ conformance: generate tools
 	node tools/conformance/run.mjs
 	node tools/conformance/run-client.mjs
 
-test: build typecheck tools conformance
+test: build typecheck tools redis conformance
 	$(CLI) check
 	node_modules/.bin/mocha
 

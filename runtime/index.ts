@@ -39,5 +39,10 @@ export { stdio, StdioTransport, type StdioTransportOptions } from "./transports/
 export { spawnStdio, ChildStdioTransport, type SpawnStdioOptions } from "./transports/stdio-child.js";
 export { createMemoryPair, MemoryTransport } from "./transports/memory.js";
 export type { Logger, LogLevel } from "./util/logger.js";
+export type { Secret } from "./util/sealed.js";
+export { MemoryNonceStore, type NonceStore } from "./stores/nonce-store.js";
+export { MemorySessionStore, type SessionRecord, type SessionStore } from "./stores/session-store.js";
+export { CHANNELS, MemoryEventBus, type EventBus } from "./stores/event-bus.js";
+export { BusRelay, type RelayedMessage, type SessionEndpoint } from "./stores/bus-relay.js";
 
 // Streamable HTTP is its own entry point, runtime/http.ts (mcp-codegen/runtime/http): stdio servers never load node:http.

@@ -8,18 +8,26 @@
 import { parseArgs } from "node:util";
 import { createServer, resourceNotFound, RpcError, ErrorCode } from "../../runtime/index.js";
 import { serve, TRANSPORT_FLAGS, TRANSPORT_USAGE, usageError } from "../shared/serve.js";
-import { evaluate, stopEvaluations } from "./evaluate.js";
+import { EvaluationLimiter, evaluateLimited, stopEvaluations } from "./evaluate.js";
 import { describeModule, moduleJson, moduleNames } from "./modules.js";
 
 const USAGE = `usage: server.ts [options]
   --timeout-ms N      time limit of one evaluation (default 2000)
   --memory-mb N       heap limit of one evaluation (default 64)
+  --max-evaluations N evaluations running at once (default 2)
+  --max-queued N      calls waiting for an evaluator; past that, refused at once (default 16)
 ${TRANSPORT_USAGE}`;
 
 let flags;
 try {
   flags = parseArgs({
-    options: { ...TRANSPORT_FLAGS, "timeout-ms": { type: "string", default: "2000" }, "memory-mb": { type: "string", default: "64" } },
+    options: {
+      ...TRANSPORT_FLAGS,
+      "timeout-ms": { type: "string", default: "2000" },
+      "memory-mb": { type: "string", default: "64" },
+      "max-evaluations": { type: "string", default: "2" },
+      "max-queued": { type: "string", default: "16" },
+    },
     strict: true,
   }).values;
 } catch (error) {
@@ -28,8 +36,15 @@ try {
 if (flags.help) usageError("node-introspection: an MCP server that exposes this Node.js process", USAGE, 0);
 const timeoutMs = Number(flags["timeout-ms"]);
 const memoryMb = Number(flags["memory-mb"]);
+const maxEvaluations = Number(flags["max-evaluations"]);
+const maxQueued = Number(flags["max-queued"]);
 if (!Number.isInteger(timeoutMs) || timeoutMs < 1) usageError(`--timeout-ms must be a positive integer, not ${flags["timeout-ms"]}`, USAGE);
 if (!Number.isInteger(memoryMb) || memoryMb < 8) usageError(`--memory-mb must be an integer of at least 8, not ${flags["memory-mb"]}`, USAGE);
+if (!Number.isInteger(maxEvaluations) || maxEvaluations < 1)
+  usageError(`--max-evaluations must be a positive integer, not ${flags["max-evaluations"]}`, USAGE);
+if (!Number.isInteger(maxQueued) || maxQueued < 0) usageError(`--max-queued must be a non-negative integer, not ${flags["max-queued"]}`, USAGE);
+/** Each evaluator is a process: calls beyond these wait, and beyond the queue are refused rather than queued without bound. */
+const limiter = new EvaluationLimiter(maxEvaluations, maxQueued);
 
 const server = createServer({
   name: "node-introspection",
@@ -45,9 +60,9 @@ server.tool(
     name: "evaluate",
     title: "Evaluate a JavaScript expression",
     description:
-      `Evaluates a JavaScript expression in a fresh, empty context and returns its value as text. ` +
+      `Evaluates a JavaScript expression in a fresh, empty QuickJS context and returns its value as text. ` +
       `The context has only the language's built-ins (no require, process, file system, network or timers). ` +
-      `Each evaluation is limited to ${timeoutMs} ms and ${memoryMb} MB; promises are not awaited.`,
+      `Each evaluation is limited to ${timeoutMs} ms and ${memoryMb} MB; a promise shows its value if it settled within the evaluation.`,
     inputSchema: {
       type: "object",
       properties: { expression: { type: "string", description: "JavaScript, e.g. [1, 2, 3].map((x) => x * x)" } },
@@ -56,7 +71,7 @@ server.tool(
     annotations: { readOnlyHint: true, openWorldHint: false },
   },
   async ({ expression }: { expression: string }, context) => {
-    const evaluation = await evaluate(expression, { timeoutMs, memoryMb, signal: context.signal });
+    const evaluation = await evaluateLimited(limiter, expression, { timeoutMs, memoryMb, signal: context.signal });
     return evaluation.ok ? { content: [{ type: "text", text: evaluation.text }] } : { content: [{ type: "text", text: evaluation.text }], isError: true };
   },
 );

@@ -66,9 +66,12 @@ export function createDispatcher(handlers: ReadonlyMap<string, Handler>, options
     const check = extension ? (result: unknown) => extension.checkResult(result) : (result: unknown) => checkResult(module, descriptor, request.method, result);
 
     const context = new HandlerContext(inbound, scope, request, descriptor, options);
+    const run = () => handler(request.params ?? {}, context);
     let outcome: unknown;
     try {
-      outcome = handler(request.params ?? {}, context);
+      // A requestState is claimed (once, across instances) before the handler runs again with it.
+      const claimed = context.input?.claimed;
+      outcome = claimed ? claimed.then(run) : run();
     } catch (error) {
       context.done();
       throw error;

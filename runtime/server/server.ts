@@ -9,6 +9,7 @@ import { ALL_REVISIONS, isRevision, revisionName, type PinnedRevision, type Revi
 import { ServerSession, type ServerCore } from "../session/server-session.js";
 import type { Transport } from "../transports/transport.js";
 import { stderrLogger, type Logger } from "../util/logger.js";
+import { Sealer, type Secret } from "../util/sealed.js";
 import { complete, type Completers } from "./completion.js";
 import { extensionMethod, type MethodSchemas } from "./extensions.js";
 import { SchemaCompiler } from "./json-schema.js";
@@ -41,11 +42,17 @@ export interface ServerOptions<Revisions extends readonly RevisionRef[] = readon
   readonly instructions?: string;
   /** Check every result against the revision's schema before sending it (default true). */
   readonly validateResults?: boolean;
+  /**
+   * The key of every token this server seals and reads back (pagination cursors, requestState):
+   * one, or several for rotation (sealed with the first, accepted from any). Default: random per
+   * process, so tokens die with it. Instances behind one load balancer must share it.
+   */
+  readonly secret?: Secret;
   /** Items per page of tools/list, prompts/list, resources/list and resources/templates/list (default 100). */
   readonly pageSize?: number;
   /** Stateless era: caching hints for list, read and discover results (default: 0 ms, private). */
   readonly cache?: { readonly ttlMs?: number; readonly scope?: "public" | "private" };
-  /** Stateless era: how requestState is signed and how long it lives. */
+  /** Stateless era: how long a requestState lives. */
   readonly inputRequired?: InputRequiredOptions;
   /** Timeout of the requests handlers send the client: elicitation, sampling, roots (default 5 minutes). */
   readonly clientRequestTimeoutMs?: number;
@@ -125,7 +132,8 @@ export class McpServer<Types extends RevisionTypes = any> {
     this.logger = options.logger ?? stderrLogger;
     this.schemas = new SchemaCompiler(this.logger);
     this.tools = new ToolRegistry(this.schemas, this.logger);
-    this.paginator = new Paginator(options.pageSize ?? 100);
+    const sealer = new Sealer(options.secret);
+    this.paginator = new Paginator(options.pageSize ?? 100, sealer);
     const requested = (options.revisions ?? ALL_REVISIONS).map(revisionName);
     for (const revision of requested)
       if (!isRevision(revision)) throw new Error(`unknown MCP revision ${revision} (pinned: ${ALL_REVISIONS.join(", ")}; pass a generated module to serve another)`);
@@ -144,7 +152,7 @@ export class McpServer<Types extends RevisionTypes = any> {
         validateResults: options.validateResults ?? true,
         serverInfo: info,
         cache: { ttlMs: options.cache?.ttlMs ?? 0, scope: options.cache?.scope ?? "private" },
-        input: new InputRequiredCodec(options.inputRequired),
+        input: new InputRequiredCodec(sealer, options.inputRequired),
         clientRequestTimeoutMs: options.clientRequestTimeoutMs ?? 5 * 60_000,
         logger: this.logger,
         extensions: this.extensions,

@@ -1,5 +1,6 @@
 import { ErrorCode, RpcError } from "../jsonrpc/errors.js";
-import { digest as sha256, nonce, Sealer } from "../util/sealed.js";
+import { digest as sha256, nonce, type Sealer } from "../util/sealed.js";
+import { MemoryNonceStore, type NonceStore } from "../stores/nonce-store.js";
 import type { LoadedRevision } from "./revisions.js";
 
 /**
@@ -13,10 +14,13 @@ import type { LoadedRevision } from "./revisions.js";
  * request it belongs to, expires, and is accepted once.
  */
 export interface InputRequiredOptions {
-  /** The HMAC key. Default: random per process; share one across instances behind a load balancer. */
-  readonly secret?: Uint8Array | string;
   /** How long a requestState stays valid. Default 10 minutes. */
   readonly ttlMs?: number;
+  /**
+   * Where used requestStates are remembered, so that each is accepted once. Default: this
+   * process's memory; instances behind a load balancer share one (RedisNonceStore).
+   */
+  readonly nonces?: NonceStore;
 }
 
 /** What a requestState carries. */
@@ -42,53 +46,43 @@ export interface InputRequest {
 
 const DEFAULT_TTL_MS = 10 * 60_000;
 
-/** Signs and checks request states for one server; remembers which ones were used. */
+/** Signs and checks request states for one server; its nonce store remembers which ones were used. */
 export class InputRequiredCodec {
   private readonly sealer: Sealer;
   readonly ttlMs: number;
-  /** nonce -> expiry. A state can be used once; it is forgotten when it would have expired anyway. */
-  private readonly used = new Map<string, number>();
+  private readonly nonces: NonceStore;
 
-  constructor(options: InputRequiredOptions = {}) {
-    this.sealer = new Sealer(options.secret);
+  /** `sealer`: the server's, keyed by its `secret`. */
+  constructor(sealer: Sealer, options: InputRequiredOptions = {}) {
+    this.sealer = sealer;
     this.ttlMs = options.ttlMs ?? DEFAULT_TTL_MS;
+    this.nonces = options.nonces ?? new MemoryNonceStore();
   }
 
   seal(state: RequestState): string {
-    return this.sealer.seal(state);
+    return this.sealer.seal("requestState", state);
   }
 
-  /** The state, or -32602 saying precisely why not. */
+  /** The state, or -32602 saying precisely why not. Single use is checked apart, by {@link claim}. */
   open(token: string, method: string, target: string, now = Date.now()): RequestState {
-    const invalid = (why: string) => new RpcError(ErrorCode.InvalidParams, `Invalid params: requestState ${why}`);
-    const state = this.sealer.open(token) as RequestState | undefined;
-    if (!state) throw invalid("was not issued by this server or was altered");
-    if (state.m !== method || state.t !== target) throw invalid("belongs to a different request");
-    if (state.e <= now) throw invalid("has expired");
-    this.forgetExpired(now);
-    if (this.used.has(state.n)) throw invalid("was already used");
-    this.used.set(state.n, state.e);
+    const state = this.sealer.open("requestState", token) as RequestState | undefined;
+    if (!state) throw invalidState("was not issued by this server or was altered");
+    if (state.m !== method || state.t !== target) throw invalidState("belongs to a different request");
+    if (state.e <= now) throw invalidState("has expired");
     return state;
+  }
+
+  /** Resolves when `state` is used for the first time, by any instance sharing the nonce store; -32602 otherwise. */
+  async claim(state: RequestState): Promise<void> {
+    if (!(await this.nonces.claim(state.n, state.e))) throw invalidState("was already used");
   }
 
   nonce(): string {
     return nonce();
   }
-
-  /**
-   * Forgets used nonces from the oldest, stopping at the first one still valid: amortized O(1) per
-   * open (a sweep of the whole map made n opens cost O(n^2)). Nonces are kept in the order they
-   * were used and all live the same ttl from issue, so the map is close to expiry order; an expired
-   * nonce behind a valid one waits at most one ttl, and is harmless meanwhile (its state is refused
-   * as expired before the replay check).
-   */
-  private forgetExpired(now: number): void {
-    for (const [nonce, expiry] of this.used) {
-      if (expiry > now) break;
-      this.used.delete(nonce);
-    }
-  }
 }
+
+const invalidState = (why: string) => new RpcError(ErrorCode.InvalidParams, `Invalid params: requestState ${why}`);
 
 /**
  * One run of one handler: the answers it can have, and the questions it still needs. `ask`
@@ -103,6 +97,8 @@ export class InputExchange {
   private asked = 0;
   private scheduled = false;
   private resolveRequired!: (result: Record<string, unknown>) => void;
+  /** Settles once the request's requestState (if any) is claimed: the handler runs after it, and not at all when it rejects. */
+  readonly claimed: Promise<void> | undefined;
   readonly required = new Promise<Record<string, unknown>>((resolve) => (this.resolveRequired = resolve));
 
   constructor(
@@ -121,6 +117,7 @@ export class InputExchange {
       return;
     }
     const state = codec.open(token, method, this.target);
+    this.claimed = codec.claim(state);
     this.answers = { ...state.a };
     for (const key of state.q) if (Object.prototype.hasOwnProperty.call(responses, key)) this.answers[key] = responses[key];
   }

@@ -8,37 +8,55 @@ function crypto(): Crypto {
 }
 
 /**
+ * The key of every token a server seals, or several: tokens are sealed with the first and
+ * accepted from any, so a key is rotated by putting the new one first and dropping the old one
+ * once its tokens have expired. Instances behind one load balancer share it.
+ */
+export type Secret = string | Uint8Array | readonly (string | Uint8Array)[];
+
+/**
  * Tamper-evident tokens for state that travels through the client (pagination cursors,
  * requestState): `base64url(JSON).base64url(HMAC-SHA256)`. Readable by whoever holds one, and
- * refused when not issued with this key or altered in any way.
+ * refused when not issued with one of these keys, for this purpose, or altered in any way. The
+ * purpose is signed with the body, so a token made for one use (a cursor) is refused for another
+ * (a requestState) under the same key.
  */
 export class Sealer {
-  private key: Uint8Array | undefined;
+  private keys: readonly Uint8Array[] | undefined;
 
-  /** `secret`: the HMAC key; random per process when absent (share one across instances behind a load balancer). */
-  constructor(private readonly secret?: Uint8Array | string) {}
-
-  seal(payload: unknown): string {
-    const body = Buffer.from(JSON.stringify(payload)).toString("base64url");
-    return `${body}.${this.sign(body)}`;
+  /** `secret`: the HMAC key(s); random per process when absent (share one across instances behind a load balancer). */
+  constructor(private readonly secret?: Secret) {
+    if (Array.isArray(secret) && secret.length === 0) throw new Error("a key set for sealing needs at least one key");
   }
 
-  /** The payload, or undefined when the token was not sealed here or was altered. */
-  open(token: string): unknown {
+  seal(purpose: string, payload: unknown): string {
+    const body = Buffer.from(JSON.stringify(payload)).toString("base64url");
+    return `${body}.${this.sign(this.keySet()[0]!, purpose, body)}`;
+  }
+
+  /** The payload, or undefined when the token was not sealed with one of these keys for `purpose`, or was altered. */
+  open(purpose: string, token: string): unknown {
     const dot = token.lastIndexOf(".");
     if (dot < 0) return undefined;
     const body = token.slice(0, dot);
     // Compared as text: decoding would also accept the non-canonical spellings of a signature
     // (base64url's last character carries spare bits).
     const signature = Buffer.from(token.slice(dot + 1));
-    const expected = Buffer.from(this.sign(body));
-    if (signature.length !== expected.length || !crypto().timingSafeEqual(signature, expected)) return undefined;
-    return JSON.parse(Buffer.from(body, "base64url").toString("utf8"));
+    const sealed = this.keySet().some((key) => {
+      const expected = Buffer.from(this.sign(key, purpose, body));
+      return signature.length === expected.length && crypto().timingSafeEqual(signature, expected);
+    });
+    return sealed ? JSON.parse(Buffer.from(body, "base64url").toString("utf8")) : undefined;
   }
 
-  private sign(body: string): string {
-    this.key ??= typeof this.secret === "string" ? Buffer.from(this.secret) : (this.secret ?? crypto().randomBytes(32));
-    return crypto().createHmac("sha256", this.key).update(body).digest("base64url");
+  private keySet(): readonly Uint8Array[] {
+    const asKey = (key: string | Uint8Array) => (typeof key === "string" ? Buffer.from(key) : key);
+    return (this.keys ??=
+      this.secret === undefined ? [crypto().randomBytes(32)] : Array.isArray(this.secret) ? this.secret.map(asKey) : [asKey(this.secret as string | Uint8Array)]);
+  }
+
+  private sign(key: Uint8Array, purpose: string, body: string): string {
+    return crypto().createHmac("sha256", key).update(`${purpose}.${body}`).digest("base64url");
   }
 }
 

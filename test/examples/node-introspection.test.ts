@@ -1,5 +1,20 @@
 import { expect } from "chai";
-import { ERAS, connect, connectHttp, httpServer, rejection, text, type Api, type HttpServer, type SdkSession } from "./support.js";
+import { readdirSync, readFileSync } from "node:fs";
+import { connect as connectTcp, createServer as createNetServer, type AddressInfo } from "node:net";
+import {
+  ERAS,
+  connect,
+  connectHttp,
+  httpServer,
+  rejection,
+  statelessApi,
+  statelessSession,
+  text,
+  type Api,
+  type HttpServer,
+  type SdkSession,
+  type StatelessSession,
+} from "./support.js";
 
 /** Short, so that the runaway-expression cases stay quick; nothing below depends on its exact value. */
 const LIMIT_MS = 400;
@@ -72,7 +87,7 @@ for (const { era, label } of ERAS) {
         expect(syntax.isError).to.equal(true);
         expect(text(syntax)).to.match(/^SyntaxError: /);
         const missing = await api.callTool("evaluate", { expression: "undefinedThing.property" });
-        expect(text(missing)).to.equal("ReferenceError: undefinedThing is not defined");
+        expect(text(missing)).to.equal("ReferenceError: 'undefinedThing' is not defined");
       });
 
       it("stops an infinite loop at the time limit with an isError result, answering other requests meanwhile", async function () {
@@ -97,10 +112,17 @@ for (const { era, label } of ERAS) {
       });
 
       it("ends an expression that exhausts its memory with an isError result, and keeps serving", async function () {
-        const result = await api.callTool("evaluate", { expression: "new Array(1e9).fill(1).length" });
+        // One allocation past the limit: refused at once, whatever the machine's load (a loop that
+        // grows memory step by step could meet the time limit first).
+        const result = await api.callTool("evaluate", { expression: "'x'.repeat(2 ** 27).length" });
         expect(result.isError).to.equal(true);
-        expect(text(result)).to.match(/memory/);
+        expect(text(result)).to.equal("Evaluation stopped: it needed more than the 64 MB of memory it is allowed");
         expect(text(await api.callTool("evaluate", { expression: "'still here'" }))).to.equal('"still here"');
+      });
+
+      it("shows a promise's value when it settles within the evaluation", async function () {
+        expect(text(await api.callTool("evaluate", { expression: "Promise.resolve(6).then((x) => x * 7)" }))).to.equal("Promise { 42 }");
+        expect(text(await api.callTool("evaluate", { expression: "Promise.reject(new RangeError('no'))" }))).to.equal("Promise { <rejected> RangeError: no }");
       });
 
       it("rejects a call without an expression as invalid arguments", async function () {
@@ -215,3 +237,124 @@ describe("examples/node-introspection over Streamable HTTP (--http)", function (
       }
     });
 });
+
+/**
+ * The escapes an attack suite found in the first evaluator (node:vm in a child process): an error
+ * made by the host realm handed the expression the host's Function, and with it `process`.
+ */
+describe("examples/node-introspection: what evaluated code cannot do", function () {
+  /** Reaches the evaluator's host `process` when a host-made error is reachable from the code. */
+  const HOST_PROCESS = `import("x").catch((e) => e.constructor.constructor("return process")())`;
+  let session: StatelessSession;
+  let api: Api;
+
+  before(async function () {
+    session = await statelessSession("node-introspection", ["--timeout-ms", "2000"]);
+    api = statelessApi(session);
+  });
+  after(async function () {
+    await api?.close();
+  });
+
+  it("finds no host process behind an error the host made (the import payload)", async function () {
+    const result = await api.callTool("evaluate", { expression: `${HOST_PROCESS}.then((p) => typeof p)` });
+    expect(text(result)).to.not.match(/"object"/);
+    expect(text(result)).to.match(/^Promise \{ <rejected> /);
+  });
+
+  it("cannot forge the evaluator's answer", async function () {
+    const forged = `${HOST_PROCESS}.then((p) => { p.stdout.write(JSON.stringify({ outcome: "ok:ESCAPED pid=" + p.pid }) + "\\n"); p.exit(0); })`;
+    const result = await api.callTool("evaluate", { expression: forged });
+    expect(text(result)).to.not.include("ESCAPED");
+    expect(text(result)).to.match(/^Promise \{ <rejected> /);
+  });
+
+  it("cannot open a TCP connection to a listener on 127.0.0.1", async function () {
+    const accepted: number[] = [];
+    const listener = createNetServer((socket) => {
+      accepted.push(socket.remotePort!);
+      socket.destroy();
+    });
+    await new Promise<void>((resolve) => listener.listen(0, "127.0.0.1", resolve));
+    const { port } = listener.address() as AddressInfo;
+    try {
+      const connect = `${HOST_PROCESS}.then((p) => p.getBuiltinModule("net").connect(${port}, "127.0.0.1"))`;
+      await api.callTool("evaluate", { expression: connect });
+      // Connections are accepted in the order they arrive: if the evaluation had connected, its
+      // connection would be accepted before this probe's, made after the answer came back.
+      const probe = connectTcp(port, "127.0.0.1");
+      const probePort = await new Promise<number>((resolve) => probe.once("connect", () => resolve(probe.localPort!)));
+      for (let i = 0; i < 500 && !accepted.includes(probePort); i++) await new Promise((resolve) => setTimeout(resolve, 10));
+      probe.destroy();
+      expect(accepted).to.deep.equal([probePort]);
+    } finally {
+      await new Promise((resolve) => listener.close(resolve));
+    }
+  });
+
+  it("cannot signal the server (process.kill(process.ppid, 'SIGKILL'))", async function () {
+    const kill = `${HOST_PROCESS}.then((p) => p.kill(p.ppid, "SIGKILL"))`;
+    const result = await api.callTool("evaluate", { expression: kill });
+    expect(text(result)).to.match(/^Promise \{ <rejected> /);
+    expect(text(await api.callTool("evaluate", { expression: "'still serving'" }))).to.equal('"still serving"');
+    expect(() => process.kill(session.child.pid!, 0), "the server process is alive").to.not.throw();
+  });
+});
+
+describe("examples/node-introspection: evaluations at once", function () {
+  const CAP = 2;
+  const QUEUED = 4;
+  let session: StatelessSession;
+  let api: Api;
+
+  before(async function () {
+    session = await statelessSession("node-introspection", ["--timeout-ms", "100", "--max-evaluations", String(CAP), "--max-queued", String(QUEUED)]);
+    api = statelessApi(session);
+  });
+  after(async function () {
+    await api?.close();
+  });
+
+  it(`runs at most ${CAP} evaluators for 24 concurrent calls, queues ${QUEUED}, refuses the rest at once`, async function () {
+    this.timeout(120_000);
+    let answered = 0;
+    const calls = Array.from({ length: 24 }, () => api.callTool("evaluate", { expression: "while (true) {}" }).finally(() => answered++));
+    let most = 0;
+    let samples = 0;
+    // Samples the server's child processes (Linux /proc) until every call is answered.
+    for (let i = 0; i < 6000 && answered < calls.length; i++) {
+      const running = evaluatorsOf(session.child.pid!);
+      most = Math.max(most, running);
+      if (running > 0) samples++;
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    const results = await Promise.all(calls);
+    expect(samples, "evaluators were seen running").to.be.greaterThan(0);
+    expect(most).to.be.at.most(CAP);
+    const texts = results.map(text);
+    expect(texts.filter((t) => t === "Evaluation stopped: it ran longer than the 100 ms limit")).to.have.length(CAP + QUEUED);
+    expect(texts.filter((t) => t.startsWith("Evaluation refused: too many evaluations at once"))).to.have.length(24 - CAP - QUEUED);
+    for (const result of results) expect(result.isError).to.equal(true);
+  });
+});
+
+/** The evaluator processes `pid` started and that still run, read from /proc. */
+function evaluatorsOf(pid: number): number {
+  let count = 0;
+  for (const task of readdirSync(`/proc/${pid}/task`)) {
+    let children: string[];
+    try {
+      children = readFileSync(`/proc/${pid}/task/${task}/children`, "utf8").trim().split(/\s+/).filter(Boolean);
+    } catch {
+      continue; // the thread ended meanwhile
+    }
+    for (const child of children) {
+      try {
+        if (readFileSync(`/proc/${child}/cmdline`, "utf8").includes("evaluator")) count++;
+      } catch {
+        // the evaluator ended meanwhile
+      }
+    }
+  }
+  return count;
+}

@@ -479,9 +479,9 @@ describe("features: asking the client", () => {
     });
 
     it("2026-07-28: a requestState from one server is accepted by another with the same secret, refused by one with another secret", async () => {
-      const a = make({ inputRequired: { secret: "shared secret" } });
-      const b = make({ inputRequired: { secret: "shared secret" } });
-      const c = make({ inputRequired: { secret: "another secret" } });
+      const a = make({ secret: "shared secret" });
+      const b = make({ secret: "shared secret" });
+      const c = make({ secret: "another secret" });
       const [peerA, peerB, peerC] = [new RawPeer(a.server), new RawPeer(b.server), new RawPeer(c.server)];
       const retry = async (peer: RawPeer) => {
         const first = await peerA.stateless("tools/call", { name: "ask", arguments: { what: "roots" } }, ALL_CAPABILITIES);

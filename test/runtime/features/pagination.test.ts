@@ -16,7 +16,9 @@ const LISTS = [
 ] as const;
 
 /** `count` of each: tools t0.., prompts p0.., resources res://r0.., templates tpl://t0/{x}.. */
-function pagedServer(options: { count?: number; pageSize?: number; revisions?: string[]; cache?: { ttlMs?: number; scope?: "public" | "private" } } = {}) {
+function pagedServer(
+  options: { count?: number; pageSize?: number; revisions?: string[]; cache?: { ttlMs?: number; scope?: "public" | "private" }; secret?: string | string[] } = {},
+) {
   const { count = 5, pageSize = 2, ...rest } = options;
   const server = createServer({ name: "pagination", version: "1.0.0", logger: quiet, pageSize, ...rest });
   for (let i = 0; i < count; i++) {
@@ -173,6 +175,23 @@ describe("features: pagination", () => {
       expect(response.error?.code, `${method} with ${candidate}`).to.equal(-32602);
     }
     await peer.close();
+  });
+
+  it("2026-07-28 raw: a cursor from one instance is accepted by another with the same secret, refused by one with another; a key set rotates", async () => {
+    const issuer = make({ secret: "shared secret" });
+    const first = await new RawPeer(issuer).stateless("tools/list");
+    const cursor: string = first.result.nextCursor;
+    const secondPage = async (secret: string | string[]) => new RawPeer(make({ secret })).stateless("tools/list", { cursor });
+    const same = await secondPage("shared secret");
+    expect(same.result.tools.map((tool: Json) => tool.name), "the same secret, another instance").to.deep.equal(["t2", "t3"]);
+    expect((await secondPage("another secret")).error?.code, "another secret").to.equal(-32602);
+    const rotating = await secondPage(["new secret", "shared secret"]);
+    expect(rotating.result.tools.map((tool: Json) => tool.name), "the old key, second in the set").to.deep.equal(["t2", "t3"]);
+    const rotated: string = rotating.result.nextCursor;
+    const onNew = await new RawPeer(make({ secret: "new secret" })).stateless("tools/list", { cursor: rotated });
+    expect(onNew.result.tools.map((tool: Json) => tool.name), "sealed with the first key").to.deep.equal(["t4"]);
+    const onOld = await new RawPeer(make({ secret: "shared secret" })).stateless("tools/list", { cursor: rotated });
+    expect(onOld.error?.code, "the old key alone cannot open what the new one sealed").to.equal(-32602);
   });
 
   it("a page size that is not a positive integer is refused when the server is created", () => {

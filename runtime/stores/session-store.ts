@@ -1,0 +1,83 @@
+/**
+ * Session era, any instance serves any request: what a session negotiated lives in a store all
+ * instances share, not in the process that answered initialize. The in-memory store is the
+ * default (one instance); RedisSessionStore shares it.
+ */
+export interface SessionRecord {
+  /** The negotiated protocol revision. */
+  readonly revision: string;
+  readonly clientInfo: Readonly<Record<string, unknown>>;
+  readonly clientCapabilities: Readonly<Record<string, unknown>>;
+  /** logging/setLevel's level, when the client set one. */
+  readonly logLevel?: string;
+  /** resources/subscribe's URIs, sorted. */
+  readonly subscriptions: readonly string[];
+}
+
+export interface SessionStore {
+  /** Records a new session (after initialize); it is forgotten `ttlMs` after its last {@link touch}. */
+  create(sessionId: string, record: Omit<SessionRecord, "logLevel" | "subscriptions">, ttlMs: number): Promise<void>;
+  /** The session, or undefined when it is unknown, deleted or expired. */
+  get(sessionId: string): Promise<SessionRecord | undefined>;
+  /** Keeps the session another `ttlMs`; false when it is gone. */
+  touch(sessionId: string, ttlMs: number): Promise<boolean>;
+  setLogLevel(sessionId: string, level: string): Promise<boolean>;
+  /** Adds or removes one subscription; each is one atomic change, so instances do not overwrite each other's. */
+  subscribe(sessionId: string, uri: string): Promise<boolean>;
+  unsubscribe(sessionId: string, uri: string): Promise<boolean>;
+  delete(sessionId: string): Promise<void>;
+}
+
+interface MemorySession {
+  record: Omit<SessionRecord, "subscriptions">;
+  readonly subscriptions: Set<string>;
+  expiresAt: number;
+}
+
+export class MemorySessionStore implements SessionStore {
+  private readonly sessions = new Map<string, MemorySession>();
+
+  async create(sessionId: string, record: Omit<SessionRecord, "logLevel" | "subscriptions">, ttlMs: number): Promise<void> {
+    this.sessions.set(sessionId, { record: { ...record }, subscriptions: new Set(), expiresAt: Date.now() + ttlMs });
+  }
+
+  async get(sessionId: string): Promise<SessionRecord | undefined> {
+    const session = this.live(sessionId);
+    return session && { ...session.record, subscriptions: [...session.subscriptions].sort() };
+  }
+
+  async touch(sessionId: string, ttlMs: number): Promise<boolean> {
+    const session = this.live(sessionId);
+    if (session) session.expiresAt = Date.now() + ttlMs;
+    return session !== undefined;
+  }
+
+  async setLogLevel(sessionId: string, level: string): Promise<boolean> {
+    const session = this.live(sessionId);
+    if (session) session.record = { ...session.record, logLevel: level };
+    return session !== undefined;
+  }
+
+  async subscribe(sessionId: string, uri: string): Promise<boolean> {
+    return this.live(sessionId)?.subscriptions.add(uri) !== undefined;
+  }
+
+  async unsubscribe(sessionId: string, uri: string): Promise<boolean> {
+    const session = this.live(sessionId);
+    session?.subscriptions.delete(uri);
+    return session !== undefined;
+  }
+
+  async delete(sessionId: string): Promise<void> {
+    this.sessions.delete(sessionId);
+  }
+
+  private live(sessionId: string): MemorySession | undefined {
+    const session = this.sessions.get(sessionId);
+    if (session && session.expiresAt <= Date.now()) {
+      this.sessions.delete(sessionId);
+      return undefined;
+    }
+    return session;
+  }
+}

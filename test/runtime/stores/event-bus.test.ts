@@ -1,0 +1,115 @@
+// The event bus and the relay on it (issue 13): notifications and server-to-client requests reach
+// the instance holding a session's stream, and answers come back. The same tests in memory and on
+// a real redis-server, where each instance has its own connections.
+import { expect } from "chai";
+import { RpcError } from "../../../runtime/index.js";
+import { BusRelay } from "../../../runtime/stores/bus-relay.js";
+import { CHANNELS, MemoryEventBus, type EventBus } from "../../../runtime/stores/event-bus.js";
+import { connectRedis, type RedisConnection } from "../../../runtime/stores/redis-connection.js";
+import { RedisEventBus } from "../../../runtime/stores/redis-event-bus.js";
+import { startRedis, type RedisServer } from "../../support/redis-server.js";
+
+/** Resolves with the first `count` messages `bus` delivers on `channel`. */
+async function collect(bus: EventBus, channel: string, count: number): Promise<{ messages: Promise<unknown[]>; stop: () => Promise<void> }> {
+  const messages: unknown[] = [];
+  let done!: (value: unknown[]) => void;
+  const all = new Promise<unknown[]>((resolve) => (done = resolve));
+  const stop = await bus.subscribe(channel, (message) => {
+    messages.push(message);
+    if (messages.length === count) done(messages);
+  });
+  return { messages: all, stop };
+}
+
+describe("stores: event bus and relay", () => {
+  let redis: RedisServer;
+  const connections: RedisConnection[] = [];
+  let n = 0;
+  before(async () => {
+    redis = await startRedis();
+  });
+  after(async () => {
+    await Promise.all(connections.map((connection) => connection.close()));
+    await redis?.stop();
+  });
+
+  const logged: string[] = [];
+  const logger = (_level: string, message: string) => logged.push(message);
+  const contract = (name: string, make: () => Promise<[EventBus, EventBus]>) =>
+    describe(name, () => {
+      it("logs a listener that throws, and still delivers to the others", async () => {
+        const [a, b] = await make();
+        logged.length = 0;
+        const stopThrowing = await a.subscribe("faulty", () => {
+          throw new Error("listener bug");
+        });
+        const onB = await collect(b, "faulty", 1);
+        await a.publish("faulty", { n: 1 });
+        expect(await onB.messages).to.deep.equal([{ n: 1 }]);
+        for (let i = 0; i < 200 && logged.length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 5));
+        expect(logged).to.have.length(1);
+        expect(logged[0]).to.match(/^a listener of faulty failed: Error: listener bug/);
+        await stopThrowing();
+        await onB.stop();
+      });
+
+      it("delivers a message to every subscribed instance, the publisher's included, and says how many", async () => {
+        const [a, b] = await make();
+        const onA = await collect(a, CHANNELS.notifications, 1);
+        const onB = await collect(b, CHANNELS.notifications, 1);
+        const update = { method: "notifications/resources/updated", params: { uri: "file:///a" } };
+        expect(await b.publish(CHANNELS.notifications, update)).to.equal(2);
+        expect(await onA.messages).to.deep.equal([update]);
+        expect(await onB.messages).to.deep.equal([update]);
+        await onA.stop();
+        await onB.stop();
+        expect(await a.publish(CHANNELS.notifications, update), "nobody listens any more").to.equal(0);
+      });
+
+      it("relays a request to the instance holding the session's stream, and its answer or error back", async () => {
+        const [a, b] = await make();
+        const holder = new BusRelay(a, "instance-a");
+        const asker = new BusRelay(b, "instance-b");
+        const notified: unknown[] = [];
+        const stop = await holder.serve("session-1", {
+          notification: (method, params) => notified.push({ method, params }),
+          request: async (method, params) => {
+            if (method === "elicitation/create") return { action: "accept", content: { name: "Ada" }, asked: params };
+            throw new RpcError(-32601, `Method not found: ${method}`);
+          },
+        });
+        const answer = await asker.request("session-1", "elicitation/create", { message: "Your name?" }, 10_000);
+        expect(answer).to.deep.equal({ action: "accept", content: { name: "Ada" }, asked: { message: "Your name?" } });
+        let refused: RpcError | undefined;
+        await asker.request("session-1", "sampling/createMessage", {}, 10_000).catch((error: RpcError) => (refused = error));
+        expect(refused).to.be.instanceOf(RpcError);
+        expect(refused!.code).to.equal(-32601);
+        expect(await asker.notify("session-1", "notifications/message", { level: "info", data: "hi" })).to.equal(true);
+        for (let i = 0; i < 200 && notified.length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 5));
+        expect(notified).to.deep.equal([{ method: "notifications/message", params: { level: "info", data: "hi" } }]);
+        await stop();
+        await Promise.all([holder.close(), asker.close()]);
+      });
+
+      it("refuses at once a request for a session no instance holds", async () => {
+        const [, b] = await make();
+        const asker = new BusRelay(b);
+        let refused: Error | undefined;
+        await asker.request("nobody", "roots/list", {}, 60_000).catch((error: Error) => (refused = error));
+        expect(refused?.message).to.equal("no instance holds a stream of session nobody");
+        expect(await asker.notify("nobody", "notifications/message")).to.equal(false);
+        await asker.close();
+      });
+    });
+
+  contract("MemoryEventBus", async () => {
+    const bus = new MemoryEventBus(logger);
+    return [bus, bus];
+  });
+  contract("RedisEventBus (one connection pair per instance)", async () => {
+    const prefix = `t${++n}:`;
+    const [one, two] = [await connectRedis(redis.url), await connectRedis(redis.url)];
+    connections.push(one, two);
+    return [new RedisEventBus(one, prefix, logger), new RedisEventBus(two, prefix, logger)];
+  });
+});

@@ -1,0 +1,117 @@
+// requestState is accepted once across instances (issue 13, item 7): two servers with the same
+// secret sharing a real redis-server; the same state, accepted on B, is refused on A. The store
+// itself, in memory and in Redis: first claim wins, a second connection sees the claim, an expired
+// nonce is never accepted, concurrent claims have exactly one winner.
+import { expect } from "chai";
+import { createServer, type McpServer, type RequestContext } from "../../../runtime/index.js";
+import { MemoryNonceStore, type NonceStore } from "../../../runtime/stores/nonce-store.js";
+import { connectRedis, type RedisConnection } from "../../../runtime/stores/redis-connection.js";
+import { RedisNonceStore } from "../../../runtime/stores/redis-nonce-store.js";
+import { quiet, RawPeer, type Json } from "../../support/features-server.js";
+import { startRedis, type RedisServer } from "../../support/redis-server.js";
+
+const ROOTS = { roots: [{ uri: "file:///work", name: "work" }] };
+
+describe("stores: single-use nonces", () => {
+  let redis: RedisServer;
+  const connections: RedisConnection[] = [];
+  const connect = async () => {
+    const connection = await connectRedis(redis.url);
+    connections.push(connection);
+    return connection;
+  };
+  before(async () => {
+    redis = await startRedis();
+  });
+  after(async () => {
+    await Promise.all(connections.map((connection) => connection.close()));
+    await redis?.stop();
+  });
+
+  const contract = (name: string, make: () => Promise<[NonceStore, NonceStore]>) =>
+    describe(name, () => {
+      it("accepts a nonce once, whoever of the sharing stores sees it", async () => {
+        const [one, other] = await make();
+        const expiry = Date.now() + 60_000;
+        expect(await one.claim("n1", expiry)).to.equal(true);
+        expect(await other.claim("n1", expiry)).to.equal(false);
+        expect(await one.claim("n1", expiry)).to.equal(false);
+        expect(await other.claim("n2", expiry)).to.equal(true);
+      });
+
+      it("never accepts an expired nonce", async () => {
+        const [one] = await make();
+        expect(await one.claim("old", Date.now() - 1)).to.equal(false);
+      });
+
+      it("has exactly one winner among concurrent claims", async () => {
+        const [one, other] = await make();
+        const expiry = Date.now() + 60_000;
+        const claims = await Promise.all(Array.from({ length: 20 }, (_, i) => (i % 2 ? one : other).claim("contested", expiry)));
+        expect(claims.filter(Boolean)).to.have.length(1);
+      });
+    });
+
+  contract("MemoryNonceStore (one process)", async () => {
+    const store = new MemoryNonceStore();
+    return [store, store];
+  });
+  contract("RedisNonceStore (two connections to one redis-server)", async () => {
+    const prefix = `test-${Math.random().toString(36).slice(2)}:`;
+    return [new RedisNonceStore((await connect()).commands, prefix), new RedisNonceStore((await connect()).commands, prefix)];
+  });
+
+  it("RedisNonceStore: Redis forgets a claimed nonce when its state expires", async () => {
+    const { commands } = await connect();
+    const store = new RedisNonceStore(commands, "ttl:");
+    const expiry = Date.now() + 60_000;
+    expect(await store.claim("n", expiry)).to.equal(true);
+    const left = Number(await commands.sendCommand(["PEXPIRETIME", "ttl:nonce:n"]));
+    expect(left).to.equal(Math.ceil(expiry));
+  });
+
+  describe("two server instances with the same secret and a shared Redis", () => {
+    const servers: McpServer[] = [];
+    let runs = 0;
+    after(async () => {
+      await Promise.all(servers.map((server) => server.close()));
+    });
+    const instance = async () => {
+      const server = createServer({
+        name: "instance",
+        version: "1.0.0",
+        logger: quiet,
+        secret: "shared secret",
+        inputRequired: { nonces: new RedisNonceStore((await connect()).commands) },
+      });
+      server.tool({ name: "roots", inputSchema: { type: "object" } }, async (_args, context: RequestContext) => {
+        runs++;
+        return { content: [{ type: "text", text: JSON.stringify(await context.listRoots()) }] };
+      });
+      servers.push(server);
+      return new RawPeer(server);
+    };
+    const call = (peer: RawPeer, requestState?: string) =>
+      peer.stateless(
+        "tools/call",
+        requestState ? { name: "roots", arguments: {}, inputResponses: { "input-1": ROOTS }, requestState } : { name: "roots", arguments: {} },
+        { roots: {} },
+      );
+
+    it("a requestState accepted on B is refused on A, and the handler does not run again", async () => {
+      const [a, b] = [await instance(), await instance()];
+      const first: Json = await call(a);
+      expect(first.result.resultType).to.equal("input_required");
+      const state: string = first.result.requestState;
+      const onB = await call(b, state);
+      expect(JSON.parse(onB.result.content[0].text)).to.deep.equal(ROOTS);
+      const runsBefore = runs;
+      const onA = await call(a, state);
+      expect(onA.error?.code).to.equal(-32602);
+      expect(onA.error?.message).to.equal("Invalid params: requestState was already used");
+      const againOnB = await call(b, state);
+      expect(againOnB.error?.message).to.equal("Invalid params: requestState was already used");
+      expect(runs, "a refused state runs no handler").to.equal(runsBefore);
+    });
+  });
+});
