@@ -81,7 +81,7 @@ function stageManifest(stage: string, name: string): Manifest {
   const manifest = readJson<Manifest>(join(ROOT, "packages", name, "package.json"));
   for (const [entry, target] of Object.entries(manifest.exports ?? {})) {
     const file = typeof target === "string" ? target : target.default!;
-    if (file.includes("*") || existsSync(join(stage, file))) continue;
+    if (file.includes("*") || file === "./package.json" || existsSync(join(stage, file))) continue;
     console.warn(`pack: ${manifest.name}: exports["${entry}"] left out, this build has no ${file}`);
     delete manifest.exports![entry];
   }
