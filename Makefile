@@ -47,7 +47,7 @@ test: pack typecheck tools conformance
 	$(CLI) check
 	node_modules/.bin/mocha
 
-bench: build
+bench: pack
 	node --import tsx bench/run.ts
 
 # Everything `make` produced; generated/README.md and spec/pinned.json stay.
