@@ -24,6 +24,8 @@ interface Install {
   readonly packages: string[];
   readonly diskKiB: number;
   readonly fileBytes: number;
+  /** du -sk of the named package's own folder, without its dependencies. */
+  readonly ownKiB: number;
 }
 
 function fileBytes(dir: string): number {
@@ -33,6 +35,10 @@ function fileBytes(dir: string): number {
   return total;
 }
 
+function du(dir: string): number {
+  return Number(execFileSync("du", ["-sk", dir], { encoding: "utf8" }).split("\t")[0]);
+}
+
 async function measure(spec: string, registry?: string): Promise<Install> {
   const project = tempDir("install-size");
   try {
@@ -40,8 +46,8 @@ async function measure(spec: string, registry?: string): Promise<Install> {
     const run = await npm(["install", spec], project, registry);
     if (run.status !== 0) throw new Error(`npm install ${spec} failed:\n${run.stderr}`);
     const modules = join(project, "node_modules");
-    const diskKiB = Number(execFileSync("du", ["-sk", modules], { encoding: "utf8" }).split("\t")[0]);
-    return { spec, packages: installedPackages(project), diskKiB, fileBytes: fileBytes(modules) };
+    const name = spec.slice(0, spec.lastIndexOf("@"));
+    return { spec, packages: installedPackages(project), diskKiB: du(modules), fileBytes: fileBytes(modules), ownKiB: du(join(modules, name)) };
   } finally {
     removeDir(project);
   }
@@ -58,10 +64,12 @@ try {
 const sdk = await measure(SDK);
 
 const mb = (bytes: number) => (bytes / 1e6).toFixed(1);
-console.log("| install | packages | disk (du -sk) | files |");
-console.log("|---|---:|---:|---:|");
+console.log("| install | packages | disk (du -sk) | files | the package alone, disk |");
+console.log("|---|---:|---:|---:|---:|");
 for (const install of [ours, sdk])
-  console.log(`| \`npm install ${install.spec}\` | ${install.packages.length} | ${mb(install.diskKiB * 1024)} MB | ${mb(install.fileBytes)} MB |`);
+  console.log(
+    `| \`npm install ${install.spec}\` | ${install.packages.length} | ${mb(install.diskKiB * 1024)} MB | ${mb(install.fileBytes)} MB | ${mb(install.ownKiB * 1024)} MB |`,
+  );
 console.log();
 for (const install of [ours, sdk]) console.log(`${install.spec}: ${install.packages.join(", ")}`);
 const met = (ok: boolean) => (ok ? "met" : "MISSED");
