@@ -8,10 +8,11 @@
  * Each package keeps dist/'s relative layout, so the compiled relative imports resolve unchanged
  * (dist/runtime/session/revisions.js imports ../../generated/registry.js).
  *
- * Staging rather than npm workspaces: a workspace is a folder whose package.json publishes the
- * files below it, so workspaces would mean moving runtime/, generated/ and codegen/ into
- * packages/*, which the layout forbids; the generated modules belong to one package and are built
- * by the other's sources; and `files` cannot reach above a package's folder.
+ * Staging rather than npm workspaces: npm packs a workspace from its own folder, and `files`
+ * cannot reach above it. With sources at the top (runtime/, generated/, codegen/) and one tsc
+ * build into dist/, workspaces would mean moving the sources into packages/*, which the layout
+ * forbids. They would buy nothing else: one tsconfig builds both packages, one lock file installs
+ * the checkout, and the end-to-end tests install the tarballs, not the folders.
  *
  *   node --import tsx packages/pack.ts
  */
