@@ -11,7 +11,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { expect } from "chai";
 import { installedPackages, npm, packedPackages, type Packed } from "../support/packed.js";
-import { describeRun, removeDir, ROOT, tempDir, type CliRun } from "../support/project.js";
+import { describeRun, removeDir, ROOT, runCli, tempDir, type CliRun } from "../support/project.js";
 import { startRegistry, tarballManifest, type LocalRegistry } from "../support/registry.js";
 
 const PINNED = JSON.parse(readFileSync(join(ROOT, "spec", "pinned.json"), "utf8")) as { revisions: Record<string, { files: Record<string, string> }> };
@@ -223,6 +223,15 @@ describe("the packed packages, installed as a user installs them", function () {
       const help = run("npx", ["mcp-codegen", "--help"], project);
       expect(help.status, describeRun(help)).to.equal(0);
       for (const command of ["generate", "check", "diff", "spec add", "spec fetch", "scaffold"]) expect(help.stdout).to.match(new RegExp(`^\\s+${command}\\b`, "m"));
+    });
+
+    it("npx mcp-codegen diff reads the pinned schemas the package ships, and reports what the checkout's CLI reports", () => {
+      const [from, to] = REVISIONS.slice(-2) as [string, string];
+      const installed = run("npx", ["mcp-codegen", "diff", from, to, "--json"], project);
+      expect(installed.status, describeRun(installed)).to.equal(0);
+      const checkout = runCli(["diff", from, to, "--json"]);
+      expect(checkout.status, describeRun(checkout)).to.equal(0);
+      expect(JSON.parse(installed.stdout)).to.deep.equal(JSON.parse(checkout.stdout));
     });
 
     // TODO(issue 17, lead): `npx mcp-codegen generate --out src/mcp` writes the revision modules into
