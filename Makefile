@@ -5,7 +5,7 @@ SHELL := bash
 CLI := node --import tsx codegen/cli.ts
 TSC := node node_modules/typescript/bin/tsc
 
-.PHONY: all install tools redis spec generate build typecheck conformance test bench clean
+.PHONY: all install tools redis spec generate build pack typecheck conformance test bench clean
 
 all: build
 
@@ -37,6 +37,10 @@ generate: spec
 build: generate
 	$(TSC) -p tsconfig.build.json
 
+# The two published packages, @mcp-codegen/runtime and mcp-codegen, staged from dist/ into pack/*.tgz (packages/pack.ts).
+pack: build
+	node --import tsx packages/pack.ts
+
 typecheck: generate
 	$(TSC) -p tsconfig.json
 
@@ -46,14 +50,14 @@ conformance: generate tools
 	node tools/conformance/run.mjs
 	node tools/conformance/run-client.mjs
 
-test: build typecheck tools redis conformance
+test: pack typecheck tools redis conformance
 	$(CLI) check
 	node_modules/.bin/mocha
 
-bench: build
+bench: pack
 	node --import tsx bench/run.ts
 
 # Everything `make` produced; generated/README.md and spec/pinned.json stay.
 clean:
-	rm -rf dist spec/*/
+	rm -rf dist pack spec/*/
 	find generated -mindepth 1 ! -name README.md -exec rm -rf {} +

@@ -1,4 +1,4 @@
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs, type ParseArgsConfig } from "node:util";
@@ -270,6 +270,10 @@ export async function main(argv: string[]): Promise<number> {
   if (name === undefined || name === "--help" || name === "-h" || name === "help") {
     console.log(help());
     return name === undefined ? 1 : 0;
+  }
+  if (name === "--version" || name === "-v") {
+    console.log((JSON.parse(readFileSync(join(packageRoot(), "package.json"), "utf8")) as { version: string }).version);
+    return 0;
   }
   const command = COMMANDS[name];
   if (!command) {

@@ -34,7 +34,7 @@ export function stubIdentifier(kind: Kind, name: string): string {
 
 /** src/generated/types.ts: tool arguments and results (json-schema-to-typescript), prompt arguments, template variables. */
 export async function emitTypes(manifest: Manifest, orphans: readonly { kind: Kind; name: string }[]): Promise<string> {
-  const parts = [GENERATED_HEADER, "", `import type { CallToolResult } from "mcp-codegen/runtime";`, ""];
+  const parts = [GENERATED_HEADER, "", `import type { CallToolResult } from "@mcp-codegen/runtime";`, ""];
   for (const tool of manifest.tools) {
     const names = typeNames("tools", tool.name);
     parts.push(await schemaType(tool.inputSchema, names.args!, `The arguments of the tool \`${tool.name}\`, from its inputSchema.`));
@@ -97,7 +97,7 @@ export function emitManifest(manifest: Manifest): string {
   };
   return `${GENERATED_HEADER}
 
-import type { Prompt, Resource, ResourceTemplate, Tool } from "mcp-codegen/runtime";
+import type { Prompt, Resource, ResourceTemplate, Tool } from "@mcp-codegen/runtime";
 
 export const name = ${q(manifest.name)};
 export const version = ${q(manifest.version)};
@@ -152,7 +152,7 @@ export function emitServer(manifest: Manifest): string {
     registrations.push(`  server.prompt<T.${typeNames("prompts", prompt.name).args}>(manifest.prompts[${q(prompt.name)}], ${entryImport("prompts", prompt.name)});`);
   return `${GENERATED_HEADER}
 
-import { createServer, type McpServer, type ServerOptions } from "mcp-codegen/runtime";
+import { createServer, type McpServer, type ServerOptions } from "@mcp-codegen/runtime";
 import * as manifest from "./manifest.js";
 import type * as T from "./types.js";
 ${imports.join("\n")}
@@ -178,7 +178,7 @@ export function emitStubsTest(manifest: Manifest): string {
 
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import { ALL_REVISIONS, createMemoryPair, McpClient, type McpServer, type Revision } from "mcp-codegen/runtime";
+import { ALL_REVISIONS, createMemoryPair, McpClient, type McpServer, type Revision } from "@mcp-codegen/runtime";
 import * as manifest from "../src/generated/manifest.js";
 import { createAppServer } from "../src/generated/server.js";
 

@@ -1,5 +1,5 @@
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
-import { dirname, join, relative, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { writeAtomically } from "../../spec/files.js";
 import { formatFiles, writeFiles } from "../write.js";
@@ -10,7 +10,7 @@ import { mergeStub, newStub } from "./stubs.js";
 export interface ScaffoldOptions {
   /** The project folder: created, or updated when it holds mcp.server.json. */
   readonly dir: string;
-  /** The toolkit checkout the project depends on (file:), and whose revisions it may name. */
+  /** The toolkit (a checkout or the installed mcp-codegen): the project depends on its version, and may name its revisions. */
   readonly toolkit: string;
   /** New projects only (an existing project's manifest says these). */
   readonly name?: string;
@@ -54,7 +54,7 @@ export async function scaffold(options: ScaffoldOptions): Promise<ScaffoldReport
       throw new Error(`${dir} is not empty and has no ${MANIFEST_FILE}: scaffold a new project into an empty or new folder`);
     if (!options.name) throw new Error("a new project needs --name");
     manifest = starterManifest(options.name, options.transport ?? "stdio", options.revisions);
-    fresh.push(...projectFiles(dir, manifest, options.toolkit));
+    fresh.push(...projectFiles(manifest, options.toolkit));
     fresh.push({ path: MANIFEST_FILE, content: `${JSON.stringify(manifest, null, 2)}\n` });
   } else {
     const given = (["name", "revisions", "transport"] as const).filter((key) => options[key] !== undefined);
@@ -144,8 +144,9 @@ function installedVersion(toolkit: string, name: string, fallback: string): stri
 }
 
 /** The files a new project starts with, beside its manifest and stubs; the user's from then on. */
-function projectFiles(dir: string, manifest: Manifest, toolkit: string): { path: string; content: string }[] {
-  const dependency = relative(dir, toolkit).split("\\").join("/") || ".";
+function projectFiles(manifest: Manifest, toolkit: string): { path: string; content: string }[] {
+  // By version, as published: the runtime to run, the CLI to re-run the scaffold.
+  const version = `^${(JSON.parse(readFileSync(join(toolkit, "package.json"), "utf8")) as { version: string }).version}`;
   const pkg = {
     name: slug(manifest.name),
     version: manifest.version,
@@ -158,8 +159,9 @@ function projectFiles(dir: string, manifest: Manifest, toolkit: string): { path:
       start: "node dist/src/main.js",
       scaffold: "mcp-codegen scaffold .",
     },
-    dependencies: { "mcp-codegen": `file:${dependency}` },
+    dependencies: { "@mcp-codegen/runtime": version },
     devDependencies: {
+      "mcp-codegen": version,
       "@types/node": installedVersion(toolkit, "@types/node", "^20.19.0"),
       typescript: installedVersion(toolkit, "typescript", "~6.0.3"),
     },
@@ -182,7 +184,7 @@ function projectFiles(dir: string, manifest: Manifest, toolkit: string): { path:
   };
   const main =
     manifest.transport === "http"
-      ? `import { http } from "mcp-codegen/runtime/http";
+      ? `import { http } from "@mcp-codegen/runtime/http";
 import { createAppServer } from "./generated/server.js";
 
 // Streamable HTTP on 127.0.0.1 (PORT, default 3000), endpoint /mcp.
@@ -190,7 +192,7 @@ const endpoint = http({ port: Number(process.env.PORT ?? 3000), host: "127.0.0.1
 await createAppServer().listen(endpoint);
 console.error(\`${manifest.name} listening on \${endpoint.url}\`);
 `
-      : `import { stdio } from "mcp-codegen/runtime";
+      : `import { stdio } from "@mcp-codegen/runtime";
 import { createAppServer } from "./generated/server.js";
 
 // MCP over stdin/stdout: stdout carries only protocol messages; log to stderr.

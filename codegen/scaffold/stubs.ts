@@ -24,7 +24,7 @@ interface Shape {
   readonly body: string;
 }
 
-const RUNTIME = "mcp-codegen/runtime";
+const RUNTIME = "@mcp-codegen/runtime";
 const TYPES = "../generated/types.js";
 const q = JSON.stringify;
 

@@ -1,6 +1,6 @@
 /** The CLI's own surface: help, usage errors and their exit codes, from source and through the published bin. */
 import { spawnSync } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect } from "chai";
 import { describeRun, removeDir, REVISIONS, ROOT, runCli, tempProjectRoot } from "../support/project.js";
@@ -23,6 +23,12 @@ describe("codegen/cli", function () {
     const run = runCli(["generate", "--help"]);
     expect(run.status, describeRun(run)).to.equal(0);
     for (const option of ["--revision <R>", "--force", "--root <dir>", "--help"]) expect(run.stdout).to.contain(option);
+  });
+
+  it("--version prints the version of the toolkit's package.json", () => {
+    const run = runCli(["--version"]);
+    expect(run.status, describeRun(run)).to.equal(0);
+    expect(run.stdout).to.equal(`${(JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { version: string }).version}\n`);
   });
 
   it("no command prints the usage and exits 1", () => {

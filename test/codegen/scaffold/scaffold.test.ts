@@ -1,25 +1,22 @@
 /**
  * `mcp-codegen scaffold` end to end, in a temporary folder: scaffold a project, `npm install` it
- * (once: it depends on this checkout through file:, so dist/ must be built), `npm test` it, talk
- * to it with the official SDK client over stdio; then edit its manifest, write code into a stub,
- * scaffold again, and check the code is intact, the new stub exists and the project still passes.
+ * (once: it depends on @mcp-codegen/runtime and mcp-codegen by version, served from the packed
+ * tarballs by a local registry), `npm test` it, talk to it with the official SDK client over
+ * stdio; then edit its manifest, write code into a stub, scaffold again, and check the code is
+ * intact, the new stub exists and the project still passes.
  */
-import { spawn, spawnSync } from "node:child_process";
-import { existsSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { spawn } from "node:child_process";
+import { existsSync, lstatSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { expect } from "chai";
-import { describeRun, removeDir, ROOT, runCli, snapshot, tempDir, type CliRun } from "../../support/project.js";
+import { npm, packedPackages, type Packed } from "../../support/packed.js";
+import { describeRun, removeDir, runCli, snapshot, tempDir, type CliRun } from "../../support/project.js";
+import { startRegistry, type LocalRegistry } from "../../support/registry.js";
 
 const REVISIONS = ["2025-06-18", "2026-07-28"];
-
-function npm(args: readonly string[], cwd: string, timeout = 240_000): CliRun {
-  const run = spawnSync("npm", [...args], { cwd, encoding: "utf8", timeout, env: { ...process.env, npm_config_update_notifier: "false" } });
-  if (run.error) throw run.error;
-  return { status: run.status, stdout: run.stdout, stderr: run.stderr };
-}
 
 /** The SDK's client, over stdio, against the project's compiled main.js: tool names, and the text of one call. */
 async function sdkSession(project: string, call: { name: string; arguments: Record<string, unknown> }): Promise<{ tools: string[]; text: string }> {
@@ -51,19 +48,24 @@ describe("mcp-codegen scaffold, end to end", function () {
   let dir: string;
   let project: string;
   let installed: CliRun;
+  let packed: Packed;
+  let registry: LocalRegistry;
 
-  before(function () {
-    for (const built of ["dist/runtime/index.js", "dist/runtime/index.d.ts"])
-      if (!existsSync(join(ROOT, built))) throw new Error(`${built} is missing: the project depends on this checkout through file:, run \`make build\` first`);
+  before(async function () {
+    packed = packedPackages();
+    registry = await startRegistry([packed.runtime, packed.cli]);
     dir = tempDir("scaffold");
     project = join(dir, "weather");
     const run = runCli(["scaffold", project, "--name", "weather", "--revisions", REVISIONS.join(",")]);
     expect(run.status, describeRun(run)).to.equal(0);
-    installed = npm(["install", "--prefer-offline", "--no-audit", "--no-fund"], project);
+    installed = await npm(["install", "--prefer-offline"], project, registry.url);
   });
-  after(() => removeDir(dir));
+  after(async () => {
+    await registry?.close();
+    removeDir(dir);
+  });
 
-  it("writes a complete project: manifest, generated types, one stub per entry, a test, a README, package.json on this checkout", () => {
+  it("writes a complete project: manifest, generated types, one stub per entry, a test, a README, package.json on the published packages", () => {
     for (const path of [
       "mcp.server.json",
       "package.json",
@@ -83,10 +85,9 @@ describe("mcp-codegen scaffold, end to end", function () {
     const manifest = JSON.parse(readFileSync(join(project, "mcp.server.json"), "utf8")) as Record<string, unknown>;
     expect(manifest).to.include({ name: "weather", transport: "stdio" });
     expect(manifest.revisions).to.deep.equal(REVISIONS);
-    const pkg = JSON.parse(readFileSync(join(project, "package.json"), "utf8")) as { dependencies: Record<string, string> };
-    const dependency = pkg.dependencies["mcp-codegen"]!;
-    expect(dependency).to.match(/^file:/);
-    expect(resolve(project, dependency.slice("file:".length))).to.equal(ROOT);
+    const pkg = JSON.parse(readFileSync(join(project, "package.json"), "utf8")) as Record<"dependencies" | "devDependencies", Record<string, string>>;
+    expect(pkg.dependencies["@mcp-codegen/runtime"]).to.equal(`^${packed.version}`);
+    expect(pkg.devDependencies["mcp-codegen"]).to.equal(`^${packed.version}`);
     const types = readFileSync(join(project, "src/generated/types.ts"), "utf8");
     expect(types).to.match(/export interface EchoArgs \{[^}]*message: string;[^}]*times\?: number;/s);
     expect(readFileSync(join(project, "src/tools/echo.ts"), "utf8")).to.contain(
@@ -94,13 +95,17 @@ describe("mcp-codegen scaffold, end to end", function () {
     );
   });
 
-  it("npm install links this checkout", () => {
+  it("npm install gets the packed packages by version, as copies, not links", () => {
     expect(installed.status, describeRun(installed)).to.equal(0);
-    expect(realpathSync(join(project, "node_modules", "mcp-codegen"))).to.equal(realpathSync(ROOT));
+    for (const name of ["@mcp-codegen/runtime", "mcp-codegen"]) {
+      const folder = join(project, "node_modules", name);
+      expect(lstatSync(folder).isSymbolicLink(), name).to.equal(false);
+      expect((JSON.parse(readFileSync(join(folder, "package.json"), "utf8")) as { version: string }).version, name).to.equal(packed.version);
+    }
   });
 
-  it("npm test compiles the project and calls every stub through the runtime, for each revision", () => {
-    const run = npm(["test"], project);
+  it("npm test compiles the project and calls every stub through the runtime, for each revision", async () => {
+    const run = await npm(["test"], project);
     expect(run.status, describeRun(run)).to.equal(0);
     for (const revision of REVISIONS) expect(run.stdout).to.contain(`every stub through the runtime, MCP ${revision}`);
     for (const name of ["tools/call echo", "resources/read readme", "resources/read note (weather://notes/example)", "prompts/get summarize"])
@@ -164,7 +169,7 @@ describe("mcp-codegen scaffold, end to end", function () {
     });
 
     it("the project still compiles and passes, and the SDK client sees the new tool and runs the user's code", async () => {
-      const test = npm(["test"], project);
+      const test = await npm(["test"], project);
       expect(test.status, describeRun(test)).to.equal(0);
       expect(test.stdout).to.contain("tools/call get_forecast");
       expect(test.stdout).to.match(/^# fail 0$/m);
@@ -222,16 +227,16 @@ describe("mcp-codegen scaffold, end to end", function () {
 
   describe("with --transport http", () => {
     let httpProject: string;
-    before(function () {
+    before(async function () {
       httpProject = join(dir, "web");
       const run = runCli(["scaffold", httpProject, "--name", "web", "--transport", "http", "--revisions", "2025-11-25"]);
       expect(run.status, describeRun(run)).to.equal(0);
-      const install = npm(["install", "--prefer-offline", "--no-audit", "--no-fund"], httpProject);
+      const install = await npm(["install", "--prefer-offline"], httpProject, registry.url);
       expect(install.status, describeRun(install)).to.equal(0);
     });
 
     it("compiles, passes its test, and serves Streamable HTTP on 127.0.0.1 to the SDK client", async () => {
-      const test = npm(["test"], httpProject);
+      const test = await npm(["test"], httpProject);
       expect(test.status, describeRun(test)).to.equal(0);
       const server = spawn(process.execPath, [join(httpProject, "dist", "src", "main.js")], { cwd: httpProject, env: { ...process.env, PORT: "0" }, stdio: ["ignore", "ignore", "pipe"] });
       try {

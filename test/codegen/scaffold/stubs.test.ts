@@ -15,7 +15,7 @@ const TOOL: ToolEntry = {
 describe("codegen/scaffold/stubs", () => {
   it("a new stub is a default-exported async function typed from the generated names", () => {
     const stub = newStub("tools", TOOL);
-    expect(stub).to.contain('import type { RequestContext } from "mcp-codegen/runtime";');
+    expect(stub).to.contain('import type { RequestContext } from "@mcp-codegen/runtime";');
     expect(stub).to.contain('import type { GetWeatherArgs, GetWeatherResult } from "../generated/types.js";');
     expect(stub).to.contain("export default async function getWeatherTool(args: GetWeatherArgs, context: RequestContext): Promise<GetWeatherResult> {");
     expect(stub).to.contain(" * The tool `get_weather`: The weather in a city.");
@@ -49,7 +49,7 @@ const helper = 42; // mine too
     expect(text).to.contain("export default async function getWeatherTool(args: GetWeatherArgs, context: RequestContext): Promise<GetWeatherResult> {");
     expect(text).to.contain(" * The tool `get_weather`: The weather in a city.\n *\n * My own notes, kept.");
     expect(text).to.match(/import type \{ GetWeatherResult, GetWeatherArgs \} from "\.\.\/generated\/types\.js";/);
-    expect(text).to.contain('import type { RequestContext } from "mcp-codegen/runtime";');
+    expect(text).to.contain('import type { RequestContext } from "@mcp-codegen/runtime";');
     // Everything from the body on is the user's, unchanged.
     const from = user.indexOf("{\n  const raw");
     expect(text.endsWith(user.slice(from))).to.equal(true);

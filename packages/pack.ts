@@ -1,0 +1,139 @@
+/**
+ * `make pack`: the two published packages, staged from dist/ (`make build`) and `npm pack`ed into pack/.
+ *
+ *   pack/staging/runtime/       @mcp-codegen/runtime: dist/runtime/** and dist/generated/** (.js, .d.ts)
+ *   pack/staging/mcp-codegen/   mcp-codegen: bin/, dist/codegen/**, dist/spec/** (.js), the pinned schemas
+ *   pack/<name>-<version>.tgz   what a user installs
+ *
+ * Each package keeps dist/'s relative layout, so the compiled relative imports resolve unchanged
+ * (dist/runtime/session/revisions.js imports ../../generated/registry.js).
+ *
+ * Staging rather than npm workspaces: npm packs a workspace from its own folder, and `files`
+ * cannot reach above it. With sources at the top (runtime/, generated/, codegen/) and one tsc
+ * build into dist/, workspaces would mean moving the sources into packages/*, which the layout
+ * forbids. They would buy nothing else: one tsconfig builds both packages, one lock file installs
+ * the checkout, and the end-to-end tests install the tarballs, not the folders.
+ *
+ *   node --import tsx packages/pack.ts
+ */
+import { execFileSync } from "node:child_process";
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { dirname, join, relative, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { sha256 } from "../spec/files.js";
+import { pinnedRevisions, readPinned, specPath } from "../spec/pinned.js";
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+const PACK = join(ROOT, "pack");
+const STAGING = join(PACK, "staging");
+
+interface Manifest {
+  name: string;
+  version: string;
+  dependencies?: Record<string, string>;
+  exports?: Record<string, string | Record<string, string>>;
+}
+
+function fail(message: string): never {
+  console.error(`pack: ${message}`);
+  process.exit(1);
+}
+
+function readJson<T>(path: string): T {
+  return JSON.parse(readFileSync(path, "utf8")) as T;
+}
+
+/** Every file below `dir` whose name passes `keep`, as paths relative to ROOT. */
+function filesUnder(dir: string, keep: (name: string) => boolean): string[] {
+  const out: string[] = [];
+  const walk = (folder: string) => {
+    for (const name of readdirSync(folder).sort()) {
+      const path = join(folder, name);
+      if (statSync(path).isDirectory()) walk(path);
+      else if (keep(name)) out.push(relative(ROOT, path));
+    }
+  };
+  walk(join(ROOT, dir));
+  return out;
+}
+
+/** Copies ROOT/`from` to `stage`/`to`; compiled JavaScript loses its source-map comment (no maps, no sources are shipped). */
+function stageFile(stage: string, from: string, to = from): void {
+  const target = join(stage, to);
+  mkdirSync(dirname(target), { recursive: true });
+  if (from.endsWith(".js") && !from.startsWith("bin/"))
+    writeFileSync(target, readFileSync(join(ROOT, from), "utf8").replace(/\n\/\/# sourceMappingURL=\S+\s*$/, "\n"));
+  else copyFileSync(join(ROOT, from), target);
+}
+
+/** Upstream's LICENSE, which covers the schemas and the text generated from them: found where `make spec` finds the schemas. */
+async function upstreamLicense(): Promise<Buffer> {
+  for (const folder of [process.env.MCP_SPEC_MIRROR, join(ROOT, "..", "shared", "mcp-spec")])
+    if (folder && existsSync(join(folder, "LICENSE"))) return readFileSync(join(folder, "LICENSE"));
+  const { repository, commit } = readPinned(ROOT).source;
+  const url = `https://raw.githubusercontent.com/${repository}/${commit}/LICENSE`;
+  const response = await fetch(url, { signal: AbortSignal.timeout(30_000) });
+  if (!response.ok) fail(`upstream's LICENSE: ${url} answered HTTP ${response.status}`);
+  return Buffer.from(await response.arrayBuffer());
+}
+
+/** The committed manifest, with exports whose target this build lacks dropped (and said so). */
+function stageManifest(stage: string, name: string): Manifest {
+  const manifest = readJson<Manifest>(join(ROOT, "packages", name, "package.json"));
+  for (const [entry, target] of Object.entries(manifest.exports ?? {})) {
+    const file = typeof target === "string" ? target : target.default!;
+    if (file.includes("*") || file === "./package.json" || existsSync(join(stage, file))) continue;
+    console.warn(`pack: ${manifest.name}: exports["${entry}"] left out, this build has no ${file}`);
+    delete manifest.exports![entry];
+  }
+  writeFileSync(join(stage, "package.json"), `${JSON.stringify(manifest, null, 2)}\n`);
+  copyFileSync(join(ROOT, "packages", name, "README.md"), join(stage, "README.md"));
+  return manifest;
+}
+
+function npmPack(stage: string): { filename: string; size: number; entryCount: number } {
+  const out = execFileSync("npm", ["pack", "--json", "--pack-destination", PACK], { cwd: stage, encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] });
+  return (JSON.parse(out) as { filename: string; size: number; entryCount: number }[])[0]!;
+}
+
+const root = readJson<Manifest>(join(ROOT, "package.json"));
+const runtime = readJson<Manifest>(join(ROOT, "packages", "runtime", "package.json"));
+const cli = readJson<Manifest>(join(ROOT, "packages", "mcp-codegen", "package.json"));
+if (runtime.version !== root.version || cli.version !== root.version)
+  fail(`versions differ: package.json ${root.version}, ${runtime.name} ${runtime.version}, ${cli.name} ${cli.version}; one version for all three`);
+if (cli.dependencies?.[runtime.name] !== runtime.version)
+  fail(`${cli.name} must depend on ${runtime.name} ${runtime.version} exactly (has ${cli.dependencies?.[runtime.name]})`);
+
+const pinned = readPinned(ROOT);
+const revisions = pinnedRevisions(pinned);
+for (const built of ["dist/runtime/index.js", "dist/codegen/cli.js", ...revisions.map((r) => `dist/generated/${r}/index.js`)])
+  if (!existsSync(join(ROOT, built))) fail(`${built} is missing: run \`make build\` first`);
+
+rmSync(PACK, { recursive: true, force: true });
+const license = await upstreamLicense();
+const compiled = (name: string) => name.endsWith(".js") || name.endsWith(".d.ts");
+
+const runtimeStage = join(STAGING, "runtime");
+for (const file of [...filesUnder("dist/runtime", compiled), ...filesUnder("dist/generated", compiled)]) stageFile(runtimeStage, file);
+writeFileSync(join(runtimeStage, "dist", "generated", "LICENSE"), license);
+stageManifest(runtimeStage, "runtime");
+
+const cliStage = join(STAGING, "mcp-codegen");
+stageFile(cliStage, "bin/mcp-codegen.js");
+for (const file of [...filesUnder("dist/codegen", (n) => n.endsWith(".js")), ...filesUnder("dist/spec", (n) => n.endsWith(".js"))]) stageFile(cliStage, file);
+// The generator copies these into every generated/ it writes; from dist/ without sources beside it, it reads them here.
+for (const file of filesUnder("codegen/emit/shared", (n) => n.endsWith(".ts"))) stageFile(cliStage, file, join("dist", file));
+stageFile(cliStage, "spec/pinned.json");
+for (const revision of revisions) {
+  const schema = relative(ROOT, specPath(ROOT, revision));
+  if (!existsSync(join(ROOT, schema)) || sha256(readFileSync(join(ROOT, schema))) !== pinned.revisions[revision]!.files["schema.json"])
+    fail(`${schema} is missing or does not match spec/pinned.json: run \`make spec\``);
+  stageFile(cliStage, schema);
+}
+writeFileSync(join(cliStage, "spec", "LICENSE"), license);
+stageManifest(cliStage, "mcp-codegen");
+
+for (const stage of [runtimeStage, cliStage]) {
+  const { filename, size, entryCount } = npmPack(stage);
+  console.log(`pack/${filename}  ${entryCount} files, ${(size / 1024).toFixed(0)} KiB`);
+}

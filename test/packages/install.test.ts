@@ -1,0 +1,270 @@
+/**
+ * The packed packages (`make pack`), installed as a user installs them: into fresh projects
+ * outside this checkout, by name and version, from a local registry that serves the two tarballs
+ * and forwards everything else to the real one. Nothing here runs from the checkout's sources.
+ */
+import { spawnSync } from "node:child_process";
+import { createHash } from "node:crypto";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { expect } from "chai";
+import { installedPackages, npm, packedPackages, type Packed } from "../support/packed.js";
+import { describeRun, removeDir, ROOT, runCli, tempDir, type CliRun } from "../support/project.js";
+import { startRegistry, tarballManifest, type LocalRegistry } from "../support/registry.js";
+
+const PINNED = JSON.parse(readFileSync(join(ROOT, "spec", "pinned.json"), "utf8")) as { revisions: Record<string, { files: Record<string, string> }> };
+const REVISIONS = Object.keys(PINNED.revisions).sort();
+const GENERATOR_PACKAGES = ["prettier", "ts-morph", "json-schema-to-typescript", "code-block-writer", "typescript", "tsx"];
+
+function tarballFiles(tarball: string): string[] {
+  const list = spawnSync("tar", ["-tzf", tarball], { encoding: "utf8" });
+  expect(list.status, list.stderr).to.equal(0);
+  return list.stdout.split("\n").filter(Boolean).map((path) => path.replace(/^package\//, ""));
+}
+
+function run(command: string, args: readonly string[], cwd: string): CliRun {
+  const result = spawnSync(command, args, { cwd, encoding: "utf8", timeout: 120_000, env: { ...process.env, npm_config_update_notifier: "false" } });
+  if (result.error) throw result.error;
+  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+function writeFiles(dir: string, files: Record<string, string>): void {
+  for (const [path, content] of Object.entries(files)) {
+    mkdirSync(join(dir, path, ".."), { recursive: true });
+    writeFileSync(join(dir, path), content);
+  }
+}
+
+const JS_SERVER = `import { createServer, stdio } from "@mcp-codegen/runtime";
+
+const server = createServer({ name: "plain-js", version: "1.0.0" });
+server.tool(
+  {
+    name: "add",
+    description: "Adds two numbers",
+    inputSchema: { type: "object", properties: { a: { type: "number" }, b: { type: "number" } }, required: ["a", "b"] },
+  },
+  ({ a, b }) => ({ content: [{ type: "text", text: String(a + b) }] }),
+);
+await server.listen(stdio());
+`;
+
+/** Type-checks under each moduleResolution; the one error must be the deliberate one in src/wrong.ts. */
+const TS_FILES: Record<string, string> = {
+  "src/server.ts": `import { createServer, stdio, type RequestContext } from "@mcp-codegen/runtime";
+import { http } from "@mcp-codegen/runtime/http";
+import type { CallToolResult } from "@mcp-codegen/runtime/revisions/2025-11-25";
+import { isCallToolResult, REVISION } from "@mcp-codegen/runtime/revisions/2026-07-28";
+
+const stateless: "2026-07-28" = REVISION;
+
+function add({ a, b }: { a: number; b: number }, context: RequestContext): CallToolResult {
+  const result: CallToolResult = { content: [{ type: "text", text: \`\${a + b} (\${context.revision}, \${stateless})\` }] };
+  if (!isCallToolResult(result)) throw new Error("not a CallToolResult");
+  return result;
+}
+
+const server = createServer({ name: "typed", version: "1.0.0" });
+server.tool({ name: "add", inputSchema: { type: "object", properties: { a: { type: "number" }, b: { type: "number" } }, required: ["a", "b"] } }, add);
+await server.listen(process.env.PORT ? http({ port: Number(process.env.PORT) }) : stdio());
+`,
+  "src/wrong.ts": `import type { CallToolResult } from "@mcp-codegen/runtime/revisions/2025-11-25";
+
+export const wrong: CallToolResult = { content: [{ type: "text", txt: "a typo" }] };
+`,
+};
+
+/** nodenext checks our .d.ts files too (skipLibCheck off); bundler as bundler templates set it up (on: faster). */
+function tsconfig(module: string, moduleResolution: string, skipLibCheck: boolean): string {
+  return JSON.stringify({
+    compilerOptions: { target: "ES2022", lib: ["ES2023"], module, moduleResolution, strict: true, noEmit: true, skipLibCheck, types: ["node"] },
+    include: ["src"],
+  });
+}
+
+describe("the packed packages, installed as a user installs them", function () {
+  this.timeout(600_000);
+  let packed: Packed;
+  let registry: LocalRegistry;
+  let dir: string;
+
+  before(async function () {
+    packed = packedPackages();
+    registry = await startRegistry([packed.runtime, packed.cli]);
+    dir = tempDir("packages");
+  });
+  after(async () => {
+    await registry?.close();
+    removeDir(dir);
+  });
+
+  describe("the tarballs", () => {
+    it("@mcp-codegen/runtime holds compiled JavaScript and .d.ts only: the runtime and every pinned revision, no sources, tests or tools", () => {
+      const files = tarballFiles(packed.runtime);
+      for (const folder of ["test/", "bench/", "tools/", "examples/", "codegen/", "spec/", "runtime/", "generated/", "dist/codegen/", "dist/spec/"])
+        expect(files.filter((f) => f.startsWith(folder)), folder).to.deep.equal([]);
+      expect(files.filter((f) => f.endsWith(".ts") && !f.endsWith(".d.ts"))).to.deep.equal([]);
+      expect(files.filter((f) => f.endsWith(".map"))).to.deep.equal([]);
+      for (const path of ["package.json", "README.md", "dist/runtime/index.js", "dist/runtime/index.d.ts", "dist/runtime/http.js", "dist/generated/LICENSE"])
+        expect(files, path).to.include(path);
+      for (const revision of REVISIONS) expect(files, revision).to.include.members([`dist/generated/${revision}/index.js`, `dist/generated/${revision}/index.d.ts`]);
+    });
+
+    it("@mcp-codegen/runtime depends on ajv alone, and every export names a file it ships", () => {
+      const manifest = tarballManifest(packed.runtime);
+      expect(Object.keys(manifest.dependencies ?? {})).to.deep.equal(["ajv"]);
+      // TODO(issue 17, contract): add "./contract" once runtime/contract.ts is built into dist/.
+      expect(manifest.exports).to.include.keys(".", "./http", "./revisions/*", "./package.json");
+      const files = tarballFiles(packed.runtime);
+      for (const [entry, target] of Object.entries(manifest.exports ?? {}))
+        for (const file of typeof target === "string" ? [target] : Object.values(target))
+          if (!file.includes("*")) expect(files, `exports["${entry}"]`).to.include(file.replace(/^\.\//, ""));
+    });
+
+    it("mcp-codegen holds the bin, the compiled generator, the pinned schemas (matching their sha256) and upstream's LICENSE; it depends on the runtime at its version", () => {
+      const files = tarballFiles(packed.cli);
+      for (const folder of ["test/", "bench/", "tools/", "examples/", "runtime/", "generated/", "dist/runtime/", "dist/generated/"])
+        expect(files.filter((f) => f.startsWith(folder)), folder).to.deep.equal([]);
+      expect(files).to.include.members(["bin/mcp-codegen.js", "dist/codegen/cli.js", "spec/pinned.json", "spec/LICENSE", "dist/codegen/emit/shared/validation.ts"]);
+      for (const revision of REVISIONS) {
+        const schema = spawnSync("tar", ["-xzOf", packed.cli, `package/spec/${revision}/schema.json`]);
+        expect(schema.status, `spec/${revision}/schema.json`).to.equal(0);
+        expect(createHash("sha256").update(schema.stdout).digest("hex"), revision).to.equal(PINNED.revisions[revision]!.files["schema.json"]);
+      }
+      const manifest = tarballManifest(packed.cli);
+      expect(manifest.version).to.equal(packed.version);
+      expect(manifest.dependencies?.["@mcp-codegen/runtime"]).to.equal(packed.version);
+    });
+  });
+
+  describe("a project that installs only @mcp-codegen/runtime", () => {
+    let project: string;
+    let packages: string[];
+    before(async () => {
+      project = join(dir, "runtime-only");
+      writeFiles(project, { "package.json": JSON.stringify({ name: "runtime-only", private: true, type: "module" }) });
+      const install = await npm(["install", `@mcp-codegen/runtime@${packed.version}`], project, registry.url);
+      expect(install.status, describeRun(install)).to.equal(0);
+      packages = installedPackages(project);
+    });
+
+    it("gets the runtime and ajv's own dependencies, nothing of the generator: at most 8 packages", () => {
+      const ajv = JSON.parse(readFileSync(join(project, "node_modules", "ajv", "package.json"), "utf8")) as { dependencies: Record<string, string> };
+      const names = packages.map((p) => p.slice(0, p.lastIndexOf("@")));
+      expect(names.sort()).to.deep.equal(["@mcp-codegen/runtime", "ajv", ...Object.keys(ajv.dependencies)].sort());
+      for (const name of GENERATOR_PACKAGES) expect(names).not.to.include(name);
+      expect(packages.length).to.be.at.most(8); // issue 17's target; the size in MB is bench/install-size.ts's
+    });
+
+    it("a plain-JavaScript stdio server answers the official SDK client: tools/list and tools/call", async () => {
+      writeFiles(project, { "server.mjs": JS_SERVER });
+      const client = new Client({ name: "packages-test", version: "1.0.0" });
+      await client.connect(new StdioClientTransport({ command: process.execPath, args: ["server.mjs"], cwd: project, stderr: "pipe" }), { timeout: 30_000 });
+      try {
+        const { tools } = await client.listTools(undefined, { timeout: 30_000 });
+        expect(tools.map((t) => t.name)).to.deep.equal(["add"]);
+        const [a, b] = [Math.round(Math.random() * 1000) / 10, Math.round(Math.random() * 1000)];
+        const result = (await client.callTool({ name: "add", arguments: { a, b } }, undefined, { timeout: 30_000 })) as { content: { text?: string }[]; isError?: boolean };
+        expect(result.isError).not.to.equal(true);
+        expect(result.content[0]?.text).to.equal(String(a + b));
+      } finally {
+        await client.close();
+      }
+    });
+
+    it("every pinned revision is an entry point that loads at run time with its validators", () => {
+      const script = `
+        const out = {};
+        for (const revision of ${JSON.stringify(REVISIONS)}) {
+          const m = await import("@mcp-codegen/runtime/revisions/" + revision);
+          out[revision] = { revision: m.REVISION, valid: m.isTool({ name: "t", inputSchema: { type: "object" } }), invalid: m.isTool({ name: 1 }) };
+        }
+        console.log(JSON.stringify(out));`;
+      const node = run(process.execPath, ["--input-type=module", "-e", script], project);
+      expect(node.status, describeRun(node)).to.equal(0);
+      const out = JSON.parse(node.stdout) as Record<string, unknown>;
+      for (const revision of REVISIONS) expect(out[revision], revision).to.deep.equal({ revision, valid: true, invalid: false });
+    });
+  });
+
+  describe("a TypeScript server", () => {
+    let project: string;
+    before(async () => {
+      project = join(dir, "runtime-only");
+      writeFiles(project, { ...TS_FILES, "tsconfig.nodenext.json": tsconfig("nodenext", "nodenext", false), "tsconfig.bundler.json": tsconfig("preserve", "bundler", true) });
+      const install = await npm(["install", "--save-dev", "--prefer-offline", "typescript@~6.0.3", "@types/node@^20.19.0"], project, registry.url);
+      expect(install.status, describeRun(install)).to.equal(0);
+    });
+
+    for (const resolution of ["nodenext", "bundler"])
+      it(`type-checks under moduleResolution ${resolution}; a wrong CallToolResult is an error`, () => {
+        const tsc = run(process.execPath, [join(project, "node_modules", "typescript", "bin", "tsc"), "-p", `tsconfig.${resolution}.json`], project);
+        const errors = tsc.stdout.split("\n").filter((line) => /error TS\d+/.test(line));
+        expect(tsc.status, describeRun(tsc)).to.equal(2);
+        expect(errors, describeRun(tsc)).to.have.length(1);
+        expect(errors[0]).to.match(/^src\/wrong\.ts\(3,\d+\): error TS\d+: .*'txt' does not exist in type 'TextContent'/);
+      });
+  });
+
+  describe("the mcp-codegen CLI", () => {
+    let project: string;
+    before(async () => {
+      project = join(dir, "runtime-only");
+      const install = await npm(["install", "--save-dev", "--prefer-offline", `mcp-codegen@${packed.version}`], project, registry.url);
+      expect(install.status, describeRun(install)).to.equal(0);
+    });
+
+    it("npx mcp-codegen --version prints the package's version, --help every command", () => {
+      const version = run("npx", ["mcp-codegen", "--version"], project);
+      expect(version.status, describeRun(version)).to.equal(0);
+      expect(version.stdout.trim()).to.equal(packed.version);
+      const help = run("npx", ["mcp-codegen", "--help"], project);
+      expect(help.status, describeRun(help)).to.equal(0);
+      for (const command of ["generate", "check", "diff", "spec add", "spec fetch", "scaffold"]) expect(help.stdout).to.match(new RegExp(`^\\s+${command}\\b`, "m"));
+    });
+
+    it("npx mcp-codegen diff reads the pinned schemas the package ships, and reports what the checkout's CLI reports", () => {
+      const [from, to] = REVISIONS.slice(-2) as [string, string];
+      const installed = run("npx", ["mcp-codegen", "diff", from, to, "--json"], project);
+      expect(installed.status, describeRun(installed)).to.equal(0);
+      const checkout = runCli(["diff", from, to, "--json"]);
+      expect(checkout.status, describeRun(checkout)).to.equal(0);
+      expect(JSON.parse(installed.stdout)).to.deep.equal(JSON.parse(checkout.stdout));
+    });
+
+    // TODO(issue 17, lead): `npx mcp-codegen generate --out src/mcp` writes the revision modules into
+    // the user's tree (and `check --out` finds them fresh); add that case here when --out lands.
+
+    describe("npx mcp-codegen scaffold", () => {
+      let scaffolded: string;
+      let scaffold: CliRun;
+      let install: CliRun;
+      before(async () => {
+        scaffolded = join(dir, "weather");
+        scaffold = run("npx", ["mcp-codegen", "scaffold", scaffolded, "--name", "weather", "--revisions", "2025-11-25,2026-07-28"], project);
+        expect(scaffold.status, describeRun(scaffold)).to.equal(0);
+        install = await npm(["install", "--prefer-offline"], scaffolded, registry.url);
+      });
+
+      it("writes a project that depends on both packages by version, not file:", () => {
+        expect(scaffold.status, describeRun(scaffold)).to.equal(0);
+        const pkg = JSON.parse(readFileSync(join(scaffolded, "package.json"), "utf8")) as { dependencies: Record<string, string>; devDependencies: Record<string, string> };
+        expect(pkg.dependencies["@mcp-codegen/runtime"]).to.equal(`^${packed.version}`);
+        expect(pkg.devDependencies["mcp-codegen"]).to.equal(`^${packed.version}`);
+        expect(JSON.stringify(pkg)).not.to.contain("file:");
+      });
+
+      it("installs from the registry, and its npm test passes for each revision", async () => {
+        expect(install.status, describeRun(install)).to.equal(0);
+        const lock = readFileSync(join(scaffolded, "package-lock.json"), "utf8");
+        expect(lock).to.contain(`"node_modules/@mcp-codegen/runtime": {\n      "version": "${packed.version}"`);
+        const test = await npm(["test"], scaffolded);
+        expect(test.status, describeRun(test)).to.equal(0);
+        for (const revision of ["2025-11-25", "2026-07-28"]) expect(test.stdout).to.contain(`every stub through the runtime, MCP ${revision}`);
+        expect(test.stdout).to.match(/^# fail 0$/m);
+      });
+    });
+  });
+});
