@@ -1,13 +1,2 @@
-/** What a verified access token says, handed to handlers as `ctx.auth` (resource server side). */
-export interface AuthInfo {
-  /** The access token itself, as presented. */
-  readonly token: string;
-  readonly clientId?: string;
-  /** The resource owner (`sub`). */
-  readonly subject?: string;
-  readonly scopes: readonly string[];
-  /** Expiry, in seconds since the epoch (`exp`). */
-  readonly expiresAt?: number;
-  /** Every claim of the token (JWT) or of the introspection answer. */
-  readonly claims?: Readonly<Record<string, unknown>>;
-}
+/** AuthInfo lives with the transports (every layer names it); re-exported here for auth users. */
+export type { AuthInfo, EndpointAuth } from "../transports/auth-info.js";
