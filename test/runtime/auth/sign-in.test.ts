@@ -9,7 +9,7 @@ import { UnauthorizedError, type OAuthClientProvider } from "@modelcontextprotoc
 import { AuthorizationCodeProvider, bearerAuth, headlessInteraction, jwtVerifier, MemoryAuthStore, type ResourceServerAuth } from "../../../runtime/auth/index.js";
 import { createServer, McpClient, type McpServer, type Revision } from "../../../runtime/index.js";
 import { http, HttpClientTransport, type HttpEndpoint } from "../../../runtime/transports/http/index.js";
-import { MACHINE, PRE_REGISTERED, startAuthorizationServer, type AuthorizationServer } from "./authorization-server.js";
+import { MACHINE, PRE_REGISTERED, startAuthorizationServer, type AuthorizationServer } from "../../../examples/shared/oidc-authorization-server.js";
 
 const REDIRECT = "http://127.0.0.1:9/callback"; // never fetched: the headless walk stops at it
 const OTHER = "http://127.0.0.1:9/other-mcp";

@@ -1,4 +1,5 @@
-// A real OAuth 2.1 / OpenID Connect authorization server for the auth tests: oidc-provider
+// A real OAuth 2.1 / OpenID Connect authorization server for the auth tests and the database
+// example's --auth (a development server, not for production): oidc-provider
 // (panva, certified), in process on 127.0.0.1, with resource indicators (JWT access tokens whose
 // `aud` is the resource), dynamic registration, refresh tokens, introspection and client
 // credentials. Logins and consents are granted at once by the interaction route below, so that
@@ -23,9 +24,9 @@ export const MACHINE = { client_id: "machine", client_secret: "machine-secret-01
 export const INTROSPECTOR = { client_id: "resource-server", client_secret: "resource-server-secret-0123456789" };
 
 /** Starts oidc-provider; `resources` maps each resource it issues tokens for to the scopes it offers. */
-export async function startAuthorizationServer(options: { redirectUri: string; resources: () => Record<string, string> }): Promise<AuthorizationServer> {
+export async function startAuthorizationServer(options: { redirectUri: string; resources: () => Record<string, string>; port?: number }): Promise<AuthorizationServer> {
   const server: Server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  await new Promise<void>((resolve) => server.listen(options.port ?? 0, "127.0.0.1", resolve));
   const issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const { privateKey } = await generateKeyPair("RS256", { extractable: true });
   const signingKey = { ...(await exportJWK(privateKey)), kid: "test-key-1", alg: "RS256", use: "sig" };
