@@ -25,7 +25,7 @@ describe("authorization end to end: McpClient, our resource server, oidc-provide
 
   before(async () => {
     as = await startAuthorizationServer({ redirectUri: REDIRECT, resources: () => ({ [mcpUrl]: "mcp:read mcp:write", [OTHER]: "mcp:read" }) });
-    server = createServer({ name: "protected", version: "1.0.0" });
+    server = createServer({ name: "protected", version: "1.0.0", visible: (kind, name, ctx) => auth.allows(ctx.auth, kind, name) });
     server.tool({ name: "whoami", description: "Says who the token is for", inputSchema: { type: "object" } }, (_args, ctx) => {
       seen.push({ subject: ctx.auth?.subject, scopes: ctx.auth?.scopes, clientId: ctx.auth?.clientId });
       return { content: [{ type: "text", text: `${ctx.auth?.subject} ${ctx.auth?.scopes.join(" ")}` }] };
@@ -108,15 +108,16 @@ describe("authorization end to end: McpClient, our resource server, oidc-provide
         }
       });
 
-      it("steps up for a tool that needs another scope, asking for the union", async () => {
+      it("lists only what the token may use, steps up for a tool that needs another scope (asking for the union), then lists it", async () => {
         const client = await connect(signIn());
         try {
-          await client.callTool("whoami");
+          expect((await client.listTools()).items.map((t) => t.name)).to.deep.equal(["whoami"]);
           const before = as.authorizations.length;
           expect((await client.callTool("write")).content).to.deep.equal([{ type: "text", text: "written" }]);
           const stepUp = as.authorizations.slice(before);
           expect(stepUp).to.have.length(1);
           expect(stepUp[0]!.scope!.split(" ")).to.include.members(["mcp:read", "mcp:write"]);
+          expect((await client.listTools()).items.map((t) => t.name)).to.deep.equal(["whoami", "write"]);
         } finally {
           await client.close();
         }
