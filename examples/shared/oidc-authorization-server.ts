@@ -24,7 +24,13 @@ export const MACHINE = { client_id: "machine", client_secret: "machine-secret-01
 export const INTROSPECTOR = { client_id: "resource-server", client_secret: "resource-server-secret-0123456789" };
 
 /** Starts oidc-provider; `resources` maps each resource it issues tokens for to the scopes it offers. */
-export async function startAuthorizationServer(options: { redirectUri: string; resources: () => Record<string, string>; port?: number }): Promise<AuthorizationServer> {
+export async function startAuthorizationServer(options: {
+  redirectUri: string;
+  resources: () => Record<string, string>;
+  /** Resources whose access tokens are opaque (introspectable) instead of JWTs. */
+  opaque?: readonly string[];
+  port?: number;
+}): Promise<AuthorizationServer> {
   const server: Server = createServer();
   await new Promise<void>((resolve) => server.listen(options.port ?? 0, "127.0.0.1", resolve));
   const issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -53,6 +59,7 @@ export async function startAuthorizationServer(options: { redirectUri: string; r
         getResourceServerInfo: (_ctx, resource) => {
           const scope = options.resources()[resource];
           if (scope === undefined) throw new oidcErrors.InvalidTarget();
+          if (options.opaque?.includes(resource)) return { scope, audience: resource, accessTokenTTL: 600, accessTokenFormat: "opaque" };
           return { scope, audience: resource, accessTokenTTL: 600, accessTokenFormat: "jwt", jwt: { sign: { alg: "RS256" } } };
         },
       },

@@ -1,5 +1,6 @@
 import * as oauth from "oauth4webapi";
 import type { TokenVerifier } from "./bearer.js";
+import { describe } from "../client/errors.js";
 import { InvalidTokenError, VerificationUnavailableError } from "./errors.js";
 import { toAuthInfo } from "./jwt.js";
 
@@ -31,7 +32,7 @@ export function introspectionVerifier(options: IntrospectionVerifierOptions): To
       });
       claims = await oauth.processIntrospectionResponse(as, client, response);
     } catch (error) {
-      throw new VerificationUnavailableError(`token introspection failed: ${(error as Error).message}`);
+      throw new VerificationUnavailableError(`token introspection at ${endpoint.href} failed: ${describe(error)}`);
     }
     if (!claims.active) throw new InvalidTokenError("the token is not active");
     const aud = claims.aud;
