@@ -49,6 +49,7 @@ typecheck: generate
 conformance: generate tools
 	node tools/conformance/run.mjs
 	node tools/conformance/run-client.mjs
+	node tools/conformance/auth/run.mjs
 
 test: pack typecheck tools redis conformance
 	$(CLI) check

@@ -3,7 +3,7 @@
  * native build, no download), a readme, user profiles read from the database, a code-review
  * prompt, and resources/updated when a profile someone subscribed to changes.
  *
- *   node --import tsx examples/database/server.ts [--db FILE] [--http [--port N]]
+ *   node --import tsx examples/database/server.ts [--db FILE] [--http [--port N] [--auth ISSUER]]
  *   node --import tsx examples/database/admin.ts [--db FILE] exec "UPDATE users SET bio = 'hi' WHERE username = 'alice'"
  */
 import { access } from "node:fs/promises";
@@ -17,12 +17,14 @@ const USAGE = `usage: server.ts [options]
   --db FILE              the SQLite database (default: $MCP_EXAMPLE_DB, else examples/database/example.sqlite;
                          generated when missing)
   --query-timeout-ms N   time limit of one query (default 5000)
+  --auth ISSUER          with --http: require OAuth access tokens (JWT, scope mcp:read) from this
+                         authorization server, e.g. the one of examples/database/authorization-server.ts
 ${TRANSPORT_USAGE}`;
 
 let flags;
 try {
   flags = parseArgs({
-    options: { ...TRANSPORT_FLAGS, db: { type: "string", default: DEFAULT_DB }, "query-timeout-ms": { type: "string", default: "5000" } },
+    options: { ...TRANSPORT_FLAGS, db: { type: "string", default: DEFAULT_DB }, "query-timeout-ms": { type: "string", default: "5000" }, auth: { type: "string" } },
     strict: true,
   }).values;
 } catch (error) {
@@ -32,6 +34,7 @@ if (flags.help) usageError("database: an MCP server for read-only SQL on an embe
 const queryTimeoutMs = Number(flags["query-timeout-ms"]);
 if (!Number.isInteger(queryTimeoutMs) || queryTimeoutMs < 1) usageError(`--query-timeout-ms must be a positive integer, not ${flags["query-timeout-ms"]}`, USAGE);
 const path = flags.db;
+if (flags.auth !== undefined && !flags.http) usageError("--auth needs --http: stdio has no tokens", USAGE);
 
 const STYLES: Record<string, string> = {
   default: "Point out bugs, unclear names and missing error handling, most important first.",
@@ -211,5 +214,21 @@ await serve(server, {
   port: flags.port,
   defaultPort: 3102,
   host: flags.host,
+  auth: flags.auth === undefined ? undefined : (url) => protectedBy(flags.auth!, url),
   cleanup: () => db.close(),
 });
+
+/** --auth: tokens from `issuer` (its JWKS found through its metadata), for this server's URL, with mcp:read. */
+async function protectedBy(issuer: string, resource: string) {
+  const { bearerAuth, jwtVerifier } = await import("../../runtime/auth/index.js"); // only an --auth server loads jose and oauth4webapi
+  const oauth = await import("oauth4webapi");
+  const issuerUrl = new URL(issuer);
+  const options = { [oauth.allowInsecureRequests]: issuerUrl.hostname === "127.0.0.1" || issuerUrl.hostname === "localhost" };
+  const metadata = await oauth.processDiscoveryResponse(issuerUrl, await oauth.discoveryRequest(issuerUrl, options));
+  if (!metadata.jwks_uri) throw new Error(`${issuer} publishes no jwks_uri`);
+  return bearerAuth({
+    verifier: jwtVerifier({ issuer: metadata.issuer, audience: resource, jwksUrl: metadata.jwks_uri }),
+    resourceMetadata: { resource, authorizationServers: [metadata.issuer], scopesSupported: ["mcp:read"], resourceName: "database example" },
+    requiredScopes: ["mcp:read"],
+  });
+}

@@ -4,6 +4,7 @@
  * the client goes away (stdin closes) or a signal arrives.
  */
 import { stdio, type McpServer, type Receiver, type Transport } from "../../runtime/index.js";
+import type { EndpointAuth } from "../../runtime/transports/auth-info.js";
 
 /** The flags every example accepts, for `node:util` parseArgs. */
 export const TRANSPORT_FLAGS = {
@@ -24,6 +25,8 @@ export interface ServeOptions {
   readonly port: string | undefined;
   readonly defaultPort: number;
   readonly host: string;
+  /** OAuth for --http: given the endpoint's URL (the resource), the endpoint's `auth` (runtime/auth's bearerAuth). */
+  readonly auth?: (url: string) => Promise<EndpointAuth>;
   /** Releases what the example holds (watchers, workers, timers) so that the process can exit. */
   readonly cleanup?: () => void | Promise<void>;
 }
@@ -60,8 +63,15 @@ export async function serve(server: McpServer, options: ServeOptions): Promise<v
     process.exit(2);
   }
   const { http } = await import("../../runtime/http.js"); // a stdio server never loads node:http
-  const endpoint = http({ port, host: options.host });
+  // The resource URL is known once bound; requests wait for the auth built from it.
+  let ready: Promise<EndpointAuth> | undefined;
+  const auth: EndpointAuth | undefined = options.auth && {
+    authenticate: async (request) => (await ready!).authenticate(request),
+    routes: async (request) => (await ready!).routes?.(request),
+  };
+  const endpoint = http({ port, host: options.host, auth });
   await server.listen(endpoint);
+  if (options.auth) await (ready = options.auth(endpoint.url));
   // Tests and scripts read this line to learn the URL (with --port 0, the port the system chose).
   process.stderr.write(`${options.name}: serving MCP over Streamable HTTP at ${endpoint.url}\n`);
 }

@@ -5,6 +5,7 @@ import { InputExchange, type InputRequiredCodec } from "../session/input-require
 import { META, metaOf } from "../session/meta.js";
 import type { Era, MethodDescriptor, Revision } from "../session/revisions.js";
 import type { ClientIdentity, RequestScope, ServerSession } from "../session/server-session.js";
+import type { AuthInfo } from "../transports/auth-info.js";
 import type { MessageContext } from "../transports/transport.js";
 import type { Logger } from "../util/logger.js";
 import { reported, summarize } from "../session/validate.js";
@@ -31,6 +32,8 @@ export interface RequestContext {
   readonly session: ServerSession;
   /** Transport-level facts of the message that carried this request: over HTTP, `headers`. */
   readonly transport: MessageContext | undefined;
+  /** The verified access token of this request, when the HTTP endpoint has `auth` (runtime/auth). */
+  readonly auth: AuthInfo | undefined;
   /**
    * Reports progress, when the request asked for it (a progressToken); otherwise does nothing.
    * Values must increase; nothing is sent once the response is.
@@ -117,6 +120,9 @@ export class HandlerContext implements RequestContext {
   }
   get transport(): MessageContext | undefined {
     return this.inbound.context;
+  }
+  get auth(): AuthInfo | undefined {
+    return this.inbound.context?.auth as AuthInfo | undefined;
   }
 
   /** Whether this request sent any progress notification. */

@@ -60,6 +60,11 @@ export interface ServerOptions<Revisions extends readonly RevisionRef[] = readon
   readonly onNotification?: (method: string, params: Record<string, unknown>, session: ServerSession) => void;
   /** Where the runtime reports what it cannot answer (default: stderr). */
   readonly logger?: Logger;
+  /**
+   * Whether a request may see a tool, prompt or resource in lists (default: all), e.g.
+   * `(kind, name, ctx) => auth.allows(ctx.auth, kind, name)` with runtime/auth's bearerAuth.
+   */
+  readonly visible?: (kind: "tools" | "prompts" | "resources", name: string, context: RequestContext) => boolean;
 }
 
 /** Something that accepts connections (Streamable HTTP) rather than being one. */
@@ -127,9 +132,11 @@ export class McpServer<Types extends RevisionTypes = any> {
   /** Built-in handlers, then what `handle` adds. */
   private readonly table: Map<string, Handler>;
   private readonly extensions = new Map<string, ExtensionMethod>();
+  private readonly isVisible: ServerOptions["visible"];
 
   constructor(options: ServerOptions) {
     this.logger = options.logger ?? stderrLogger;
+    this.isVisible = options.visible;
     this.schemas = new SchemaCompiler(this.logger);
     this.tools = new ToolRegistry(this.schemas, this.logger);
     const sealer = new Sealer(options.secret);
@@ -312,9 +319,11 @@ export class McpServer<Types extends RevisionTypes = any> {
       // Session era, after initialize (the session answers the ping before it itself).
       ping: () => ({}),
       "logging/setLevel": (params, context) => ((context.session.logLevel = params.level), {}),
-      "tools/list": offering("tools", (params) => page("tools", this.tools.list(), "tools", params.cursor)),
+      "tools/list": offering("tools", (params, context) => page("tools", this.visible("tools", this.tools.list(), (t) => t.name, context), "tools", params.cursor)),
       "tools/call": offering("tools", (params, context) => this.tools.call(fields(params), context)),
-      "resources/list": offering("resources", (params) => page("resources", this.resources.list(), "resources", params.cursor)),
+      "resources/list": offering("resources", (params, context) =>
+        page("resources", this.visible("resources", this.resources.list(), (r) => r.uri, context), "resources", params.cursor),
+      ),
       "resources/templates/list": offering("resources", (params) =>
         page("templates", this.resources.listTemplates(), "resourceTemplates", params.cursor),
       ),
@@ -322,7 +331,7 @@ export class McpServer<Types extends RevisionTypes = any> {
       "resources/subscribe": offering("resources", (params, context) => subscriptions.subscribe(fields(params), context)),
       "resources/unsubscribe": offering("resources", (params, context) => subscriptions.unsubscribe(fields(params), context)),
       "subscriptions/listen": (params, context) => subscriptions.listen(fields(params), context),
-      "prompts/list": offering("prompts", (params) => page("prompts", this.prompts.list(), "prompts", params.cursor)),
+      "prompts/list": offering("prompts", (params, context) => page("prompts", this.visible("prompts", this.prompts.list(), (p) => p.name, context), "prompts", params.cursor)),
       "prompts/get": offering("prompts", (params, context) => this.prompts.render(fields(params), context)),
       "completion/complete": (params, context) => {
         if (!("completions" in this.capabilities())) throw new RpcError(ErrorCode.MethodNotFound, "Method not found: this server offers no completions");
@@ -333,6 +342,12 @@ export class McpServer<Types extends RevisionTypes = any> {
       },
     };
     return handlerTable(handlers);
+  }
+
+  /** The items of a list this request may see (ServerOptions.visible). */
+  private visible<T>(kind: "tools" | "prompts" | "resources", items: T[], name: (item: T) => string, context: RequestContext): T[] {
+    const visible = this.isVisible;
+    return visible ? items.filter((item) => visible(kind, name(item), context)) : items;
   }
 
   private discover(): ReturnType<RuntimeHandlers["server/discover"]> {

@@ -15,6 +15,11 @@ export interface HttpClientTransportOptions {
   readonly reconnectDelayMs?: number;
   /** The fetch to use (default: the global one). */
   readonly fetch?: typeof fetch;
+  /**
+   * OAuth for this server, e.g. an AuthorizationCodeProvider from `@mcp-codegen/runtime/auth`:
+   * it wraps the fetch to attach tokens, sign in on 401 and step up on 403.
+   */
+  readonly authProvider?: { fetch(base: typeof fetch): typeof fetch };
 }
 
 /** Which param each method names in Mcp-Name (2026-07-28). */
@@ -54,7 +59,8 @@ export class HttpClientTransport implements Transport {
     private readonly options: HttpClientTransportOptions = {},
   ) {
     this.url = new URL(url);
-    this.fetch = options.fetch ?? globalThis.fetch;
+    const base = options.fetch ?? globalThis.fetch;
+    this.fetch = options.authProvider ? options.authProvider.fetch(base) : base;
     this.retryMs = options.reconnectDelayMs ?? 1000;
   }
 

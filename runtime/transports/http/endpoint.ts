@@ -4,7 +4,9 @@ import { ErrorCode } from "../../jsonrpc/errors.js";
 import type { RequestId } from "../../jsonrpc/messages.js";
 import { eraOf, isRevision } from "../../session/revisions.js";
 import { stderrLogger, type Logger } from "../../util/logger.js";
+import type { AuthInfo, EndpointAuth } from "../auth-info.js";
 import type { MessageContext, Transport } from "../transport.js";
+import { authenticateNode, writeResponse } from "./auth-bridge.js";
 import { DEFAULT_MAX_BODY_BYTES, parseJson, readBody } from "./body.js";
 import { HttpError, refuse, writeError } from "./errors.js";
 import { InMemoryEventStore, type EventStore } from "./event-store.js";
@@ -45,6 +47,8 @@ export interface HttpOptions extends SecurityOptions {
    */
   readonly sessionIdleTimeoutMs?: number;
   readonly logger?: Logger;
+  /** OAuth: every request at the MCP path is authenticated (e.g. runtime/auth's bearerAuth); handlers see `ctx.auth`. */
+  readonly auth?: EndpointAuth;
 }
 
 /** A Node `(req, res)` request listener, for express, fastify or a server of your own. A body already parsed (express.json()) may be passed as the third argument. */
@@ -169,14 +173,22 @@ export class HttpEndpoint {
       if (!req.complete) res.setHeader("Connection", "close");
       writeError(res, error, cors);
     };
-    if (this.path !== undefined && (req.url ?? "/").split("?")[0] !== this.path) return fail(refuse.notFound(`the MCP endpoint is ${this.path}`));
+    const isMcpPath = this.path === undefined || (req.url ?? "/").split("?")[0] === this.path;
     const forbidden = checkHostAndOrigin(req, this.options);
+    let auth: AuthInfo | undefined;
+    if (this.options.auth) {
+      if (forbidden) return fail(forbidden);
+      const outcome = await authenticateNode(this.options.auth, req, res, isMcpPath, cors);
+      if (outcome === "answered") return;
+      auth = outcome;
+    }
+    if (!isMcpPath) return fail(refuse.notFound(`the MCP endpoint is ${this.path}`));
     if (forbidden) return fail(forbidden);
     if (!this.accept || this.isClosed) return fail(new HttpError(503, -32000, "Service Unavailable: the server is not listening"));
 
     switch (req.method) {
       case "POST":
-        return this.post(req, res, parsedBody, cors, fail);
+        return this.post(req, res, parsedBody, cors, fail, auth);
       case "GET":
         return this.get(req, res, cors, fail);
       case "DELETE":
@@ -193,7 +205,7 @@ export class HttpEndpoint {
     }
   }
 
-  private async post(req: IncomingMessage, res: ServerResponse, parsedBody: unknown, cors: Record<string, string>, fail: (error: HttpError) => void) {
+  private async post(req: IncomingMessage, res: ServerResponse, parsedBody: unknown, cors: Record<string, string>, fail: (error: HttpError) => void, auth?: AuthInfo) {
     const accepts = checkPost(req);
     if (accepts instanceof HttpError) return fail(accepts);
     let body = parsedBody;
@@ -207,7 +219,9 @@ export class HttpEndpoint {
       }
     }
     if (typeof body !== "object" || body === null) return fail(refuse.invalid("the body must be a JSON-RPC message (an object) or a batch (an array)"));
-    const context: MessageContext = { headers: req.headers };
+    const refused = auth && this.options.auth?.authorize?.(auth, body);
+    if (refused) return writeResponse(res, refused, cors);
+    const context: MessageContext = auth ? { headers: req.headers, auth } : { headers: req.headers };
 
     const sessionId = header(req, HEADER.sessionId);
     if (sessionId !== undefined) {

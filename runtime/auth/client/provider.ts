@@ -1,0 +1,214 @@
+import * as oauth from "oauth4webapi";
+import { bearerChallenge, type BearerChallenge } from "./challenge.js";
+import { discover, requestOptions, type Discovered, type DiscoveryOptions } from "./discovery.js";
+import { describe, OAuthFlowError } from "./errors.js";
+import { MemoryAuthStore, type AuthStore, type StoredClient, type StoredTokens } from "./store.js";
+
+/** What HttpClientTransport's `authProvider` option takes: a fetch that authorizes its requests. */
+export interface AuthProvider {
+  fetch(base: typeof fetch): typeof fetch;
+}
+
+export interface ProviderOptions {
+  /** Where registrations and tokens are kept (default: in memory). */
+  readonly store?: AuthStore;
+  /** How many times one request may step up on 403 insufficient_scope (default 2). */
+  readonly maxStepUps?: number;
+  /** Whether plain-HTTP authorization servers are allowed (default: loopback hosts only). */
+  readonly allowHttp?: (url: URL) => boolean;
+  /** Scopes to ask for instead of those the server suggests. */
+  readonly scope?: string;
+}
+
+/** Tokens are refreshed this long before they expire. */
+const EXPIRY_SKEW_MS = 30_000;
+
+/**
+ * The part every OAuth flow shares: attach the stored token, and on 401 (re)discover and obtain
+ * one, on 403 insufficient_scope step up with the union of scopes (SEP-2350), within a bound.
+ * Discovery runs again on every 401, so a resource whose authorization server changed is noticed
+ * (SEP-2352). Concurrent requests share one authorization.
+ */
+export abstract class OAuthProvider implements AuthProvider {
+  protected readonly store: AuthStore;
+  private readonly inFlight = new Map<string, Promise<StoredTokens>>();
+  private readonly discovered = new Map<string, Discovered>();
+
+  constructor(protected readonly options: ProviderOptions) {
+    this.store = options.store ?? new MemoryAuthStore();
+  }
+
+  /** Obtains tokens for `scope` from the discovered authorization server. */
+  protected abstract grant(found: Discovered, scope: string | undefined, base: typeof fetch): Promise<StoredTokens>;
+
+  fetch(base: typeof fetch): typeof fetch {
+    return async (input, init) => {
+      const url = new URL(input instanceof Request ? input.url : String(input));
+      const key = resourceKey(url);
+      let tokens = await this.store.getTokens(key);
+      if (tokens && isExpired(tokens)) tokens = (await this.refreshKnown(key, tokens, base)) ?? tokens;
+      let response = await base(input, withBearer(init, tokens?.accessToken));
+      let authorized = false;
+      let stepUps = 0;
+      for (;;) {
+        const challenge = response.status === 401 || response.status === 403 ? bearerChallenge(response) : undefined;
+        if (response.status === 401 && !authorized) {
+          authorized = true;
+        } else if (response.status === 403 && challenge?.error === "insufficient_scope" && stepUps < (this.options.maxStepUps ?? 2)) {
+          // Ask again only when the union adds a scope we were not granted: otherwise it cannot help.
+          if (tokens && challenge.scope && isSubset(challenge.scope, tokens.scope)) return response;
+          stepUps++;
+        } else return response;
+        await response.body?.cancel().catch(() => {});
+        tokens = await this.obtain(url, key, challenge, tokens, response.status === 403, base);
+        response = await base(input, withBearer(init, tokens.accessToken));
+      }
+    };
+  }
+
+  private obtain(url: URL, key: string, challenge: BearerChallenge | undefined, failed: StoredTokens | undefined, stepUp: boolean, base: typeof fetch): Promise<StoredTokens> {
+    const running = this.inFlight.get(key);
+    if (running) return running;
+    const run = (async () => {
+      const current = await this.store.getTokens(key);
+      // Another request already replaced the token that failed.
+      if (!stepUp && current && current.accessToken !== failed?.accessToken) return current;
+      const found = await discover(url, challenge?.resourceMetadata, this.discovery(base));
+      this.discovered.set(key, found);
+      let previous = current;
+      if (previous && previous.issuer !== found.as.issuer) {
+        await this.store.deleteTokens(key); // SEP-2352: tokens and registrations never cross servers
+        previous = undefined;
+      }
+      if (!stepUp && previous?.refreshToken) {
+        const refreshed = await this.refresh(found, key, previous, base).catch(() => undefined);
+        if (refreshed) return refreshed;
+      }
+      const tokens = await this.grant(found, this.chooseScope(found, challenge, previous), base);
+      await this.store.setTokens(key, tokens);
+      return tokens;
+    })().finally(() => this.inFlight.delete(key));
+    this.inFlight.set(key, run);
+    return run;
+  }
+
+  /**
+   * MCP 2025-11-25 "Scope Selection Strategy": the challenge's scope, else the PRM's
+   * scopes_supported, else none; with what was granted before (SEP-2350 union) and
+   * offline_access when the authorization server lists it (SEP-2207).
+   */
+  protected chooseScope(found: Discovered, challenge: BearerChallenge | undefined, previous: StoredTokens | undefined): string | undefined {
+    if (this.options.scope !== undefined) return this.options.scope;
+    const chosen = challenge?.scope ?? found.protectedResource?.scopes_supported?.join(" ");
+    if (chosen === undefined || chosen.trim() === "") return previous?.scope;
+    const scopes = new Set([...(previous?.scope?.split(" ") ?? []), ...chosen.split(" ")].filter(Boolean));
+    if (this.wantsRefreshTokens && found.as.scopes_supported?.includes("offline_access")) scopes.add("offline_access");
+    return [...scopes].join(" ");
+  }
+
+  /** Whether this flow can use refresh tokens (the authorization code flow can). */
+  protected get wantsRefreshTokens(): boolean {
+    return false;
+  }
+
+  protected discovery(base: typeof fetch): DiscoveryOptions {
+    return { fetch: base, allowHttp: this.options.allowHttp };
+  }
+
+  /** The client and its token endpoint authentication, for refresh. */
+  protected abstract clientFor(found: Discovered, base: typeof fetch): Promise<{ client: oauth.Client; auth: oauth.ClientAuth }>;
+
+  private async refreshKnown(key: string, tokens: StoredTokens, base: typeof fetch): Promise<StoredTokens | undefined> {
+    const found = this.discovered.get(key);
+    if (!found || !tokens.refreshToken || found.as.issuer !== tokens.issuer) return undefined;
+    const running = this.inFlight.get(key);
+    if (running) return running;
+    const run = this.refresh(found, key, tokens, base)
+      .catch(() => undefined)
+      .finally(() => this.inFlight.delete(key));
+    this.inFlight.set(key, run as Promise<StoredTokens>);
+    return run;
+  }
+
+  private async refresh(found: Discovered, key: string, tokens: StoredTokens, base: typeof fetch): Promise<StoredTokens> {
+    const { client, auth } = await this.clientFor(found, base);
+    const endpoint = new URL(found.as.token_endpoint ?? found.as.issuer);
+    let result: oauth.TokenEndpointResponse;
+    try {
+      const response = await oauth.refreshTokenGrantRequest(found.as, client, auth, tokens.refreshToken!, {
+        ...requestOptions(endpoint, this.discovery(base)),
+        additionalParameters: { resource: found.resource },
+      });
+      result = await oauth.processRefreshTokenResponse(found.as, client, response);
+    } catch (error) {
+      throw new OAuthFlowError("refresh token request", endpoint.href, describe(error), { cause: error });
+    }
+    const refreshed = toStored(found, result, tokens.scope, tokens.refreshToken);
+    await this.store.setTokens(key, refreshed);
+    return refreshed;
+  }
+}
+
+/** The stored form of a token response; the refresh token is kept when the server did not rotate it. */
+export function toStored(found: Discovered, result: oauth.TokenEndpointResponse, requestedScope: string | undefined, refreshToken?: string): StoredTokens {
+  return {
+    issuer: found.as.issuer,
+    accessToken: result.access_token,
+    refreshToken: result.refresh_token ?? refreshToken,
+    expiresAt: typeof result.expires_in === "number" ? Date.now() + result.expires_in * 1000 : undefined,
+    scope: result.scope ?? requestedScope,
+  };
+}
+
+/** Token endpoint authentication for a registration: its method, else the best the server lists. */
+export function clientAuthentication(as: oauth.AuthorizationServer, client: StoredClient): oauth.ClientAuth {
+  const secret = client.client_secret;
+  if (!secret) return oauth.None();
+  const method = client.token_endpoint_auth_method ?? preferredMethod(as.token_endpoint_auth_methods_supported, true);
+  if (method === "client_secret_post") return oauth.ClientSecretPost(secret);
+  if (method === "none") return oauth.None();
+  return clientSecretBasic(secret);
+}
+
+/**
+ * client_secret_basic (RFC 6749 §2.3.1). oauth4webapi also percent-encodes - _ . ! ~ * ' ( ),
+ * which RFC 3986 leaves alone and which servers that do not decode (the official SDKs' among
+ * them) then refuse; encodeURIComponent leaves them, and a server that decodes reads the same.
+ */
+export function clientSecretBasic(secret: string): oauth.ClientAuth {
+  const encode = (value: string) => encodeURIComponent(value).replace(/%20/g, "+");
+  return (_as, client, _body, headers) => {
+    headers.set("authorization", `Basic ${btoa(`${encode(client.client_id)}:${encode(secret)}`)}`);
+  };
+}
+
+/** client_secret_basic, then client_secret_post, then none (RFC 8414: basic is the default when unlisted). */
+export function preferredMethod(supported: readonly string[] | undefined, hasSecret: boolean): string {
+  const list = supported ?? ["client_secret_basic"];
+  if (hasSecret || list.some((m) => m.startsWith("client_secret"))) {
+    if (list.includes("client_secret_basic")) return "client_secret_basic";
+    if (list.includes("client_secret_post")) return "client_secret_post";
+  }
+  return "none";
+}
+
+/** One key per MCP endpoint: the URL without query or fragment. */
+function resourceKey(url: URL): string {
+  return `${url.origin}${url.pathname}`;
+}
+
+function isExpired(tokens: StoredTokens): boolean {
+  return tokens.expiresAt !== undefined && tokens.expiresAt - EXPIRY_SKEW_MS <= Date.now();
+}
+
+function isSubset(scope: string, granted: string | undefined): boolean {
+  const have = new Set(granted?.split(" ") ?? []);
+  return scope.split(" ").filter(Boolean).every((s) => have.has(s));
+}
+
+function withBearer(init: RequestInit | undefined, token: string | undefined): RequestInit | undefined {
+  if (token === undefined) return init;
+  const headers = new Headers(init?.headers);
+  headers.set("authorization", `Bearer ${token}`);
+  return { ...init, headers };
+}

@@ -1,0 +1,113 @@
+import type { AuthInfo } from "../types.js";
+import { challengeResponse } from "./challenge.js";
+import { InvalidTokenError, VerificationUnavailableError } from "./errors.js";
+import { resourceMetadata, type ResourceMetadataOptions } from "./metadata.js";
+
+/** Checks one access token: resolves with what it grants, throws InvalidTokenError when it grants nothing. */
+export type TokenVerifier = (token: string, request: Request) => Promise<AuthInfo>;
+
+/** Scopes a tool, prompt or resource needs beyond `requiredScopes`, by name (tools, prompts) or URI (resources). */
+export interface ScopeRequirements {
+  readonly tools?: Readonly<Record<string, readonly string[]>>;
+  readonly prompts?: Readonly<Record<string, readonly string[]>>;
+  readonly resources?: Readonly<Record<string, readonly string[]>>;
+}
+
+export interface BearerAuthOptions {
+  readonly verifier: TokenVerifier;
+  readonly resourceMetadata: ResourceMetadataOptions;
+  /** Scopes every request needs. */
+  readonly requiredScopes?: readonly string[];
+  /** Scopes single tools, prompts and resources need; refused with 403 insufficient_scope for step-up. */
+  readonly scopes?: ScopeRequirements;
+  /** The longest Authorization header accepted (default 8192 bytes): a longer one is 400. */
+  readonly maxHeaderBytes?: number;
+  /** Told why a verifier failed unexpectedly; never given the token. */
+  readonly onError?: (error: unknown) => void;
+}
+
+/** What an HTTP endpoint's `auth` option takes (fetchHandler and the node:http endpoint). */
+export interface ResourceServerAuth {
+  /** The request's AuthInfo, or the Response that refuses it (401, 403, 400 or 503, with WWW-Authenticate). */
+  authenticate(request: Request): Promise<AuthInfo | Response>;
+  /** The RFC 9728 metadata at its well-known paths; undefined for any other request. */
+  routes(request: Request): Promise<Response | undefined>;
+  /** One JSON-RPC message (or batch) under `auth`: a 403 insufficient_scope when it needs scopes the token lacks. */
+  authorize(auth: AuthInfo, message: unknown): Response | undefined;
+  /** Whether `auth` may use a tool, prompt or resource (to filter lists). */
+  allows(auth: AuthInfo | undefined, kind: keyof ScopeRequirements, name: string): boolean;
+}
+
+// RFC 6750 §2.1: credentials = "Bearer" 1*SP b64token
+const BEARER = /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i;
+
+/**
+ * An OAuth 2.1 resource server for an MCP endpoint (MCP 2025-06-18 on, "Authorization"): bearer
+ * tokens checked by `verifier` on every request (a stateless 2026-07-28 request is checked on its
+ * own, like any other), RFC 9728 metadata, and RFC 6750 challenges that tell the client where to
+ * sign in and which scopes to ask for.
+ */
+export function bearerAuth(options: BearerAuthOptions): ResourceServerAuth {
+  const metadata = resourceMetadata(options.resourceMetadata);
+  const paths = new Set(metadata.urls.map((u) => new URL(u).pathname));
+  const required = options.requiredScopes ?? [];
+  const maxHeader = options.maxHeaderBytes ?? 8192;
+  const refuse = (status: 400 | 401 | 403 | 503, error?: "invalid_token" | "insufficient_scope" | "invalid_request", description?: string, scope?: readonly string[]) =>
+    challengeResponse({ status, error, description, scope, resourceMetadata: metadata.url });
+  const needs = (kind: keyof ScopeRequirements, name: string): readonly string[] => options.scopes?.[kind]?.[name] ?? [];
+
+  return {
+    async routes(request) {
+      if (!paths.has(new URL(request.url).pathname)) return undefined;
+      const cors = { "access-control-allow-origin": "*", "access-control-allow-methods": "GET, OPTIONS" };
+      if (request.method === "OPTIONS") return new Response(null, { status: 204, headers: cors });
+      if (request.method !== "GET" && request.method !== "HEAD") return new Response(null, { status: 405, headers: { allow: "GET, HEAD, OPTIONS" } });
+      return Response.json(metadata.document, { headers: { ...cors, "cache-control": "max-age=3600" } });
+    },
+
+    async authenticate(request) {
+      const header = request.headers.get("authorization");
+      // RFC 6750 §3.1: a request without credentials gets a challenge with no error code.
+      const suggested = required.length ? required : options.resourceMetadata.scopesSupported;
+      if (header === null || !/^bearer(\s|$)/i.test(header)) return refuse(401, undefined, "an access token is required", suggested);
+      if (header.length > maxHeader) return refuse(400, "invalid_request", `the Authorization header is longer than ${maxHeader} bytes`);
+      const match = BEARER.exec(header);
+      if (!match) return refuse(400, "invalid_request", "the Authorization header is not Bearer followed by one token (RFC 6750 §2.1)");
+      let info: AuthInfo;
+      try {
+        info = await options.verifier(match[1]!, request);
+      } catch (error) {
+        if (error instanceof InvalidTokenError) return refuse(401, "invalid_token", error.message, suggested);
+        options.onError?.(error);
+        if (error instanceof VerificationUnavailableError) return refuse(503, undefined, error.message);
+        return refuse(401, "invalid_token", "the token could not be verified", suggested);
+      }
+      if (info.expiresAt !== undefined && info.expiresAt * 1000 <= Date.now()) return refuse(401, "invalid_token", "the token has expired", suggested);
+      const missing = required.filter((s) => !info.scopes.includes(s));
+      if (missing.length) return refuse(403, "insufficient_scope", `the token lacks ${missing.join(" ")}`, union(info.scopes, required));
+      return info;
+    },
+
+    authorize(auth, message) {
+      for (const item of Array.isArray(message) ? message : [message]) {
+        const m = item as { method?: unknown; params?: { name?: unknown; uri?: unknown } } | null;
+        const kind = m?.method === "tools/call" ? "tools" : m?.method === "prompts/get" ? "prompts" : m?.method === "resources/read" ? "resources" : undefined;
+        const name = kind === "resources" ? m?.params?.uri : m?.params?.name;
+        if (!kind || typeof name !== "string") continue;
+        const missing = needs(kind, name).filter((s) => !auth.scopes.includes(s));
+        // SEP-2350: name every scope the request needs, the ones already granted too.
+        if (missing.length) return refuse(403, "insufficient_scope", `${name} needs ${missing.join(" ")}`, union(union(auth.scopes, required), needs(kind, name)));
+      }
+      return undefined;
+    },
+
+    allows(auth, kind, name) {
+      const scopes = auth?.scopes ?? [];
+      return needs(kind, name).every((s) => scopes.includes(s));
+    },
+  };
+}
+
+function union(a: readonly string[], b: readonly string[]): string[] {
+  return [...new Set([...a, ...b])];
+}

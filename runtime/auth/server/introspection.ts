@@ -1,0 +1,43 @@
+import * as oauth from "oauth4webapi";
+import type { TokenVerifier } from "./bearer.js";
+import { describe } from "../client/errors.js";
+import { InvalidTokenError, VerificationUnavailableError } from "./errors.js";
+import { toAuthInfo } from "./jwt.js";
+
+export interface IntrospectionVerifierOptions {
+  /** The authorization server: its issuer and introspection_endpoint (metadata, or these two). */
+  readonly authorizationServer: { readonly issuer: string; readonly introspection_endpoint: string };
+  /** This resource server's credentials at the authorization server (client_secret_basic). */
+  readonly clientId: string;
+  readonly clientSecret: string;
+  /** This resource (RFC 8707): an active token whose `aud` does not contain it is refused. */
+  readonly audience: string;
+  /** Allow http: introspection endpoints (default: loopback only). */
+  readonly allowHttp?: boolean;
+  readonly timeoutMs?: number;
+}
+
+/** RFC 7662 token introspection through oauth4webapi; inactive, expired or other-audience tokens are refused. */
+export function introspectionVerifier(options: IntrospectionVerifierOptions): TokenVerifier {
+  const as = options.authorizationServer as oauth.AuthorizationServer;
+  const client: oauth.Client = { client_id: options.clientId };
+  const endpoint = new URL(options.authorizationServer.introspection_endpoint);
+  const insecure = options.allowHttp ?? ["localhost", "127.0.0.1", "[::1]"].includes(endpoint.hostname);
+  return async (token) => {
+    let claims: oauth.IntrospectionResponse;
+    try {
+      const response = await oauth.introspectionRequest(as, client, oauth.ClientSecretBasic(options.clientSecret), token, {
+        [oauth.allowInsecureRequests]: insecure,
+        signal: AbortSignal.timeout(options.timeoutMs ?? 5000),
+      });
+      claims = await oauth.processIntrospectionResponse(as, client, response);
+    } catch (error) {
+      throw new VerificationUnavailableError(`token introspection at ${endpoint.href} failed: ${describe(error)}`);
+    }
+    if (!claims.active) throw new InvalidTokenError("the token is not active");
+    const aud = claims.aud;
+    const audiences = typeof aud === "string" ? [aud] : Array.isArray(aud) ? aud : [];
+    if (!audiences.includes(options.audience)) throw new InvalidTokenError("the token was issued for another resource (aud)");
+    return toAuthInfo(token, claims as Record<string, unknown>);
+  };
+}

@@ -1,0 +1,83 @@
+import type * as Jose from "jose";
+import type { AuthInfo } from "../types.js";
+import type { TokenVerifier } from "./bearer.js";
+import { InvalidTokenError, VerificationUnavailableError } from "./errors.js";
+
+export interface JwtVerifierOptions {
+  /** The authorization server's issuer identifier: `iss` must equal it. */
+  readonly issuer: string;
+  /** This resource (the MCP endpoint URL, RFC 8707): `aud` must contain it. */
+  readonly audience: string | readonly string[];
+  /** Where the signing keys are (the AS's jwks_uri); fetched and cached by jose. */
+  readonly jwksUrl: string;
+  /** Accepted JWS algorithms (default RS256, PS256, ES256, EdDSA; `none` never). */
+  readonly algorithms?: readonly string[];
+  /** How long a JWKS fetch may take (default 5000 ms); beyond, the request gets 503. */
+  readonly jwksTimeoutMs?: number;
+  /** Leeway for exp/nbf/iat, in seconds (default 5). */
+  readonly clockToleranceSeconds?: number;
+}
+
+/**
+ * RFC 9068 JWT access tokens, checked with jose against the authorization server's JWKS:
+ * signature, `iss`, `aud` (the token must be for this resource: RFC 8707), `exp`/`nbf`, and the
+ * scopes from `scope` (or `scp`).
+ */
+export function jwtVerifier(options: JwtVerifierOptions): TokenVerifier {
+  const algorithms = [...(options.algorithms ?? ["RS256", "PS256", "ES256", "EdDSA"])].filter((a) => a.toLowerCase() !== "none");
+  let ready: Promise<{ jose: typeof Jose; jwks: ReturnType<typeof Jose.createRemoteJWKSet> }> | undefined;
+  const load = () =>
+    (ready ??= import("jose").then((jose) => ({
+      jose,
+      jwks: jose.createRemoteJWKSet(new URL(options.jwksUrl), { timeoutDuration: options.jwksTimeoutMs ?? 5000 }),
+    })));
+  return async (token) => {
+    const { jose, jwks } = await load();
+    let payload: Jose.JWTPayload;
+    try {
+      ({ payload } = await jose.jwtVerify(token, jwks, {
+        issuer: options.issuer,
+        audience: typeof options.audience === "string" ? options.audience : [...options.audience],
+        algorithms,
+        clockTolerance: options.clockToleranceSeconds ?? 5,
+      }));
+    } catch (error) {
+      throw classify(jose, error);
+    }
+    return toAuthInfo(token, payload as Record<string, unknown>);
+  };
+}
+
+/** What a client is told about a refused JWT: precise, and never the token. */
+function classify(jose: typeof Jose, error: unknown): Error {
+  const e = jose.errors;
+  if (error instanceof e.JWKSTimeout) return new VerificationUnavailableError("the authorization server's keys could not be fetched in time");
+  if (error instanceof e.JWTExpired) return new InvalidTokenError("the token has expired");
+  if (error instanceof e.JWTClaimValidationFailed) {
+    if (error.claim === "aud") return new InvalidTokenError("the token was issued for another resource (aud)");
+    if (error.claim === "iss") return new InvalidTokenError("the token was issued by another authorization server (iss)");
+    return new InvalidTokenError(`the token's ${error.claim} claim is not valid: ${error.reason}`);
+  }
+  if (error instanceof e.JOSEAlgNotAllowed) return new InvalidTokenError("the token's signing algorithm is not accepted");
+  if (error instanceof e.JWKSNoMatchingKey) return new InvalidTokenError("no key of the authorization server matches the token (kid)");
+  if (error instanceof e.JWSSignatureVerificationFailed) return new InvalidTokenError("the token's signature does not verify");
+  if (error instanceof e.JWSInvalid || error instanceof e.JWTInvalid || error instanceof e.JOSENotSupported) return new InvalidTokenError("the token is not a well-formed signed JWT");
+  if (error instanceof e.JWKSInvalid || error instanceof e.JOSEError) return new VerificationUnavailableError("the authorization server's keys could not be read");
+  // fetch failures (refused, reset) of the JWKS
+  return new VerificationUnavailableError("the authorization server's keys are unreachable");
+}
+
+/** AuthInfo from token claims (RFC 9068 §2.2, RFC 8693 §4.2 for scope). */
+export function toAuthInfo(token: string, claims: Record<string, unknown>): AuthInfo {
+  const scope = claims.scope ?? claims.scp;
+  const scopes = typeof scope === "string" ? scope.split(" ").filter(Boolean) : Array.isArray(scope) ? scope.filter((s): s is string => typeof s === "string") : [];
+  const clientId = claims.client_id ?? claims.azp;
+  return {
+    token,
+    clientId: typeof clientId === "string" ? clientId : undefined,
+    subject: typeof claims.sub === "string" ? claims.sub : undefined,
+    scopes,
+    expiresAt: typeof claims.exp === "number" ? claims.exp : undefined,
+    claims,
+  };
+}
