@@ -101,14 +101,19 @@ function finishResult(
   return completed;
 }
 
-/** Stateless era: every result says its resultType and the server's identity; cacheable ones carry ttlMs and cacheScope. */
+/**
+ * Stateless era: every result says its resultType and the server's identity; cacheable ones carry
+ * ttlMs and cacheScope. A copy (the handler may return a shared object), made key by key: a
+ * spread followed by a computed key (`{ ...meta, [META.serverInfo]: ... }`) sent V8 down a slow
+ * path that cost more than the rest of the call (bench/runtime.ts, 2026-07-28 in memory).
+ */
 function completeStateless(result: Record<string, unknown>, descriptor: MethodDescriptor, options: DispatchOptions): Record<string, unknown> {
-  const meta = typeof result._meta === "object" && result._meta !== null ? (result._meta as Record<string, unknown>) : undefined;
-  const completed: Record<string, unknown> = {
-    ...result,
-    resultType: result.resultType ?? "complete",
-    _meta: { ...meta, [META.serverInfo]: meta?.[META.serverInfo] ?? options.serverInfo },
-  };
+  const completed = copy(result);
+  completed.resultType ??= "complete";
+  const meta = result._meta;
+  const completedMeta = typeof meta === "object" && meta !== null ? copy(meta as Record<string, unknown>) : {};
+  completedMeta[META.serverInfo] ??= options.serverInfo;
+  completed._meta = completedMeta;
   if (descriptor.cacheable && completed.resultType === "complete") {
     completed.ttlMs ??= options.cache.ttlMs;
     completed.cacheScope ??= options.cache.scope;
@@ -116,3 +121,12 @@ function completeStateless(result: Record<string, unknown>, descriptor: MethodDe
   return completed;
 }
 
+/** A shallow copy with own data properties, as a spread makes: "__proto__" stays a key, never a prototype. */
+function copy(source: Record<string, unknown>): Record<string, unknown> {
+  const target: Record<string, unknown> = {};
+  for (const key of Object.keys(source)) {
+    if (key === "__proto__") Object.defineProperty(target, key, { value: source[key], enumerable: true, writable: true, configurable: true });
+    else target[key] = source[key];
+  }
+  return target;
+}

@@ -2,6 +2,7 @@ import type { FrameProblem, MessageContext, Receiver, SendOptions, Transport } f
 import { stderrLogger, type Logger } from "../util/logger.js";
 import { isThenable } from "../util/thenable.js";
 import { Deadlines } from "./deadlines.js";
+import { MAX_NESTING_DEPTH, nestingTooDeep } from "./depth.js";
 import { ErrorCode, RpcError } from "./errors.js";
 import {
   classify,
@@ -169,6 +170,8 @@ export class Peer {
   // -- inbound ----------------------------------------------------------------------------------
 
   private receive(value: unknown, context: MessageContext | undefined): void {
+    const deep = nestingTooDeep(value);
+    if (deep !== undefined) return this.tooDeep(value, deep);
     if (Array.isArray(value)) this.receiveBatch(value, context);
     else this.receiveOne(value, context, this.direct);
   }
@@ -275,6 +278,26 @@ export class Peer {
     }
     if ("error" in message && message.error !== undefined) pending.reject(RpcError.from(message.error));
     else pending.resolve((message as ResultResponse).result);
+  }
+
+  /**
+   * A message nested deeper than {@link MAX_NESTING_DEPTH}: refused before anything walks it. A
+   * request gets -32600 with its id; a response settles our request with that error; a
+   * notification cannot be answered, so it is logged.
+   */
+  private tooDeep(value: unknown, path: string): void {
+    const why = `Invalid Request: the message nests deeper than ${MAX_NESTING_DEPTH} levels at ${path}`;
+    const data = { maxDepth: MAX_NESTING_DEPTH, path };
+    const kind = classify(value);
+    const message = value as Record<string, unknown>;
+    if (kind === "request") return this.reply(errorResponse(message.id as RequestId, ErrorCode.InvalidRequest, why, data));
+    if (kind === "response" || kind === "error") {
+      const pending = message.id === null ? undefined : this.settle(message.id as RequestId);
+      if (pending) return pending.reject(new RpcError(ErrorCode.InvalidRequest, `the answer to ${pending.method}: ${why}`, data));
+      return this.logger("warn", `dropped a response: ${why}`);
+    }
+    if (kind === "notification") return this.logger("warn", `dropped notification ${String(message.method)}: ${why}`);
+    this.reply(errorResponse(null, ErrorCode.InvalidRequest, why, data));
   }
 
   private malformed(problem: FrameProblem): void {

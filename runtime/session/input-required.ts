@@ -41,6 +41,7 @@ export interface InputRequest {
 }
 
 const DEFAULT_TTL_MS = 10 * 60_000;
+const NO_ANSWERS: Readonly<Record<string, unknown>> = Object.freeze({});
 
 /** Signs and checks request states for one server; remembers which ones were used. */
 export class InputRequiredCodec {
@@ -97,8 +98,9 @@ export class InputRequiredCodec {
  * same turn (so `Promise.all` of two questions yields one round trip, not two).
  */
 export class InputExchange {
-  private readonly answers: Record<string, unknown>;
-  private readonly target: string;
+  private readonly answers: Readonly<Record<string, unknown>>;
+  /** The digest of the request this run answers; computed only when a requestState is opened or issued. */
+  private target: string | undefined;
   private readonly missing = new Map<string, InputRequest>();
   private asked = 0;
   private scheduled = false;
@@ -109,20 +111,22 @@ export class InputExchange {
     private readonly codec: InputRequiredCodec,
     private readonly module: RevisionModule,
     private readonly method: string,
-    params: Record<string, unknown>,
+    private readonly params: Record<string, unknown>,
   ) {
-    this.target = digest(params);
     const token = params.requestState;
-    const responses = (params.inputResponses as Record<string, unknown> | undefined) ?? {};
+    const responses = params.inputResponses as Record<string, unknown> | undefined;
     if (typeof token !== "string") {
       // No state (SEP-2322 makes it optional): the answers are whatever the client sent. They are
-      // its own data either way; each is still checked when the handler asks for it.
-      this.answers = { ...responses };
+      // its own data either way; each is still checked when the handler asks for it. Most
+      // requests carry neither, and then cost nothing here: binding is paid only with a state.
+      this.answers = responses ?? NO_ANSWERS;
       return;
     }
+    this.target = digest(params);
     const state = codec.open(token, method, this.target);
-    this.answers = { ...state.a };
-    for (const key of state.q) if (Object.prototype.hasOwnProperty.call(responses, key)) this.answers[key] = responses[key];
+    const answers = { ...state.a };
+    if (responses) for (const key of state.q) if (Object.prototype.hasOwnProperty.call(responses, key)) answers[key] = responses[key];
+    this.answers = answers;
   }
 
   /** Whether the handler asked anything it had no answer to. */
@@ -152,7 +156,7 @@ export class InputExchange {
     const state: RequestState = {
       v: 1,
       m: this.method,
-      t: this.target,
+      t: (this.target ??= digest(this.params)),
       a: this.answers,
       q: [...this.missing.keys()],
       n: this.codec.nonce(),
@@ -172,6 +176,10 @@ function digest(params: Record<string, unknown>): string {
   return sha256(canonicalJson(target));
 }
 
+/**
+ * JSON with object keys sorted. Recursive: the peer refused any message nested deeper than
+ * MAX_NESTING_DEPTH (jsonrpc/depth.ts) before it got here.
+ */
 function canonicalJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
   if (typeof value === "object" && value !== null)
