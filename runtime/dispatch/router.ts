@@ -64,9 +64,9 @@ export function createDispatcher(handlers: ReadonlyMap<string, Handler>, options
       });
       outcome = Promise.race([outcome, required]);
     }
-    if (!isThenable(outcome)) return answer(context, finishResult(context, scope, descriptor, request.method, outcome, options));
+    if (!isThenable(outcome)) return answer(context, scope, finishResult(context, scope, descriptor, request.method, outcome, options));
     return outcome.then(
-      (result) => answer(context, finishResult(context, scope, descriptor, request.method, result, options)),
+      (result) => answer(context, scope, finishResult(context, scope, descriptor, request.method, result, options)),
       (error: unknown) => {
         context.done();
         throw error;
@@ -76,13 +76,33 @@ export function createDispatcher(handlers: ReadonlyMap<string, Handler>, options
 }
 
 /**
- * After progress, the answer waits one turn. The official SDK client handles notifications a
- * microtask late but responses at once, so progress that reaches it in the same read as its
- * response is dropped ("unknown token"); on stdio the two would share a write.
+ * After progress, the answer waits. The official SDK clients (v1, v2) handle a notification a
+ * microtask late but a response at once, deleting the request's progress handler: progress read
+ * in the same chunk as its response is dropped as "unknown token" (typescript-sdk#2580). Timing
+ * cannot rule that out (a client descheduled for a while reads everything at once), so:
+ * - session era over stdio: a ping. The client answers it only after handling what came before
+ *   it, its notifications' microtasks included, so the response can no longer share its read.
+ *   One round trip per call that reported progress; a failed ping (the client does not answer
+ *   pings, or too late) only delays the response by at most PROGRESS_PING_MS.
+ * - otherwise (2026-07-28 has no server-to-client request): the last progress notification is
+ *   written on its own, and the response follows once that write completed and one more turn
+ *   has passed. This narrows the window; it cannot close it.
  */
-function answer(context: HandlerContext, result: unknown): unknown {
-  return context.reportedProgress ? new Promise((resolve) => setImmediate(resolve, result)) : result;
+function answer(context: HandlerContext, scope: RequestScope, result: unknown): unknown {
+  const sent = context.progressSent;
+  if (sent === undefined) return result;
+  if (scope.module.era === "session" && scope.session.coalesces)
+    return sent
+      .then(() => scope.session.request("ping", undefined, { timeoutMs: PROGRESS_PING_MS }))
+      .then(
+        () => result,
+        () => result,
+      );
+  return sent.then(() => new Promise((resolve) => setImmediate(resolve, result)));
 }
+
+/** How long a response waits at most for the ping that confirms its progress. */
+const PROGRESS_PING_MS = 2_000;
 
 /** Completes a stateless-era result, then checks it: invalid data is never sent. */
 function finishResult(

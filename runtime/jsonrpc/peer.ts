@@ -119,6 +119,11 @@ export class Peer {
     return this.isClosed;
   }
 
+  /** Whether the other side may read several of our messages at once (Transport.coalesces). */
+  get coalesces(): boolean {
+    return this.transport.coalesces === true;
+  }
+
   /** Sends a request and resolves with its result, or rejects with the {@link RpcError} it got. */
   request(method: string, params: Record<string, unknown> | undefined, options: RequestOptions = {}): Promise<unknown> {
     if (this.isClosed) return Promise.reject(this.closedError);

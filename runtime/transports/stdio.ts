@@ -35,6 +35,7 @@ export interface StdioTransportOptions {
  * reports `closed()`. After either, `send` rejects with {@link TransportClosedError}.
  */
 export class StdioTransport implements Transport {
+  readonly coalesces = true;
   private readonly decoder: NdjsonDecoder;
   private receiver: Receiver | undefined;
   private reading = false;
@@ -81,7 +82,7 @@ export class StdioTransport implements Transport {
     this.input.on("error", this.onInputError);
   }
 
-  send(message: unknown, _options?: SendOptions): Promise<void> {
+  send(message: unknown, options?: SendOptions): Promise<void> {
     if (this.isClosed || this.closing || !this.output.writable) return Promise.reject(new TransportClosedError());
     let text: string | undefined;
     try {
@@ -90,6 +91,7 @@ export class StdioTransport implements Transport {
       return Promise.reject(error);
     }
     if (text === undefined) return Promise.reject(new TypeError("the message is not JSON-serializable"));
+    if (options?.alone) return this.writeAlone(encodeLine(text));
     if (this.corked === 0) {
       this.output.cork();
       process.nextTick(this.uncork);
@@ -102,6 +104,12 @@ export class StdioTransport implements Transport {
 
   close(): Promise<void> {
     return (this.closing ??= this.shutDown());
+  }
+
+  /** What this turn gathered goes first, in its own write; then `line`, resolved once written. */
+  private writeAlone(line: Buffer): Promise<void> {
+    this.uncork();
+    return new Promise((resolve, reject) => this.output.write(line, (error) => (error ? reject(error) : resolve())));
   }
 
   private async shutDown(): Promise<void> {

@@ -18,6 +18,12 @@ export interface Transport {
   send(message: unknown, options?: SendOptions): Promise<void>;
   /** Stop: flush what is queued, release resources, then call `receiver.closed()` once. */
   close(): Promise<void>;
+  /**
+   * The other side reads a byte stream, so several of our messages may reach it in one read
+   * (stdio). The dispatcher then confirms progress with a ping before the response: see
+   * dispatch/router.ts.
+   */
+  readonly coalesces?: boolean;
 }
 
 export interface SendOptions {
@@ -27,6 +33,12 @@ export interface SendOptions {
    * ignore it.
    */
   readonly relatedRequestId?: string | number;
+  /**
+   * Leave in a write of its own, and resolve once that write has completed rather than when it
+   * is queued. stdio sends progress this way: the official SDK clients drop progress that they
+   * read in the same chunk as its response (typescript-sdk#2580). Memory and HTTP ignore it.
+   */
+  readonly alone?: boolean;
 }
 
 /** Called by the transport, in order and never from inside `send`. Its methods must not throw. */
