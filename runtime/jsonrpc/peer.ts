@@ -99,6 +99,10 @@ export class Peer {
   private nextId = 1;
   private closedError: Error | undefined;
   private isClosed = false;
+  /** The other side's input ended: nothing more will arrive, answers still go out. */
+  private inputEnded: Error | undefined;
+  /** Called when the last inbound request is answered after the input ended. */
+  private onIdle: (() => void) | undefined;
   private readonly logger: Logger;
 
   constructor(
@@ -111,6 +115,7 @@ export class Peer {
       message: (value, context) => this.receive(value, context),
       malformed: (problem) => this.malformed(problem),
       closed: (error) => this.onClosed(error),
+      ended: (graceMs) => this.onEnded(graceMs),
     };
     transport.start(receiver);
   }
@@ -127,6 +132,7 @@ export class Peer {
   /** Sends a request and resolves with its result, or rejects with the {@link RpcError} it got. */
   request(method: string, params: Record<string, unknown> | undefined, options: RequestOptions = {}): Promise<unknown> {
     if (this.isClosed) return Promise.reject(this.closedError);
+    if (this.inputEnded) return Promise.reject(this.inputEnded);
     const { signal } = options;
     if (signal?.aborted) return Promise.reject(abortError(signal, method));
     const id = this.nextId++;
@@ -160,6 +166,7 @@ export class Peer {
     this.inbound.delete(id);
     inbound.abort(reason);
     inbound.sink.none();
+    this.checkIdle();
     return true;
   }
 
@@ -255,10 +262,48 @@ export class Peer {
 
   private succeeded(inbound: InboundRequest, result: unknown): void {
     if (this.finish(inbound)) inbound.sink.answer({ jsonrpc: "2.0", id: inbound.id, result: result as Record<string, unknown> });
+    this.checkIdle();
   }
 
   private failed(inbound: InboundRequest, error: unknown): void {
     if (this.finish(inbound)) inbound.sink.answer(toErrorResponse(inbound.id, error, inbound.method, this.logger));
+    this.checkIdle();
+  }
+
+  /**
+   * The other side's input ended (EOF on a pipe): requests already received are still answered,
+   * for up to `graceMs`; then each one left is aborted and answered -32603, so that none goes
+   * unanswered. Our own requests can no longer get an answer: they fail now.
+   */
+  private onEnded(graceMs: number): Promise<void> {
+    this.inputEnded = new RpcError(ErrorCode.InternalError, "the other side's input ended");
+    for (const id of [...this.pending.keys()]) this.settle(id)?.reject(this.inputEnded);
+    if (this.inbound.size === 0) return Promise.resolve();
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        for (const inbound of [...this.inbound.values()]) {
+          this.inbound.delete(inbound.id);
+          inbound.cancelled = true;
+          inbound.abort("the input ended and the grace period is over");
+          inbound.sink.answer(
+            errorResponse(inbound.id, ErrorCode.InternalError, `Internal error: ${inbound.method} did not finish within ${graceMs} ms of the input's end`),
+          );
+        }
+        resolve();
+      }, graceMs);
+      this.onIdle = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    });
+  }
+
+  private checkIdle(): void {
+    if (this.onIdle && this.inbound.size === 0) {
+      const idle = this.onIdle;
+      this.onIdle = undefined;
+      idle();
+    }
   }
 
   /** Removes a finished request; false when it was cancelled or the connection closed meanwhile (already counted as answered). */

@@ -21,7 +21,21 @@ export interface StdioTransportOptions {
    * this: a paused stdin pipe still keeps the process alive.
    */
   readonly destroyInputOnClose?: boolean;
+  /**
+   * At input EOF (`printf '...' | node server.js`), how long requests already received may take to
+   * be answered before the transport closes anyway. Default {@link DEFAULT_END_GRACE_MS}.
+   */
+  readonly endGraceMs?: number;
+  /**
+   * Once the input has ended and everything is flushed (or the grace period is over), exit the
+   * process, so that a hung handler cannot keep it alive. {@link stdio} sets it: a stdio server
+   * lives as long as its input. Default false.
+   */
+  readonly exitAfterEnd?: boolean;
 }
+
+/** How long in-flight requests may still be answered after input EOF: 5 s. */
+export const DEFAULT_END_GRACE_MS = 5_000;
 
 /**
  * MCP's stdio framing over any pair of streams: newline-delimited UTF-8 JSON, one message a line.
@@ -153,8 +167,16 @@ export class StdioTransport implements Transport {
   private readonly onEnd = (): void => {
     this.decoder.end();
     this.stopReading();
-    this.output.end();
-    this.finish();
+    const owed = this.receiver!.ended?.(this.options.endGraceMs ?? DEFAULT_END_GRACE_MS);
+    let closed: Promise<void>;
+    if (owed) closed = owed.then(() => this.close());
+    else {
+      this.output.end();
+      this.finish();
+      closed = endAndFlush(this.output).then(() => {});
+    }
+    // Unconditional: a hung handler's timers must not keep the process alive past the grace period.
+    if (this.options.exitAfterEnd) void closed.then(() => setImmediate(() => process.exit()));
   };
 
   private readonly onInputError = (error: Error): void => {
@@ -198,7 +220,7 @@ export class StdioTransport implements Transport {
 
 /** The server side: this process's stdin and stdout. Nothing else may write to stdout. */
 export function stdio(options: Omit<StdioTransportOptions, "destroyInputOnClose"> = {}): StdioTransport {
-  return new StdioTransport(process.stdin, process.stdout, { ...options, destroyInputOnClose: true });
+  return new StdioTransport(process.stdin, process.stdout, { exitAfterEnd: true, ...options, destroyInputOnClose: true });
 }
 
 const RESOLVED: Promise<void> = Promise.resolve();

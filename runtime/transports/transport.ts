@@ -49,6 +49,12 @@ export interface Receiver {
   malformed(problem: FrameProblem): void;
   /** The transport is finished (EOF, peer gone, `close()`); `error` says why when it was not asked to. */
   closed(error?: Error): void;
+  /**
+   * The input ended cleanly (EOF) while the output is still open. Resolves once the receiver has
+   * sent everything it still owes, giving up after `graceMs`; the transport then flushes, closes
+   * and reports `closed()`. Without it, EOF closes at once.
+   */
+  ended?(graceMs: number): Promise<void>;
 }
 
 export interface MessageContext {
