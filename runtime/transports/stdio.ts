@@ -32,7 +32,16 @@ export interface StdioTransportOptions {
    * lives as long as its input. Default false.
    */
   readonly exitAfterEnd?: boolean;
+  /**
+   * Backpressure: once this many bytes wait to be written (the other side is not reading), stop
+   * reading its messages until they drain. Nothing is dropped; the other side's writes block on
+   * the full pipe instead of our memory growing. Default {@link DEFAULT_MAX_BUFFERED_BYTES}.
+   */
+  readonly maxBufferedBytes?: number;
 }
+
+/** Bytes waiting to be written at which a stdio transport stops reading: 4 MiB. */
+export const DEFAULT_MAX_BUFFERED_BYTES = 4 * 1024 * 1024;
 
 /** How long in-flight requests may still be answered after input EOF: 5 s. */
 export const DEFAULT_END_GRACE_MS = 5_000;
@@ -59,6 +68,9 @@ export class StdioTransport implements Transport {
   private corked = 0;
   /** One shared wait for 'drain', so 16 blocked sends add one listener, not 16. */
   private drain: Promise<void> | undefined;
+  private readonly maxBufferedBytes: number;
+  /** Reading is paused until the output drains (backpressure). */
+  private throttled = false;
 
   constructor(
     private readonly input: Readable,
@@ -79,6 +91,8 @@ export class StdioTransport implements Transport {
     );
     // Listening from the start, and for good: an unhandled EPIPE (reader gone) would crash the process.
     output.on("error", this.onOutputError);
+    // At least the stream's own mark, so that crossing ours implies a 'drain' to come.
+    this.maxBufferedBytes = Math.max(options.maxBufferedBytes ?? DEFAULT_MAX_BUFFERED_BYTES, output.writableHighWaterMark);
   }
 
   start(receiver: Receiver): void {
@@ -113,6 +127,7 @@ export class StdioTransport implements Transport {
     const accepted = this.output.write(encodeLine(text));
     if (++this.corked === BATCH) this.uncork();
     if (accepted) return RESOLVED;
+    if (!this.throttled && this.output.writableLength >= this.maxBufferedBytes) this.throttle();
     return (this.drain ??= this.waitForDrain());
   }
 
@@ -120,10 +135,34 @@ export class StdioTransport implements Transport {
     return (this.closing ??= this.shutDown());
   }
 
+  /** Bytes accepted but not yet written out. */
+  get bufferedBytes(): number {
+    return this.output.writableLength;
+  }
+
+  /** Whether reading is paused until the output drains. */
+  get readingPaused(): boolean {
+    return this.throttled;
+  }
+
+  /** Backpressure: no new messages until what waits has been written. */
+  private throttle(): void {
+    this.throttled = true;
+    this.input.pause();
+    this.output.once("drain", this.unthrottle);
+  }
+
+  private readonly unthrottle = (): void => {
+    this.throttled = false;
+    if (this.reading) this.input.resume();
+  };
+
   /** What this turn gathered goes first, in its own write; then `line`, resolved once written. */
   private writeAlone(line: Buffer): Promise<void> {
     this.uncork();
-    return new Promise((resolve, reject) => this.output.write(line, (error) => (error ? reject(error) : resolve())));
+    const written = new Promise<void>((resolve, reject) => this.output.write(line, (error) => (error ? reject(error) : resolve())));
+    if (!this.throttled && this.output.writableLength >= this.maxBufferedBytes) this.throttle();
+    return written;
   }
 
   private async shutDown(): Promise<void> {
