@@ -16,8 +16,9 @@ node_modules/.package-lock.json: package.json package-lock.json
 	@touch $@
 
 # Test-only tools, each folder with its own lock file, kept out of the root package.json:
-# the official conformance suites and a Node 22 binary (tools/conformance), the MCP Inspector (tools/inspector).
-tools: tools/conformance/node_modules/.package-lock.json tools/inspector/node_modules/.package-lock.json
+# the official conformance suites and a Node 22 binary (tools/conformance), the MCP Inspector (tools/inspector),
+# SDK v2 for bench/ and the stdio progress test (tools/bench-peers).
+tools: tools/conformance/node_modules/.package-lock.json tools/inspector/node_modules/.package-lock.json tools/bench-peers/node_modules/.package-lock.json
 
 tools/%/node_modules/.package-lock.json: tools/%/package.json tools/%/package-lock.json
 	cd tools/$* && npm ci --no-audit --no-fund
@@ -43,7 +44,7 @@ test: build typecheck tools conformance
 	$(CLI) check
 	node_modules/.bin/mocha
 
-bench: build
+bench: build tools
 	node --import tsx bench/run.ts
 
 # Everything `make` produced; generated/README.md and spec/pinned.json stay.
