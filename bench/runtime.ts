@@ -67,8 +67,15 @@ const ROUNDS = QUICK ? 1 : 2;
 const RUNS = QUICK ? 3 : 4;
 const CALLS = { memory: QUICK ? 50_000 : 200_000, stdio: QUICK ? 5_000 : 20_000 } as const;
 const RUN_BUDGET_MS = QUICK ? 2_000 : 5_000;
-/** Each worker's warm-up: V8 keeps speeding our in-memory calls up for the first ~300k of them (about 1 s). */
+/**
+ * Each worker's warm-up: at least WARMUP_MS and WARMUP_CALLS calls (V8 keeps speeding calls up for
+ * the first ~100k in memory; a loaded machine makes that take longer than any fixed time), at
+ * most WARMUP_MAX_MS. The floor warms in no time; without a count, the slower-warming contenders
+ * were measured half-optimized.
+ */
 const WARMUP_MS = QUICK ? 1_000 : 3_000;
+const WARMUP_CALLS = { memory: 100_000, stdio: 3_000 } as const;
+const WARMUP_MAX_MS = 20_000;
 const SPAWNS = QUICK ? 3 : 7;
 const LARGE_RUNS = QUICK ? 3 : 5;
 const LARGE_BYTES = 64 * MiB;
@@ -145,6 +152,7 @@ async function workerRates(kind: Kind, side: Side, era: Era, inFlight: number): 
     const calls = CALLS[kind];
     const call = async (i: number) => void (await contender.call(i));
     await rate(call, inFlight, Number.MAX_SAFE_INTEGER, WARMUP_MS);
+    await rate(call, inFlight, WARMUP_CALLS[kind], WARMUP_MAX_MS - WARMUP_MS);
     const rates: number[] = [];
     for (let run = 0; run < RUNS; run++) {
       collectGarbage();
@@ -164,7 +172,7 @@ function runWorker(kind: Kind, side: Side, era: Era, inFlight: number): Promise<
     const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ["ignore", "pipe", "inherit"] });
     let out = "";
     child.stdout.setEncoding("utf8").on("data", (text: string) => (out += text));
-    const budget = WARMUP_MS + RUNS * RUN_BUDGET_MS + 4 * WAIT_MS;
+    const budget = WARMUP_MAX_MS + RUNS * RUN_BUDGET_MS + 4 * WAIT_MS;
     const timer = setTimeout(() => child.kill("SIGKILL"), budget);
     child.once("error", reject);
     child.once("exit", (code, signal) => {
