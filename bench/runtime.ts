@@ -335,20 +335,22 @@ async function rawEcho(era: Era): Promise<Contender> {
   const [request] = (await exchangedMessages(era)) as [Record<string, unknown>];
   const child = spawn(process.execPath, [RAW_ECHO], { stdio: ["pipe", "pipe", "inherit"] });
   let pending = "";
-  let answer: (() => void) | undefined;
+  const answers = new Map<number, () => void>();
   child.stdout.setEncoding("utf8").on("data", (data: string) => {
     pending += data;
     for (let end; (end = pending.indexOf("\n")) >= 0; pending = pending.slice(end + 1)) {
-      expectEcho((JSON.parse(pending.slice(0, end)) as { result: unknown }).result, ECHO_TEXT);
-      answer?.();
+      const response = JSON.parse(pending.slice(0, end)) as { id: number; result: unknown };
+      expectEcho(response.result, ECHO_TEXT);
+      answers.get(response.id)?.();
+      answers.delete(response.id);
     }
   });
   let id = 0;
   return {
     call: () =>
       new Promise<void>((resolveCall) => {
-        answer = resolveCall;
-        child.stdin.write(`${JSON.stringify({ ...request, id: ++id })}\n`);
+        answers.set(++id, resolveCall);
+        child.stdin.write(`${JSON.stringify({ ...request, id })}\n`);
       }),
     close: async () => {
       child.kill();
