@@ -17,8 +17,8 @@ node_modules/.package-lock.json: package.json package-lock.json
 
 # Test-only tools, each folder with its own lock file, kept out of the root package.json:
 # the official conformance suites and a Node 22 binary (tools/conformance), the MCP Inspector (tools/inspector),
-# the interop peers: SDK v2, server-everything, the AI SDK's MCP client (tools/interop).
-tools: tools/conformance/node_modules/.package-lock.json tools/inspector/node_modules/.package-lock.json tools/interop/node_modules/.package-lock.json
+# the interop peers: SDK v2, server-everything, the AI SDK's MCP client (tools/interop); SDK v2 for bench/ and the stdio progress test (tools/bench-peers).
+tools: tools/conformance/node_modules/.package-lock.json tools/inspector/node_modules/.package-lock.json tools/interop/node_modules/.package-lock.json tools/bench-peers/node_modules/.package-lock.json
 
 tools/%/node_modules/.package-lock.json: tools/%/package.json tools/%/package-lock.json
 	cd tools/$* && npm ci --no-audit --no-fund
@@ -55,7 +55,7 @@ test: pack typecheck tools redis conformance
 	$(CLI) check
 	node_modules/.bin/mocha
 
-bench: pack
+bench: pack tools
 	node --import tsx bench/run.ts
 
 # Everything `make` produced; generated/README.md and spec/pinned.json stay.

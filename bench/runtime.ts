@@ -1,25 +1,34 @@
-// The runtime against the official SDK (@modelcontextprotocol/sdk), side by side in one run.
+// The runtime against the official SDKs, v2 (@modelcontextprotocol/server + /client 2.4, from
+// tools/bench-peers) and v1 (@modelcontextprotocol/sdk 1.32), side by side in one run, in both
+// eras where the peer speaks them, each row next to its floor.
 //
 //   node --import tsx bench/runtime.ts [--quick] [--only memory,stdio,spawn,large]
 //
+// Eras: "legacy" is 2025-11-25 (initialize, a session); "stateless" is 2026-07-28 (every request
+// carries its _meta). SDK v1 speaks only the legacy era; SDK v2 both (its client pinned with
+// `versionNegotiation: { mode: { pin: "2026-07-28" } }`, as its docs say for a 2026 server).
+//
 // - memory: tools/call of an echo tool, one at a time and 16 in flight. Ours: createServer +
-//   McpClient over createMemoryPair. SDK: McpServer + Client over its InMemoryTransport.
+//   McpClient over createMemoryPair. v2 and v1: McpServer + Client over their InMemoryTransport.
+//   Floor: JSON.stringify + JSON.parse of the call's two messages as our client and server
+//   exchange them in that era (captured from a real call): what a wire would cost at the least.
 // - stdio: the same calls to a spawned server process, each client against its own server:
-//   our McpClient (spawnStdio) -> bench/servers/ours.mjs, the SDK Client (StdioClientTransport)
-//   -> bench/servers/sdk.mjs. Both servers are plain JavaScript run by plain node, ours from
-//   dist/ (`make build`), as each would be deployed.
-// - spawn: from spawn() to the initialize response on stdout, the same raw client for both,
-//   and for node alone answering with a fixed line (bench/servers/bare.mjs): the floor.
+//   McpClient (spawnStdio) -> bench/servers/ours.mjs, the v2 Client (StdioClientTransport) ->
+//   bench/servers/v2.mjs, the v1 Client -> bench/servers/sdk.mjs; every server is plain
+//   JavaScript run by plain node, ours from dist/ (`make build`), each set up as its README does.
+//   Floor: node alone echoing lines (bench/servers/echo.mjs), no MCP on either side.
+// - spawn: from spawn() to the initialize response on stdout, the same raw client for all, and
+//   for node alone answering with a fixed line (bench/servers/bare.mjs): the floor.
 // - large: a 64 MiB tool result over stdio (our client and server), next to its floor
 //   (JSON.stringify + JSON.parse of the same response message); and the SDK (client and server)
 //   asked for a result just over its 10 MiB line limit, bounded by a timeout.
 //
-// Call rates are measured in worker processes (this file with --worker), one per contender and
-// measure, so neither side's garbage or JIT state weighs on the other: each worker warms up for a
-// few seconds, then makes several runs; the median is reported. Workers alternate, ours then
-// the SDK's, ROUNDS times, and all their runs count. Every loop is bounded by a count and a time
-// budget. The targets (issue 4) are reported, never asserted; the exit code is 1 only when a
-// measurement could not be made.
+// Call rates are measured in worker processes (this file with --worker), one per contender,
+// era and measure, so no side's garbage or JIT state weighs on another: each worker warms up,
+// then makes several runs. Workers alternate (ours, v2, v1, floor, ours, ...) ROUNDS times and
+// all their runs count: the median is reported with the spread (min-max). Every loop is bounded
+// by a count and a time budget. Targets are reported, never asserted; the exit code is 1 only
+// when a measurement could not be made.
 
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
@@ -36,11 +45,13 @@ import { runInNewContext } from "node:vm";
 import * as z from "zod";
 import type { McpClient } from "../runtime/index.js";
 import { runtime } from "./support/ours.js";
+import { v2Client, v2ClientStdio, v2Server, v2ServerStdio, zod4 } from "./support/peers.js";
 import { payload } from "./servers/payload.mjs";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const OURS_SERVER = join(ROOT, "bench", "servers", "ours.mjs");
 const SDK_SERVER = join(ROOT, "bench", "servers", "sdk.mjs");
+const V2_SERVER = join(ROOT, "bench", "servers", "v2.mjs");
 const BARE_NODE = join(ROOT, "bench", "servers", "bare.mjs");
 const RAW_ECHO = join(ROOT, "bench", "servers", "echo.mjs");
 const MiB = 1024 * 1024;
@@ -56,8 +67,15 @@ const ROUNDS = QUICK ? 1 : 2;
 const RUNS = QUICK ? 3 : 4;
 const CALLS = { memory: QUICK ? 50_000 : 200_000, stdio: QUICK ? 5_000 : 20_000 } as const;
 const RUN_BUDGET_MS = QUICK ? 2_000 : 5_000;
-/** Each worker's warm-up: V8 keeps speeding our in-memory calls up for the first ~300k of them (about 1 s). */
+/**
+ * Each worker's warm-up: at least WARMUP_MS and WARMUP_CALLS calls (V8 keeps speeding calls up for
+ * the first ~100k in memory; a loaded machine makes that take longer than any fixed time), at
+ * most WARMUP_MAX_MS. The floor warms in no time; without a count, the slower-warming contenders
+ * were measured half-optimized.
+ */
 const WARMUP_MS = QUICK ? 1_000 : 3_000;
+const WARMUP_CALLS = { memory: 100_000, stdio: 3_000 } as const;
+const WARMUP_MAX_MS = 20_000;
 const SPAWNS = QUICK ? 3 : 7;
 const LARGE_RUNS = QUICK ? 3 : 5;
 const LARGE_BYTES = 64 * MiB;
@@ -111,28 +129,34 @@ async function rate(call: (i: number) => Promise<void>, inFlight: number, maxCal
 }
 
 interface Contender {
-  call(i: number): Promise<void>;
+  call(i: number): unknown;
   close(): Promise<void>;
 }
 
 type Kind = "memory" | "stdio";
-type Side = "ours" | "sdk";
+type Side = "ours" | "v2" | "v1" | "floor";
+type Era = "legacy" | "stateless";
+const REVISION: Record<Era, string> = { legacy: "2025-11-25", stateless: "2026-07-28" };
+/** Who speaks which era: SDK v1 has no 2026-07-28. */
+const SIDES: Record<Era, readonly Side[]> = { legacy: ["ours", "v2", "v1", "floor"], stateless: ["ours", "v2", "floor"] };
 
-const CONTENDERS: Record<Kind, Record<Side, () => Promise<Contender>>> = {
-  memory: { ours: () => oursInMemory(), sdk: () => sdkInMemory() },
-  stdio: { ours: () => oursOverStdio(), sdk: () => sdkOverStdio() },
+const CONTENDERS: Record<Kind, Record<Side, (era: Era) => Promise<Contender>>> = {
+  memory: { ours: (era) => oursInMemory(era), v2: (era) => v2InMemory(era), v1: () => sdkInMemory(), floor: (era) => jsonFloor(era) },
+  stdio: { ours: (era) => oursOverStdio(era), v2: (era) => v2OverStdio(era), v1: () => sdkOverStdio(), floor: (era) => rawEcho(era) },
 };
 
 /** In a worker: a warm-up of WARMUP_MS (the first calls run in V8's lower tiers), then RUNS runs; their rates. */
-async function workerRates(kind: Kind, side: Side, inFlight: number): Promise<number[]> {
-  const contender = await CONTENDERS[kind][side]();
+async function workerRates(kind: Kind, side: Side, era: Era, inFlight: number): Promise<number[]> {
+  const contender = await CONTENDERS[kind][side](era);
   try {
     const calls = CALLS[kind];
-    await rate((i) => contender.call(i), inFlight, Number.MAX_SAFE_INTEGER, WARMUP_MS);
+    const call = async (i: number) => void (await contender.call(i));
+    await rate(call, inFlight, Number.MAX_SAFE_INTEGER, WARMUP_MS);
+    await rate(call, inFlight, WARMUP_CALLS[kind], WARMUP_MAX_MS - WARMUP_MS);
     const rates: number[] = [];
     for (let run = 0; run < RUNS; run++) {
       collectGarbage();
-      rates.push(await rate((i) => contender.call(i), inFlight, calls, RUN_BUDGET_MS));
+      rates.push(await rate(call, inFlight, calls, RUN_BUDGET_MS));
     }
     return rates;
   } finally {
@@ -141,31 +165,40 @@ async function workerRates(kind: Kind, side: Side, inFlight: number): Promise<nu
 }
 
 /** Runs a worker process and returns the rates it measured. */
-function runWorker(kind: Kind, side: Side, inFlight: number): Promise<number[]> {
+function runWorker(kind: Kind, side: Side, era: Era, inFlight: number): Promise<number[]> {
   return new Promise((resolvePromise, reject) => {
-    const args = ["--import", "tsx", fileURLToPath(import.meta.url), "--worker", `${kind}:${side}:${inFlight}`, ...(QUICK ? ["--quick"] : [])];
+    const spec = `${kind}:${side}:${era}:${inFlight}`;
+    const args = ["--import", "tsx", fileURLToPath(import.meta.url), "--worker", spec, ...(QUICK ? ["--quick"] : [])];
     const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ["ignore", "pipe", "inherit"] });
     let out = "";
     child.stdout.setEncoding("utf8").on("data", (text: string) => (out += text));
-    const budget = WARMUP_MS + RUNS * RUN_BUDGET_MS + 4 * WAIT_MS;
+    const budget = WARMUP_MAX_MS + RUNS * RUN_BUDGET_MS + 4 * WAIT_MS;
     const timer = setTimeout(() => child.kill("SIGKILL"), budget);
     child.once("error", reject);
     child.once("exit", (code, signal) => {
       clearTimeout(timer);
-      if (code !== 0) return reject(new Error(`worker ${kind}:${side}:${inFlight} ${signal ? `killed (${signal}; budget ${budget} ms)` : `exited with ${code}`}`));
+      if (code !== 0) return reject(new Error(`worker ${spec} ${signal ? `killed (${signal}; budget ${budget} ms)` : `exited with ${code}`}`));
       resolvePromise(JSON.parse(out) as number[]);
     });
   });
 }
 
-/** Median calls/s of each side over ROUNDS alternating workers (ours, SDK, ours, SDK...). */
-async function compareRates(kind: Kind, inFlight: number): Promise<{ ours: number; sdk: number }> {
-  const all = { ours: [] as number[], sdk: [] as number[] };
-  for (let round = 0; round < ROUNDS; round++) {
-    all.ours.push(...(await runWorker(kind, "ours", inFlight)));
-    all.sdk.push(...(await runWorker(kind, "sdk", inFlight)));
-  }
-  return { ours: median(all.ours), sdk: median(all.sdk) };
+interface Spread {
+  readonly median: number;
+  readonly min: number;
+  readonly max: number;
+}
+
+function spread(values: number[]): Spread {
+  return { median: median(values), min: Math.min(...values), max: Math.max(...values) };
+}
+
+/** Median calls/s of each side with its spread, over ROUNDS rounds of alternating workers. */
+async function compareRates(kind: Kind, era: Era, inFlight: number): Promise<Partial<Record<Side, Spread>>> {
+  const all: Partial<Record<Side, number[]>> = {};
+  for (let round = 0; round < ROUNDS; round++)
+    for (const side of SIDES[era]) (all[side] ??= []).push(...(await runWorker(kind, side, era, inFlight)));
+  return Object.fromEntries(Object.entries(all).map(([side, values]) => [side, spread(values!)]));
 }
 
 /** Every call's answer is checked: a benchmark of failures would be fast and worthless. */
@@ -179,17 +212,71 @@ const ECHO_SCHEMA = { type: "object" as const, properties: { text: { type: "stri
 
 // -- contenders ------------------------------------------------------------------------------------
 
-async function oursInMemory(): Promise<Contender> {
+async function oursInMemory(era: Era, tap?: unknown[]): Promise<Contender> {
   const server = createServer({ name: "bench-ours", version: "1.0.0", logger: silentLogger });
   server.tool({ name: "echo", inputSchema: ECHO_SCHEMA }, ({ text }: { text: string }) => ({ content: [{ type: "text", text }] }));
   const [clientEnd, serverEnd] = createMemoryPair();
+  if (tap) for (const end of [clientEnd, serverEnd]) {
+    const send = end.send.bind(end);
+    end.send = (message, options) => (tap.push(message), send(message, options));
+  }
   await server.listen(serverEnd);
-  const client = await runtime.McpClient.connect(clientEnd, { name: "bench", version: "1.0.0", revision: "2025-11-25", logger: silentLogger });
+  const client = await runtime.McpClient.connect(clientEnd, { name: "bench", version: "1.0.0", logger: silentLogger, revision: REVISION[era] as never });
   return {
     call: async () => expectEcho(await client.callTool("echo", { text: ECHO_TEXT }), ECHO_TEXT),
     close: async () => {
       await client.close();
       await server.close();
+    },
+  };
+}
+
+/** The floor of an in-memory call: the two messages our client and server exchange for it in `era`, stringified and parsed. */
+async function jsonFloor(era: Era): Promise<Contender> {
+  const messages = await exchangedMessages(era);
+  return {
+    call: () => {
+      for (const message of messages) JSON.parse(JSON.stringify(message));
+    },
+    close: async () => {},
+  };
+}
+
+/** The request and the response of one echo call in `era`, as they pass between our client and server. */
+async function exchangedMessages(era: Era): Promise<unknown[]> {
+  const tap: unknown[] = [];
+  const ours = await oursInMemory(era, tap);
+  await ours.call(0);
+  const before = tap.length;
+  await ours.call(1);
+  await ours.close();
+  const messages = tap.slice(before);
+  if (messages.length !== 2) throw new Error(`one echo call exchanged ${messages.length} messages, not 2`);
+  return messages;
+}
+
+function v2ClientOptions(era: Era): Record<string, unknown> {
+  return era === "stateless" ? { versionNegotiation: { mode: { pin: REVISION.stateless } } } : {};
+}
+
+/** v2 serves both eras through serveStdio, whose `transport` option takes any transport: here its InMemoryTransport. */
+async function v2InMemory(era: Era): Promise<Contender> {
+  const [clientEnd, serverEnd] = v2Server.InMemoryTransport.createLinkedPair();
+  const served = v2ServerStdio.serveStdio(
+    () => {
+      const server = new v2Server.McpServer({ name: "bench-v2", version: "1.0.0" }, { capabilities: { tools: {} } });
+      server.registerTool("echo", { inputSchema: zod4.object({ text: zod4.string() }) }, ({ text }: { text: string }) => ({ content: [{ type: "text", text }] }));
+      return server;
+    },
+    { transport: serverEnd },
+  );
+  const client = new v2Client.Client({ name: "bench", version: "1.0.0" }, v2ClientOptions(era));
+  await client.connect(clientEnd);
+  return {
+    call: async () => expectEcho(await client.callTool({ name: "echo", arguments: { text: ECHO_TEXT } }), ECHO_TEXT),
+    close: async () => {
+      await client.close();
+      await served?.close?.();
     },
   };
 }
@@ -210,12 +297,25 @@ async function sdkInMemory(): Promise<Contender> {
   };
 }
 
-async function oursOverStdio(): Promise<Contender & { client: McpClient }> {
+async function oursOverStdio(era: Era = "legacy"): Promise<Contender & { client: McpClient }> {
   const transport = await spawnStdio(process.execPath, [OURS_SERVER], { stderr: "inherit" });
-  const client = await within(WAIT_MS, runtime.McpClient.connect(transport, { name: "bench", version: "1.0.0", revision: "2025-11-25", logger: silentLogger, requestTimeoutMs: WAIT_MS }), "our server");
+  const client = await within(
+    WAIT_MS,
+    runtime.McpClient.connect(transport, { name: "bench", version: "1.0.0", logger: silentLogger, requestTimeoutMs: WAIT_MS, revision: REVISION[era] as never }),
+    "our server",
+  );
   return {
     client,
     call: async () => expectEcho(await client.callTool("echo", { text: ECHO_TEXT }), ECHO_TEXT),
+    close: () => client.close(),
+  };
+}
+
+async function v2OverStdio(era: Era): Promise<Contender> {
+  const client = new v2Client.Client({ name: "bench", version: "1.0.0" }, v2ClientOptions(era));
+  await within(WAIT_MS, client.connect(new v2ClientStdio.StdioClientTransport({ command: process.execPath, args: [V2_SERVER], stderr: "inherit" })), "the v2 server");
+  return {
+    call: async () => expectEcho(await client.callTool({ name: "echo", arguments: { text: ECHO_TEXT } }), ECHO_TEXT),
     close: () => client.close(),
   };
 }
@@ -230,89 +330,73 @@ async function sdkOverStdio(): Promise<Contender & { client: Client }> {
   };
 }
 
+/** The stdio floor: round trips through a child that only echoes lines (bench/servers/echo.mjs), the era's request as the line. */
+async function rawEcho(era: Era): Promise<Contender> {
+  const [request] = (await exchangedMessages(era)) as [Record<string, unknown>];
+  const child = spawn(process.execPath, [RAW_ECHO], { stdio: ["pipe", "pipe", "inherit"] });
+  let pending = "";
+  const answers = new Map<number, () => void>();
+  child.stdout.setEncoding("utf8").on("data", (data: string) => {
+    pending += data;
+    for (let end; (end = pending.indexOf("\n")) >= 0; pending = pending.slice(end + 1)) {
+      const response = JSON.parse(pending.slice(0, end)) as { id: number; result: unknown };
+      expectEcho(response.result, ECHO_TEXT);
+      answers.get(response.id)?.();
+      answers.delete(response.id);
+    }
+  });
+  let id = 0;
+  return {
+    call: () =>
+      new Promise<void>((resolveCall) => {
+        answers.set(++id, resolveCall);
+        child.stdin.write(`${JSON.stringify({ ...request, id })}\n`);
+      }),
+    close: async () => {
+      child.kill();
+    },
+  };
+}
+
 // -- measures --------------------------------------------------------------------------------------
 
 interface Row {
   readonly measure: string;
-  readonly ours: string;
-  readonly sdk: string;
-  readonly ratio: string;
-  readonly target: string;
-  readonly met: boolean | undefined;
+  readonly cells: readonly string[];
 }
+const RATE_HEADER = ["measure", "ours", "SDK v2", "SDK v1", "floor", "ours / floor", "ours / v2", "ours / v1", "target"];
 const rows: Row[] = [];
 
-function rateRow(measure: string, result: { ours: number; sdk: number }, target: number): void {
-  const ratio = result.ours / result.sdk;
-  rows.push({
-    measure,
-    ours: `${Math.round(result.ours).toLocaleString("en-US")} calls/s`,
-    sdk: `${Math.round(result.sdk).toLocaleString("en-US")} calls/s`,
-    ratio: `${ratio.toFixed(2)}x`,
-    target: `>= ${target}x`,
-    met: ratio >= target,
-  });
-  console.log(`  ${measure}: ours ${Math.round(result.ours)} calls/s, SDK ${Math.round(result.sdk)} calls/s, ${ratio.toFixed(2)}x`);
+const callsPerSecond = (s: Spread | undefined) =>
+  s ? `${Math.round(s.median).toLocaleString("en-US")}/s (${Math.round(s.min).toLocaleString("en-US")}-${Math.round(s.max).toLocaleString("en-US")})` : "-";
+const ratioOf = (a: Spread | undefined, b: Spread | undefined) => (a && b ? `${(a.median / b.median).toFixed(2)}x` : "-");
+
+function rateRow(measure: string, result: Partial<Record<Side, Spread>>, target: string): void {
+  const { ours, v2, v1, floor } = result;
+  const cells = [callsPerSecond(ours), callsPerSecond(v2), callsPerSecond(v1), callsPerSecond(floor), ratioOf(ours, floor), ratioOf(ours, v2), ratioOf(ours, v1), target];
+  rows.push({ measure, cells });
+  console.log(`  ${measure}: ${RATE_HEADER.slice(1).map((h, i) => `${h} ${cells[i]}`).join(", ")}`);
 }
 
-/** The floor of an echo call: its request and response only stringified and parsed, no dispatch. */
-function echoFloor(): number {
-  return rateSync(() => {
-    const request = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "echo", arguments: { text: "hello 1" } } });
-    JSON.parse(request);
-    const response = JSON.stringify({ jsonrpc: "2.0", id: 1, result: { content: [{ type: "text", text: "hello 1" }] } });
-    JSON.parse(response);
-  }, 200_000);
+async function measureMemory(): Promise<void> {
+  console.log("in memory: tools/call echo");
+  rateRow("in memory, one at a time, legacy (2025-11-25)", await compareRates("memory", "legacy", 1), ">= 0.95x floor");
+  rateRow("in memory, one at a time, 2026-07-28", await compareRates("memory", "stateless", 1), ">= 0.85x floor");
+  rateRow("in memory, 16 in flight, legacy", await compareRates("memory", "legacy", 16), "-");
+  rateRow("in memory, 16 in flight, 2026-07-28", await compareRates("memory", "stateless", 16), "-");
+}
+
+async function measureStdio(): Promise<void> {
+  console.log("stdio: tools/call echo, each client against its own spawned server; floor: node alone echoing lines");
+  rateRow("stdio, one at a time, legacy (2025-11-25)", await compareRates("stdio", "legacy", 1), ">= 0.8x floor");
+  rateRow("stdio, one at a time, 2026-07-28", await compareRates("stdio", "stateless", 1), ">= 0.8x floor");
+  rateRow("stdio, 16 in flight, legacy", await compareRates("stdio", "legacy", 16), "-");
 }
 
 function rateSync(run: () => void, count: number): number {
   const t0 = performance.now();
   for (let i = 0; i < count; i++) run();
   return count / ((performance.now() - t0) / 1000);
-}
-
-async function measureMemory(): Promise<void> {
-  console.log("in memory: tools/call echo");
-  rateRow("in memory, one at a time", await compareRates("memory", 1), 8);
-  rateRow("in memory, 16 in flight", await compareRates("memory", 16), 8);
-}
-
-async function measureStdio(): Promise<void> {
-  console.log("stdio: tools/call echo, each client against its own spawned server");
-  rateRow("stdio, one at a time", await compareRates("stdio", 1), 1.5);
-  rateRow("stdio, 16 in flight", await compareRates("stdio", 16), 3);
-  const floor = median([echoFloor(), echoFloor(), echoFloor()]);
-  console.log(`  floor (the call's two messages stringified and parsed, no I/O, no dispatch): ${Math.round(floor)} calls/s`);
-  rows.push({ measure: "stdio floor (stringify+parse only)", ours: `${Math.round(floor).toLocaleString("en-US")} calls/s`, sdk: "-", ratio: "-", target: "-", met: undefined });
-  const ceiling = median([await rawEchoRate(), await rawEchoRate(), await rawEchoRate()]);
-  console.log(`  ceiling (node alone echoing lines over stdio, one at a time, no MCP): ${Math.round(ceiling)} calls/s`);
-  rows.push({ measure: "stdio ceiling, one at a time (raw line echo, no MCP)", ours: `${Math.round(ceiling).toLocaleString("en-US")} calls/s`, sdk: "-", ratio: "-", target: "-", met: undefined });
-}
-
-/** Round trips per second through a child that only echoes lines (bench/servers/echo.mjs): no MCP on either side. */
-async function rawEchoRate(): Promise<number> {
-  const child = spawn(process.execPath, [RAW_ECHO], { stdio: ["pipe", "pipe", "inherit"] });
-  let pending = "";
-  let answer: (() => void) | undefined;
-  child.stdout.setEncoding("utf8").on("data", (data: string) => {
-    pending += data;
-    for (let end; (end = pending.indexOf("\n")) >= 0; pending = pending.slice(end + 1)) {
-      JSON.parse(pending.slice(0, end));
-      answer?.();
-    }
-  });
-  try {
-    let id = 0;
-    const call = () =>
-      new Promise<void>((resolveCall) => {
-        answer = resolveCall;
-        child.stdin.write(`${JSON.stringify({ jsonrpc: "2.0", id: ++id, method: "tools/call", params: { name: "echo", arguments: { text: ECHO_TEXT } } })}\n`);
-      });
-    await within(WAIT_MS, rate(call, 1, 500, WAIT_MS), "the raw echo warm-up");
-    return await within(WAIT_MS, rate(call, 1, CALLS.stdio, RUN_BUDGET_MS), "the raw echo");
-  } finally {
-    child.kill();
-  }
 }
 
 /** ms from spawn() to the initialize response's line on stdout. */
@@ -345,26 +429,15 @@ function spawnToInitialize(script: string): Promise<number> {
 
 async function measureSpawn(): Promise<void> {
   console.log(`spawn -> initialize response, ${SPAWNS} spawns each, interleaved`);
-  for (const script of [OURS_SERVER, SDK_SERVER, BARE_NODE]) await spawnToInitialize(script); // warm the file system cache
-  const ours: number[] = [];
-  const sdk: number[] = [];
-  const bare: number[] = [];
-  for (let i = 0; i < SPAWNS; i++) {
-    ours.push(await spawnToInitialize(OURS_SERVER));
-    sdk.push(await spawnToInitialize(SDK_SERVER));
-    bare.push(await spawnToInitialize(BARE_NODE));
-  }
-  const ratio = median(ours) / median(sdk);
-  console.log(`  ours ${median(ours).toFixed(0)} ms, SDK ${median(sdk).toFixed(0)} ms (${ratio.toFixed(2)}x); node alone ${median(bare).toFixed(0)} ms`);
-  rows.push({
-    measure: "spawn -> initialize response",
-    ours: `${median(ours).toFixed(0)} ms`,
-    sdk: `${median(sdk).toFixed(0)} ms`,
-    ratio: `${ratio.toFixed(2)}x`,
-    target: "<= 0.5x",
-    met: ratio <= 0.5,
-  });
-  rows.push({ measure: "spawn -> initialize, node alone (no MCP)", ours: `${median(bare).toFixed(0)} ms`, sdk: "-", ratio: `${(median(bare) / median(sdk)).toFixed(2)}x`, target: "-", met: undefined });
+  const scripts = { ours: OURS_SERVER, v2: V2_SERVER, v1: SDK_SERVER, floor: BARE_NODE } as const;
+  for (const script of Object.values(scripts)) await spawnToInitialize(script); // warm the file system cache
+  const times: Record<keyof typeof scripts, number[]> = { ours: [], v2: [], v1: [], floor: [] };
+  for (let i = 0; i < SPAWNS; i++) for (const [side, script] of Object.entries(scripts)) times[side as keyof typeof scripts].push(await spawnToInitialize(script));
+  const ms = (values: number[]) => `${median(values).toFixed(0)} ms (${Math.min(...values).toFixed(0)}-${Math.max(...values).toFixed(0)})`;
+  const ratio = (a: number[], b: number[]) => `${(median(a) / median(b)).toFixed(2)}x`;
+  const cells = [ms(times.ours), ms(times.v2), ms(times.v1), ms(times.floor), ratio(times.ours, times.floor), ratio(times.ours, times.v2), ratio(times.ours, times.v1), "<= 1.2x floor"];
+  rows.push({ measure: "spawn -> initialize response", cells });
+  console.log(`  ${cells.join(", ")}`);
 }
 
 async function measureLarge(): Promise<void> {
@@ -416,11 +489,7 @@ async function measureLarge(): Promise<void> {
   console.log(`  SDK ${sdkOutcome}`);
   rows.push({
     measure: `${LARGE_BYTES / MiB} MiB result round trip over stdio`,
-    ours: `${median(times).toFixed(0)} ms (floor ${floor.toFixed(0)} ms)`,
-    sdk: sdkOutcome.split(":")[0]!,
-    ratio: `${ratio.toFixed(2)}x floor`,
-    target: "<= 2x floor",
-    met: ratio <= 2,
+    cells: [`${median(times).toFixed(0)} ms`, "-", sdkOutcome.split(":")[0]!, `${floor.toFixed(0)} ms`, `${ratio.toFixed(2)}x`, "-", "-", "<= 2x floor"],
   });
 }
 
@@ -428,8 +497,8 @@ async function measureLarge(): Promise<void> {
 
 if (values.worker !== undefined) {
   // Worker mode: measure one contender, print its rates as JSON on stdout, nothing else there.
-  const [kind, side, inFlight] = values.worker.split(":") as [Kind, Side, string];
-  process.stdout.write(JSON.stringify(await workerRates(kind, side, Number(inFlight))));
+  const [kind, side, era, inFlight] = values.worker.split(":") as [Kind, Side, Era, string];
+  process.stdout.write(JSON.stringify(await workerRates(kind, side, era, Number(inFlight))));
   process.exit(0);
 }
 
@@ -438,7 +507,7 @@ const stale = newerSources(join(ROOT, "runtime"), join(ROOT, "dist", "runtime"))
 if (stale.length > 0) console.warn(`warning: dist/ is older than ${stale.slice(0, 3).join(", ")}: run \`make build\` for numbers that match the sources\n`);
 
 console.log(
-  `runtime vs @modelcontextprotocol/sdk, node ${process.version}, ${cpus().length} CPUs, rates: median of ${ROUNDS * RUNS} runs in ${ROUNDS} worker(s) per side${QUICK ? ", --quick" : ""}\n`,
+  `runtime vs SDK v2 (@modelcontextprotocol/server, /client) and SDK v1 (@modelcontextprotocol/sdk), node ${process.version}, ${cpus().length} CPUs, rates: median of ${ROUNDS * RUNS} runs in ${ROUNDS} worker(s) per side${QUICK ? ", --quick" : ""}\n`,
 );
 try {
   if (ONLY.has("memory")) await measureMemory();
@@ -450,10 +519,9 @@ try {
 }
 
 console.log("");
-const header = ["measure", "ours", "SDK", "ours vs SDK", "target", "met"];
-console.log(header.join(" | "));
-console.log(header.map((h) => "-".repeat(h.length)).join(" | "));
-for (const row of rows) console.log([row.measure, row.ours, row.sdk, row.ratio, row.target, row.met === undefined ? "-" : row.met ? "yes" : "NO"].join(" | "));
+console.log(`| ${RATE_HEADER.join(" | ")} |`);
+console.log(`|${RATE_HEADER.map((_, i) => (i === 0 ? "---" : "---:")).join("|")}|`);
+for (const row of rows) console.log(`| ${[row.measure, ...row.cells].join(" | ")} |`);
 
 /** Source files under `source` newer than their compiled counterpart under `compiled`. */
 function newerSources(source: string, compiled: string): string[] {

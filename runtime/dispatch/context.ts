@@ -83,6 +83,8 @@ export class HandlerContext implements RequestContext {
   /** Stateless era, for methods that may answer InputRequiredResult: the answers this run can have. */
   readonly input: InputExchange | undefined;
   private lastProgress = -Infinity;
+  /** Settles once the last progress notification has left (stdio: written on its own); the response waits for it. */
+  progressSent: Promise<void> | undefined;
   private finished = false;
 
   constructor(
@@ -125,11 +127,6 @@ export class HandlerContext implements RequestContext {
     return this.inbound.context?.auth as AuthInfo | undefined;
   }
 
-  /** Whether this request sent any progress notification. */
-  get reportedProgress(): boolean {
-    return this.lastProgress !== -Infinity;
-  }
-
   progress(progress: number, total?: number, message?: string): void {
     const token = this.meta?.progressToken;
     if (token === undefined || this.over) return;
@@ -138,7 +135,7 @@ export class HandlerContext implements RequestContext {
     const params: Record<string, unknown> = { progressToken: token, progress };
     if (total !== undefined) params.total = total;
     if (message !== undefined) params.message = message;
-    this.send("notifications/progress", params);
+    this.progressSent = this.send("notifications/progress", params, true);
   }
 
   log(level: LogLevelName, data: unknown, logger?: string): void {
@@ -211,9 +208,9 @@ export class HandlerContext implements RequestContext {
     return result as Record<string, unknown>;
   }
 
-  private send(method: string, params: Record<string, unknown>): void {
-    this.session
-      .notify(method, params, { relatedRequestId: this.requestId })
+  private send(method: string, params: Record<string, unknown>, alone = false): Promise<void> {
+    return this.session
+      .notify(method, params, { relatedRequestId: this.requestId, alone })
       .catch((error: Error) => this.options.logger("debug", `${method} for request ${JSON.stringify(this.requestId)} not sent: ${error.message}`));
   }
 }

@@ -84,9 +84,9 @@ export function createDispatcher(handlers: ReadonlyMap<string, Handler>, options
       });
       outcome = Promise.race([outcome, required]);
     }
-    if (!isThenable(outcome)) return answer(context, finishResult(context, scope, descriptor, request.method, outcome, check, options));
+    if (!isThenable(outcome)) return answer(context, scope, finishResult(context, scope, descriptor, request.method, outcome, check, options));
     return outcome.then(
-      (result) => answer(context, finishResult(context, scope, descriptor, request.method, result, check, options)),
+      (result) => answer(context, scope, finishResult(context, scope, descriptor, request.method, result, check, options)),
       (error: unknown) => {
         context.done();
         throw error;
@@ -96,13 +96,33 @@ export function createDispatcher(handlers: ReadonlyMap<string, Handler>, options
 }
 
 /**
- * After progress, the answer waits one turn. The official SDK client handles notifications a
- * microtask late but responses at once, so progress that reaches it in the same read as its
- * response is dropped ("unknown token"); on stdio the two would share a write.
+ * After progress, the answer waits. The official SDK clients (v1, v2) handle a notification a
+ * microtask late but a response at once, deleting the request's progress handler: progress read
+ * in the same chunk as its response is dropped as "unknown token" (typescript-sdk#2580). Timing
+ * cannot rule that out (a client descheduled for a while reads everything at once), so:
+ * - session era over stdio: a ping. The client answers it only after handling what came before
+ *   it, its notifications' microtasks included, so the response can no longer share its read.
+ *   One round trip per call that reported progress; a failed ping (the client does not answer
+ *   pings, or too late) only delays the response by at most PROGRESS_PING_MS.
+ * - otherwise (2026-07-28 has no server-to-client request): the last progress notification is
+ *   written on its own, and the response follows once that write completed and one more turn
+ *   has passed. This narrows the window; it cannot close it.
  */
-function answer(context: HandlerContext, result: unknown): unknown {
-  return context.reportedProgress ? new Promise((resolve) => setImmediate(resolve, result)) : result;
+function answer(context: HandlerContext, scope: RequestScope, result: unknown): unknown {
+  const sent = context.progressSent;
+  if (sent === undefined) return result;
+  if (scope.module.era === "session" && scope.session.coalesces)
+    return sent
+      .then(() => scope.session.request("ping", undefined, { timeoutMs: PROGRESS_PING_MS }))
+      .then(
+        () => result,
+        () => result,
+      );
+  return sent.then(() => new Promise((resolve) => setImmediate(resolve, result)));
 }
+
+/** How long a response waits at most for the ping that confirms its progress. */
+const PROGRESS_PING_MS = 2_000;
 
 /** Completes a stateless-era result, then checks it: invalid data is never sent. */
 function finishResult(
@@ -122,14 +142,19 @@ function finishResult(
   return completed;
 }
 
-/** Stateless era: every result says its resultType and the server's identity; cacheable ones carry ttlMs and cacheScope. */
+/**
+ * Stateless era: every result says its resultType and the server's identity; cacheable ones carry
+ * ttlMs and cacheScope. A copy (the handler may return a shared object), made key by key: a
+ * spread followed by a computed key (`{ ...meta, [META.serverInfo]: ... }`) sent V8 down a slow
+ * path that cost more than the rest of the call (bench/runtime.ts, 2026-07-28 in memory).
+ */
 function completeStateless(result: Record<string, unknown>, descriptor: MethodDescriptor, options: DispatchOptions): Record<string, unknown> {
-  const meta = typeof result._meta === "object" && result._meta !== null ? (result._meta as Record<string, unknown>) : undefined;
-  const completed: Record<string, unknown> = {
-    ...result,
-    resultType: result.resultType ?? "complete",
-    _meta: { ...meta, [META.serverInfo]: meta?.[META.serverInfo] ?? options.serverInfo },
-  };
+  const completed = copy(result);
+  completed.resultType ??= "complete";
+  const meta = result._meta;
+  const completedMeta = typeof meta === "object" && meta !== null ? copy(meta as Record<string, unknown>) : {};
+  completedMeta[META.serverInfo] ??= options.serverInfo;
+  completed._meta = completedMeta;
   if (descriptor.cacheable && completed.resultType === "complete") {
     completed.ttlMs ??= options.cache.ttlMs;
     completed.cacheScope ??= options.cache.scope;
@@ -137,3 +162,12 @@ function completeStateless(result: Record<string, unknown>, descriptor: MethodDe
   return completed;
 }
 
+/** A shallow copy with own data properties, as a spread makes: "__proto__" stays a key, never a prototype. */
+function copy(source: Record<string, unknown>): Record<string, unknown> {
+  const target: Record<string, unknown> = {};
+  for (const key of Object.keys(source)) {
+    if (key === "__proto__") Object.defineProperty(target, key, { value: source[key], enumerable: true, writable: true, configurable: true });
+    else target[key] = source[key];
+  }
+  return target;
+}

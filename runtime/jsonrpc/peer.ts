@@ -2,6 +2,7 @@ import type { FrameProblem, MessageContext, Receiver, SendOptions, Transport } f
 import { stderrLogger, type Logger } from "../util/logger.js";
 import { isThenable } from "../util/thenable.js";
 import { Deadlines } from "./deadlines.js";
+import { MAX_NESTING_DEPTH, nestingTooDeep } from "./depth.js";
 import { ErrorCode, RpcError } from "./errors.js";
 import {
   classify,
@@ -100,6 +101,10 @@ export class Peer {
   private nextId = 1;
   private closedError: Error | undefined;
   private isClosed = false;
+  /** The other side's input ended: nothing more will arrive, answers still go out. */
+  private inputEnded: Error | undefined;
+  /** Called when the last inbound request is answered after the input ended. */
+  private onIdle: (() => void) | undefined;
   private readonly logger: Logger;
 
   constructor(
@@ -112,6 +117,7 @@ export class Peer {
       message: (value, context) => this.receive(value, context),
       malformed: (problem) => this.malformed(problem),
       closed: (error) => this.onClosed(error),
+      ended: (graceMs) => this.onEnded(graceMs),
     };
     transport.start(receiver);
   }
@@ -120,9 +126,15 @@ export class Peer {
     return this.isClosed;
   }
 
+  /** Whether the other side may read several of our messages at once (Transport.coalesces). */
+  get coalesces(): boolean {
+    return this.transport.coalesces === true;
+  }
+
   /** Sends a request and resolves with its result, or rejects with the {@link RpcError} it got. */
   request(method: string, params: Record<string, unknown> | undefined, options: RequestOptions = {}): Promise<unknown> {
     if (this.isClosed) return Promise.reject(this.closedError);
+    if (this.inputEnded) return Promise.reject(this.inputEnded);
     const { signal } = options;
     if (signal?.aborted) return Promise.reject(abortError(signal, method));
     const id = this.nextId++;
@@ -156,6 +168,7 @@ export class Peer {
     this.inbound.delete(id);
     inbound.abort(reason);
     inbound.sink.none();
+    this.checkIdle();
     return true;
   }
 
@@ -171,6 +184,8 @@ export class Peer {
   // -- inbound ----------------------------------------------------------------------------------
 
   private receive(value: unknown, context: MessageContext | undefined): void {
+    const deep = nestingTooDeep(value);
+    if (deep !== undefined) return this.tooDeep(value, deep);
     if (Array.isArray(value)) this.receiveBatch(value, context);
     else this.receiveOne(value, context, this.direct);
   }
@@ -249,10 +264,48 @@ export class Peer {
 
   private succeeded(inbound: InboundRequest, result: unknown): void {
     if (this.finish(inbound)) inbound.sink.answer({ jsonrpc: "2.0", id: inbound.id, result: result as Record<string, unknown> });
+    this.checkIdle();
   }
 
   private failed(inbound: InboundRequest, error: unknown): void {
     if (this.finish(inbound)) inbound.sink.answer(toErrorResponse(inbound.id, error, inbound.method, this.logger));
+    this.checkIdle();
+  }
+
+  /**
+   * The other side's input ended (EOF on a pipe): requests already received are still answered,
+   * for up to `graceMs`; then each one left is aborted and answered -32603, so that none goes
+   * unanswered. Our own requests can no longer get an answer: they fail now.
+   */
+  private onEnded(graceMs: number): Promise<void> {
+    this.inputEnded = new RpcError(ErrorCode.InternalError, "the other side's input ended");
+    for (const id of [...this.pending.keys()]) this.settle(id)?.reject(this.inputEnded);
+    if (this.inbound.size === 0) return Promise.resolve();
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        for (const inbound of [...this.inbound.values()]) {
+          this.inbound.delete(inbound.id);
+          inbound.cancelled = true;
+          inbound.abort("the input ended and the grace period is over");
+          inbound.sink.answer(
+            errorResponse(inbound.id, ErrorCode.InternalError, `Internal error: ${inbound.method} did not finish within ${graceMs} ms of the input's end`),
+          );
+        }
+        resolve();
+      }, graceMs);
+      this.onIdle = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    });
+  }
+
+  private checkIdle(): void {
+    if (this.onIdle && this.inbound.size === 0) {
+      const idle = this.onIdle;
+      this.onIdle = undefined;
+      idle();
+    }
   }
 
   /** Removes a finished request; false when it was cancelled or the connection closed meanwhile (already counted as answered). */
@@ -277,6 +330,26 @@ export class Peer {
     }
     if ("error" in message && message.error !== undefined) pending.reject(RpcError.from(message.error));
     else pending.resolve((message as ResultResponse).result);
+  }
+
+  /**
+   * A message nested deeper than {@link MAX_NESTING_DEPTH}: refused before anything walks it. A
+   * request gets -32600 with its id; a response settles our request with that error; a
+   * notification cannot be answered, so it is logged.
+   */
+  private tooDeep(value: unknown, path: string): void {
+    const why = `Invalid Request: the message nests deeper than ${MAX_NESTING_DEPTH} levels at ${path}`;
+    const data = { maxDepth: MAX_NESTING_DEPTH, path };
+    const kind = classify(value);
+    const message = value as Record<string, unknown>;
+    if (kind === "request") return this.reply(errorResponse(message.id as RequestId, ErrorCode.InvalidRequest, why, data));
+    if (kind === "response" || kind === "error") {
+      const pending = message.id === null ? undefined : this.settle(message.id as RequestId);
+      if (pending) return pending.reject(new RpcError(ErrorCode.InvalidRequest, `the answer to ${pending.method}: ${why}`, data));
+      return this.logger("warn", `dropped a response: ${why}`);
+    }
+    if (kind === "notification") return this.logger("warn", `dropped notification ${String(message.method)}: ${why}`);
+    this.reply(errorResponse(null, ErrorCode.InvalidRequest, why, data));
   }
 
   private malformed(problem: FrameProblem): void {

@@ -45,6 +45,7 @@ export interface InputRequest {
 }
 
 const DEFAULT_TTL_MS = 10 * 60_000;
+const NO_ANSWERS: Readonly<Record<string, unknown>> = Object.freeze({});
 
 /** Signs and checks request states for one server; its nonce store remembers which ones were used. */
 export class InputRequiredCodec {
@@ -91,8 +92,9 @@ const invalidState = (why: string) => new RpcError(ErrorCode.InvalidParams, `Inv
  * same turn (so `Promise.all` of two questions yields one round trip, not two).
  */
 export class InputExchange {
-  private readonly answers: Record<string, unknown>;
-  private readonly target: string;
+  private readonly answers: Readonly<Record<string, unknown>>;
+  /** The digest of the request this run answers; computed only when a requestState is opened or issued. */
+  private target: string | undefined;
   private readonly missing = new Map<string, InputRequest>();
   private asked = 0;
   private scheduled = false;
@@ -105,21 +107,23 @@ export class InputExchange {
     private readonly codec: InputRequiredCodec,
     private readonly module: LoadedRevision,
     private readonly method: string,
-    params: Record<string, unknown>,
+    private readonly params: Record<string, unknown>,
   ) {
-    this.target = digest(params);
     const token = params.requestState;
-    const responses = (params.inputResponses as Record<string, unknown> | undefined) ?? {};
+    const responses = params.inputResponses as Record<string, unknown> | undefined;
     if (typeof token !== "string") {
       // No state (SEP-2322 makes it optional): the answers are whatever the client sent. They are
-      // its own data either way; each is still checked when the handler asks for it.
-      this.answers = { ...responses };
+      // its own data either way; each is still checked when the handler asks for it. Most
+      // requests carry neither, and then cost nothing here: binding is paid only with a state.
+      this.answers = responses ?? NO_ANSWERS;
       return;
     }
+    this.target = digest(params);
     const state = codec.open(token, method, this.target);
     this.claimed = codec.claim(state);
-    this.answers = { ...state.a };
-    for (const key of state.q) if (Object.prototype.hasOwnProperty.call(responses, key)) this.answers[key] = responses[key];
+    const answers = { ...state.a };
+    if (responses) for (const key of state.q) if (Object.prototype.hasOwnProperty.call(responses, key)) answers[key] = responses[key];
+    this.answers = answers;
   }
 
   /** Whether the handler asked anything it had no answer to. */
@@ -149,7 +153,7 @@ export class InputExchange {
     const state: RequestState = {
       v: 1,
       m: this.method,
-      t: this.target,
+      t: (this.target ??= digest(this.params)),
       a: this.answers,
       q: [...this.missing.keys()],
       n: this.codec.nonce(),
@@ -169,6 +173,10 @@ function digest(params: Record<string, unknown>): string {
   return sha256(canonicalJson(target));
 }
 
+/**
+ * JSON with object keys sorted. Recursive: the peer refused any message nested deeper than
+ * MAX_NESTING_DEPTH (jsonrpc/depth.ts) before it got here.
+ */
 function canonicalJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
   if (typeof value === "object" && value !== null)

@@ -99,6 +99,11 @@ export class ServerSession {
     return this.peer.closed;
   }
 
+  /** Whether the client may read several of our messages at once (stdio). */
+  get coalesces(): boolean {
+    return this.peer.coalesces;
+  }
+
   /** A request to the client (sampling, roots, elicitation, ping). */
   request(method: string, params: Record<string, unknown> | undefined, options?: RequestOptions): Promise<unknown> {
     return this.peer.request(method, params, options);

@@ -51,6 +51,7 @@ type Exit = { readonly code: number | null; readonly signal: NodeJS.Signals | nu
  * code or signal unless it exited with 0.
  */
 export class ChildStdioTransport implements Transport {
+  readonly coalesces = true;
   private readonly stdio: StdioTransport;
   private readonly exited: Promise<Exit>;
   private readonly exitTimeoutMs: number;

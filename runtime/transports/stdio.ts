@@ -21,7 +21,30 @@ export interface StdioTransportOptions {
    * this: a paused stdin pipe still keeps the process alive.
    */
   readonly destroyInputOnClose?: boolean;
+  /**
+   * At input EOF (`printf '...' | node server.js`), how long requests already received may take to
+   * be answered before the transport closes anyway. Default {@link DEFAULT_END_GRACE_MS}.
+   */
+  readonly endGraceMs?: number;
+  /**
+   * Once the input has ended and everything is flushed (or the grace period is over), exit the
+   * process, so that a hung handler cannot keep it alive. {@link stdio} sets it: a stdio server
+   * lives as long as its input. Default false.
+   */
+  readonly exitAfterEnd?: boolean;
+  /**
+   * Backpressure: once this many bytes wait to be written (the other side is not reading), stop
+   * reading its messages until they drain. Nothing is dropped; the other side's writes block on
+   * the full pipe instead of our memory growing. Default {@link DEFAULT_MAX_BUFFERED_BYTES}.
+   */
+  readonly maxBufferedBytes?: number;
 }
+
+/** Bytes waiting to be written at which a stdio transport stops reading: 4 MiB. */
+export const DEFAULT_MAX_BUFFERED_BYTES = 4 * 1024 * 1024;
+
+/** How long in-flight requests may still be answered after input EOF: 5 s. */
+export const DEFAULT_END_GRACE_MS = 5_000;
 
 /**
  * MCP's stdio framing over any pair of streams: newline-delimited UTF-8 JSON, one message a line.
@@ -35,6 +58,7 @@ export interface StdioTransportOptions {
  * reports `closed()`. After either, `send` rejects with {@link TransportClosedError}.
  */
 export class StdioTransport implements Transport {
+  readonly coalesces = true;
   private readonly decoder: NdjsonDecoder;
   private receiver: Receiver | undefined;
   private reading = false;
@@ -44,6 +68,9 @@ export class StdioTransport implements Transport {
   private corked = 0;
   /** One shared wait for 'drain', so 16 blocked sends add one listener, not 16. */
   private drain: Promise<void> | undefined;
+  private readonly maxBufferedBytes: number;
+  /** Reading is paused until the output drains (backpressure). */
+  private throttled = false;
 
   constructor(
     private readonly input: Readable,
@@ -64,6 +91,8 @@ export class StdioTransport implements Transport {
     );
     // Listening from the start, and for good: an unhandled EPIPE (reader gone) would crash the process.
     output.on("error", this.onOutputError);
+    // At least the stream's own mark, so that crossing ours implies a 'drain' to come.
+    this.maxBufferedBytes = Math.max(options.maxBufferedBytes ?? DEFAULT_MAX_BUFFERED_BYTES, output.writableHighWaterMark);
   }
 
   start(receiver: Receiver): void {
@@ -81,7 +110,7 @@ export class StdioTransport implements Transport {
     this.input.on("error", this.onInputError);
   }
 
-  send(message: unknown, _options?: SendOptions): Promise<void> {
+  send(message: unknown, options?: SendOptions): Promise<void> {
     if (this.isClosed || this.closing || !this.output.writable) return Promise.reject(new TransportClosedError());
     let text: string | undefined;
     try {
@@ -90,6 +119,7 @@ export class StdioTransport implements Transport {
       return Promise.reject(error);
     }
     if (text === undefined) return Promise.reject(new TypeError("the message is not JSON-serializable"));
+    if (options?.alone) return this.writeAlone(encodeLine(text));
     if (this.corked === 0) {
       this.output.cork();
       process.nextTick(this.uncork);
@@ -97,11 +127,42 @@ export class StdioTransport implements Transport {
     const accepted = this.output.write(encodeLine(text));
     if (++this.corked === BATCH) this.uncork();
     if (accepted) return RESOLVED;
+    if (!this.throttled && this.output.writableLength >= this.maxBufferedBytes) this.throttle();
     return (this.drain ??= this.waitForDrain());
   }
 
   close(): Promise<void> {
     return (this.closing ??= this.shutDown());
+  }
+
+  /** Bytes accepted but not yet written out. */
+  get bufferedBytes(): number {
+    return this.output.writableLength;
+  }
+
+  /** Whether reading is paused until the output drains. */
+  get readingPaused(): boolean {
+    return this.throttled;
+  }
+
+  /** Backpressure: no new messages until what waits has been written. */
+  private throttle(): void {
+    this.throttled = true;
+    this.input.pause();
+    this.output.once("drain", this.unthrottle);
+  }
+
+  private readonly unthrottle = (): void => {
+    this.throttled = false;
+    if (this.reading) this.input.resume();
+  };
+
+  /** What this turn gathered goes first, in its own write; then `line`, resolved once written. */
+  private writeAlone(line: Buffer): Promise<void> {
+    this.uncork();
+    const written = new Promise<void>((resolve, reject) => this.output.write(line, (error) => (error ? reject(error) : resolve())));
+    if (!this.throttled && this.output.writableLength >= this.maxBufferedBytes) this.throttle();
+    return written;
   }
 
   private async shutDown(): Promise<void> {
@@ -145,8 +206,16 @@ export class StdioTransport implements Transport {
   private readonly onEnd = (): void => {
     this.decoder.end();
     this.stopReading();
-    this.output.end();
-    this.finish();
+    const owed = this.receiver!.ended?.(this.options.endGraceMs ?? DEFAULT_END_GRACE_MS);
+    let closed: Promise<void>;
+    if (owed) closed = owed.then(() => this.close());
+    else {
+      this.output.end();
+      this.finish();
+      closed = endAndFlush(this.output).then(() => {});
+    }
+    // Unconditional: a hung handler's timers must not keep the process alive past the grace period.
+    if (this.options.exitAfterEnd) void closed.then(() => setImmediate(() => process.exit()));
   };
 
   private readonly onInputError = (error: Error): void => {
@@ -190,7 +259,7 @@ export class StdioTransport implements Transport {
 
 /** The server side: this process's stdin and stdout. Nothing else may write to stdout. */
 export function stdio(options: Omit<StdioTransportOptions, "destroyInputOnClose"> = {}): StdioTransport {
-  return new StdioTransport(process.stdin, process.stdout, { ...options, destroyInputOnClose: true });
+  return new StdioTransport(process.stdin, process.stdout, { exitAfterEnd: true, ...options, destroyInputOnClose: true });
 }
 
 const RESOLVED: Promise<void> = Promise.resolve();

@@ -18,6 +18,12 @@ export interface Transport {
   send(message: unknown, options?: SendOptions): Promise<void>;
   /** Stop: flush what is queued, release resources, then call `receiver.closed()` once. */
   close(): Promise<void>;
+  /**
+   * The other side reads a byte stream, so several of our messages may reach it in one read
+   * (stdio). The dispatcher then confirms progress with a ping before the response: see
+   * dispatch/router.ts.
+   */
+  readonly coalesces?: boolean;
 }
 
 export interface SendOptions {
@@ -29,6 +35,12 @@ export interface SendOptions {
   readonly relatedRequestId?: string | number;
   /** Extra HTTP headers for this message's POST (SEP-2243 `Mcp-Param-*`); other transports ignore them. */
   readonly headers?: Readonly<Record<string, string>>;
+  /**
+   * Leave in a write of its own, and resolve once that write has completed rather than when it
+   * is queued. stdio sends progress this way: the official SDK clients drop progress that they
+   * read in the same chunk as its response (typescript-sdk#2580). Memory and HTTP ignore it.
+   */
+  readonly alone?: boolean;
 }
 
 /** Called by the transport, in order and never from inside `send`. Its methods must not throw. */
@@ -39,6 +51,12 @@ export interface Receiver {
   malformed(problem: FrameProblem): void;
   /** The transport is finished (EOF, peer gone, `close()`); `error` says why when it was not asked to. */
   closed(error?: Error): void;
+  /**
+   * The input ended cleanly (EOF) while the output is still open. Resolves once the receiver has
+   * sent everything it still owes, giving up after `graceMs`; the transport then flushes, closes
+   * and reports `closed()`. Without it, EOF closes at once.
+   */
+  ended?(graceMs: number): Promise<void>;
 }
 
 export interface MessageContext {
