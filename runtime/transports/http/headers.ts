@@ -30,7 +30,7 @@ export function metaVersion(message: unknown): unknown {
  * them without reading the body. MCP-Protocol-Version must equal `_meta`'s version, Mcp-Method the
  * method, and Mcp-Name the tool or prompt name or resource URI. Header names are case-insensitive,
  * values case-sensitive, surrounding whitespace ignored; a value may be `=?base64?...?=`.
- * A mismatch or a missing header is -32020 with HTTP 400.
+ * A mismatch or a missing header is -32020 with HTTP 400, except a notification's missing Mcp-Method.
  */
 export function checkStatelessHeaders(req: IncomingMessage, message: Record<string, unknown>): HttpError | undefined {
   const id = typeof message.id === "string" || typeof message.id === "number" ? (message.id as RequestId) : null;
@@ -50,6 +50,9 @@ export function checkStatelessHeaders(req: IncomingMessage, message: Record<stri
   const method = message.method;
   if (typeof method !== "string") return undefined;
   const methodHeader = decoded(header(req, HEADER.method));
+  // The header is required of requests only; SDK v2 posts notifications without it (as when a
+  // subscriptions/listen is closed), and the SDK servers accept them.
+  if (methodHeader === undefined && message.id === undefined) return undefined;
   if (methodHeader !== method) return mismatch("Mcp-Method", methodHeader ?? undefined, method);
 
   const param = NAMED_BY[method];
