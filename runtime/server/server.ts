@@ -9,7 +9,7 @@ import { ServerSession, type ServerCore } from "../session/server-session.js";
 import type { Transport } from "../transports/transport.js";
 import { stderrLogger, type Logger } from "../util/logger.js";
 import { complete, type Completers } from "./completion.js";
-import { SchemaCompiler } from "./json-schema.js";
+import { SchemaCompiler, type SchemaEngine } from "./json-schema.js";
 import { Paginator } from "./pagination.js";
 import { PromptRegistry, type PromptDefinition, type PromptHandler } from "./prompts.js";
 import {
@@ -46,6 +46,8 @@ export interface ServerOptions {
   readonly onNotification?: (method: string, params: Record<string, unknown>, session: ServerSession) => void;
   /** Where the runtime reports what it cannot answer (default: stderr). */
   readonly logger?: Logger;
+  /** How tool schemas are checked: "ajv" (compiled), "interpreter" (no code generation), "auto" (default: the interpreter where code generation is forbidden). */
+  readonly toolSchemaEngine?: SchemaEngine;
 }
 
 /** Something that accepts connections (Streamable HTTP) rather than being one. */
@@ -101,7 +103,7 @@ export class McpServer {
 
   constructor(options: ServerOptions) {
     this.logger = options.logger ?? stderrLogger;
-    this.tools = new ToolRegistry(new SchemaCompiler(this.logger), this.logger);
+    this.tools = new ToolRegistry(new SchemaCompiler(this.logger, options.toolSchemaEngine), this.logger);
     this.paginator = new Paginator(options.pageSize ?? 100);
     const requested = options.revisions ?? ALL_REVISIONS;
     for (const revision of requested)

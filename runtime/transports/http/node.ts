@@ -1,6 +1,5 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { Readable } from "node:stream";
 import { stderrLogger } from "../../util/logger.js";
 import { refuse, type HttpError } from "./errors.js";
 import { StreamableHttpEndpoint, type Accept, type EndpointOptions, type Listenable } from "./endpoint.js";
@@ -50,7 +49,7 @@ export class HttpEndpoint extends StreamableHttpEndpoint {
   override async listen(accept: Accept): Promise<void> {
     await super.listen(accept);
     if (!this.bind) return;
-    const server = createServer(this.handleNode);
+    const server = builtin<typeof import("node:http")>("node:http").createServer(this.handleNode);
     this.server = server;
     await new Promise<void>((resolve, reject) => {
       server.once("error", reject);
@@ -75,6 +74,15 @@ export class HttpEndpoint extends StreamableHttpEndpoint {
   readonly handleNode: HttpRequestHandler = (req, res, parsedBody) => {
     this.handle(nodeIncoming(req, parsedBody), new NodeReply(req, res, this.options, this.logger));
   };
+}
+
+/**
+ * A Node built-in, loaded when the adapter first needs it: this module (exported next to
+ * fetchHandler) then imports nothing from node:, and a Worker bundle that never calls `http()`
+ * needs no Node APIs.
+ */
+function builtin<T>(id: string): T {
+  return (globalThis as unknown as { process: { getBuiltinModule(id: string): T } }).process.getBuiltinModule(id);
 }
 
 /** Streamable HTTP on a server of its own: `await server.listen(http({ port: 3000 }))`. */
@@ -187,7 +195,7 @@ class NodeReply implements Reply {
     if (this.res.headersSent) return;
     this.res.writeHead(response.status, [...response.headers].flat());
     if (!response.body) return void this.res.end();
-    Readable.fromWeb(response.body as import("node:stream/web").ReadableStream).pipe(this.res);
+    builtin<typeof import("node:stream")>("node:stream").Readable.fromWeb(response.body as import("node:stream/web").ReadableStream).pipe(this.res);
   }
 
   open(headers: Readonly<Record<string, string>>): void {
