@@ -43,19 +43,31 @@ export const DEFAULT_STUCK_TIMEOUT_MS = 30_000;
 
 const UTF8 = new TextEncoder();
 
+/** See WebReply.nextWrite: 50 ms on workerd, where one request cannot wake another; elsewhere none. */
+const CROSS_REQUEST_POLL_MS = (globalThis as { navigator?: { userAgent?: string } }).navigator?.userAgent === "Cloudflare-Workers" ? 50 : undefined;
+
 /**
  * A Reply that becomes a web `Response`: `response` resolves as soon as the answer starts (a whole
  * body, or a ReadableStream for SSE). The stream closes when the client cancels it (the platform
  * calls `cancel`) or `signal` aborts.
+ *
+ * A streamed answer is pulled: what `write` adds waits here until the client's side reads, and is
+ * enqueued from `pull`. So a message that another request produced (a list_changed for an open
+ * listen stream) is enqueued in the context of the request that reads it, which is what workerd
+ * requires of I/O objects, and `bufferedBytes` is exactly what the client has not taken.
  */
 export class WebReply implements Reply {
   readonly response: Promise<Response>;
   private settle!: (response: Response) => void;
-  private controller: ReadableStreamDefaultController<Uint8Array> | undefined;
   private isStarted = false;
   private isEnded = false;
   private readonly listeners = new Set<() => void>();
-  private stuckSince: ReturnType<typeof setTimeout> | undefined;
+  private stuck: ReturnType<typeof setTimeout> | undefined;
+  private pending: Uint8Array[] = [];
+  private pendingBytes = 0;
+  private wake: (() => void) | undefined;
+  /** Set when the stream must end in error (a stuck client is disconnected). */
+  private failure: Error | undefined;
 
   constructor(
     private readonly what: string,
@@ -75,9 +87,9 @@ export class WebReply implements Reply {
     return this.isEnded;
   }
 
-  /** Bytes enqueued that the client has not read. */
+  /** Bytes written that the client has not read. */
   get bufferedBytes(): number {
-    return this.controller ? Math.max(0, -(this.controller.desiredSize ?? 0)) : 0;
+    return this.pendingBytes;
   }
 
   send(status: number, headers: Readonly<Record<string, string>>, body?: string): void {
@@ -97,35 +109,33 @@ export class WebReply implements Reply {
   open(headers: Readonly<Record<string, string>>): void {
     if (this.isStarted) return;
     this.isStarted = true;
-    const body = new ReadableStream<Uint8Array>(
-      {
-        start: (controller) => void (this.controller = controller),
-        pull: () => this.drained(),
-        cancel: () => this.closed(),
-      },
-      // desiredSize then reads minus the bytes queued, which is what `bufferedBytes` reports.
-      { highWaterMark: 0, size: (chunk) => chunk.byteLength },
-    );
+    const body = new ReadableStream<Uint8Array>({ pull: (controller) => this.pull(controller), cancel: () => this.closed() }, { highWaterMark: 0 });
     this.settle(new Response(body, { status: 200, headers }));
   }
 
   write(text: string): void {
-    if (this.isEnded || !this.controller) return;
-    this.controller.enqueue(UTF8.encode(text));
-    if (this.stuckSince === undefined && this.bufferedBytes > (this.limits.maxBufferedBytes ?? DEFAULT_MAX_BUFFERED_BYTES)) {
+    if (this.isEnded || !this.isStarted) return;
+    const chunk = UTF8.encode(text);
+    this.pending.push(chunk);
+    this.pendingBytes += chunk.byteLength;
+    this.wakeUp();
+    const limit = this.limits.maxBufferedBytes ?? DEFAULT_MAX_BUFFERED_BYTES;
+    if (this.stuck === undefined && this.pendingBytes > limit) {
       const timeoutMs = this.limits.stuckTimeoutMs ?? DEFAULT_STUCK_TIMEOUT_MS;
-      this.stuckSince = setTimeout(() => this.disconnectIfStuck(), timeoutMs);
+      this.stuck = setTimeout(() => {
+        this.stuck = undefined;
+        if (this.isEnded || this.pendingBytes <= limit) return;
+        this.logger("warn", `${this.what}: the client read nothing for ${timeoutMs} ms with ${this.pendingBytes} bytes waiting (limit ${limit}); disconnected`);
+        this.failure = new Error("disconnected: the client stopped reading");
+        this.closed();
+      }, timeoutMs);
     }
   }
 
   end(): void {
     if (this.isEnded) return;
     if (!this.isStarted) return this.send(202, {});
-    try {
-      this.controller?.close();
-    } catch {
-      // already closed by a cancel
-    }
+    // What is pending still goes out; then the stream closes (see pull).
     this.closed();
   }
 
@@ -138,31 +148,49 @@ export class WebReply implements Reply {
     return () => this.listeners.delete(listener);
   }
 
-  private drained(): void {
-    if (this.bufferedBytes <= (this.limits.maxBufferedBytes ?? DEFAULT_MAX_BUFFERED_BYTES)) {
-      clearTimeout(this.stuckSince);
-      this.stuckSince = undefined;
+  private async pull(controller: ReadableStreamDefaultController<Uint8Array>): Promise<void> {
+    while (this.pending.length === 0 && !this.isEnded) await this.nextWrite();
+    const chunks = this.pending;
+    this.pending = [];
+    this.pendingBytes = 0;
+    clearTimeout(this.stuck);
+    this.stuck = undefined;
+    try {
+      if (this.failure) return controller.error(this.failure);
+      for (const chunk of chunks) controller.enqueue(chunk);
+      if (this.isEnded) controller.close();
+    } catch {
+      // The client cancelled the stream meanwhile: nothing more to deliver.
     }
   }
 
-  private disconnectIfStuck(): void {
-    this.stuckSince = undefined;
-    if (this.isEnded) return;
-    const limit = this.limits.maxBufferedBytes ?? DEFAULT_MAX_BUFFERED_BYTES;
-    if (this.bufferedBytes <= limit) return;
-    this.logger("warn", `${this.what}: the client read nothing for ${this.limits.stuckTimeoutMs ?? DEFAULT_STUCK_TIMEOUT_MS} ms with ${this.bufferedBytes} bytes waiting (limit ${limit}); disconnected`);
-    try {
-      this.controller?.error(new Error("disconnected: the client stopped reading"));
-    } catch {
-      // already closed
-    }
-    this.closed();
+  /**
+   * Resolves at the next write or end. workerd runs each request in its own I/O context and does
+   * not resume one request's continuation from another's (a tool call that changes the tool list
+   * cannot wake the listen stream of another request), so there the reader also looks every
+   * CROSS_REQUEST_POLL_MS, from its own context.
+   */
+  private nextWrite(): Promise<void> {
+    return new Promise((resolve) => {
+      const poll = CROSS_REQUEST_POLL_MS === undefined ? undefined : setTimeout(resolve, CROSS_REQUEST_POLL_MS);
+      this.wake = () => {
+        clearTimeout(poll);
+        resolve();
+      };
+    });
+  }
+
+  private wakeUp(): void {
+    const wake = this.wake;
+    this.wake = undefined;
+    wake?.();
   }
 
   private closed(): void {
     if (this.isEnded) return;
     this.isEnded = true;
-    clearTimeout(this.stuckSince);
+    clearTimeout(this.stuck);
+    this.wakeUp();
     const listeners = [...this.listeners];
     this.listeners.clear();
     for (const listener of listeners) listener();
