@@ -88,7 +88,7 @@ for (const name of selected) {
     server.kill("SIGKILL");
   }
   if (runtime.stdio) {
-    const result = await collect(process.execPath, [join(here, "stdio-client.mjs"), ...runtime.stdio], STDIO_TIMEOUT_MS);
+    const result = await collect(process.execPath, [join(here, "stdio-client.mjs"), runtime.stdio[0], ...runtime.stdio[1]], STDIO_TIMEOUT_MS);
     totals.push(`${name}: ${result.code === 0 ? "ok  " : "FAIL"} stdio: ${result.output.trim().split("\n").at(-1)}`);
     if (result.code !== 0) failed++;
   }
