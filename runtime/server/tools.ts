@@ -76,7 +76,12 @@ export class ToolRegistry {
     if (context.era === "stateless" && typeof headers === "object" && headers !== null) checkParamHeaders(tool.definition, args, headers as Record<string, unknown>);
     // The schema engine loads on the first call of any tool (a promise once, then never again).
     const engine = this.schemas.load();
-    if (isThenable(engine)) return Promise.resolve(engine).then(() => this.call(params, context));
+    if (isThenable(engine))
+      return Promise.resolve(engine).then(() => {
+        // Cancelled while the engine loaded: the handler would wait on a signal that already fired.
+        if (context.signal.aborted) return failure(`Tool ${name} was cancelled`);
+        return this.call(params, context);
+      });
     const input = (tool.input ??= this.compile(tool, "inputSchema"));
     const invalid = input(args);
     if (invalid !== undefined) return failure(`Invalid arguments for tool ${name}: ${invalid}`);

@@ -128,8 +128,25 @@ export class HttpSession implements Transport {
     } finally {
       this.delivering = undefined;
     }
+    for (const message of messages) this.cancelled(message);
     // Only notifications and responses, and nothing to say about them: 202 Accepted.
     if (ids.length === 0 && !stream.finished) stream.end();
+  }
+
+  /**
+   * notifications/cancelled: the peer has aborted the request's handler, and no response will
+   * follow (MCP "Cancellation"). Its stream stops waiting for one (and ends when nothing else is
+   * pending), and its id is free again, so an idle session can expire.
+   */
+  private cancelled(message: unknown): void {
+    const m = message as { method?: unknown; params?: { requestId?: unknown } } | null;
+    if (m?.method !== "notifications/cancelled") return;
+    const id = m.params?.requestId;
+    if (typeof id !== "string" && typeof id !== "number") return;
+    const stream = this.byRequest.get(id);
+    if (!stream) return;
+    this.byRequest.delete(id);
+    stream.cancel(id);
   }
 
   /** A GET: opens the standalone stream, or resumes a stream after `lastEventId`. */
@@ -219,7 +236,9 @@ export class HttpSession implements Transport {
       // Session era: a dropped connection is not a cancellation (the client sends notifications/cancelled).
       disconnected: () => {},
     };
-    const stream = new ResponseStream(newStreamId(), res, ids, this.streamOptions(accepts, headers), events);
+    // Only notifications and responses: 202 with no body, even for a client that accepts only SSE.
+    const options = this.streamOptions(accepts, headers);
+    const stream = new ResponseStream(newStreamId(), res, ids, ids.length === 0 ? { ...options, sseFirst: false } : options, events);
     this.streams.set(stream.id, stream);
     return stream;
   }

@@ -107,13 +107,27 @@ export class ResponseStream {
       return true;
     }
     this.held.push(message);
-    if (this.pending.size > 0) return true;
-    // Every request answered with nothing sent before: one JSON body.
+    if (this.pending.size === 0) this.complete();
+    return true;
+  }
+
+  /**
+   * The client cancelled request `id` (notifications/cancelled): no response will come for it, so
+   * the stream no longer waits for one, and ends once nothing else is pending.
+   */
+  cancel(id: RequestId): void {
+    if (this.isFinished || !this.pending.delete(id) || this.pending.size > 0) return;
+    if (this.mode === "sse" || this.held.length === 0) this.finish();
+    else this.complete();
+  }
+
+  /** Every request answered with nothing sent before: the held responses as one JSON body (or SSE). */
+  private complete(): void {
     if (!this.options.json) {
       this.beginSse();
       for (const held of this.held.splice(0)) this.emit(JSON.stringify(held));
       this.finish();
-      return true;
+      return;
     }
     this.mode = "json";
     const body = this.held.length === 1 ? this.held[0] : this.held.flat();
@@ -122,7 +136,6 @@ export class ResponseStream {
     this.detach(false);
     res?.send(this.options.statusOf(body), { ...this.options.headers, "Content-Type": "application/json" }, JSON.stringify(body));
     this.finish();
-    return true;
   }
 
   /**
