@@ -73,6 +73,7 @@ export const refuse = {
   methodNotAllowed: (allow: string) =>
     new HttpError(405, TRANSPORT_ERROR, `Method Not Allowed: use ${allow}`, undefined, null, { Allow: allow }),
   notAcceptable: (message: string) => new HttpError(406, TRANSPORT_ERROR, `Not Acceptable: ${message}`),
+  gone: (message: string) => new HttpError(410, TRANSPORT_ERROR, `Gone: ${message}`),
   conflict: (message: string) => new HttpError(409, TRANSPORT_ERROR, `Conflict: ${message}`),
   tooLarge: (bytes: number | undefined, limit: number) =>
     new HttpError(413, TRANSPORT_ERROR, `Payload Too Large: the body exceeds ${limit} bytes`, bytes === undefined ? { limit } : { bytes, limit }),

@@ -3,7 +3,7 @@ export { StreamableHttpEndpoint, type EndpointOptions, type Listenable } from ".
 export { fetchHandler, type FetchHandler } from "./fetch.js";
 export { http, httpHandler, HttpEndpoint, type HttpOptions, type HttpRequestHandler } from "./node.js";
 export type { AuthInfo, AuthOptions, HttpAuth } from "./auth-hook.js";
-export { InMemoryEventStore, DEFAULT_MAX_EVENTS, type EventStore, type StoredEvent } from "./event-store.js";
+export { InMemoryEventStore, DEFAULT_MAX_EVENTS, DEFAULT_EVENT_STORE_LIMITS, type EventStore, type EventStoreLimits, type StoredEvent } from "./event-store.js";
 export { HttpError, STATUS_BY_ERROR_CODE } from "./errors.js";
 export { LOCAL_HOSTNAMES, type SecurityOptions } from "./security.js";
 export { DEFAULT_MAX_BODY_BYTES } from "./body.js";

@@ -159,6 +159,10 @@ export class HttpSession implements Transport {
         writeError(res, refuse.badRequest(`Last-Event-ID ${JSON.stringify(lastEventId)} names no stream of this session`), headers);
         return;
       }
+      if (replay.evicted) {
+        writeError(res, refuse.gone(`events after Last-Event-ID ${JSON.stringify(lastEventId)} are no longer kept (the event store's bounds); reconnect without Last-Event-ID`), headers);
+        return;
+      }
       const stream = replay.streamId === this.standaloneId ? this.ensureStandalone(res, headers, false) : this.streams.get(replay.streamId);
       if (stream) {
         stream.resume(res, replay.events);
