@@ -212,7 +212,8 @@ class NodeReply implements Reply {
       const timeoutMs = this.limits.stuckTimeoutMs ?? DEFAULT_STUCK_TIMEOUT_MS;
       this.stuck = setTimeout(() => {
         this.stuck = undefined;
-        if (this.ended || this.res.writableLength <= limit) return;
+        // Ended or not: bytes the client does not read are held all the same.
+        if (this.res.destroyed || this.res.writableLength <= limit) return;
         this.logger("warn", `${this.req.method} ${this.req.url}: the client read nothing for ${timeoutMs} ms with ${this.res.writableLength} bytes waiting (limit ${limit}); disconnected`);
         this.res.destroy();
       }, timeoutMs);

@@ -66,6 +66,9 @@ export class WebReply implements Reply {
   private pending: Uint8Array[] = [];
   private pendingBytes = 0;
   private wake: (() => void) | undefined;
+  private controller: ReadableStreamDefaultController<Uint8Array> | undefined;
+  /** The client went away (cancel, abort) or was disconnected: nothing is held for it any more. */
+  private gone = false;
   /** Set when the stream must end in error (a stuck client is disconnected). */
   private failure: Error | undefined;
 
@@ -76,7 +79,7 @@ export class WebReply implements Reply {
     signal?: AbortSignal,
   ) {
     this.response = new Promise((resolve) => (this.settle = resolve));
-    signal?.addEventListener("abort", () => this.closed(), { once: true });
+    signal?.addEventListener("abort", () => this.disconnected(), { once: true });
   }
 
   get started(): boolean {
@@ -109,7 +112,14 @@ export class WebReply implements Reply {
   open(headers: Readonly<Record<string, string>>): void {
     if (this.isStarted) return;
     this.isStarted = true;
-    const body = new ReadableStream<Uint8Array>({ pull: (controller) => this.pull(controller), cancel: () => this.closed() }, { highWaterMark: 0 });
+    const body = new ReadableStream<Uint8Array>(
+      {
+        start: (controller) => void (this.controller = controller),
+        pull: (controller) => this.pull(controller),
+        cancel: () => this.disconnected(),
+      },
+      { highWaterMark: 0 },
+    );
     this.settle(new Response(body, { status: 200, headers }));
   }
 
@@ -124,10 +134,16 @@ export class WebReply implements Reply {
       const timeoutMs = this.limits.stuckTimeoutMs ?? DEFAULT_STUCK_TIMEOUT_MS;
       this.stuck = setTimeout(() => {
         this.stuck = undefined;
-        if (this.isEnded || this.pendingBytes <= limit) return;
+        // Ended or not: bytes the client does not read are held all the same.
+        if (this.gone || this.pendingBytes <= limit) return;
         this.logger("warn", `${this.what}: the client read nothing for ${timeoutMs} ms with ${this.pendingBytes} bytes waiting (limit ${limit}); disconnected`);
         this.failure = new Error("disconnected: the client stopped reading");
-        this.closed();
+        try {
+          this.controller?.error(this.failure);
+        } catch {
+          // already closed
+        }
+        this.disconnected();
       }, timeoutMs);
     }
   }
@@ -186,10 +202,19 @@ export class WebReply implements Reply {
     wake?.();
   }
 
+  /** The connection is gone: drop what waits, stop watching. */
+  private disconnected(): void {
+    this.gone = true;
+    this.pending = [];
+    this.pendingBytes = 0;
+    clearTimeout(this.stuck);
+    this.closed();
+  }
+
+  /** Our side is done (ended, or the connection gone); what is pending still goes out unless gone. */
   private closed(): void {
     if (this.isEnded) return;
     this.isEnded = true;
-    clearTimeout(this.stuck);
     this.wakeUp();
     const listeners = [...this.listeners];
     this.listeners.clear();
