@@ -56,7 +56,11 @@ export class SchemaCompiler {
   /** The engine, once loaded; `compile` works only after it. */
   load(): Engine | Promise<Engine> {
     if (this.engine) return this.engine;
-    return (this.loading ??= (this.kind === "ajv" ? ajvEngine(this.logger) : interpreterEngine()).then((engine) => (this.engine = engine)));
+    // ajv is CommonJS: where require exists (Node, Bun, Deno), it loads at once, and the first tool
+    // call stays synchronous; elsewhere each engine is imported on first use.
+    const require = this.kind === "ajv" ? commonJsRequire() : undefined;
+    if (require) return (this.engine = ajvEngine(require("ajv") as AjvModule07, require("ajv/dist/2020.js") as AjvModule2020, this.logger));
+    return (this.loading ??= (this.kind === "ajv" ? importAjv(this.logger) : interpreterEngine()).then((engine) => (this.engine = engine)));
   }
 
   /** Compiles `schema`; throws when it is not a usable schema. Call `load()` first. */
@@ -66,11 +70,23 @@ export class SchemaCompiler {
   }
 }
 
-async function ajvEngine(logger: Logger): Promise<Engine> {
-  // ajv is CommonJS: its classes arrive as named exports or on `default`, depending on the loader.
-  type Module<K extends string, T> = Partial<Record<K, T>> & { default?: Partial<Record<K, T>> & T };
-  const draft07 = (await import("ajv")) as unknown as Module<"Ajv", new (options: object) => Ajv>;
-  const draft2020 = (await import("ajv/dist/2020.js")) as unknown as Module<"Ajv2020", new (options: object) => Ajv2020>;
+// ajv is CommonJS: its classes arrive as named exports or on `default`, depending on the loader.
+type Module<K extends string, T> = Partial<Record<K, T>> & { default?: Partial<Record<K, T>> & T };
+type AjvModule07 = Module<"Ajv", new (options: object) => Ajv>;
+type AjvModule2020 = Module<"Ajv2020", new (options: object) => Ajv2020>;
+
+/** `require`, through process.getBuiltinModule (no node: import on the fetch path); undefined where there is none (Workers). */
+function commonJsRequire(): ((id: string) => unknown) | undefined {
+  const process = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process;
+  const module = process?.getBuiltinModule?.("node:module") as typeof import("node:module") | undefined;
+  return module?.createRequire(import.meta.url);
+}
+
+async function importAjv(logger: Logger): Promise<Engine> {
+  return ajvEngine((await import("ajv")) as unknown as AjvModule07, (await import("ajv/dist/2020.js")) as unknown as AjvModule2020, logger);
+}
+
+function ajvEngine(draft07: AjvModule07, draft2020: AjvModule2020, logger: Logger): Engine {
   const create = <A extends Ajv | Ajv2020>(Kind: new (options: object) => A): A => {
     const ajv = new Kind({
       strict: false,
