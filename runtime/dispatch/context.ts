@@ -31,6 +31,8 @@ export interface RequestContext {
   readonly session: ServerSession;
   /** Transport-level facts of the message that carried this request: over HTTP, `headers`. */
   readonly transport: MessageContext | undefined;
+  /** Over HTTP with an `auth` hook: who sent this request (its token's AuthInfo); undefined otherwise. */
+  readonly auth: Readonly<{ token: string; clientId?: string; subject?: string; scopes: readonly string[]; expiresAt?: number; claims?: Readonly<Record<string, unknown>> }> | undefined;
   /**
    * Reports progress, when the request asked for it (a progressToken); otherwise does nothing.
    * Values must increase; nothing is sent once the response is.
@@ -117,6 +119,9 @@ export class HandlerContext implements RequestContext {
   }
   get transport(): MessageContext | undefined {
     return this.inbound.context;
+  }
+  get auth(): RequestContext["auth"] {
+    return this.inbound.context?.auth as RequestContext["auth"];
   }
 
   /** Whether this request sent any progress notification. */
