@@ -5,7 +5,7 @@ SHELL := bash
 CLI := node --import tsx codegen/cli.ts
 TSC := node node_modules/typescript/bin/tsc
 
-.PHONY: all install tools redis spec generate build pack typecheck conformance test bench clean
+.PHONY: all install tools redis spec generate build pack typecheck conformance runtimes test bench clean
 
 all: build
 
@@ -18,7 +18,8 @@ node_modules/.package-lock.json: package.json package-lock.json
 # Test-only tools, each folder with its own lock file, kept out of the root package.json:
 # the official conformance suites and a Node 22 binary (tools/conformance), the MCP Inspector (tools/inspector),
 # the interop peers: SDK v2, server-everything, the AI SDK's MCP client (tools/interop); SDK v2 for bench/ and the stdio progress test (tools/bench-peers).
-tools: tools/conformance/node_modules/.package-lock.json tools/inspector/node_modules/.package-lock.json tools/interop/node_modules/.package-lock.json tools/bench-peers/node_modules/.package-lock.json
+# Bun, Deno and workerd from the npm registry (tools/runtimes).
+tools: tools/conformance/node_modules/.package-lock.json tools/inspector/node_modules/.package-lock.json tools/interop/node_modules/.package-lock.json tools/bench-peers/node_modules/.package-lock.json tools/runtimes/node_modules/.package-lock.json
 
 tools/%/node_modules/.package-lock.json: tools/%/package.json tools/%/package-lock.json
 	cd tools/$* && npm ci --no-audit --no-fund
@@ -51,7 +52,11 @@ conformance: generate tools
 	node tools/conformance/run-client.mjs
 	node tools/conformance/auth/run.mjs
 
-test: pack typecheck tools redis conformance
+# The official conformance server suites through fetchHandler on Bun, Deno and workerd.
+runtimes: generate tools
+	node tools/runtimes/run.mjs
+
+test: pack typecheck tools redis conformance runtimes
 	$(CLI) check
 	node_modules/.bin/mocha
 

@@ -1,8 +1,7 @@
-import type { ValidateFunction } from "ajv";
 import { ErrorCode, RpcError } from "../jsonrpc/errors.js";
 import type { Notification, Request } from "../jsonrpc/messages.js";
 import { Peer, type RequestOptions } from "../jsonrpc/peer.js";
-import { describeErrors, SchemaCompiler } from "../server/json-schema.js";
+import { SchemaCompiler, type SchemaValidator } from "../server/json-schema.js";
 import { META } from "../session/meta.js";
 import {
   ALL_REVISIONS,
@@ -151,7 +150,7 @@ export class McpClient {
   private readonly logger: Logger;
   private readonly mode: ValidationMode;
   private readonly cache: ResponseCache | undefined;
-  private readonly extensionSchemas = new WeakMap<object, ValidateFunction>();
+  private readonly extensionSchemas = new WeakMap<object, SchemaValidator>();
   private schemas: SchemaCompiler | undefined;
   /** 2026-07-28: the `x-mcp-header` declarations of each listed tool, by name. */
   private readonly toolHeaders = new Map<string, readonly HeaderDeclaration[]>();
@@ -344,6 +343,8 @@ export class McpClient {
     const token = onProgress ? this.nextProgressToken++ : undefined;
     if (token !== undefined) this.progress.set(token, onProgress!);
     const sent = this.withMeta(params, token, options.logLevel);
+    // The schema engine (ajv, or an interpreter where code generation is forbidden) may load asynchronously.
+    if (!descriptor && options.resultSchema && this.mode !== "off") await (this.schemas ??= new SchemaCompiler(this.logger)).load();
     try {
       const result = await this.peer.request(method, sent, options);
       const done = await this.received<R>(method, descriptor, sent, result as Record<string, unknown>, options, 0);
@@ -594,8 +595,8 @@ export class McpClient {
     if (this.mode === "off") return;
     if (!descriptor) {
       if (!options.resultSchema) return;
-      const validate = this.extensionValidator(options.resultSchema);
-      if (!validate(result)) this.report(`the server's ${method} result does not match its resultSchema: ${describeErrors(validate.errors)}`, ErrorCode.InternalError, { result });
+      const problem = this.extensionValidator(options.resultSchema)(result);
+      if (problem !== undefined) this.report(`the server's ${method} result does not match its resultSchema: ${problem}`, ErrorCode.InternalError, { result });
       return;
     }
     const candidates = resultCandidates(descriptor.results ?? [], result);
@@ -621,7 +622,7 @@ export class McpClient {
     this.logger("warn", `${text} (validate: "warn", used as is)`);
   }
 
-  private extensionValidator(schema: Record<string, unknown>): ValidateFunction {
+  private extensionValidator(schema: Record<string, unknown>): SchemaValidator {
     let validate = this.extensionSchemas.get(schema);
     if (!validate) this.extensionSchemas.set(schema, (validate = (this.schemas ??= new SchemaCompiler(this.logger)).compile(schema)));
     return validate;

@@ -1,51 +1,149 @@
-import { createRequire } from "node:module";
-import type { Ajv, ErrorObject, ValidateFunction } from "ajv";
+import type { Ajv, ErrorObject } from "ajv";
 import type { Ajv2020 } from "ajv/dist/2020.js";
 import { isByte, isUri, isUriTemplate } from "../../generated/validation.js";
 import type { Logger } from "../util/logger.js";
 
 const DRAFT_07 = /^https?:\/\/json-schema\.org\/draft-07\/schema#?$/;
-/** ajv is CommonJS: required on first use, one dialect at a time, so a server starts without it. */
-const require = createRequire(import.meta.url);
+
+/** A compiled tool schema: undefined when `value` conforms, else what is wrong ("/city: must be string; ..."). */
+export type SchemaValidator = (value: unknown) => string | undefined;
 
 /**
- * Compiles the JSON Schemas users give their tools, once each. The dialect follows
- * `$schema`: draft-07 when it says so, 2020-12 otherwise (MCP's default since 2025-11-25).
+ * How tool schemas (known only at run time) are checked:
+ * - "ajv" compiles each schema to JavaScript (fastest; needs `new Function`);
+ * - "interpreter" walks the schema with @cfworker/json-schema (no code generation: for platforms
+ *   that forbid it, such as Cloudflare Workers and Vercel Edge);
+ * - "auto" (default): the interpreter on those platforms, ajv everywhere else.
+ */
+export type SchemaEngine = "auto" | "ajv" | "interpreter";
+
+/** Platforms that refuse code generation from strings (`new Function`, `eval`). */
+export function forbidsCodeGeneration(): boolean {
+  const global = globalThis as { navigator?: { userAgent?: string }; EdgeRuntime?: unknown };
+  return global.navigator?.userAgent === "Cloudflare-Workers" || typeof global.EdgeRuntime === "string";
+}
+
+type Engine = (schema: Record<string, unknown>) => SchemaValidator;
+
+/**
+ * Compiles the JSON Schemas users give their tools, once each. The dialect follows `$schema`:
+ * draft-07 when it says so, 2020-12 otherwise (MCP's default since 2025-11-25). The engine is
+ * loaded on first use (`load`), so a server starts without either.
  *
- * Schemas are not validated against the dialect's meta-schema (`validateSchema: false`): ajv
- * still refuses, as it compiles, every keyword whose value has the wrong type or shape (a
- * `required` that is not an array, an unknown type, a bad pattern, an unresolved $ref), and
- * compiling the meta-schema first would add ~30 ms to every server's start.
+ * ajv: schemas are not validated against the dialect's meta-schema (`validateSchema: false`):
+ * ajv still refuses, as it compiles, every keyword whose value has the wrong type or shape, and
+ * compiling the meta-schema first would add ~30 ms to every server's start. Formats byte, uri and
+ * uri-template are checked by the same rules as the protocol's own validators; other formats are
+ * annotations, as JSON Schema 2020-12 defines them by default.
  *
- * Formats: byte, uri and uri-template are checked by the same rules as the protocol's own
- * validators; other formats are annotations, as JSON Schema 2020-12 defines them by default.
+ * interpreter: the same verdicts (test/runtime/server/json-schema.test.ts holds them equal to
+ * ajv's), except that every `format` is an annotation.
  */
 export class SchemaCompiler {
-  private draft07?: Ajv;
-  private draft2020?: Ajv2020;
+  private engine: Engine | undefined;
+  private loading: Promise<Engine> | undefined;
 
-  constructor(private readonly logger: Logger) {}
+  constructor(
+    private readonly logger: Logger,
+    private readonly choice: SchemaEngine = "auto",
+  ) {}
 
-  compile(schema: Record<string, unknown>): ValidateFunction {
-    const ajv =
-      typeof schema.$schema === "string" && DRAFT_07.test(schema.$schema)
-        ? (this.draft07 ??= this.create((require("ajv") as typeof import("ajv")).Ajv))
-        : (this.draft2020 ??= this.create((require("ajv/dist/2020.js") as typeof import("ajv/dist/2020.js")).Ajv2020));
-    return ajv.compile(schema);
+  /** Which engine this compiler uses. */
+  get kind(): "ajv" | "interpreter" {
+    return this.choice === "auto" ? (forbidsCodeGeneration() ? "interpreter" : "ajv") : this.choice;
   }
 
-  private create<A extends Ajv | Ajv2020>(Kind: new (options: object) => A): A {
+  /** The engine, once loaded; `compile` works only after it. */
+  load(): Engine | Promise<Engine> {
+    if (this.engine) return this.engine;
+    // ajv is CommonJS: where require exists (Node, Bun, Deno), it loads at once, and the first tool
+    // call stays synchronous; elsewhere each engine is imported on first use.
+    const require = this.kind === "ajv" ? commonJsRequire() : undefined;
+    if (require) return (this.engine = ajvEngine(require("ajv") as AjvModule07, require("ajv/dist/2020.js") as AjvModule2020, this.logger));
+    return (this.loading ??= (this.kind === "ajv" ? importAjv(this.logger) : interpreterEngine()).then((engine) => (this.engine = engine)));
+  }
+
+  /** Compiles `schema`; throws when it is not a usable schema. Call `load()` first. */
+  compile(schema: Record<string, unknown>): SchemaValidator {
+    if (!this.engine) throw new Error("SchemaCompiler.compile before load()");
+    return this.engine(schema);
+  }
+}
+
+// ajv is CommonJS: its classes arrive as named exports or on `default`, depending on the loader.
+type Module<K extends string, T> = Partial<Record<K, T>> & { default?: Partial<Record<K, T>> & T };
+type AjvModule07 = Module<"Ajv", new (options: object) => Ajv>;
+type AjvModule2020 = Module<"Ajv2020", new (options: object) => Ajv2020>;
+
+/** `require`, through process.getBuiltinModule (no node: import on the fetch path); undefined where there is none (Workers). */
+function commonJsRequire(): ((id: string) => unknown) | undefined {
+  const process = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process;
+  const module = process?.getBuiltinModule?.("node:module") as typeof import("node:module") | undefined;
+  return module?.createRequire(import.meta.url);
+}
+
+async function importAjv(logger: Logger): Promise<Engine> {
+  return ajvEngine((await import("ajv")) as unknown as AjvModule07, (await import("ajv/dist/2020.js")) as unknown as AjvModule2020, logger);
+}
+
+function ajvEngine(draft07: AjvModule07, draft2020: AjvModule2020, logger: Logger): Engine {
+  const create = <A extends Ajv | Ajv2020>(Kind: new (options: object) => A): A => {
     const ajv = new Kind({
       strict: false,
       allErrors: true,
       validateSchema: false,
-      logger: { log: () => {}, warn: (message: string) => this.logger("debug", `ajv: ${message}`), error: (message: string) => this.logger("warn", `ajv: ${message}`) },
+      logger: { log: () => {}, warn: (message: string) => logger("debug", `ajv: ${message}`), error: (message: string) => logger("warn", `ajv: ${message}`) },
     });
     ajv.addFormat("byte", isByte);
     ajv.addFormat("uri", isUri);
     ajv.addFormat("uri-template", isUriTemplate);
     return ajv;
-  }
+  };
+  let ajv07: Ajv | undefined;
+  let ajv2020: Ajv2020 | undefined;
+  return (schema) => {
+    const ajv = isDraft07(schema)
+      ? (ajv07 ??= create(draft07.Ajv ?? draft07.default?.Ajv ?? draft07.default!))
+      : (ajv2020 ??= create(draft2020.Ajv2020 ?? draft2020.default?.Ajv2020 ?? draft2020.default!));
+    const validate = ajv.compile(schema);
+    return (value) => (validate(value) ? undefined : describeErrors(validate.errors));
+  };
+}
+
+async function interpreterEngine(): Promise<Engine> {
+  const { Validator } = await import("@cfworker/json-schema");
+  return (schema) => {
+    const validator = new Validator(withoutFormats(schema) as object, isDraft07(schema) ? "7" : "2020-12", false);
+    return (value) => {
+      const result = validator.validate(value);
+      if (result.valid) return undefined;
+      // The leaves: the checks that failed themselves, not the combinators that report them.
+      const leaves = result.errors.filter((e, i) => !result.errors.some((other, j) => j !== i && other.keywordLocation.startsWith(`${e.keywordLocation}/`)));
+      return (leaves.length > 0 ? leaves : result.errors).map((e) => `${e.instanceLocation.replace(/^#/, "") || "(root)"}: ${e.error}`).join("; ");
+    };
+  };
+}
+
+function isDraft07(schema: Record<string, unknown>): boolean {
+  return typeof schema.$schema === "string" && DRAFT_07.test(schema.$schema);
+}
+
+/** Keywords whose value is one schema, a list of schemas, or a map of them. */
+const ONE = ["additionalProperties", "propertyNames", "items", "additionalItems", "contains", "not", "if", "then", "else", "unevaluatedItems", "unevaluatedProperties"];
+const LIST = ["allOf", "anyOf", "oneOf", "prefixItems", "items"];
+const MAP = ["properties", "patternProperties", "$defs", "definitions", "dependentSchemas", "dependencies"];
+
+/** A copy of `schema` with every `format` keyword removed: the interpreter treats formats as annotations. */
+function withoutFormats(schema: unknown): unknown {
+  if (typeof schema !== "object" || schema === null || Array.isArray(schema)) return schema;
+  const copy: Record<string, unknown> = { ...(schema as Record<string, unknown>) };
+  delete copy.format;
+  for (const key of ONE) if (key in copy && !Array.isArray(copy[key])) copy[key] = withoutFormats(copy[key]);
+  for (const key of LIST) if (Array.isArray(copy[key])) copy[key] = (copy[key] as unknown[]).map(withoutFormats);
+  for (const key of MAP)
+    if (typeof copy[key] === "object" && copy[key] !== null && !Array.isArray(copy[key]))
+      copy[key] = Object.fromEntries(Object.entries(copy[key] as Record<string, unknown>).map(([name, value]) => [name, withoutFormats(value)]));
+  return copy;
 }
 
 /** "/location: must be string; (root): must have required property 'city'". */

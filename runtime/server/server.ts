@@ -12,7 +12,7 @@ import { stderrLogger, type Logger } from "../util/logger.js";
 import { Sealer, type Secret } from "../util/sealed.js";
 import { complete, type Completers } from "./completion.js";
 import { extensionMethod, type MethodSchemas } from "./extensions.js";
-import { SchemaCompiler } from "./json-schema.js";
+import { SchemaCompiler, type SchemaEngine } from "./json-schema.js";
 import { Paginator } from "./pagination.js";
 import { PromptRegistry, type PromptDefinition, type PromptHandler } from "./prompts.js";
 import {
@@ -65,6 +65,8 @@ export interface ServerOptions<Revisions extends readonly RevisionRef[] = readon
    * `(kind, name, ctx) => auth.allows(ctx.auth, kind, name)` with runtime/auth's bearerAuth.
    */
   readonly visible?: (kind: "tools" | "prompts" | "resources", name: string, context: RequestContext) => boolean;
+  /** How tool schemas are checked: "ajv" (compiled), "interpreter" (no code generation), "auto" (default: the interpreter where code generation is forbidden). */
+  readonly toolSchemaEngine?: SchemaEngine;
 }
 
 /** Something that accepts connections (Streamable HTTP) rather than being one. */
@@ -137,7 +139,7 @@ export class McpServer<Types extends RevisionTypes = any> {
   constructor(options: ServerOptions) {
     this.logger = options.logger ?? stderrLogger;
     this.isVisible = options.visible;
-    this.schemas = new SchemaCompiler(this.logger);
+    this.schemas = new SchemaCompiler(this.logger, options.toolSchemaEngine);
     this.tools = new ToolRegistry(this.schemas, this.logger);
     const sealer = new Sealer(options.secret);
     this.paginator = new Paginator(options.pageSize ?? 100, sealer);

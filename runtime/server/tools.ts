@@ -1,8 +1,7 @@
-import type { ValidateFunction } from "ajv";
 import type { RequestContext } from "../dispatch/context.js";
 import { isThenable } from "../util/thenable.js";
 import { ErrorCode, RpcError } from "../jsonrpc/errors.js";
-import { describeErrors, type SchemaCompiler } from "./json-schema.js";
+import type { SchemaCompiler, SchemaValidator } from "./json-schema.js";
 import { checkParamHeaders } from "./param-headers.js";
 import type { CallToolResult, Tool } from "./types.js";
 import type { Logger } from "../util/logger.js";
@@ -20,8 +19,8 @@ interface RegisteredTool {
   readonly definition: ToolDefinition;
   readonly handler: ToolHandler<never>;
   /** Compiled on the tool's first call; see {@link ToolRegistry}. */
-  input?: ValidateFunction;
-  output?: ValidateFunction;
+  input?: SchemaValidator;
+  output?: SchemaValidator;
 }
 
 /** MCP tool names: 1 to 128 of [A-Za-z0-9_.-]. */
@@ -76,8 +75,17 @@ export class ToolRegistry {
     // Stateless era over HTTP: x-mcp-header arguments must agree with their Mcp-Param-* headers.
     const headers = context.transport?.headers;
     if (context.era === "stateless" && typeof headers === "object" && headers !== null) checkParamHeaders(tool.definition, args, headers as Record<string, unknown>);
+    // The schema engine loads on the first call of any tool (a promise once, then never again).
+    const engine = this.schemas.load();
+    if (isThenable(engine))
+      return Promise.resolve(engine).then(() => {
+        // Cancelled while the engine loaded: the handler would wait on a signal that already fired.
+        if (context.signal.aborted) return failure(`Tool ${name} was cancelled`);
+        return this.call(params, context);
+      });
     const input = (tool.input ??= this.compile(tool, "inputSchema"));
-    if (!input(args)) return failure(`Invalid arguments for tool ${name}: ${describeErrors(input.errors)}`);
+    const invalid = input(args);
+    if (invalid !== undefined) return failure(`Invalid arguments for tool ${name}: ${invalid}`);
     const output = tool.definition.outputSchema ? (tool.output ??= this.compile(tool, "outputSchema")) : undefined;
 
     // A handler may answer at once or later; only a later answer costs a promise.
@@ -90,7 +98,7 @@ export class ToolRegistry {
     return isThenable(outcome) ? Promise.resolve(outcome).then((result) => checked(name, output, result), thrown) : checked(name, output, outcome);
   }
 
-  private compile(tool: RegisteredTool, which: "inputSchema" | "outputSchema"): ValidateFunction {
+  private compile(tool: RegisteredTool, which: "inputSchema" | "outputSchema"): SchemaValidator {
     try {
       return this.schemas.compile(tool.definition[which]!);
     } catch (error) {
@@ -108,15 +116,15 @@ function thrown(error: unknown): CallToolResult {
 }
 
 /** Completes a result's text copy of structuredContent, and holds it to the outputSchema. */
-function checked(name: string, output: ValidateFunction | undefined, result: CallToolResult): CallToolResult {
+function checked(name: string, output: SchemaValidator | undefined, result: CallToolResult): CallToolResult {
   if (typeof result !== "object" || result === null) return result;
   if (result.structuredContent !== undefined && result.content === undefined)
     result = { ...result, content: [{ type: "text", text: JSON.stringify(result.structuredContent) }] };
   if (output && !result.isError) {
     if (result.structuredContent === undefined)
       throw new RpcError(ErrorCode.InternalError, `tool ${name} declares an outputSchema but returned no structuredContent`);
-    if (!output(result.structuredContent))
-      throw new RpcError(ErrorCode.InternalError, `tool ${name} returned structuredContent that does not match its outputSchema: ${describeErrors(output.errors)}`);
+    const invalid = output(result.structuredContent);
+    if (invalid !== undefined) throw new RpcError(ErrorCode.InternalError, `tool ${name} returned structuredContent that does not match its outputSchema: ${invalid}`);
   }
   return result;
 }

@@ -25,3 +25,11 @@ export interface EndpointAuth {
   /** One parsed JSON-RPC body under `auth`: a Response (403 insufficient_scope) when it needs more scopes. */
   authorize?(auth: AuthInfo, message: unknown): Response | undefined;
 }
+
+/** The authorization options of an HTTP endpoint (`http()`, `httpHandler()`, `fetchHandler()`). */
+export interface AuthOptions {
+  /** Verifies every request to the MCP path (CORS preflights aside). */
+  readonly auth?: EndpointAuth;
+  /** Other paths served first, before the MCP path check (`auth.routes` is served too). */
+  routes?(request: Request): Promise<Response | undefined>;
+}

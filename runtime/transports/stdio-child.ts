@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import type { Readable } from "node:stream";
 import { StdioTransport, type StdioTransportOptions } from "./stdio.js";
 import type { Receiver, SendOptions, Transport } from "./transport.js";
@@ -23,6 +23,8 @@ export interface SpawnStdioOptions extends Omit<StdioTransportOptions, "destroyI
  * call site rather than a `closed()` later. No shell is involved: `args` are passed verbatim.
  */
 export function spawnStdio(command: string, args: readonly string[] = [], options: SpawnStdioOptions = {}): Promise<ChildStdioTransport> {
+  // A built-in loaded on use, not imported: runtime/index.ts stays free of node: imports, so a Worker can bundle it.
+  const { spawn } = (globalThis as unknown as { process: { getBuiltinModule(id: "node:child_process"): typeof import("node:child_process") } }).process.getBuiltinModule("node:child_process");
   const child = spawn(command, args, {
     cwd: options.cwd,
     env: options.env,

@@ -1,4 +1,3 @@
-import { finished } from "node:stream/promises";
 import type { Readable, Writable } from "node:stream";
 import { TransportClosedError } from "./closed-error.js";
 import { NdjsonDecoder } from "./ndjson-decoder.js";
@@ -281,6 +280,8 @@ function encodeLine(text: string): Buffer {
 async function endAndFlush(output: Writable): Promise<Error | undefined> {
   if (!output.writableEnded) output.end();
   try {
+    // A built-in loaded on use, not imported: runtime/index.ts stays free of node: imports, so a Worker can bundle it.
+    const { finished } = (globalThis as unknown as { process: { getBuiltinModule(id: "node:stream/promises"): typeof import("node:stream/promises") } }).process.getBuiltinModule("node:stream/promises");
     await finished(output, { readable: false });
     return undefined;
   } catch (error) {

@@ -1,10 +1,15 @@
-import { createRequire } from "node:module";
-
 type Crypto = typeof import("node:crypto");
 let loaded: Crypto | undefined;
-/** node:crypto on first use: most servers never sign anything, and loading it costs a few ms of start-up. */
+/**
+ * node:crypto on first use: most servers never sign anything, and loading it costs a few ms of
+ * start-up. Through process.getBuiltinModule, not an import, so that the fetch handler's module
+ * graph stays free of node: imports (Node >= 20.16, Bun, Deno, workerd with nodejs_compat).
+ */
 function crypto(): Crypto {
-  return (loaded ??= createRequire(import.meta.url)("node:crypto") as Crypto);
+  const process = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process;
+  loaded ??= process?.getBuiltinModule?.("node:crypto") as Crypto | undefined;
+  if (!loaded) throw new Error("signing cursors and requestState needs node:crypto (on Cloudflare Workers, set the nodejs_compat flag)");
+  return loaded;
 }
 
 /**

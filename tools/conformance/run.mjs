@@ -16,7 +16,9 @@
 // each suite's totals; exits non-zero on any failure; stops the server in every case; each
 // suite and the whole run are bounded in time.
 //
-//   node tools/conformance/run.mjs [--suite NAME ...] [--keep-results]
+//   node tools/conformance/run.mjs [--suite NAME ...] [--keep-results] [--url URL]
+// --url: run against a server already listening there (tools/runtimes/run.mjs serves the fixture
+// on Bun, Deno and workerd) instead of starting the fixture on Node.
 import { spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -40,7 +42,7 @@ const SUITES = [
   { name: "0.2.0-alpha 2026-07-28", cli: ALPHA, args: ["--requirements", "2026-07-28"], requirements: "2026-07-28" },
 ];
 
-const { values } = parseArgs({ options: { suite: { type: "string", multiple: true }, "keep-results": { type: "boolean" } } });
+const { values } = parseArgs({ options: { suite: { type: "string", multiple: true }, "keep-results": { type: "boolean" }, url: { type: "string" } } });
 for (const path of [NODE22, STABLE, ALPHA])
   if (!existsSync(path)) fail(`missing ${path}: install the tools first (make conformance, or npm ci in tools/conformance)`);
 
@@ -63,7 +65,7 @@ try {
 shutdown(exitCode);
 
 async function main() {
-  const server = await startServer();
+  const server = values.url ? { url: values.url } : await startServer();
   console.log(`conformance: fixture server at ${server.url}`);
   const selected = values.suite ? SUITES.filter((s) => values.suite.includes(s.name)) : SUITES;
   let failed = 0;

@@ -1,27 +1,23 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
 import { ErrorCode } from "../../jsonrpc/errors.js";
 import type { RequestId } from "../../jsonrpc/messages.js";
 import { eraOf, isRevision } from "../../session/revisions.js";
 import { stderrLogger, type Logger } from "../../util/logger.js";
-import type { AuthInfo, EndpointAuth } from "../auth-info.js";
 import type { MessageContext, Transport } from "../transport.js";
-import { authenticateNode, writeResponse } from "./auth-bridge.js";
-import { DEFAULT_MAX_BODY_BYTES, parseJson, readBody } from "./body.js";
+import type { AuthInfo, AuthOptions } from "../auth-info.js";
+import { DEFAULT_MAX_BODY_BYTES, parseJson } from "./body.js";
 import { HttpError, refuse, writeError } from "./errors.js";
 import { InMemoryEventStore, type EventStore } from "./event-store.js";
 import { checkStatelessHeaders, HEADER, metaVersion } from "./headers.js";
-import { checkGet, checkPost, header, type Accepts } from "./negotiation.js";
+import { webIncoming, type Incoming } from "./incoming.js";
+import { checkGet, checkPost, type Accepts } from "./negotiation.js";
+import { WebReply, type BackpressureOptions, type Reply } from "./reply.js";
 import { checkHostAndOrigin, corsHeaders, preflightHeaders, type SecurityOptions } from "./security.js";
 import { HttpSession, newSessionId, type SessionSettings } from "./session.js";
 import { StatelessExchange } from "./stateless.js";
 
-export interface HttpOptions extends SecurityOptions {
-  /** The port to bind (`http()` only); 0 picks a free one, read it back from `port` or `url`. */
-  readonly port?: number;
-  /** The address to bind (`http()` only). Default 127.0.0.1: only this machine can connect. */
-  readonly host?: string;
-  /** The MCP endpoint's path; other paths get 404. Default "/mcp" for `http()`; a mounted handler checks no path unless given one. */
+/** The endpoint's options, on every platform (fetchHandler, and the node:http adapter). */
+export interface EndpointOptions extends SecurityOptions, AuthOptions, BackpressureOptions {
+  /** The MCP endpoint's path; other paths get 404. Default: none checked (`http()` defaults to "/mcp"). */
   readonly path?: string;
   /** The largest request body in bytes (413 beyond). Default 4 MiB. */
   readonly maxBodyBytes?: number;
@@ -33,7 +29,7 @@ export interface HttpOptions extends SecurityOptions {
   readonly responseMode?: "auto" | "sse";
   /**
    * Session era: where SSE events are kept for resumption (Last-Event-ID). Default: an in-memory
-   * store of the last 10,000 events; false turns resumability (and priming events) off.
+   * store (see InMemoryEventStore for its bounds); false turns resumability (and priming events) off.
    */
   readonly eventStore?: EventStore | false;
   /** The SSE `retry` hint, in ms, sent with each stream's priming event. Default 1000. */
@@ -47,22 +43,21 @@ export interface HttpOptions extends SecurityOptions {
    */
   readonly sessionIdleTimeoutMs?: number;
   readonly logger?: Logger;
-  /** OAuth: every request at the MCP path is authenticated (e.g. runtime/auth's bearerAuth); handlers see `ctx.auth`. */
-  readonly auth?: EndpointAuth;
 }
-
-/** A Node `(req, res)` request listener, for express, fastify or a server of your own. A body already parsed (express.json()) may be passed as the third argument. */
-export type HttpRequestHandler = (req: IncomingMessage, res: ServerResponse, parsedBody?: unknown) => void;
 
 /** What `accept` returns: the server's session for a transport. Only its negotiated revision is read. */
 type Accepted = { readonly revision?: string };
-type Accept = (transport: Transport) => Accepted;
+export type Accept = (transport: Transport) => Accepted;
+
+/** What `McpServer.listen` takes: an endpoint that hands each connection to `accept`. */
+export interface Listenable {
+  listen(target: { listen(accept: Accept): Promise<void>; close(): Promise<void> }): Promise<void>;
+}
 
 /**
- * MCP's Streamable HTTP transport, server side, for both eras, on node:http alone.
- *
- * `http(options)` binds its own server: `await server.listen(http({ port: 3000 }))`.
- * `httpHandler(server, options)` returns a `(req, res)` listener to mount in another framework.
+ * MCP's Streamable HTTP transport, server side, for both eras, on Web APIs alone: it reads an
+ * {@link Incoming} request and writes a {@link Reply}. `fetchHandler` (a web `Request` in, a
+ * `Response` out) and the node:http adapter (`http()`, `httpHandler`) are thin shells over it.
  *
  * One endpoint path; POST carries client messages, GET opens the session's server-to-client
  * stream, DELETE ends a session. A POST with an `initialize` request starts a session (its
@@ -70,59 +65,27 @@ type Accept = (transport: Transport) => Accepted;
  * (or whose MCP-Protocol-Version header names a stateless revision) is served on its own,
  * without a session.
  */
-export class HttpEndpoint {
+export class StreamableHttpEndpoint {
   private accept: Accept | undefined;
-  private server: Server | undefined;
   private readonly sessions = new Map<string, HttpSession>();
   private readonly sessionOf = new WeakMap<object, HttpSession>();
   private readonly exchanges = new Set<StatelessExchange>();
   private readonly store: EventStore | undefined;
-  private readonly logger: Logger;
   private readonly path: string | undefined;
   private isClosed = false;
   private sweeper: ReturnType<typeof setInterval> | undefined;
+  protected readonly logger: Logger;
 
-  constructor(
-    private readonly options: HttpOptions,
-    private readonly bind: boolean,
-  ) {
+  constructor(protected readonly options: EndpointOptions) {
     this.logger = options.logger ?? stderrLogger;
     this.store = options.eventStore === false ? undefined : (options.eventStore ?? new InMemoryEventStore());
-    this.path = options.path ?? (bind ? "/mcp" : undefined);
+    this.path = options.path;
   }
 
-  /** The bound port (`http()` only, once listening). */
-  get port(): number {
-    const address = this.server?.address() as AddressInfo | null | undefined;
-    if (!address) throw new Error("the endpoint is not listening");
-    return address.port;
-  }
-
-  /** The endpoint's URL, e.g. http://127.0.0.1:41231/mcp (`http()` only, once listening). */
-  get url(): string {
-    const host = this.options.host ?? "127.0.0.1";
-    return `http://${host.includes(":") ? `[${host}]` : host}:${this.port}${this.path ?? "/"}`;
-  }
-
-  /** Called by `McpServer.listen`. Binds when this endpoint owns its server; resolves once bound. */
+  /** Called by `McpServer.listen`. */
   async listen(accept: Accept): Promise<void> {
     if (this.accept) throw new Error("this HTTP endpoint is already listening");
     this.accept = accept;
-    const idle = this.options.sessionIdleTimeoutMs ?? 30 * 60_000;
-    if (Number.isFinite(idle)) {
-      this.sweeper = setInterval(() => this.endIdleSessions(idle), Math.max(10, Math.min(idle / 2, 60_000)));
-      this.sweeper.unref();
-    }
-    if (!this.bind) return;
-    const server = createServer(this.handle);
-    this.server = server;
-    await new Promise<void>((resolve, reject) => {
-      server.once("error", reject);
-      server.listen(this.options.port ?? 0, this.options.host ?? "127.0.0.1", () => {
-        server.off("error", reject);
-        resolve();
-      });
-    });
   }
 
   async close(): Promise<void> {
@@ -130,12 +93,21 @@ export class HttpEndpoint {
     clearInterval(this.sweeper);
     await Promise.all([...this.sessions.values()].map((session) => session.close()));
     for (const exchange of this.exchanges) void exchange.close();
-    const server = this.server;
-    if (server) {
-      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-      server.closeAllConnections();
-      await closed;
-    }
+  }
+
+  /** A web Request in, its Response out: the whole endpoint for fetch-style platforms. */
+  readonly fetch = (request: Request): Promise<Response> => {
+    const reply = new WebReply(`${request.method} ${request.url}`, this.options, this.logger, request.signal);
+    this.handle(webIncoming(request), reply);
+    return reply.response;
+  };
+
+  /** Serves one request on any platform; never throws (a failure is a 500). */
+  handle(incoming: Incoming, reply: Reply): void {
+    this.serve(incoming, reply).catch((error: unknown) => {
+      this.logger("error", `HTTP ${incoming.method} ${incoming.path} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+      writeError(reply, new HttpError(500, ErrorCode.InternalError, "Internal error"));
+    });
   }
 
   /**
@@ -158,59 +130,50 @@ export class HttpEndpoint {
     return this.sessions.size;
   }
 
-  /** The request listener. */
-  readonly handle: HttpRequestHandler = (req, res, parsedBody) => {
-    this.serve(req, res, parsedBody).catch((error: unknown) => {
-      this.logger("error", `HTTP ${req.method} ${req.url} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
-      writeError(res, new HttpError(500, ErrorCode.InternalError, "Internal error"));
-    });
-  };
-
-  private async serve(req: IncomingMessage, res: ServerResponse, parsedBody: unknown): Promise<void> {
-    const cors = corsHeaders(req, this.options);
-    const fail = (error: HttpError) => {
-      // Unread request bytes would otherwise be taken for the next request on this connection.
-      if (!req.complete) res.setHeader("Connection", "close");
-      writeError(res, error, cors);
-    };
-    const isMcpPath = this.path === undefined || (req.url ?? "/").split("?")[0] === this.path;
-    const forbidden = checkHostAndOrigin(req, this.options);
-    let auth: AuthInfo | undefined;
-    if (this.options.auth) {
-      if (forbidden) return fail(forbidden);
-      const outcome = await authenticateNode(this.options.auth, req, res, isMcpPath, cors);
-      if (outcome === "answered") return;
-      auth = outcome;
+  private async serve(req: Incoming, res: Reply): Promise<void> {
+    // Metadata paths (RFC 9728 protected resource metadata...) before the MCP path check.
+    for (const routes of [this.options.routes, this.options.auth?.routes?.bind(this.options.auth)]) {
+      if (!routes) continue;
+      const routed = await routes(req.request());
+      if (routed) return res.respond(routed);
     }
-    if (!isMcpPath) return fail(refuse.notFound(`the MCP endpoint is ${this.path}`));
+    const cors = corsHeaders(req, this.options);
+    const fail = (error: HttpError) => writeError(res, error, cors);
+    if (this.path !== undefined && req.path !== this.path) return fail(refuse.notFound(`the MCP endpoint is ${this.path}`));
+    const forbidden = checkHostAndOrigin(req, this.options);
     if (forbidden) return fail(forbidden);
     if (!this.accept || this.isClosed) return fail(new HttpError(503, -32000, "Service Unavailable: the server is not listening"));
+    this.startSweeper();
 
+    if (req.method === "OPTIONS") {
+      const preflight = preflightHeaders(req, this.options);
+      if (Object.keys(preflight).length === 0) return fail(refuse.methodNotAllowed("GET, POST, DELETE"));
+      return res.send(204, preflight);
+    }
+    let auth: AuthInfo | undefined;
+    if (this.options.auth) {
+      const verdict = await this.options.auth.authenticate(req.request());
+      if (verdict instanceof Response) return res.respond(verdict);
+      auth = verdict;
+    }
     switch (req.method) {
       case "POST":
-        return this.post(req, res, parsedBody, cors, fail, auth);
+        return this.post(req, res, auth, cors, fail);
       case "GET":
-        return this.get(req, res, cors, fail);
+        return this.get(req, res, auth, cors, fail);
       case "DELETE":
-        return this.delete(req, res, cors, fail);
-      case "OPTIONS": {
-        const preflight = preflightHeaders(req, this.options);
-        if (Object.keys(preflight).length === 0) return fail(refuse.methodNotAllowed("GET, POST, DELETE"));
-        res.writeHead(204, preflight);
-        res.end();
-        return;
-      }
+        return this.delete(req, res, auth, cors, fail);
       default:
         return fail(refuse.methodNotAllowed("GET, POST, DELETE"));
     }
   }
 
-  private async post(req: IncomingMessage, res: ServerResponse, parsedBody: unknown, cors: Record<string, string>, fail: (error: HttpError) => void, auth?: AuthInfo) {
+  private async post(req: Incoming, res: Reply, auth: AuthInfo | undefined, cors: Record<string, string>, fail: (error: HttpError) => void) {
     const accepts = checkPost(req);
     if (accepts instanceof HttpError) return fail(accepts);
-    let body = parsedBody;
+    let body = req.parsed;
     if (body === undefined) {
-      const bytes = await readBody(req, this.options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES);
+      const bytes = await req.body(this.options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES);
       if (bytes instanceof HttpError) return fail(bytes);
       try {
         body = parseJson(bytes);
@@ -219,13 +182,14 @@ export class HttpEndpoint {
       }
     }
     if (typeof body !== "object" || body === null) return fail(refuse.invalid("the body must be a JSON-RPC message (an object) or a batch (an array)"));
+    // Per-tool, per-prompt and per-resource scopes: 403 insufficient_scope before anything is dispatched.
     const refused = auth && this.options.auth?.authorize?.(auth, body);
-    if (refused) return writeResponse(res, refused, cors);
-    const context: MessageContext = auth ? { headers: req.headers, auth } : { headers: req.headers };
+    if (refused) return res.respond(refused);
+    const context: MessageContext = auth ? { headers: req.headers(), auth } : { headers: req.headers() };
 
-    const sessionId = header(req, HEADER.sessionId);
+    const sessionId = req.header(HEADER.sessionId);
     if (sessionId !== undefined) {
-      const session = this.sessions.get(sessionId);
+      const session = this.findSession(sessionId, auth);
       if (!session) return fail(refuse.notFound("no such session (it ended, or never existed); start a new one with initialize"));
       const version = this.checkSessionVersion(req);
       if (version) return fail(version);
@@ -239,18 +203,18 @@ export class HttpEndpoint {
       if (mismatch) return fail(mismatch);
       const exchange = new StatelessExchange(res, body, context, accepts, this.options.responseMode === "sse", cors);
       this.exchanges.add(exchange);
-      res.once("close", () => this.exchanges.delete(exchange));
+      res.onClose(() => this.exchanges.delete(exchange));
       this.accept!(exchange);
       return;
     }
 
-    if (!Array.isArray(body) && (body as { method?: unknown }).method === "initialize") return this.initialize(res, body, accepts, context, cors, fail);
+    if (!Array.isArray(body) && (body as { method?: unknown }).method === "initialize") return this.initialize(res, body, accepts, context, auth, cors, fail);
     if (Array.isArray(body) && body.some((m) => (m as { method?: unknown } | null)?.method === "initialize"))
       return fail(refuse.invalid("initialize must be sent alone, not in a batch"));
     fail(refuse.badRequest("the Mcp-Session-Id header is required: start a session with initialize, or send 2026-07-28 requests with their _meta"));
   }
 
-  private initialize(res: ServerResponse, body: object, accepts: Accepts, context: MessageContext, cors: Record<string, string>, fail: (error: HttpError) => void) {
+  private initialize(res: Reply, body: object, accepts: Accepts, context: MessageContext, auth: AuthInfo | undefined, cors: Record<string, string>, fail: (error: HttpError) => void) {
     if (this.sessions.size >= (this.options.maxSessions ?? 10_000)) return fail(new HttpError(503, -32000, "Service Unavailable: too many sessions"));
     let accepted: Accepted | undefined;
     const settings: SessionSettings = {
@@ -261,38 +225,55 @@ export class HttpEndpoint {
       // Clients before 2025-11-25 may not expect an event without data.
       prime: () => (accepted?.revision ?? "") >= "2025-11-25",
     };
-    const session = new HttpSession(newSessionId(), settings, (ended) => this.sessions.delete(ended.id));
+    const session = new HttpSession(newSessionId(), settings, (ended) => this.sessions.delete(ended.id), principalOf(auth));
     this.sessions.set(session.id, session);
     accepted = this.accept!(session);
     this.sessionOf.set(accepted, session);
     session.post(res, body, accepts, context, { ...cors, "Mcp-Session-Id": session.id }, true);
   }
 
-  private get(req: IncomingMessage, res: ServerResponse, cors: Record<string, string>, fail: (error: HttpError) => void) {
-    const sessionId = header(req, HEADER.sessionId);
+  private get(req: Incoming, res: Reply, auth: AuthInfo | undefined, cors: Record<string, string>, fail: (error: HttpError) => void) {
+    const sessionId = req.header(HEADER.sessionId);
     if (sessionId === undefined) {
       if (this.statelessVersion(req)) return fail(refuse.methodNotAllowed("POST (2026-07-28 has no GET stream; use subscriptions/listen)"));
       return fail(refuse.badRequest("the Mcp-Session-Id header is required"));
     }
-    const session = this.sessions.get(sessionId);
+    const session = this.findSession(sessionId, auth);
     if (!session) return fail(refuse.notFound("no such session"));
     const notAcceptable = checkGet(req);
     if (notAcceptable) return fail(notAcceptable);
     const version = this.checkSessionVersion(req);
     if (version) return fail(version);
-    session.get(res, header(req, HEADER.lastEventId), cors);
+    session.get(res, req.header(HEADER.lastEventId), cors);
   }
 
-  private async delete(req: IncomingMessage, res: ServerResponse, cors: Record<string, string>, fail: (error: HttpError) => void) {
-    const sessionId = header(req, HEADER.sessionId);
+  private async delete(req: Incoming, res: Reply, auth: AuthInfo | undefined, cors: Record<string, string>, fail: (error: HttpError) => void) {
+    const sessionId = req.header(HEADER.sessionId);
     if (sessionId === undefined) return fail(refuse.badRequest("the Mcp-Session-Id header is required"));
-    const session = this.sessions.get(sessionId);
+    const session = this.findSession(sessionId, auth);
     if (!session) return fail(refuse.notFound("no such session"));
     const version = this.checkSessionVersion(req);
     if (version) return fail(version);
     await session.close();
-    res.writeHead(200, cors);
-    res.end();
+    res.send(200, cors);
+  }
+
+  /**
+   * A session, when it exists and belongs to this caller: a session started with a token is bound
+   * to its client and subject, and is "not found" for anyone else (MCP security best practices,
+   * "Session hijacking").
+   */
+  private findSession(id: string, auth: AuthInfo | undefined): HttpSession | undefined {
+    const session = this.sessions.get(id);
+    return session && session.principal === principalOf(auth) ? session : undefined;
+  }
+
+  /** The idle sweep starts with the first request: some platforms (workerd) forbid timers at start-up. */
+  private startSweeper(): void {
+    const idle = this.options.sessionIdleTimeoutMs ?? 30 * 60_000;
+    if (this.sweeper !== undefined || !Number.isFinite(idle)) return;
+    this.sweeper = setInterval(() => this.endIdleSessions(idle), Math.max(10, Math.min(idle / 2, 60_000)));
+    (this.sweeper as { unref?: () => void }).unref?.();
   }
 
   private endIdleSessions(idleMs: number): void {
@@ -301,39 +282,26 @@ export class HttpEndpoint {
   }
 
   /** Session era: MCP-Protocol-Version, when present, must name a session-era revision (missing means 2025-03-26). */
-  private checkSessionVersion(req: IncomingMessage): HttpError | undefined {
-    const version = header(req, HEADER.protocolVersion);
+  private checkSessionVersion(req: Incoming): HttpError | undefined {
+    const version = req.header(HEADER.protocolVersion);
     if (version === undefined) return undefined;
     if (isRevision(version) && eraOf(version) === "session") return undefined;
     return refuse.badRequest(`unsupported MCP-Protocol-Version ${JSON.stringify(version)} for a session`);
   }
 
-  private statelessVersion(req: IncomingMessage): boolean {
-    const version = header(req, HEADER.protocolVersion);
+  private statelessVersion(req: Incoming): boolean {
+    const version = req.header(HEADER.protocolVersion);
     return version !== undefined && isRevision(version) && eraOf(version) === "stateless";
   }
 
   /** A request that names its protocol version in `_meta`, or a POST whose header names a stateless revision. */
-  private isStateless(req: IncomingMessage, body: object): boolean {
+  private isStateless(req: Incoming, body: object): boolean {
     if (!Array.isArray(body) && metaVersion(body) !== undefined) return true;
     return this.statelessVersion(req);
   }
 }
 
-/** Streamable HTTP on a server of its own: `await server.listen(http({ port: 3000 }))`. */
-export function http(options: HttpOptions = {}): HttpEndpoint {
-  return new HttpEndpoint(options, true);
-}
-
-/**
- * Streamable HTTP as a `(req, res)` listener for a server you run: express, fastify, node:http.
- * `server` is an McpServer; the returned handler has its endpoint as `handler.endpoint`.
- */
-export function httpHandler(
-  server: { listen(target: { listen(accept: Accept): Promise<void>; close(): Promise<void> }): Promise<void> },
-  options: Omit<HttpOptions, "port" | "host"> = {},
-): HttpRequestHandler & { readonly endpoint: HttpEndpoint } {
-  const endpoint = new HttpEndpoint(options, false);
-  server.listen(endpoint).catch((error: Error) => (options.logger ?? stderrLogger)("error", `the HTTP handler could not start: ${error.message}`));
-  return Object.assign((req: IncomingMessage, res: ServerResponse, parsedBody?: unknown) => endpoint.handle(req, res, parsedBody), { endpoint });
+/** Who a session belongs to: its token's client and subject; "" without authorization. */
+function principalOf(auth: AuthInfo | undefined): string {
+  return auth ? JSON.stringify([auth.clientId ?? null, auth.subject ?? null]) : "";
 }

@@ -1,6 +1,6 @@
-import type { ServerResponse } from "node:http";
 import { ErrorCode } from "../../jsonrpc/errors.js";
 import type { RequestId } from "../../jsonrpc/messages.js";
+import type { Reply } from "./reply.js";
 
 /**
  * A refusal at the HTTP layer: a status, and the JSON-RPC error that goes in its body. Every error
@@ -51,10 +51,10 @@ export function statusOfResponse(body: unknown): number {
   return STATUS_BY_ERROR_CODE.get(error.code) ?? 200;
 }
 
-/** Writes `error` as its status and a JSON-RPC error body; does nothing when headers are already out. */
-export function writeError(res: ServerResponse, error: HttpError, extraHeaders?: Readonly<Record<string, string>>): void {
-  if (res.headersSent || res.writableEnded) {
-    if (!res.writableEnded) res.end();
+/** Sends `error` as its status and a JSON-RPC error body; ends the answer when it has already started. */
+export function writeError(reply: Reply, error: HttpError, extraHeaders?: Readonly<Record<string, string>>): void {
+  if (reply.started) {
+    reply.end();
     return;
   }
   const body = JSON.stringify({
@@ -62,13 +62,7 @@ export function writeError(res: ServerResponse, error: HttpError, extraHeaders?:
     id: error.id,
     error: error.data === undefined ? { code: error.code, message: error.message } : { code: error.code, message: error.message, data: error.data },
   });
-  res.writeHead(error.status, {
-    ...extraHeaders,
-    ...error.headers,
-    "Content-Type": "application/json",
-    "Content-Length": Buffer.byteLength(body),
-  });
-  res.end(body);
+  reply.send(error.status, { ...extraHeaders, ...error.headers, "Content-Type": "application/json" }, body);
 }
 
 /** Shorthands for the refusals the transport makes. */
@@ -79,6 +73,7 @@ export const refuse = {
   methodNotAllowed: (allow: string) =>
     new HttpError(405, TRANSPORT_ERROR, `Method Not Allowed: use ${allow}`, undefined, null, { Allow: allow }),
   notAcceptable: (message: string) => new HttpError(406, TRANSPORT_ERROR, `Not Acceptable: ${message}`),
+  gone: (message: string) => new HttpError(410, TRANSPORT_ERROR, `Gone: ${message}`),
   conflict: (message: string) => new HttpError(409, TRANSPORT_ERROR, `Conflict: ${message}`),
   tooLarge: (bytes: number | undefined, limit: number) =>
     new HttpError(413, TRANSPORT_ERROR, `Payload Too Large: the body exceeds ${limit} bytes`, bytes === undefined ? { limit } : { bytes, limit }),

@@ -2,9 +2,9 @@
  * Session era, resumability: the SSE events sent on each stream, kept so that a client that lost
  * its connection can reconnect with Last-Event-ID and receive what it missed.
  *
- * Bounded: at most `maxEvents` events in all; the oldest go first. Event ids are
- * `<streamId>_<sequence>`: the stream is read back from the id, and a stream belongs to one owner
- * (a session), so one session can never replay another's events.
+ * Bounded (see {@link EventStoreLimits}): in events, in bytes per session and in all, and in age;
+ * the oldest go first. Event ids are `<streamId>_<sequence>`: the stream is read back from the id,
+ * and a stream belongs to one owner (a session), so one session can never replay another's events.
  */
 export interface EventStore {
   /** Stores one event's data (a JSON text) and returns its id. */
@@ -13,9 +13,10 @@ export interface EventStore {
   primingId(streamId: string): string;
   /**
    * The events after `lastEventId` on its stream, when that stream belongs to `owner`; undefined
-   * when the id is unknown or foreign. Events already evicted are missing from the list.
+   * when the id is unknown or foreign. `evicted`: some events after that id are no longer kept,
+   * so the replay would have a gap (the endpoint then refuses the resumption).
    */
-  replayAfter(owner: string, lastEventId: string): { readonly streamId: string; readonly events: readonly StoredEvent[] } | undefined;
+  replayAfter(owner: string, lastEventId: string): { readonly streamId: string; readonly events: readonly StoredEvent[]; readonly evicted?: boolean } | undefined;
   /** Forgets an owner's streams (its session ended). */
   forget(owner: string): void;
 }
@@ -25,39 +26,78 @@ export interface StoredEvent {
   readonly data: string;
 }
 
+/** The bounds of {@link InMemoryEventStore}; each default is below. */
+export interface EventStoreLimits {
+  /** Events in all. Default 10,000. */
+  readonly maxEvents?: number;
+  /** Bytes of event data (UTF-16 code units, as held in memory) per session. Default 4 MiB. */
+  readonly maxBytesPerSession?: number;
+  /** Bytes of event data in all. Default 64 MiB. */
+  readonly maxBytes?: number;
+  /** How long an event is kept, in ms. Default 5 minutes. */
+  readonly maxAgeMs?: number;
+}
+
+export const DEFAULT_MAX_EVENTS = 10_000;
+export const DEFAULT_EVENT_STORE_LIMITS: Required<EventStoreLimits> = {
+  maxEvents: DEFAULT_MAX_EVENTS,
+  maxBytesPerSession: 4 * 1024 * 1024,
+  maxBytes: 64 * 1024 * 1024,
+  maxAgeMs: 5 * 60_000,
+};
+
+interface Kept extends StoredEvent {
+  readonly seq: number;
+  readonly at: number;
+  readonly streamId: string;
+  /** Dropped for its owner's bound, or its owner forgotten: eviction skips it. */
+  gone?: boolean;
+}
+
 interface StreamLog {
   readonly owner: string;
   next: number;
-  readonly events: (StoredEvent & { readonly seq: number })[];
+  /** The sequence number of the first event still kept (or `next` when none is). */
+  firstKept: number;
+  readonly events: Kept[];
 }
-
-/** The default bound of {@link InMemoryEventStore}. */
-export const DEFAULT_MAX_EVENTS = 10_000;
 
 export class InMemoryEventStore implements EventStore {
   private readonly streams = new Map<string, StreamLog>();
-  /** Stream ids in the order their events were appended, for eviction; `order[head]` is the oldest. */
-  private order: string[] = [];
+  /** Every kept event, oldest first; `order[head]` is the oldest not yet evicted or forgotten. */
+  private order: Kept[] = [];
   private head = 0;
   private size = 0;
+  private bytes = 0;
+  private readonly bytesByOwner = new Map<string, number>();
+  private readonly limits: Required<EventStoreLimits>;
 
-  constructor(private readonly maxEvents: number = DEFAULT_MAX_EVENTS) {
-    if (!(maxEvents >= 1)) throw new RangeError("an event store must hold at least one event");
+  /** `limits`: the bounds, or (as before) just the most events. */
+  constructor(limits: EventStoreLimits | number = {}, private readonly now: () => number = Date.now) {
+    this.limits = { ...DEFAULT_EVENT_STORE_LIMITS, ...(typeof limits === "number" ? { maxEvents: limits } : limits) };
+    if (!(this.limits.maxEvents >= 1)) throw new RangeError("an event store must hold at least one event");
   }
 
   get eventCount(): number {
     return this.size;
   }
 
+  get byteCount(): number {
+    return this.bytes;
+  }
+
   append(owner: string, streamId: string, data: string): string {
     let log = this.streams.get(streamId);
-    if (!log) this.streams.set(streamId, (log = { owner, next: 1, events: [] }));
+    if (!log) this.streams.set(streamId, (log = { owner, next: 1, firstKept: 1, events: [] }));
     const seq = log.next++;
     const id = `${streamId}_${seq}`;
-    log.events.push({ id, data, seq });
-    this.order.push(streamId);
+    const event: Kept = { id, data, seq, at: this.now(), streamId };
+    log.events.push(event);
+    this.order.push(event);
     this.size++;
-    while (this.size > this.maxEvents) this.evictOldest();
+    this.bytes += data.length;
+    this.bytesByOwner.set(owner, (this.bytesByOwner.get(owner) ?? 0) + data.length);
+    this.evict(owner);
     return id;
   }
 
@@ -72,34 +112,78 @@ export class InMemoryEventStore implements EventStore {
     const seqText = lastEventId.slice(cut + 1);
     if (!/^\d{1,15}$/.test(seqText)) return undefined;
     const seq = Number(seqText);
+    this.evict(undefined);
     const log = this.streams.get(streamId);
     if (!log) return seq === 0 ? { streamId, events: [] } : undefined;
     if (log.owner !== owner || seq >= log.next) return undefined;
-    return { streamId, events: log.events.filter((event) => event.seq > seq).map(({ id, data }) => ({ id, data })) };
+    const events = log.events.filter((event) => event.seq > seq).map(({ id, data }) => ({ id, data }));
+    return seq + 1 < log.firstKept ? { streamId, events, evicted: true } : { streamId, events };
   }
 
   forget(owner: string): void {
     for (const [streamId, log] of this.streams)
       if (log.owner === owner) {
         this.size -= log.events.length;
+        for (const event of log.events) {
+          this.bytes -= event.data.length;
+          event.gone = true;
+        }
         this.streams.delete(streamId);
       }
-    // Ids of forgotten streams stay in `order`; eviction skips them.
+    this.bytesByOwner.delete(owner);
+    // Forgotten events stay in `order`; eviction skips them.
     if (this.size === 0) {
       this.order = [];
       this.head = 0;
     }
   }
 
-  private evictOldest(): void {
-    while (this.head < this.order.length) {
-      const streamId = this.order[this.head++]!;
-      const log = this.streams.get(streamId);
-      if (!log || log.events.length === 0) continue;
-      log.events.shift();
-      this.size--;
-      break;
+  /** Drops the oldest events until every bound holds; `owner`'s own oldest first when it is over its share. */
+  private evict(owner: string | undefined): void {
+    const { maxEvents, maxBytes, maxBytesPerSession, maxAgeMs } = this.limits;
+    const cutoff = this.now() - maxAgeMs;
+    for (;;) {
+      const oldest = this.peekOldest();
+      if (!oldest) break;
+      if (this.size > maxEvents || this.bytes > maxBytes || oldest.at < cutoff) this.drop(oldest);
+      else break;
     }
+    if (owner === undefined) return;
+    while ((this.bytesByOwner.get(owner) ?? 0) > maxBytesPerSession) {
+      let victim: Kept | undefined;
+      for (const log of this.streams.values()) {
+        const first = log.events[0];
+        if (log.owner === owner && first && (!victim || first.at < victim.at)) victim = first;
+      }
+      if (!victim) break;
+      this.drop(victim);
+    }
+  }
+
+  private peekOldest(): Kept | undefined {
+    while (this.head < this.order.length) {
+      const event = this.order[this.head]!;
+      if (!event.gone) return event;
+      this.head++;
+    }
+    this.compact();
+    return undefined;
+  }
+
+  /** Drops `event`, the first kept event of its stream. */
+  private drop(event: Kept): void {
+    const log = this.streams.get(event.streamId)!;
+    log.events.shift();
+    event.gone = true;
+    log.firstKept = log.events[0]?.seq ?? log.next;
+    this.size--;
+    this.bytes -= event.data.length;
+    this.bytesByOwner.set(log.owner, (this.bytesByOwner.get(log.owner) ?? 0) - event.data.length);
+    if (this.order[this.head] === event) this.head++;
+    this.compact();
+  }
+
+  private compact(): void {
     if (this.head > 1024 && this.head * 2 > this.order.length) {
       this.order = this.order.slice(this.head);
       this.head = 0;

@@ -1,10 +1,9 @@
-import type { IncomingMessage } from "node:http";
 import { ErrorCode } from "../../jsonrpc/errors.js";
 import type { RequestId } from "../../jsonrpc/messages.js";
 import { HttpError } from "./errors.js";
-import { header } from "./negotiation.js";
+import type { Incoming } from "./incoming.js";
 
-/** The header names of Streamable HTTP, lower case as Node gives them. */
+/** The header names of Streamable HTTP, lower case (header lookups are by lower-case name). */
 export const HEADER = {
   sessionId: "mcp-session-id",
   protocolVersion: "mcp-protocol-version",
@@ -30,9 +29,9 @@ export function metaVersion(message: unknown): unknown {
  * them without reading the body. MCP-Protocol-Version must equal `_meta`'s version, Mcp-Method the
  * method, and Mcp-Name the tool or prompt name or resource URI. Header names are case-insensitive,
  * values case-sensitive, surrounding whitespace ignored; a value may be `=?base64?...?=`.
- * A mismatch or a missing header is -32020 with HTTP 400.
+ * A mismatch or a missing header is -32020 with HTTP 400, except a notification's missing Mcp-Method.
  */
-export function checkStatelessHeaders(req: IncomingMessage, message: Record<string, unknown>): HttpError | undefined {
+export function checkStatelessHeaders(req: Incoming, message: Record<string, unknown>): HttpError | undefined {
   const id = typeof message.id === "string" || typeof message.id === "number" ? (message.id as RequestId) : null;
   const mismatch = (what: string, found: string | undefined, expected: string) =>
     new HttpError(
@@ -44,18 +43,21 @@ export function checkStatelessHeaders(req: IncomingMessage, message: Record<stri
     );
 
   const version = metaVersion(message);
-  const versionHeader = header(req, HEADER.protocolVersion);
+  const versionHeader = req.header(HEADER.protocolVersion);
   if (typeof version === "string" && versionHeader !== version) return mismatch("MCP-Protocol-Version", versionHeader, version);
 
   const method = message.method;
   if (typeof method !== "string") return undefined;
-  const methodHeader = decoded(header(req, HEADER.method));
+  const methodHeader = decoded(req.header(HEADER.method));
+  // The header is required of requests only; SDK v2 posts notifications without it (as when a
+  // subscriptions/listen is closed), and the SDK servers accept them.
+  if (methodHeader === undefined && message.id === undefined) return undefined;
   if (methodHeader !== method) return mismatch("Mcp-Method", methodHeader ?? undefined, method);
 
   const param = NAMED_BY[method];
   const named = param === undefined ? undefined : (message.params as Record<string, unknown> | undefined)?.[param];
   if (typeof named === "string") {
-    const nameHeader = decoded(header(req, HEADER.name));
+    const nameHeader = decoded(req.header(HEADER.name));
     if (nameHeader !== named) return mismatch("Mcp-Name", nameHeader ?? undefined, named);
   }
   return undefined;
@@ -76,7 +78,7 @@ export function decodeHeaderValue(value: string): string | null {
   const encoded = wrapped[1]!;
   if (encoded.length % 4 !== 0 || !/^[A-Za-z0-9+/]*={0,2}$/.test(encoded)) return null;
   try {
-    return new TextDecoder("utf-8", { fatal: true }).decode(Buffer.from(encoded, "base64"));
+    return new TextDecoder("utf-8", { fatal: true }).decode(Uint8Array.from(atob(encoded), (c) => c.charCodeAt(0)));
   } catch {
     return null;
   }

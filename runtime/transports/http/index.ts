@@ -1,8 +1,12 @@
-/** Streamable HTTP, both eras: the server endpoint on node:http, and a client transport over fetch. */
-export { http, httpHandler, HttpEndpoint, type HttpOptions, type HttpRequestHandler } from "./endpoint.js";
-export { InMemoryEventStore, DEFAULT_MAX_EVENTS, type EventStore, type StoredEvent } from "./event-store.js";
+/** Streamable HTTP, both eras: the platform-neutral endpoint, fetchHandler, the node:http adapter, and a client transport over fetch. */
+export { StreamableHttpEndpoint, type EndpointOptions, type Listenable } from "./endpoint.js";
+export { fetchHandler, type FetchHandler } from "./fetch.js";
+export { http, httpHandler, HttpEndpoint, type HttpOptions, type HttpRequestHandler } from "./node.js";
+export type { AuthInfo, AuthOptions, EndpointAuth } from "../auth-info.js";
+export { InMemoryEventStore, DEFAULT_MAX_EVENTS, DEFAULT_EVENT_STORE_LIMITS, type EventStore, type EventStoreLimits, type StoredEvent } from "./event-store.js";
 export { HttpError, STATUS_BY_ERROR_CODE } from "./errors.js";
 export { LOCAL_HOSTNAMES, type SecurityOptions } from "./security.js";
 export { DEFAULT_MAX_BODY_BYTES } from "./body.js";
+export { DEFAULT_MAX_BUFFERED_BYTES, DEFAULT_STUCK_TIMEOUT_MS, type BackpressureOptions } from "./reply.js";
 export { HttpClientTransport, encodeHeaderValue, type HttpClientTransportOptions } from "./client.js";
 export { SseParser, type SseEvent } from "./sse-parser.js";

@@ -1,5 +1,5 @@
-import type { IncomingMessage } from "node:http";
 import { refuse, type HttpError } from "./errors.js";
+import type { Incoming } from "./incoming.js";
 
 /** What the client's Accept header lets us answer with, and which it prefers. */
 export interface Accepts {
@@ -17,8 +17,8 @@ export interface Accepts {
  * Reads Accept. No header accepts anything (RFC 9110); wildcards count, less than an exact match
  * in the tie-break; q=0 excludes.
  */
-export function accepts(req: IncomingMessage): Accepts {
-  const header = req.headers.accept;
+export function accepts(req: Incoming): Accepts {
+  const header = req.header("accept");
   if (header === undefined || header.trim() === "") return { json: true, sse: true, preferSse: false };
   // [q, specificity, -position] of the best range matching each type.
   let json: number[] | undefined;
@@ -47,8 +47,8 @@ function compare(a: number[], b: number[]): number {
 }
 
 /** A POST must be JSON (415) and accept JSON or SSE (406). */
-export function checkPost(req: IncomingMessage): Accepts | HttpError {
-  const type = req.headers["content-type"];
+export function checkPost(req: Incoming): Accepts | HttpError {
+  const type = req.header("content-type");
   const mediaType = type?.split(";")[0]?.trim().toLowerCase();
   if (mediaType !== "application/json") return refuse.unsupportedMediaType(type);
   const accepted = accepts(req);
@@ -57,13 +57,6 @@ export function checkPost(req: IncomingMessage): Accepts | HttpError {
 }
 
 /** A GET opens an event stream, so it must accept one (406). */
-export function checkGet(req: IncomingMessage): HttpError | undefined {
+export function checkGet(req: Incoming): HttpError | undefined {
   return accepts(req).sse ? undefined : refuse.notAcceptable("a GET opens a stream: the client must accept text/event-stream");
-}
-
-/** One header's value, trimmed (RFC 9110 §5.5); the first one when repeated. */
-export function header(req: IncomingMessage, name: string): string | undefined {
-  const value = req.headers[name];
-  const first = Array.isArray(value) ? value[0] : value;
-  return first?.trim();
 }

@@ -1,5 +1,5 @@
-import type { IncomingMessage } from "node:http";
 import { refuse, type HttpError } from "./errors.js";
+import type { Incoming } from "./incoming.js";
 
 /** Hostnames a local server answers to by default: what a DNS-rebinding page cannot claim. */
 export const LOCAL_HOSTNAMES: readonly string[] = ["localhost", "127.0.0.1", "[::1]"];
@@ -35,14 +35,14 @@ export function hostnameOf(host: string): string {
 }
 
 /** DNS-rebinding protection: the Host, then the Origin, against their allow-lists. */
-export function checkHostAndOrigin(req: IncomingMessage, options: SecurityOptions): HttpError | undefined {
+export function checkHostAndOrigin(req: Incoming, options: SecurityOptions): HttpError | undefined {
   const allowedHosts = options.allowedHosts ?? LOCAL_HOSTNAMES;
   if (allowedHosts !== "*") {
-    const host = req.headers.host;
+    const host = req.header("host");
     if (host === undefined || !allowedHosts.includes(hostnameOf(host)))
       return refuse.forbidden(`the Host header ${host === undefined ? "is missing" : JSON.stringify(host)} is not allowed`);
   }
-  const origin = req.headers.origin;
+  const origin = req.header("origin");
   if (origin !== undefined && !originAllowed(origin, options)) return refuse.forbidden(`the Origin ${JSON.stringify(origin)} is not allowed`);
   return undefined;
 }
@@ -62,8 +62,8 @@ export function originAllowed(origin: string, options: SecurityOptions): boolean
 }
 
 /** CORS response headers for an allowed Origin, when CORS is on; none otherwise. */
-export function corsHeaders(req: IncomingMessage, options: SecurityOptions): Record<string, string> {
-  const origin = req.headers.origin;
+export function corsHeaders(req: Incoming, options: SecurityOptions): Record<string, string> {
+  const origin = req.header("origin");
   if (!options.cors || origin === undefined || !originAllowed(origin, options)) return {};
   return {
     "Access-Control-Allow-Origin": origin,
@@ -73,14 +73,14 @@ export function corsHeaders(req: IncomingMessage, options: SecurityOptions): Rec
 }
 
 /** The answer to a CORS preflight (OPTIONS): which methods and headers a page may use. */
-export function preflightHeaders(req: IncomingMessage, options: SecurityOptions): Record<string, string> {
+export function preflightHeaders(req: Incoming, options: SecurityOptions): Record<string, string> {
   const headers = corsHeaders(req, options);
   if (Object.keys(headers).length === 0) return headers;
   return {
     ...headers,
     "Access-Control-Allow-Methods": "GET, POST, DELETE, OPTIONS",
     "Access-Control-Allow-Headers":
-      req.headers["access-control-request-headers"] ??
+      req.header("access-control-request-headers") ??
       "Content-Type, Accept, Mcp-Session-Id, MCP-Protocol-Version, Mcp-Method, Mcp-Name, Last-Event-ID, Authorization",
     "Access-Control-Max-Age": "600",
   };

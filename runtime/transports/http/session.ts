@@ -1,5 +1,3 @@
-import { randomBytes } from "node:crypto";
-import type { ServerResponse } from "node:http";
 import type { RequestId } from "../../jsonrpc/messages.js";
 import { TransportClosedError } from "../closed-error.js";
 import type { MessageContext, Receiver, SendOptions, Transport } from "../transport.js";
@@ -7,6 +5,8 @@ import type { Logger } from "../../util/logger.js";
 import { refuse, statusOfResponse, writeError } from "./errors.js";
 import type { EventStore } from "./event-store.js";
 import type { Accepts } from "./negotiation.js";
+import type { Reply } from "./reply.js";
+import { sseEvent, startSse } from "./sse.js";
 import { ResponseStream, type StreamEvents, type StreamOptions } from "./stream.js";
 
 export interface SessionSettings {
@@ -20,11 +20,18 @@ export interface SessionSettings {
 
 /** A fresh session id: 128 random bits as hex, visible ASCII as the spec requires. */
 export function newSessionId(): string {
-  return randomBytes(16).toString("hex");
+  return randomHex(16);
 }
 
 export function newStreamId(): string {
-  return randomBytes(8).toString("hex");
+  return randomHex(8);
+}
+
+/** `bytes` random bytes as hex, from the Web Crypto API (every runtime has it). */
+function randomHex(bytes: number): string {
+  let hex = "";
+  for (const byte of crypto.getRandomValues(new Uint8Array(bytes))) hex += byte.toString(16).padStart(2, "0");
+  return hex;
 }
 
 /**
@@ -53,6 +60,8 @@ export class HttpSession implements Transport {
     readonly id: string,
     private readonly settings: SessionSettings,
     private readonly onClosed: (session: HttpSession) => void,
+    /** Who started the session (their token's client and subject), "" without authorization. */
+    readonly principal: string = "",
   ) {}
 
   get closed(): boolean {
@@ -96,7 +105,7 @@ export class HttpSession implements Transport {
    * A POST in this session: `body` is one message or a batch, already parsed. `initialize`: this
    * POST starts the session, which ends at once if its initialize fails.
    */
-  post(res: ServerResponse, body: unknown, accepts: Accepts, context: MessageContext, headers: Record<string, string>, initialize = false): void {
+  post(res: Reply, body: unknown, accepts: Accepts, context: MessageContext, headers: Record<string, string>, initialize = false): void {
     this.lastActive = Date.now();
     const messages = Array.isArray(body) ? body : [body];
     const ids: RequestId[] = [];
@@ -119,12 +128,29 @@ export class HttpSession implements Transport {
     } finally {
       this.delivering = undefined;
     }
+    for (const message of messages) this.cancelled(message);
     // Only notifications and responses, and nothing to say about them: 202 Accepted.
     if (ids.length === 0 && !stream.finished) stream.end();
   }
 
+  /**
+   * notifications/cancelled: the peer has aborted the request's handler, and no response will
+   * follow (MCP "Cancellation"). Its stream stops waiting for one (and ends when nothing else is
+   * pending), and its id is free again, so an idle session can expire.
+   */
+  private cancelled(message: unknown): void {
+    const m = message as { method?: unknown; params?: { requestId?: unknown } } | null;
+    if (m?.method !== "notifications/cancelled") return;
+    const id = m.params?.requestId;
+    if (typeof id !== "string" && typeof id !== "number") return;
+    const stream = this.byRequest.get(id);
+    if (!stream) return;
+    this.byRequest.delete(id);
+    stream.cancel(id);
+  }
+
   /** A GET: opens the standalone stream, or resumes a stream after `lastEventId`. */
-  get(res: ServerResponse, lastEventId: string | undefined, headers: Record<string, string>): void {
+  get(res: Reply, lastEventId: string | undefined, headers: Record<string, string>): void {
     this.lastActive = Date.now();
     if (lastEventId !== undefined) {
       const store = this.settings.store;
@@ -133,14 +159,18 @@ export class HttpSession implements Transport {
         writeError(res, refuse.badRequest(`Last-Event-ID ${JSON.stringify(lastEventId)} names no stream of this session`), headers);
         return;
       }
+      if (replay.evicted) {
+        writeError(res, refuse.gone(`events after Last-Event-ID ${JSON.stringify(lastEventId)} are no longer kept (the event store's bounds); reconnect without Last-Event-ID`), headers);
+        return;
+      }
       const stream = replay.streamId === this.standaloneId ? this.ensureStandalone(res, headers, false) : this.streams.get(replay.streamId);
       if (stream) {
         stream.resume(res, replay.events);
         return;
       }
       // The stream is over: replay what it sent, then end.
-      res.writeHead(200, { ...headers, "Content-Type": "text/event-stream", "Cache-Control": "no-cache" });
-      for (const event of replay.events) res.write(`id: ${event.id}\nevent: message\ndata: ${event.data}\n\n`);
+      startSse(res, headers);
+      for (const event of replay.events) res.write(sseEvent(event.data, event.id));
       res.end();
       return;
     }
@@ -186,7 +216,7 @@ export class HttpSession implements Transport {
     else if (this.settings.store) this.settings.store.append(this.id, this.standaloneId, JSON.stringify(message));
   }
 
-  private ensureStandalone(res: ServerResponse, headers: Record<string, string>, attach: boolean): ResponseStream {
+  private ensureStandalone(res: Reply, headers: Record<string, string>, attach: boolean): ResponseStream {
     if (this.standalone) {
       if (attach) this.standalone.reattach(res);
       return this.standalone;
@@ -201,7 +231,7 @@ export class HttpSession implements Transport {
     return this.standalone;
   }
 
-  private openStream(res: ServerResponse, ids: RequestId[], accepts: Accepts, headers: Record<string, string>): ResponseStream {
+  private openStream(res: Reply, ids: RequestId[], accepts: Accepts, headers: Record<string, string>): ResponseStream {
     const events: StreamEvents = {
       finished: (stream) => {
         this.streams.delete(stream.id);
@@ -210,7 +240,9 @@ export class HttpSession implements Transport {
       // Session era: a dropped connection is not a cancellation (the client sends notifications/cancelled).
       disconnected: () => {},
     };
-    const stream = new ResponseStream(newStreamId(), res, ids, this.streamOptions(accepts, headers), events);
+    // Only notifications and responses: 202 with no body, even for a client that accepts only SSE.
+    const options = this.streamOptions(accepts, headers);
+    const stream = new ResponseStream(newStreamId(), res, ids, ids.length === 0 ? { ...options, sseFirst: false } : options, events);
     this.streams.set(stream.id, stream);
     return stream;
   }

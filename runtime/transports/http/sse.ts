@@ -1,4 +1,4 @@
-import type { ServerResponse } from "node:http";
+import type { Reply } from "./reply.js";
 
 /**
  * Server-Sent Events framing (the WHATWG "text/event-stream" format) for JSON-RPC messages. A
@@ -7,7 +7,6 @@ import type { ServerResponse } from "node:http";
 export const SSE_HEADERS: Readonly<Record<string, string>> = {
   "Content-Type": "text/event-stream",
   "Cache-Control": "no-cache, no-transform",
-  Connection: "keep-alive",
   // Tells nginx-style proxies not to buffer the stream.
   "X-Accel-Buffering": "no",
 };
@@ -25,7 +24,6 @@ export function ssePriming(id: string, retryMs?: number): string {
   return retryMs === undefined ? `id: ${id}\ndata: \n\n` : `id: ${id}\nretry: ${retryMs}\ndata: \n\n`;
 }
 
-export function startSse(res: ServerResponse, headers: Readonly<Record<string, string>>): void {
-  res.writeHead(200, { ...headers, ...SSE_HEADERS });
-  res.flushHeaders();
+export function startSse(reply: Reply, headers: Readonly<Record<string, string>>): void {
+  reply.open({ ...headers, ...SSE_HEADERS });
 }

@@ -1,8 +1,8 @@
-import type { ServerResponse } from "node:http";
 import { TransportClosedError } from "../closed-error.js";
 import type { MessageContext, Receiver, SendOptions, Transport } from "../transport.js";
 import { statusOfResponse } from "./errors.js";
 import type { Accepts } from "./negotiation.js";
+import type { Reply } from "./reply.js";
 import { ResponseStream } from "./stream.js";
 import { newStreamId } from "./session.js";
 
@@ -19,7 +19,7 @@ export class StatelessExchange implements Transport {
   private isClosed = false;
 
   constructor(
-    res: ServerResponse,
+    res: Reply,
     private readonly message: unknown,
     private readonly context: MessageContext,
     accepts: Accepts,

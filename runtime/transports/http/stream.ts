@@ -1,6 +1,6 @@
-import type { ServerResponse } from "node:http";
 import type { RequestId } from "../../jsonrpc/messages.js";
 import type { EventStore } from "./event-store.js";
+import type { Reply } from "./reply.js";
 import { sseEvent, ssePriming, startSse } from "./sse.js";
 
 /**
@@ -39,7 +39,8 @@ export interface StreamEvents {
  * event store.
  */
 export class ResponseStream {
-  private res: ServerResponse | undefined;
+  private res: Reply | undefined;
+  private unlisten: (() => void) | undefined;
   private mode: "undecided" | "json" | "sse" = "undecided";
   private readonly pending: Set<RequestId>;
   /** Responses held back for a JSON body. */
@@ -50,7 +51,7 @@ export class ResponseStream {
 
   constructor(
     readonly id: string,
-    res: ServerResponse,
+    res: Reply,
     requestIds: readonly RequestId[] | undefined,
     private readonly options: StreamOptions,
     private readonly events: StreamEvents,
@@ -58,7 +59,7 @@ export class ResponseStream {
     this.res = res;
     this.pending = new Set(requestIds ?? []);
     this.standalone = requestIds === undefined;
-    res.once("close", this.onClose);
+    this.unlisten = res.onClose(this.onClose);
     if (options.sseFirst || this.standalone) this.beginSse();
   }
 
@@ -106,36 +107,42 @@ export class ResponseStream {
       return true;
     }
     this.held.push(message);
-    if (this.pending.size > 0) return true;
-    // Every request answered with nothing sent before: one JSON body.
+    if (this.pending.size === 0) this.complete();
+    return true;
+  }
+
+  /**
+   * The client cancelled request `id` (notifications/cancelled): no response will come for it, so
+   * the stream no longer waits for one, and ends once nothing else is pending.
+   */
+  cancel(id: RequestId): void {
+    if (this.isFinished || !this.pending.delete(id) || this.pending.size > 0) return;
+    if (this.mode === "sse" || this.held.length === 0) this.finish();
+    else this.complete();
+  }
+
+  /** Every request answered with nothing sent before: the held responses as one JSON body (or SSE). */
+  private complete(): void {
     if (!this.options.json) {
       this.beginSse();
       for (const held of this.held.splice(0)) this.emit(JSON.stringify(held));
       this.finish();
-      return true;
+      return;
     }
     this.mode = "json";
     const body = this.held.length === 1 ? this.held[0] : this.held.flat();
     this.held = [];
     const res = this.res;
-    if (res) {
-      const text = JSON.stringify(body);
-      res.writeHead(this.options.statusOf(body), {
-        ...this.options.headers,
-        "Content-Type": "application/json",
-        "Content-Length": Buffer.byteLength(text),
-      });
-      res.end(text);
-    }
+    this.detach(false);
+    res?.send(this.options.statusOf(body), { ...this.options.headers, "Content-Type": "application/json" }, JSON.stringify(body));
     this.finish();
-    return true;
   }
 
   /**
    * Resumption: the client reconnected with Last-Event-ID. Replays `missed` on `res`, then carries
    * on there (or ends at once when the stream is already finished).
    */
-  resume(res: ServerResponse, missed: readonly { id: string; data: string }[]): void {
+  resume(res: Reply, missed: readonly { id: string; data: string }[]): void {
     this.detach(true);
     startSse(res, this.options.headers);
     for (const event of missed) res.write(sseEvent(event.data, event.id));
@@ -145,14 +152,14 @@ export class ResponseStream {
     }
     this.res = res;
     this.mode = "sse";
-    res.once("close", this.onClose);
+    this.unlisten = res.onClose(this.onClose);
   }
 
   /** Attaches a fresh connection to the standalone stream (a GET without Last-Event-ID). */
-  reattach(res: ServerResponse): void {
+  reattach(res: Reply): void {
     this.detach(true);
     this.res = res;
-    res.once("close", this.onClose);
+    this.unlisten = res.onClose(this.onClose);
     this.beginSse();
   }
 
@@ -181,7 +188,7 @@ export class ResponseStream {
     this.used = true;
     const res = this.res;
     if (!res) return;
-    if (!res.headersSent) startSse(res, this.options.headers);
+    if (!res.started) startSse(res, this.options.headers);
     const resumable = this.options.resumable;
     if (resumable?.prime) res.write(ssePriming(resumable.store.primingId(this.id), resumable.retryMs));
   }
@@ -197,9 +204,9 @@ export class ResponseStream {
     this.isFinished = true;
     const res = this.res;
     this.detach(false);
-    if (res && !res.writableEnded) {
-      if (!res.headersSent) res.writeHead(202, this.options.headers);
-      res.end();
+    if (res && !res.ended) {
+      if (!res.started) res.send(202, this.options.headers);
+      else res.end();
     }
     this.events.finished(this);
   }
@@ -209,8 +216,9 @@ export class ResponseStream {
     const res = this.res;
     if (!res) return;
     this.res = undefined;
-    res.off("close", this.onClose);
-    if (end && !res.writableEnded) res.end();
+    this.unlisten?.();
+    this.unlisten = undefined;
+    if (end && !res.ended) res.end();
   }
 
   private readonly onClose = (): void => {

@@ -10,6 +10,8 @@ import {
   sessionHeaders,
   startServer,
   stateless,
+  STATELESS,
+  STATELESS_META,
   until,
   type Running,
 } from "./support.js";
@@ -214,6 +216,22 @@ describe("transports/http: bad input", () => {
       expect(errorOf(answer)?.code).to.equal(-32020);
       expect((answer.json as { id: unknown }).id).to.equal(41);
     }
+    await stillServing();
+  });
+
+  it("stateless: a notification POST without Mcp-Method is accepted (202); a request without it, or a notification naming another method, is -32020", async () => {
+    const notification = { jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 7, _meta: STATELESS_META } };
+    const accepted = await post(running.url, notification, { "MCP-Protocol-Version": STATELESS });
+    expect(accepted.status).to.equal(202);
+    expect(accepted.text).to.equal("");
+    const wrong = await post(running.url, notification, { "MCP-Protocol-Version": STATELESS, "Mcp-Method": "tools/list" });
+    expect(wrong.status).to.equal(400);
+    expect(errorOf(wrong)?.code).to.equal(-32020);
+    const list = stateless(43, "tools/list");
+    const request = await post(running.url, list.body, { "MCP-Protocol-Version": STATELESS });
+    expect(request.status).to.equal(400);
+    expect(errorOf(request)?.code).to.equal(-32020);
+    expect((request.json as { id: unknown }).id).to.equal(43);
     await stillServing();
   });
 

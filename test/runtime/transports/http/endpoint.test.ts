@@ -182,11 +182,12 @@ describe("transports/http: idle sessions", () => {
   });
 
   it("keeps a session whose GET stream is open, however long", async () => {
-    const running = await startServer({ sessionIdleTimeoutMs: 20 });
+    // 300 ms: long enough for initialize and notifications/initialized to follow each other on a loaded machine.
+    const running = await startServer({ sessionIdleTimeoutMs: 300 });
     try {
       const id = await openSession(running.url);
       const stream = await fetch(running.url, { headers: { ...sessionHeaders(id), Accept: "text/event-stream" }, signal: AbortSignal.timeout(10_000) });
-      await new Promise((r) => setTimeout(r, 150));
+      await new Promise((r) => setTimeout(r, 1000));
       expect(running.endpoint.sessionCount).to.equal(1);
       await stream.body?.cancel();
     } finally {

@@ -1,5 +1,6 @@
 import { expect } from "chai";
 import { InMemoryEventStore } from "../../../../runtime/transports/http/event-store.js";
+import { openSession, post, sessionHeaders, startServer } from "./support.js";
 
 describe("transports/http/event-store", () => {
   it("replays the events after an id, on that stream only", () => {
@@ -30,11 +31,41 @@ describe("transports/http/event-store", () => {
     store.append("s", "a", "3");
     store.append("s", "b", "4");
     expect(store.eventCount).to.equal(3);
-    expect(store.replayAfter("s", store.primingId("a"))?.events.map((e) => e.data)).to.deep.equal(["3"]);
-    expect(store.replayAfter("s", first)?.events.map((e) => e.data)).to.deep.equal(["3"]);
+    // "1" is gone: a replay from before it has a gap, and says so; from "1" on, it has none.
+    expect(store.replayAfter("s", store.primingId("a"))).to.deep.equal({ streamId: "a", events: [{ id: "a_2", data: "3" }], evicted: true });
+    expect(store.replayAfter("s", first)).to.deep.equal({ streamId: "a", events: [{ id: "a_2", data: "3" }] });
     for (let i = 0; i < 5000; i++) store.append("s", "c", String(i));
     expect(store.eventCount).to.equal(3);
-    expect(store.replayAfter("s", store.primingId("c"))?.events.map((e) => e.data)).to.deep.equal(["4997", "4998", "4999"]);
+    expect(store.replayAfter("s", "c_4997")).to.deep.equal({ streamId: "c", events: [{ id: "c_4998", data: "4997" }, { id: "c_4999", data: "4998" }, { id: "c_5000", data: "4999" }] });
+    expect(store.replayAfter("s", store.primingId("c"))?.evicted).to.equal(true);
+  });
+
+  it("is bounded in bytes per session and in all, the session over its share losing its own oldest first", () => {
+    const store = new InMemoryEventStore({ maxBytesPerSession: 10, maxBytes: 25 });
+    const kb = (n: number) => "x".repeat(n);
+    store.append("quiet", "q", kb(4));
+    for (let i = 0; i < 5; i++) store.append("noisy", "n", kb(4));
+    expect(store.replayAfter("noisy", store.primingId("n"))?.events).to.have.length(2);
+    expect(store.replayAfter("quiet", store.primingId("q"))?.events, "another session keeps its events").to.have.length(1);
+    expect(store.byteCount).to.equal(12);
+    store.append("third", "t", kb(8));
+    store.append("fourth", "f", kb(8));
+    expect(store.byteCount).to.be.at.most(25);
+    expect(store.replayAfter("quiet", store.primingId("q"))?.evicted, "the oldest event overall went first").to.equal(true);
+  });
+
+  it("is bounded in age", () => {
+    let now = 1_000;
+    const store = new InMemoryEventStore({ maxAgeMs: 100 }, () => now);
+    const old = store.append("s", "a", "old");
+    now += 150;
+    store.append("s", "a", "new");
+    expect(store.eventCount).to.equal(1);
+    expect(store.replayAfter("s", old)?.events.map((e) => e.data)).to.deep.equal(["new"]);
+    now += 150;
+    const replay = store.replayAfter("s", store.primingId("a"));
+    expect(replay?.evicted).to.equal(true);
+    expect(store.eventCount).to.equal(0);
   });
 
   it("forgets an owner's streams", () => {
@@ -44,5 +75,27 @@ describe("transports/http/event-store", () => {
     store.forget("s1");
     expect(store.eventCount).to.equal(1);
     expect(store.replayAfter("s2", store.primingId("b"))?.events).to.have.length(1);
+  });
+});
+
+describe("transports/http: resuming after evicted events", () => {
+  it("answers 410 Gone, naming the id, instead of replaying with a gap", async () => {
+    const running = await startServer({ eventStore: new InMemoryEventStore({ maxEvents: 1 }) });
+    try {
+      const session = await openSession(running.url);
+      const headers = sessionHeaders(session);
+      // The progress tool sends two notifications and its response: an SSE answer of three events.
+      const answer = await post(running.url, { jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "progress", arguments: {}, _meta: { progressToken: "p" } } }, headers);
+      const priming = answer.events[0]?.id;
+      expect(priming, "a priming event id").to.be.a("string");
+      expect(answer.messages).to.have.length(3);
+      const resumed = await fetch(running.url, { headers: { ...headers, Accept: "text/event-stream", "Last-Event-ID": priming! }, signal: AbortSignal.timeout(10_000) });
+      expect(resumed.status).to.equal(410);
+      const body = (await resumed.json()) as { error: { code: number; message: string } };
+      expect(body.error.code).to.equal(-32000);
+      expect(body.error.message).to.contain(priming!);
+    } finally {
+      await running.close();
+    }
   });
 });

@@ -1,10 +1,23 @@
-import type { IncomingMessage } from "node:http";
 import { expect } from "chai";
+import type { Incoming } from "../../../../runtime/transports/http/incoming.js";
 import { accepts } from "../../../../runtime/transports/http/negotiation.js";
 import { checkHostAndOrigin, hostnameOf, originAllowed } from "../../../../runtime/transports/http/security.js";
 import { checkStatelessHeaders, decoded } from "../../../../runtime/transports/http/headers.js";
 
-const req = (headers: Record<string, string>) => ({ headers: Object.fromEntries(Object.entries(headers).map(([k, v]) => [k.toLowerCase(), v])) }) as unknown as IncomingMessage;
+/** A request with these headers; the functions under test read headers only. */
+const req = (headers: Record<string, string>): Incoming => {
+  const lower = Object.fromEntries(Object.entries(headers).map(([k, v]) => [k.toLowerCase(), v]));
+  return {
+    method: "POST",
+    path: "/",
+    header: (name) => lower[name]?.trim(),
+    headers: () => lower,
+    body: () => Promise.reject(new Error("not read here")),
+    request: () => {
+      throw new Error("not read here");
+    },
+  };
+};
 
 describe("transports/http: negotiation, security, headers", () => {
   it("reads Accept: what is acceptable, and whether SSE is preferred (q, then order)", () => {

@@ -1,0 +1,21 @@
+import { stderrLogger } from "../../util/logger.js";
+import { StreamableHttpEndpoint, type EndpointOptions, type Listenable } from "./endpoint.js";
+
+/** A web-standard handler: what Workers, Deno.serve, Bun.serve and hono take. */
+export type FetchHandler = ((request: Request) => Promise<Response>) & { readonly endpoint: StreamableHttpEndpoint };
+
+/**
+ * Streamable HTTP, both eras, as `(request: Request) => Promise<Response>`, on Web APIs alone:
+ * `export default { fetch: fetchHandler(server) }` on a Worker, `Deno.serve(handler)`,
+ * `Bun.serve({ fetch: handler })`. `server` is an McpServer; the handler's endpoint is
+ * `handler.endpoint`.
+ *
+ * The stateless era (2026-07-28) keeps nothing between requests. The session era keeps its
+ * sessions and their SSE streams in this process's memory: on a platform that spreads requests
+ * over isolates or instances, route a session's requests to one of them, or serve 2026-07-28.
+ */
+export function fetchHandler(server: Listenable, options: EndpointOptions = {}): FetchHandler {
+  const endpoint = new StreamableHttpEndpoint(options);
+  server.listen(endpoint).catch((error: Error) => (options.logger ?? stderrLogger)("error", `the HTTP handler could not start: ${error.message}`));
+  return Object.assign((request: Request) => endpoint.fetch(request), { endpoint });
+}

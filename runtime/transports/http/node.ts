@@ -1,0 +1,241 @@
+import type { IncomingMessage, Server, ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { stderrLogger } from "../../util/logger.js";
+import { refuse, type HttpError } from "./errors.js";
+import { StreamableHttpEndpoint, type Accept, type EndpointOptions, type Listenable } from "./endpoint.js";
+import type { Incoming } from "./incoming.js";
+import { DEFAULT_MAX_BUFFERED_BYTES, DEFAULT_STUCK_TIMEOUT_MS, type Reply } from "./reply.js";
+
+/**
+ * The node:http adapter: Streamable HTTP on a node:http server, as a thin shell over the
+ * platform-neutral {@link StreamableHttpEndpoint}. `http(options)` binds a server of its own;
+ * `httpHandler(server, options)` returns a `(req, res)` listener for express, fastify or a server
+ * of your own.
+ */
+export interface HttpOptions extends EndpointOptions {
+  /** The port to bind (`http()` only); 0 picks a free one, read it back from `port` or `url`. */
+  readonly port?: number;
+  /** The address to bind (`http()` only). Default 127.0.0.1: only this machine can connect. */
+  readonly host?: string;
+}
+
+/** A Node `(req, res)` request listener. A body already parsed (express.json()) may be passed as the third argument. */
+export type HttpRequestHandler = (req: IncomingMessage, res: ServerResponse, parsedBody?: unknown) => void;
+
+export class HttpEndpoint extends StreamableHttpEndpoint {
+  private server: Server | undefined;
+
+  constructor(
+    private readonly nodeOptions: HttpOptions,
+    private readonly bind: boolean,
+  ) {
+    super({ ...nodeOptions, path: nodeOptions.path ?? (bind ? "/mcp" : undefined) });
+  }
+
+  /** The bound port (`http()` only, once listening). */
+  get port(): number {
+    const address = this.server?.address() as AddressInfo | null | undefined;
+    if (!address) throw new Error("the endpoint is not listening");
+    return address.port;
+  }
+
+  /** The endpoint's URL, e.g. http://127.0.0.1:41231/mcp (`http()` only, once listening). */
+  get url(): string {
+    const host = this.nodeOptions.host ?? "127.0.0.1";
+    return `http://${host.includes(":") ? `[${host}]` : host}:${this.port}${this.options.path ?? "/"}`;
+  }
+
+  /** Called by `McpServer.listen`. Binds when this endpoint owns its server; resolves once bound. */
+  override async listen(accept: Accept): Promise<void> {
+    await super.listen(accept);
+    if (!this.bind) return;
+    const server = builtin<typeof import("node:http")>("node:http").createServer(this.handleNode);
+    this.server = server;
+    await new Promise<void>((resolve, reject) => {
+      server.once("error", reject);
+      server.listen(this.nodeOptions.port ?? 0, this.nodeOptions.host ?? "127.0.0.1", () => {
+        server.off("error", reject);
+        resolve();
+      });
+    });
+  }
+
+  override async close(): Promise<void> {
+    await super.close();
+    const server = this.server;
+    if (server) {
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeAllConnections();
+      await closed;
+    }
+  }
+
+  /** The request listener. */
+  readonly handleNode: HttpRequestHandler = (req, res, parsedBody) => {
+    this.handle(nodeIncoming(req, parsedBody), new NodeReply(req, res, this.options, this.logger));
+  };
+}
+
+/**
+ * A Node built-in, loaded when the adapter first needs it: this module (exported next to
+ * fetchHandler) then imports nothing from node:, and a Worker bundle that never calls `http()`
+ * needs no Node APIs.
+ */
+function builtin<T>(id: string): T {
+  return (globalThis as unknown as { process: { getBuiltinModule(id: string): T } }).process.getBuiltinModule(id);
+}
+
+/** Streamable HTTP on a server of its own: `await server.listen(http({ port: 3000 }))`. */
+export function http(options: HttpOptions = {}): HttpEndpoint {
+  return new HttpEndpoint(options, true);
+}
+
+/**
+ * Streamable HTTP as a `(req, res)` listener for a server you run: express, fastify, node:http.
+ * `server` is an McpServer; the returned handler has its endpoint as `handler.endpoint`.
+ */
+export function httpHandler(server: Listenable, options: Omit<HttpOptions, "port" | "host"> = {}): HttpRequestHandler & { readonly endpoint: HttpEndpoint } {
+  const endpoint = new HttpEndpoint(options, false);
+  server.listen(endpoint).catch((error: Error) => (options.logger ?? stderrLogger)("error", `the HTTP handler could not start: ${error.message}`));
+  return Object.assign((req: IncomingMessage, res: ServerResponse, parsedBody?: unknown) => endpoint.handleNode(req, res, parsedBody), { endpoint });
+}
+
+/** An IncomingMessage as the endpoint reads it; a web Request is made only when asked for (authorization). */
+function nodeIncoming(req: IncomingMessage, parsed: unknown): Incoming {
+  let request: Request | undefined;
+  const path = (req.url ?? "/").split("?")[0]!;
+  return {
+    method: req.method ?? "GET",
+    path,
+    header(name) {
+      const value = req.headers[name];
+      return (Array.isArray(value) ? value[0] : value)?.trim();
+    },
+    headers: () => req.headers,
+    body: (limit) => readBody(req, limit),
+    parsed,
+    request: () =>
+      (request ??= new Request(new URL(req.url ?? "/", `http://${req.headers.host ?? "localhost"}`), {
+        method: req.method,
+        headers: Object.entries(req.headers).flatMap(([name, value]) => (value === undefined ? [] : Array.isArray(value) ? value.map((v) => [name, v] as [string, string]) : [[name, value] as [string, string]])),
+      })),
+  };
+}
+
+/**
+ * Reads a request body up to `limit` bytes. A Content-Length over the limit is refused before
+ * a byte is read; a body that grows past it is refused as soon as it does, and the rest is not
+ * kept. Resolves with the bytes, or with the HttpError to answer.
+ */
+export function readBody(req: IncomingMessage, limit: number): Promise<Uint8Array | HttpError> {
+  const declared = Number(req.headers["content-length"]);
+  if (Number.isFinite(declared) && declared > limit) return Promise.resolve(refuse.tooLarge(declared, limit));
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let done = false;
+    const finish = (result: Uint8Array | HttpError) => {
+      if (done) return;
+      done = true;
+      req.off("data", onData);
+      req.off("end", onEnd);
+      req.off("error", onError);
+      req.off("close", onClose);
+      resolve(result);
+    };
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) {
+        chunks.length = 0;
+        // Keep draining (and dropping) so the response can still be written on this connection.
+        req.resume();
+        finish(refuse.tooLarge(undefined, limit));
+        return;
+      }
+      chunks.push(chunk);
+    };
+    const onEnd = () => finish(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size));
+    const onError = (error: Error) => finish(refuse.badRequest(`could not read the body: ${error.message}`));
+    const onClose = () => finish(refuse.badRequest("the body ended early"));
+    req.on("data", onData);
+    req.on("end", onEnd);
+    req.on("error", onError);
+    req.on("close", onClose);
+  });
+}
+
+/** A Reply written to a ServerResponse, with the same bound on unread bytes as WebReply. */
+class NodeReply implements Reply {
+  private stuck: ReturnType<typeof setTimeout> | undefined;
+
+  constructor(
+    private readonly req: IncomingMessage,
+    private readonly res: ServerResponse,
+    private readonly limits: EndpointOptions,
+    private readonly logger: (level: "warn", message: string) => void,
+  ) {}
+
+  get started(): boolean {
+    return this.res.headersSent;
+  }
+
+  get ended(): boolean {
+    return this.res.writableEnded || this.res.destroyed;
+  }
+
+  send(status: number, headers: Readonly<Record<string, string>>, body?: string): void {
+    if (this.res.headersSent) return;
+    // Unread request bytes would otherwise be taken for the next request on this connection.
+    const close = this.req.complete ? {} : { Connection: "close" };
+    this.res.writeHead(status, body === undefined ? { ...headers, ...close } : { ...headers, ...close, "Content-Length": Buffer.byteLength(body) });
+    this.res.end(body);
+  }
+
+  respond(response: Response): void {
+    if (this.res.headersSent) return;
+    this.res.writeHead(response.status, [...response.headers].flat());
+    if (!response.body) return void this.res.end();
+    builtin<typeof import("node:stream")>("node:stream").Readable.fromWeb(response.body as import("node:stream/web").ReadableStream).pipe(this.res);
+  }
+
+  open(headers: Readonly<Record<string, string>>): void {
+    if (this.res.headersSent) return;
+    this.res.writeHead(200, headers);
+    this.res.flushHeaders();
+  }
+
+  write(text: string): void {
+    if (this.ended) return;
+    this.res.write(text);
+    const limit = this.limits.maxBufferedBytes ?? DEFAULT_MAX_BUFFERED_BYTES;
+    if (this.stuck === undefined && this.res.writableLength > limit) {
+      const timeoutMs = this.limits.stuckTimeoutMs ?? DEFAULT_STUCK_TIMEOUT_MS;
+      this.stuck = setTimeout(() => {
+        this.stuck = undefined;
+        // Ended or not: bytes the client does not read are held all the same.
+        if (this.res.destroyed || this.res.writableLength <= limit) return;
+        this.logger("warn", `${this.req.method} ${this.req.url}: the client read nothing for ${timeoutMs} ms with ${this.res.writableLength} bytes waiting (limit ${limit}); disconnected`);
+        this.res.destroy();
+      }, timeoutMs);
+      this.res.once("drain", () => {
+        clearTimeout(this.stuck);
+        this.stuck = undefined;
+      });
+    }
+  }
+
+  end(): void {
+    if (this.ended) return;
+    if (!this.res.headersSent) return this.send(202, {});
+    this.res.end();
+  }
+
+  onClose(listener: () => void): () => void {
+    const once = () => {
+      clearTimeout(this.stuck);
+      listener();
+    };
+    this.res.once("close", once);
+    return () => this.res.off("close", once);
+  }
+}

@@ -1,0 +1,223 @@
+import type { Logger } from "../../util/logger.js";
+
+/**
+ * Where the endpoint writes one HTTP answer: a whole body at once, or a stream (SSE) written piece
+ * by piece. Two implementations: {@link WebReply} builds a web `Response` (fetchHandler), and the
+ * node:http adapter writes to a `ServerResponse`. Nothing above this interface knows which.
+ */
+export interface Reply {
+  /** The status line is out: `send` and `open` are no longer possible. */
+  readonly started: boolean;
+  /** The answer is complete (or the connection is gone). */
+  readonly ended: boolean;
+  /** A whole answer. `body` undefined: no body. */
+  send(status: number, headers: Readonly<Record<string, string>>, body?: string): void;
+  /** Passes on a Response made elsewhere (an authorization hook's 401, a metadata route). */
+  respond(response: Response): void;
+  /** Starts a streamed answer (status 200 and these headers); `write` then adds to it. */
+  open(headers: Readonly<Record<string, string>>): void;
+  write(text: string): void;
+  /** Ends a streamed answer (or a whole one never started: 202 with no body is the caller's to send). */
+  end(): void;
+  /** `listener` runs once when the connection closes, ended or not. Returns its removal. */
+  onClose(listener: () => void): () => void;
+}
+
+/** Bounds on what waits to be written to one streamed answer (issue 13: a reader that stops reading). */
+export interface BackpressureOptions {
+  /**
+   * Bytes a stream may hold that its client has not read yet before the endpoint considers it
+   * stuck. Default 4 MiB.
+   */
+  readonly maxBufferedBytes?: number;
+  /**
+   * How long a stream may stay over `maxBufferedBytes` before its connection is closed (with a
+   * log line). What it could not deliver stays in the event store, for a client that resumes.
+   * Default 30 s.
+   */
+  readonly stuckTimeoutMs?: number;
+}
+
+export const DEFAULT_MAX_BUFFERED_BYTES = 4 * 1024 * 1024;
+export const DEFAULT_STUCK_TIMEOUT_MS = 30_000;
+
+const UTF8 = new TextEncoder();
+
+/** See WebReply.nextWrite: 50 ms on workerd, where one request cannot wake another; elsewhere none. */
+const CROSS_REQUEST_POLL_MS = (globalThis as { navigator?: { userAgent?: string } }).navigator?.userAgent === "Cloudflare-Workers" ? 50 : undefined;
+
+/**
+ * A Reply that becomes a web `Response`: `response` resolves as soon as the answer starts (a whole
+ * body, or a ReadableStream for SSE). The stream closes when the client cancels it (the platform
+ * calls `cancel`) or `signal` aborts.
+ *
+ * A streamed answer is pulled: what `write` adds waits here until the client's side reads, and is
+ * enqueued from `pull`. So a message that another request produced (a list_changed for an open
+ * listen stream) is enqueued in the context of the request that reads it, which is what workerd
+ * requires of I/O objects, and `bufferedBytes` is exactly what the client has not taken.
+ */
+export class WebReply implements Reply {
+  readonly response: Promise<Response>;
+  private settle!: (response: Response) => void;
+  private isStarted = false;
+  private isEnded = false;
+  private readonly listeners = new Set<() => void>();
+  private stuck: ReturnType<typeof setTimeout> | undefined;
+  private pending: Uint8Array[] = [];
+  private pendingBytes = 0;
+  private wake: (() => void) | undefined;
+  private controller: ReadableStreamDefaultController<Uint8Array> | undefined;
+  /** The client went away (cancel, abort) or was disconnected: nothing is held for it any more. */
+  private gone = false;
+  /** Set when the stream must end in error (a stuck client is disconnected). */
+  private failure: Error | undefined;
+
+  constructor(
+    private readonly what: string,
+    private readonly limits: BackpressureOptions,
+    private readonly logger: Logger,
+    signal?: AbortSignal,
+  ) {
+    this.response = new Promise((resolve) => (this.settle = resolve));
+    signal?.addEventListener("abort", () => this.disconnected(), { once: true });
+  }
+
+  get started(): boolean {
+    return this.isStarted;
+  }
+
+  get ended(): boolean {
+    return this.isEnded;
+  }
+
+  /** Bytes written that the client has not read. */
+  get bufferedBytes(): number {
+    return this.pendingBytes;
+  }
+
+  send(status: number, headers: Readonly<Record<string, string>>, body?: string): void {
+    if (this.isStarted) return;
+    this.isStarted = true;
+    this.settle(new Response(body ?? null, { status, headers }));
+    this.closed();
+  }
+
+  respond(response: Response): void {
+    if (this.isStarted) return;
+    this.isStarted = true;
+    this.settle(response);
+    this.closed();
+  }
+
+  open(headers: Readonly<Record<string, string>>): void {
+    if (this.isStarted) return;
+    this.isStarted = true;
+    const body = new ReadableStream<Uint8Array>(
+      {
+        start: (controller) => void (this.controller = controller),
+        pull: (controller) => this.pull(controller),
+        cancel: () => this.disconnected(),
+      },
+      { highWaterMark: 0 },
+    );
+    this.settle(new Response(body, { status: 200, headers }));
+  }
+
+  write(text: string): void {
+    if (this.isEnded || !this.isStarted) return;
+    const chunk = UTF8.encode(text);
+    this.pending.push(chunk);
+    this.pendingBytes += chunk.byteLength;
+    this.wakeUp();
+    const limit = this.limits.maxBufferedBytes ?? DEFAULT_MAX_BUFFERED_BYTES;
+    if (this.stuck === undefined && this.pendingBytes > limit) {
+      const timeoutMs = this.limits.stuckTimeoutMs ?? DEFAULT_STUCK_TIMEOUT_MS;
+      this.stuck = setTimeout(() => {
+        this.stuck = undefined;
+        // Ended or not: bytes the client does not read are held all the same.
+        if (this.gone || this.pendingBytes <= limit) return;
+        this.logger("warn", `${this.what}: the client read nothing for ${timeoutMs} ms with ${this.pendingBytes} bytes waiting (limit ${limit}); disconnected`);
+        this.failure = new Error("disconnected: the client stopped reading");
+        try {
+          this.controller?.error(this.failure);
+        } catch {
+          // already closed
+        }
+        this.disconnected();
+      }, timeoutMs);
+    }
+  }
+
+  end(): void {
+    if (this.isEnded) return;
+    if (!this.isStarted) return this.send(202, {});
+    // What is pending still goes out; then the stream closes (see pull).
+    this.closed();
+  }
+
+  onClose(listener: () => void): () => void {
+    if (this.isEnded) {
+      queueMicrotask(listener);
+      return () => {};
+    }
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  private async pull(controller: ReadableStreamDefaultController<Uint8Array>): Promise<void> {
+    while (this.pending.length === 0 && !this.isEnded) await this.nextWrite();
+    const chunks = this.pending;
+    this.pending = [];
+    this.pendingBytes = 0;
+    clearTimeout(this.stuck);
+    this.stuck = undefined;
+    try {
+      if (this.failure) return controller.error(this.failure);
+      for (const chunk of chunks) controller.enqueue(chunk);
+      if (this.isEnded) controller.close();
+    } catch {
+      // The client cancelled the stream meanwhile: nothing more to deliver.
+    }
+  }
+
+  /**
+   * Resolves at the next write or end. workerd runs each request in its own I/O context and does
+   * not resume one request's continuation from another's (a tool call that changes the tool list
+   * cannot wake the listen stream of another request), so there the reader also looks every
+   * CROSS_REQUEST_POLL_MS, from its own context.
+   */
+  private nextWrite(): Promise<void> {
+    return new Promise((resolve) => {
+      const poll = CROSS_REQUEST_POLL_MS === undefined ? undefined : setTimeout(resolve, CROSS_REQUEST_POLL_MS);
+      this.wake = () => {
+        clearTimeout(poll);
+        resolve();
+      };
+    });
+  }
+
+  private wakeUp(): void {
+    const wake = this.wake;
+    this.wake = undefined;
+    wake?.();
+  }
+
+  /** The connection is gone: drop what waits, stop watching. */
+  private disconnected(): void {
+    this.gone = true;
+    this.pending = [];
+    this.pendingBytes = 0;
+    clearTimeout(this.stuck);
+    this.closed();
+  }
+
+  /** Our side is done (ended, or the connection gone); what is pending still goes out unless gone. */
+  private closed(): void {
+    if (this.isEnded) return;
+    this.isEnded = true;
+    this.wakeUp();
+    const listeners = [...this.listeners];
+    this.listeners.clear();
+    for (const listener of listeners) listener();
+  }
+}

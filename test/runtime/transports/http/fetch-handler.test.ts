@@ -1,0 +1,56 @@
+// fetchHandler in-process, Request in and Response out with no server at all: the auth hook's
+// Response is sent as is, its AuthInfo reaches handlers as ctx.auth, routes come first, and a
+// session started with one token is not found for another.
+import { expect } from "chai";
+import { createServer } from "../../../../runtime/index.js";
+import { fetchHandler, type AuthInfo } from "../../../../runtime/http.js";
+import { initializeRequest, stateless } from "./support.js";
+
+const TOKENS: Record<string, AuthInfo> = { alice: { token: "alice", subject: "alice", scopes: ["mcp"] }, bob: { token: "bob", subject: "bob", scopes: ["mcp"] } };
+
+describe("transports/http: fetchHandler with the auth hook and routes", () => {
+  const server = createServer({ name: "fetch", version: "1.0.0", logger: () => {} });
+  server.tool({ name: "whoami", description: "who called", inputSchema: { type: "object" } }, (_args, ctx) => ({ content: [{ type: "text", text: ctx.auth?.subject ?? "nobody" }] }));
+  const handler = fetchHandler(server, {
+    path: "/mcp",
+    auth: {
+      authenticate: async (request) =>
+        TOKENS[request.headers.get("authorization")?.replace(/^Bearer /, "") ?? ""] ??
+        new Response(null, { status: 401, headers: { "WWW-Authenticate": 'Bearer resource_metadata="http://localhost/.well-known/oauth-protected-resource"' } }),
+    },
+    routes: async (request) => (new URL(request.url).pathname === "/.well-known/oauth-protected-resource" ? Response.json({ resource: "http://localhost/mcp" }) : undefined),
+  });
+  after(() => server.close());
+
+  const send = (body: unknown, headers: Record<string, string>) =>
+    handler(new Request("http://localhost/mcp", { method: "POST", headers: { "Content-Type": "application/json", Accept: "application/json, text/event-stream", ...headers }, body: JSON.stringify(body) }));
+
+  it("serves well-known routes first, and sends the hook's 401 as is", async () => {
+    const metadata = await handler(new Request("http://localhost/.well-known/oauth-protected-resource"));
+    expect(await metadata.json()).to.deep.equal({ resource: "http://localhost/mcp" });
+    const call = stateless(1, "tools/call", { name: "whoami", arguments: {} });
+    const refused = await send(call.body, call.headers);
+    expect(refused.status).to.equal(401);
+    expect(refused.headers.get("www-authenticate")).to.match(/^Bearer resource_metadata=/);
+  });
+
+  it("hands the AuthInfo to handlers as ctx.auth", async () => {
+    const call = stateless(2, "tools/call", { name: "whoami", arguments: {} });
+    const answer = await send(call.body, { ...call.headers, Authorization: "Bearer alice" });
+    expect(answer.status).to.equal(200);
+    expect(((await answer.json()) as { result: { content: { text: string }[] } }).result.content[0]!.text).to.equal("alice");
+  });
+
+  it("binds a session to its token: another token gets 404 for it", async () => {
+    const init = await send(initializeRequest(), { Authorization: "Bearer alice" });
+    const session = init.headers.get("mcp-session-id")!;
+    expect(init.status).to.equal(200);
+    await init.text();
+    const headers = { "Mcp-Session-Id": session, "MCP-Protocol-Version": "2025-11-25" };
+    const ping = { jsonrpc: "2.0", id: 2, method: "ping" };
+    expect((await send(ping, { ...headers, Authorization: "Bearer bob" })).status).to.equal(404);
+    const own = await send(ping, { ...headers, Authorization: "Bearer alice" });
+    expect(own.status).to.equal(200);
+    expect(await own.json()).to.deep.include({ id: 2, result: {} });
+  });
+});
