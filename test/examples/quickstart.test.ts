@@ -11,8 +11,8 @@ describe("examples/quickstart", () => {
     const source = readFileSync(join(ROOT, "examples", "quickstart", "server.ts"), "utf8");
     const code = source
       .slice(source.indexOf("\n") + 1)
-      .replaceAll("../../runtime/index.js", "mcp-codegen/runtime")
-      .replaceAll("../../runtime/http.js", "mcp-codegen/runtime/http");
+      .replaceAll("../../runtime/index.js", "@mcp-codegen/runtime")
+      .replaceAll("../../runtime/http.js", "@mcp-codegen/runtime/http");
     const readme = readFileSync(join(ROOT, "README.md"), "utf8");
     expect(readme).to.contain("```ts\n" + code + "```");
     expect(code.split("\n").length).to.be.at.most(32);

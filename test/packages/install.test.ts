@@ -13,6 +13,7 @@ import { expect } from "chai";
 import { installedPackages, npm, packedPackages, type Packed } from "../support/packed.js";
 import { describeRun, removeDir, ROOT, runCli, tempDir, type CliRun } from "../support/project.js";
 import { startRegistry, tarballManifest, type LocalRegistry } from "../support/registry.js";
+import { SYNTHETIC, syntheticSchema } from "../support/synthetic-revision.js";
 
 const PINNED = JSON.parse(readFileSync(join(ROOT, "spec", "pinned.json"), "utf8")) as { revisions: Record<string, { files: Record<string, string> }> };
 const REVISIONS = Object.keys(PINNED.revisions).sort();
@@ -36,6 +37,41 @@ function writeFiles(dir: string, files: Record<string, string>): void {
     writeFileSync(join(dir, path), content);
   }
 }
+
+/** A server written before the bump: its tool result lacks the field the next revision requires, and it does not answer tools/validate. */
+const BUMP_BEFORE = `import { createServer, stdio } from "@mcp-codegen/runtime";
+import { mcp_2026_12_01 } from "./mcp/index.js";
+
+export const server = createServer({ name: "bump", version: "1.0.0", revisions: ["2025-11-25", mcp_2026_12_01] });
+server.tool({ name: "echo", inputSchema: { type: "object" } }, () => ({ content: [{ type: "text", text: "hi" }] }));
+server.handle("tools/validate", () => ({}));
+if (process.argv.includes("--stdio")) await server.listen(stdio());
+`;
+
+/** The same server after the fixes the compiler asked for. */
+const BUMP_AFTER = `import { createServer, stdio } from "@mcp-codegen/runtime";
+import { mcp_2026_12_01 } from "./mcp/index.js";
+
+export const server = createServer({ name: "bump", version: "1.0.0", revisions: ["2025-11-25", mcp_2026_12_01] });
+server.tool({ name: "echo", inputSchema: { type: "object" } }, () => ({ content: [{ type: "text", text: "hi" }], summary: "said hi" }));
+server.handle("tools/validate", (params) => ({ valid: params.name === "echo" }));
+if (process.argv.includes("--stdio")) await server.listen(stdio());
+`;
+
+/** McpClient from the installed runtime, at the pinned revision and at the generated one. */
+const BUMP_CLIENT = `import { McpClient, spawnStdio } from "@mcp-codegen/runtime";
+import { mcp_2026_12_01 } from "./dist/src/mcp/index.js";
+
+const answers = {};
+for (const revision of ["2025-11-25", mcp_2026_12_01]) {
+  const client = await McpClient.connect(await spawnStdio(process.execPath, ["dist/src/bump.js", "--stdio"]), { name: "bump-client", version: "1.0.0", revision });
+  const name = typeof revision === "string" ? revision : revision.revision;
+  answers[name] = { call: await client.callTool("echo", {}) };
+  if (name !== "2025-11-25") answers[name].validate = await client.request("tools/validate", { name: "echo", arguments: {} });
+  await client.close();
+}
+console.log(JSON.stringify(answers));
+`;
 
 const JS_SERVER = `import { createServer, stdio } from "@mcp-codegen/runtime";
 
@@ -115,8 +151,7 @@ describe("the packed packages, installed as a user installs them", function () {
     it("@mcp-codegen/runtime depends on ajv alone, and every export names a file it ships", () => {
       const manifest = tarballManifest(packed.runtime);
       expect(Object.keys(manifest.dependencies ?? {})).to.deep.equal(["ajv"]);
-      // TODO(issue 17, contract): add "./contract" once runtime/contract.ts is built into dist/.
-      expect(manifest.exports).to.include.keys(".", "./http", "./revisions/*", "./package.json");
+      expect(manifest.exports).to.include.keys(".", "./http", "./contract", "./revisions/*", "./package.json");
       const files = tarballFiles(packed.runtime);
       for (const [entry, target] of Object.entries(manifest.exports ?? {}))
         for (const file of typeof target === "string" ? [target] : Object.values(target))
@@ -234,8 +269,6 @@ describe("the packed packages, installed as a user installs them", function () {
       expect(JSON.parse(installed.stdout)).to.deep.equal(JSON.parse(checkout.stdout));
     });
 
-    // TODO(issue 17, lead): `npx mcp-codegen generate --out src/mcp` writes the revision modules into
-    // the user's tree (and `check --out` finds them fresh); add that case here when --out lands.
 
     describe("npx mcp-codegen scaffold", () => {
       let scaffolded: string;
@@ -264,6 +297,50 @@ describe("the packed packages, installed as a user installs them", function () {
         expect(test.status, describeRun(test)).to.equal(0);
         for (const revision of ["2025-11-25", "2026-07-28"]) expect(test.stdout).to.contain(`every stub through the runtime, MCP ${revision}`);
         expect(test.stdout).to.match(/^# fail 0$/m);
+      });
+
+      // The version-bump flow, from the installed packages: a synthetic next revision generated into
+      // the scaffolded project with `generate --out`; the compiler flags the handlers it reaches, by
+      // field; `server.handle` implements its new method; after the fix, the SDK client and McpClient
+      // get correct answers at the old and the new revision.
+      it("a synthetic next revision: generate --out, tsc names the field, server.handle serves the new method, both revisions answer", async () => {
+        expect(install.status, describeRun(install)).to.equal(0);
+        writeFileSync(join(scaffolded, "next-schema.json"), syntheticSchema());
+        const generated = run("npx", ["mcp-codegen", "generate", "--out", "src/mcp", "--schema", "next-schema.json", "--name", SYNTHETIC], scaffolded);
+        expect(generated.status, describeRun(generated)).to.equal(0);
+        expect(run("npx", ["mcp-codegen", "check", "--out", "src/mcp"], scaffolded).status).to.equal(0);
+
+        const tsc = () => run(process.execPath, [join(scaffolded, "node_modules", "typescript", "bin", "tsc"), "-p", "tsconfig.json", "--pretty", "false"], scaffolded);
+        writeFileSync(join(scaffolded, "src", "bump.ts"), BUMP_BEFORE);
+        const before = tsc();
+        expect(before.status, describeRun(before)).to.not.equal(0);
+        const blocks = before.stdout.split(/\n(?=\S)/);
+        expect(blocks.filter((b) => b.trim() && !b.startsWith("src/bump.ts")), "only the user's handlers fail").to.deep.equal([]);
+        expect(blocks.find((b) => b.startsWith("src/bump.ts(5,")), before.stdout).to.match(/Property 'summary' is missing/);
+        expect(blocks.find((b) => b.startsWith("src/bump.ts(6,")), before.stdout).to.match(/ValidateToolResult/);
+
+        writeFileSync(join(scaffolded, "src", "bump.ts"), BUMP_AFTER);
+        const after = tsc();
+        expect(after.status, describeRun(after)).to.equal(0);
+
+        // McpClient, from the installed runtime, at both revisions.
+        writeFileSync(join(scaffolded, "bump-client.mjs"), BUMP_CLIENT);
+        const client = run(process.execPath, ["bump-client.mjs"], scaffolded);
+        expect(client.status, describeRun(client)).to.equal(0);
+        const answers = JSON.parse(client.stdout) as Record<string, { call: Record<string, unknown>; validate?: Record<string, unknown> }>;
+        expect(answers["2025-11-25"]!.call.content).to.deep.equal([{ type: "text", text: "hi" }]);
+        expect(answers[SYNTHETIC]!.call).to.include({ summary: "said hi", resultType: "complete" });
+        expect(answers[SYNTHETIC]!.validate).to.include({ valid: true, resultType: "complete" });
+
+        // The official SDK client (2025-11-25).
+        const sdk = new Client({ name: "bump-sdk", version: "1.0.0" });
+        await sdk.connect(new StdioClientTransport({ command: process.execPath, args: ["dist/src/bump.js", "--stdio"], cwd: scaffolded, stderr: "ignore" }));
+        try {
+          const called = await sdk.callTool({ name: "echo", arguments: {} });
+          expect(called.content).to.deep.equal([{ type: "text", text: "hi" }]);
+        } finally {
+          await sdk.close();
+        }
       });
     });
   });
