@@ -1,6 +1,5 @@
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
-import { dirname, join, relative, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { join, relative, resolve } from "node:path";
 import { writeAtomically } from "../../spec/files.js";
 import { formatFiles, writeFiles } from "../write.js";
 import { emitManifest, emitServer, emitStubsTest, emitTypes } from "./generated.js";
@@ -243,15 +242,4 @@ only the doc comment's first paragraph, the parameter and return types and their
 (merged with ts-morph): your code stays as you wrote it. An entry you removed is reported; its stub
 is kept (no longer registered) until you delete it.
 `;
-}
-
-/** The toolkit checkout this module runs from (codegen/scaffold/ or dist/codegen/scaffold/). */
-export function toolkitRoot(): string {
-  let dir = dirname(fileURLToPath(import.meta.url));
-  while (!existsSync(join(dir, "package.json"))) {
-    const parent = dirname(dir);
-    if (parent === dir) throw new Error("cannot find the mcp-codegen checkout (no package.json above this module)");
-    dir = parent;
-  }
-  return dir;
 }
