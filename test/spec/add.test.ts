@@ -12,6 +12,7 @@ import { pathToFileURL } from "node:url";
 import { isDeepStrictEqual } from "node:util";
 import { expect } from "chai";
 import { loadSchema } from "../../codegen/load/load.js";
+import { SCHEMA_PATCHES } from "../../codegen/load/patches.js";
 import { sha256 } from "../../spec/files.js";
 import {
   describeRun,
@@ -192,6 +193,20 @@ describe("spec add, through the CLI", function () {
       const defaults = module.defaultServerHandlers();
       expect(defaults).to.have.property("widgets/spin");
       expect(() => defaults["widgets/spin"]!({}, undefined)).to.throw("Method not found: widgets/spin");
+    });
+
+    it("its validators accept an elicited 95.5 (the patch followed the node), and diff reports no patched node and no rename", async () => {
+      const generated = (await import(pathToFileURL(join(root, "generated", NEW, "validators.ts")).href)) as {
+        validators: Record<string, { is(value: unknown): boolean }>;
+      };
+      expect(generated.validators.ElicitResult!.is({ action: "accept", content: { score: 95.5 } })).to.equal(true);
+      expect(generated.validators.ElicitResult!.is({ action: "accept", content: { score: [95.5] } })).to.equal(false);
+      const diff = runCli(["diff", BASE, NEW, "--json", "--root", root]);
+      expect(diff.status, describeRun(diff)).to.equal(0);
+      const report = JSON.parse(diff.stdout) as { definitions: { renamed: unknown[] }; changed: { definition: string }[] };
+      expect(report.definitions.renamed).to.deep.equal([]);
+      const patched = new Set(SCHEMA_PATCHES.map((p) => p.pointer.split("/")[2]));
+      expect(report.changed.map((d) => d.definition).filter((name) => patched.has(name))).to.deep.equal([]);
     });
 
     it("leaves generated/ fresh for `check`, and a second identical add changes nothing", () => {
