@@ -74,8 +74,9 @@ describe("codegen/generate, end to end through the CLI", function () {
         const files = listFiles(join(generated, revision));
         expect(files, revision).to.include.members(["index.ts", "protocol.ts", "types.ts"]);
         expect(row.files, revision).to.equal(`${files.length} written, 0 unchanged`);
-        expect(row.era, revision).to.equal(SUMMARY_FACTS[revision].era);
-        expect(row.methods, revision).to.equal(SUMMARY_FACTS[revision].methods);
+        // A revision PROTOCOL-NOTES does not describe yet (one just added with `spec add`) has no facts to hold it to.
+        const facts = (SUMMARY_FACTS as Partial<Record<string, { era: string; methods: number }>>)[revision];
+        if (facts) expect([row.era, row.methods], revision).to.deep.equal([facts.era, facts.methods]);
         expect(row.definitions, revision).to.be.at.least(Object.keys(rawSchema(revision).definitions).length);
       }
       // Files shared by all revisions (the registry, support modules) are listed on one line.
