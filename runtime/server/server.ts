@@ -20,7 +20,8 @@ import {
   type ResourceTemplateHandler,
 } from "./resources.js";
 import { Subscriptions, type ListKind } from "./subscriptions.js";
-import { ToolRegistry, type ToolDefinition, type ToolHandler } from "./tools.js";
+import type { ObjectSchema, ToolArguments } from "./schema-types.js";
+import { ToolRegistry, type ToolDefinition, type ToolHandler, type ToolResult } from "./tools.js";
 import type { Implementation } from "./types.js";
 
 export interface ServerOptions {
@@ -132,8 +133,25 @@ export class McpServer {
 
   // -- registration ---------------------------------------------------------------------------------
 
-  /** Declares a tool. `args` arrive validated against `inputSchema`. */
-  tool<Args = Record<string, unknown>>(definition: ToolDefinition, handler: ToolHandler<Args>): this {
+  /**
+   * Declares a tool. `args` arrive validated against `inputSchema`, typed from it when it is
+   * written inline or `as const` (runtime/server/schema-types.ts); with an `outputSchema`, the
+   * result's structuredContent is typed from that. Or give the type: `tool<MyArgs>(...)`.
+   */
+  tool<const Input extends ObjectSchema>(
+    definition: ToolDefinition & { readonly inputSchema: Input; readonly outputSchema?: undefined },
+    handler: ToolHandler<ToolArguments<Input>>,
+  ): this;
+  tool<const Input extends ObjectSchema, const Output extends ObjectSchema>(
+    definition: ToolDefinition & { readonly inputSchema: Input; readonly outputSchema: Output },
+    handler: ToolHandler<ToolArguments<Input>, ToolResult<Output>>,
+  ): this;
+  // Only with the type given: otherwise a handler the inferred forms refuse would land here unchecked.
+  tool<Args = never>(
+    definition: ToolDefinition,
+    handler: ToolHandler<NoInfer<Args>> & ([Args] extends [never] ? "give the argument type: server.tool<MyArgs>(...)" : unknown),
+  ): this;
+  tool(definition: ToolDefinition, handler: ToolHandler<never>): this {
     this.tools.register(definition, handler);
     return this.changed("tools");
   }

@@ -4,16 +4,29 @@ import { isThenable } from "../util/thenable.js";
 import { ErrorCode, RpcError } from "../jsonrpc/errors.js";
 import { describeErrors, type SchemaCompiler } from "./json-schema.js";
 import { checkParamHeaders } from "./param-headers.js";
+import type { FromSchema, ObjectSchema } from "./schema-types.js";
 import type { CallToolResult, Tool } from "./types.js";
 import type { Logger } from "../util/logger.js";
 
-/** A tool as declared: the protocol's Tool, with JSON Schemas the server compiles. */
-export type ToolDefinition = Tool;
+/**
+ * A tool as declared: the protocol's Tool, except that inputSchema and outputSchema may be any
+ * JSON Schema object schema (draft-07 or 2020-12: additionalProperties, $defs, oneOf...), which the
+ * server compiles. tools/list sends them as written.
+ */
+export type ToolDefinition = Omit<Tool, "inputSchema" | "outputSchema"> & {
+  readonly inputSchema: ObjectSchema;
+  readonly outputSchema?: ObjectSchema;
+};
 
-export type ToolHandler<Args = Record<string, unknown>> = (
+export type ToolHandler<Args = Record<string, unknown>, Result extends CallToolResult = CallToolResult> = (
   args: Args,
   context: RequestContext,
-) => CallToolResult | Promise<CallToolResult>;
+) => Result | Promise<Result>;
+
+/** What a tool's handler returns: with an outputSchema, structuredContent of the type it describes, unless it is an error. */
+export type ToolResult<Output> = Output extends ObjectSchema
+  ? (CallToolResult & { structuredContent: FromSchema<Output> }) | (CallToolResult & { isError: true })
+  : CallToolResult;
 
 interface RegisteredTool {
   readonly definition: ToolDefinition;
@@ -44,7 +57,7 @@ export class ToolRegistry {
     return this.tools.size;
   }
 
-  register<Args>(definition: ToolDefinition, handler: ToolHandler<Args>): void {
+  register<Args, Result extends CallToolResult>(definition: ToolDefinition, handler: ToolHandler<Args, Result>): void {
     if (!TOOL_NAME.test(definition.name))
       throw new Error(`invalid tool name ${JSON.stringify(definition.name)}: use 1 to 128 of A-Z a-z 0-9 _ . -`);
     if (this.tools.has(definition.name)) throw new Error(`tool ${definition.name} is already registered`);
@@ -58,8 +71,9 @@ export class ToolRegistry {
     return this.tools.delete(name);
   }
 
-  list(): ToolDefinition[] {
-    return [...this.tools.values()].map((tool) => tool.definition);
+  /** The wire's Tool: JSON Schema objects are open, so a schema with more keywords is still one (the result is validated before it is sent). */
+  list(): Tool[] {
+    return [...this.tools.values()].map((tool) => tool.definition as Tool);
   }
 
   /**
