@@ -108,6 +108,17 @@ describe("server tools", () => {
       expect((await rejection(call(tuple("items"), { p: ["a"] }))).message).to.match(/not a valid JSON Schema/);
     });
 
+    it("an invalid result is -32603 naming the tool, not only tools/call; a const failure names the value", async () => {
+      const server = newServer()
+        .tool<Record<string, unknown>>({ name: "notes_add", inputSchema: { type: "object" } }, () => ({ content: [{ type: "text" }] }) as never)
+        .tool({ name: "k", inputSchema: { type: "object", properties: { v: { const: "on" } } } }, ok);
+      const client = await connectClient(server, "2025-11-25");
+      const error = await rejection(client.callTool("notes_add", {}));
+      expect(error.code).to.equal(-32603);
+      expect(error.message).to.match(/^the handler for tools\/call \(tool "notes_add"\) returned an invalid CallToolResult for MCP 2025-11-25: \/content\/0/);
+      expect(textOf(await client.callTool("k", { v: "off" }))).to.equal('Invalid arguments for tool k: /v: must be "on"');
+    });
+
     it("reports every broken argument with its path, and never calls the handler", async () => {
       let called = false;
       const server = newServer().tool(
@@ -120,7 +131,7 @@ describe("server tools", () => {
       const client = await connectClient(server, "2025-06-18");
       const result = await client.callTool("t", { a: "1", b: "z" });
       expect(result).to.deep.equal({
-        content: [{ type: "text", text: "Invalid arguments for tool t: /a: must be number; /b: must be equal to one of the allowed values" }],
+        content: [{ type: "text", text: `Invalid arguments for tool t: /a: must be number; /b: must be one of "x", "y"` }],
         isError: true,
       });
       const missing = await client.callTool("t", {});
