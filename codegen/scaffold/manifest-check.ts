@@ -9,6 +9,7 @@ import { createRequire } from "node:module";
 import type { Ajv, ErrorObject } from "ajv";
 import { UriTemplate } from "../../runtime/server/uri-template.js";
 import { didYouMean } from "../did-you-mean.js";
+import { sampleOf } from "./samples.js";
 
 const require = createRequire(import.meta.url);
 const DRAFT_07 = /^https?:\/\/json-schema\.org\/draft-07\/schema#?$/;
@@ -42,7 +43,7 @@ export function checkManifestDeeply(raw: Record<string, unknown>): string[] {
       unknownKeys(entry, MANIFEST_KEYS[kind], at);
       if (kind === "tools") {
         for (const which of ["inputSchema", "outputSchema"] as const)
-          if (object(entry[which])) problems.push(...checkSchema(entry[which], `${at}/${which}`, which === "inputSchema" ? entry.example : undefined, `${at}/example`));
+          if (object(entry[which])) problems.push(...checkSchema(entry[which], `${at}/${which}`, ...(which === "inputSchema" ? [entry.example, `${at}/example`] as const : [])));
       }
       if (kind === "resourceTemplates" && typeof entry.uriTemplate === "string")
         try {
@@ -56,7 +57,7 @@ export function checkManifestDeeply(raw: Record<string, unknown>): string[] {
 }
 
 /** One tool schema: meta-validated in its dialect, compiled, its `required` names declared, its example valid. */
-function checkSchema(schema: Record<string, unknown>, at: string, example: unknown, exampleAt: string): string[] {
+function checkSchema(schema: Record<string, unknown>, at: string, example?: unknown, exampleAt?: string): string[] {
   const ajv = ajvFor(schema);
   if (!ajv.validateSchema(schema)) return (ajv.errors ?? []).map((e) => `#${at}${e.instancePath}: ${metaProblem(e, schema)}`);
   const problems: string[] = [];
@@ -76,6 +77,17 @@ function checkSchema(schema: Record<string, unknown>, at: string, example: unkno
   }
   if (example !== undefined && !validate(example))
     for (const e of validate.errors ?? []) problems.push(`#${exampleAt}${e.instancePath}: ${instanceProblem(e)}; make the example satisfy its inputSchema`);
+  // No example: the generated test sends arguments made from the schema, and they must be valid too.
+  if (example === undefined && exampleAt !== undefined) {
+    const sample = sampleOf(schema);
+    if (!validate(sample)) {
+      const first = validate.errors?.[0];
+      problems.push(
+        `#${exampleAt.slice(0, -"/example".length)}: cannot make arguments that satisfy its inputSchema (tried ${JSON.stringify(sample)}: ` +
+          `${first ? `${first.instancePath || "(root)"}: ${instanceProblem(first)}` : "invalid"}); add an "example" with valid arguments to this tool`,
+      );
+    }
+  }
   return problems;
 }
 

@@ -68,6 +68,14 @@ describe("codegen/scaffold/manifest: every mistake named with its file, pointer 
       expected: "#/tools/0/example/times: must be <= 10; make the example satisfy its inputSchema",
     },
     {
+      name: "arguments it cannot derive (minProperties) without an example",
+      edit: (m) => {
+        input(m).properties.patch = { type: "object", minProperties: 1 };
+        input(m).required = ["message", "patch"];
+      },
+      expected: `#/tools/0: cannot make arguments that satisfy its inputSchema (tried {"message":"example","patch":{}}: /patch: must NOT have fewer than 1 properties); add an "example"`,
+    },
+    {
       name: "an unbalanced URI template",
       edit: (m) => (m.resourceTemplates[0]!.uriTemplate = "notes://note/{id"),
       expected: `#/resourceTemplates/0/uriTemplate: invalid URI template "notes://note/{id": unbalanced braces; write RFC 6570 expressions`,
@@ -79,6 +87,16 @@ describe("codegen/scaffold/manifest: every mistake named with its file, pointer 
       expect(message).to.contain(`${WHERE} has`).and.to.contain("(nothing was changed)");
       expect(message).to.contain(expected);
     });
+
+  it("the same tool with a valid example is accepted", () => {
+    expect(
+      problems((m) => {
+        input(m).properties.patch = { type: "object", minProperties: 1 };
+        input(m).required = ["message", "patch"];
+        m.tools[0]!.example = { message: "hi", patch: { body: "b" } };
+      }),
+    ).to.equal("accepted");
+  });
 
   it("a project whose manifest has a mistake is left byte for byte as it was", async () => {
     const dir = tempDir("manifest-refused");
