@@ -2,7 +2,9 @@ import { existsSync, readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs, type ParseArgsConfig } from "node:util";
+import { didYouMean } from "./did-you-mean.js";
 import { GenerationError } from "./errors.js";
+import type { SchemaPatch } from "./load/patches.js";
 
 /** The toolkit's own checkout (or installed package): where spec/ and generated/ live by default. */
 function packageRoot(): string {
@@ -47,9 +49,11 @@ const COMMANDS: Record<string, Command> = {
       const rows = report.revisions.map((r) => {
         const methods = Object.values(r.methods).reduce((a, b) => a + b, 0);
         const files = r.fresh ? "up to date" : `${r.written.length} written, ${r.unchanged.length} unchanged`;
-        return `  ${r.revision}  ${r.era.padEnd(9)}  ${String(r.definitions).padStart(3)} definitions  ${String(methods).padStart(2)} methods  ${files}`;
+        const patched = r.patches?.length ? `  patched: ${r.patches.join(", ")}` : "";
+        return `  ${r.revision}  ${r.era.padEnd(9)}  ${String(r.definitions).padStart(3)} definitions  ${String(methods).padStart(2)} methods  ${files}${patched}`;
       });
       console.log(rows.join("\n"));
+      for (const patch of report.unusedPatches) console.log(`  ! ${unusedPatchLine(patch)}`);
       if (report.shared.length) console.log(`  ${report.shared.join(", ")} written`);
       console.log(`done in ${Math.round(report.milliseconds)} ms`);
       return 0;
@@ -114,17 +118,18 @@ const COMMANDS: Record<string, Command> = {
       name: { type: "string", description: "the server's name (new projects)", placeholder: "N" },
       revisions: { type: "string", multiple: true, description: "MCP revisions to speak, comma-separated or repeated (default: all)", placeholder: "R,..." },
       transport: { type: "string", description: "stdio (default) or http (new projects)", placeholder: "stdio|http" },
+      root: { type: "string", description: "the mcp-codegen checkout whose revisions the project may name", placeholder: "dir" },
     },
     positionals: 1,
-    async run({ values, positionals }) {
+    async run({ values, positionals, root }) {
       if (positionals.length !== 1) throw new UsageError("scaffold takes one folder: scaffold ./my-server --name my-server");
       const transport = values.transport as string | undefined;
       if (transport !== undefined && transport !== "stdio" && transport !== "http") throw new UsageError(`--transport is stdio or http, not ${transport}`);
       const revisions = (values.revisions as string[] | undefined)?.flatMap((r) => r.split(",")).map((r) => r.trim()).filter(Boolean);
-      const { scaffold, toolkitRoot } = await import("./scaffold/scaffold.js");
+      const { scaffold } = await import("./scaffold/scaffold.js");
       const report = await scaffold({
         dir: positionals[0]!,
-        toolkit: toolkitRoot(),
+        toolkit: root,
         name: values.name as string | undefined,
         revisions,
         transport: transport as "stdio" | "http" | undefined,
@@ -171,6 +176,7 @@ const COMMANDS: Record<string, Command> = {
       from: { type: "string", description: "schema.json, its folder, or an http(s) URL of either", placeholder: "url|dir|file" },
       url: { type: "string", description: "the upstream folder URL to record in spec/pinned.json (default: the source's)", placeholder: "url" },
       replace: { type: "boolean", description: "pin other files for a revision that is already pinned" },
+      local: { type: "boolean", description: "pin a local source (a clone then needs MCP_SPEC_MIRROR to fetch it)" },
       ...ROOT_OPTION,
     },
     positionals: 1,
@@ -179,12 +185,21 @@ const COMMANDS: Record<string, Command> = {
       if (revision === undefined || extra.length > 0 || typeof values.from !== "string")
         throw new UsageError("spec add takes one revision and --from: spec add 2026-12-01 --from ../shared/mcp-spec/2026-12-01");
       const { addSpec } = await import("../spec/add.js");
-      const report = await addSpec({ root, revision, from: values.from, url: values.url as string | undefined, replace: values.replace === true });
+      const report = await addSpec({
+        root,
+        revision,
+        from: values.from,
+        url: values.url as string | undefined,
+        replace: values.replace === true,
+        local: values.local === true,
+      });
       const { protocol } = report;
       const examples = Object.keys(report.files).length - 1;
       console.log(`${report.unchanged ? "already pinned" : "pinned"} ${revision} from ${report.from}`);
       console.log(`  schema.json  sha256 ${report.files["schema.json"]}${examples > 0 ? `  (+ ${examples} example${examples === 1 ? "" : "s"})` : ""}`);
       console.log(`  upstream     ${report.url}`);
+      if (report.local)
+        console.log(`  local        a fresh clone cannot download this: give it MCP_SPEC_MIRROR=<folder holding ${revision}/schema.json> before \`make\``);
       const by = (list: readonly { senders: readonly string[] }[], side: string) => list.filter((m) => m.senders.includes(side)).length;
       console.log(
         `  ${protocol.era} era, ${protocol.dialect}, ${protocol.definitions.size} definitions: ` +
@@ -194,6 +209,9 @@ const COMMANDS: Record<string, Command> = {
       for (const r of report.generated.revisions.filter((r) => !r.fresh))
         console.log(`  generated/${r.revision}/  ${r.written.length} written, ${r.unchanged.length} unchanged`);
       if (report.generated.shared.length) console.log(`  generated/{${report.generated.shared.join(",")}} written`);
+      const carried = report.generated.revisions.find((r) => r.revision === revision)?.patches ?? [];
+      console.log(`  patches      ${carried.length ? `carried: ${carried.join(", ")}` : "none applies"} (codegen/load/patches.ts)`);
+      for (const patch of report.generated.unusedPatches) console.log(`  ! ${unusedPatchLine(patch)}`);
       if (report.previous) console.log(`Next: mcp-codegen diff ${report.previous} ${revision}`);
       return 0;
     },
@@ -233,13 +251,26 @@ async function generateOut(values: Record<string, unknown>, root: string, dryRun
   return 0;
 }
 
+/** A patch that fits no pinned revision: what it looked for, so someone can revisit it. */
+function unusedPatchLine(patch: SchemaPatch): string {
+  return `schema patch "${patch.name}" fits no pinned revision: none holds ${JSON.stringify(patch.expect)} at ${patch.pointer} (codegen/load/patches.ts; remove it or fix its pointer)`;
+}
+
 /** A command used the wrong way: exit 2 with its usage. */
 class UsageError extends Error {}
 
 function help(): string {
-  const lines = ["Usage: mcp-codegen <command> [options]", "", "Commands:"];
+  const lines = ["Usage: mcp-codegen [--root <dir>] <command> [options]", "", "Commands:"];
   for (const command of Object.values(COMMANDS)) lines.push(`  ${command.usage.padEnd(44)} ${command.summary}`);
-  lines.push("", "Run `mcp-codegen <command> --help` for a command's options.");
+  lines.push(
+    "",
+    "Global options (before the command; every command also takes --root):",
+    `  ${"--root <dir>".padEnd(44)} ${ROOT_OPTION.root.description}`,
+    `  ${"-v, --version".padEnd(44)} print mcp-codegen's version`,
+    `  ${"-h, --help".padEnd(44)} show this help`,
+    "",
+    "Run `mcp-codegen <command> --help` for a command's options.",
+  );
   return lines.join("\n");
 }
 
@@ -264,20 +295,51 @@ function quietOnClosedPipe(): void {
   });
 }
 
+/** The version of the mcp-codegen package this CLI belongs to. */
+function version(): string {
+  return (JSON.parse(readFileSync(join(packageRoot(), "package.json"), "utf8")) as { version: string }).version;
+}
+
+/**
+ * Options given before the command: `--root <dir>` (or `--root=<dir>`), `--version`, `--help`.
+ * Returns them and the arguments from the command on, or a usage problem.
+ */
+function globalOptions(argv: readonly string[]): { root?: string; version?: true; help?: true; rest: string[] } | { problem: string } {
+  const out: { root?: string; version?: true; help?: true } = {};
+  let i = 0;
+  for (; i < argv.length && argv[i]!.startsWith("-"); i++) {
+    const arg = argv[i]!;
+    if (arg === "--version" || arg === "-v" || arg === "-V") out.version = true;
+    else if (arg === "--help" || arg === "-h") out.help = true;
+    else if (arg === "--root" || arg.startsWith("--root=")) {
+      const value = arg === "--root" ? argv[++i] : arg.slice("--root=".length);
+      if (value === undefined || value === "") return { problem: "--root needs a folder: mcp-codegen --root ../my-checkout generate" };
+      out.root = value;
+    } else return { problem: `unknown global option ${arg}${didYouMean(arg, ["--root", "--version", "--help"])}` };
+  }
+  return { ...out, rest: argv.slice(i) };
+}
+
 export async function main(argv: string[]): Promise<number> {
   quietOnClosedPipe();
-  const name = argv[0] === "spec" ? `spec ${argv[1] ?? ""}`.trim() : argv[0];
-  if (name === undefined || name === "--help" || name === "-h" || name === "help") {
-    console.log(help());
-    return name === undefined ? 1 : 0;
+  const global = globalOptions(argv);
+  if ("problem" in global) {
+    console.error(`mcp-codegen: ${global.problem}\n\n${help()}`);
+    return 2;
   }
-  if (name === "--version" || name === "-v") {
-    console.log((JSON.parse(readFileSync(join(packageRoot(), "package.json"), "utf8")) as { version: string }).version);
+  if (global.version) {
+    console.log(version());
     return 0;
+  }
+  argv = global.rest;
+  const name = argv[0] === "spec" ? `spec ${argv[1] ?? ""}`.trim() : argv[0];
+  if (global.help || name === undefined || name === "help") {
+    console.log(help());
+    return name === undefined && !global.help ? 1 : 0;
   }
   const command = COMMANDS[name];
   if (!command) {
-    console.error(`mcp-codegen: unknown command "${name}"\n\n${help()}`);
+    console.error(`mcp-codegen: unknown command "${name}"${didYouMean(name, Object.keys(COMMANDS))}\n\n${help()}`);
     return 2;
   }
   const rest = argv.slice(name.split(" ").length);
@@ -289,14 +351,16 @@ export async function main(argv: string[]): Promise<number> {
       allowPositionals: (command.positionals ?? 0) > 0,
     });
   } catch (error) {
-    console.error(`mcp-codegen ${name}: ${(error as Error).message}\n\n${commandHelp(command)}`);
+    const unknown = /Unknown option '(--?[^']+)'/.exec((error as Error).message)?.[1];
+    const hint = unknown === undefined ? "" : didYouMean(unknown, Object.keys(command.options).map((option) => `--${option}`));
+    console.error(`mcp-codegen ${name}: ${(error as Error).message}${hint}\n\n${commandHelp(command)}`);
     return 2;
   }
   if (parsed.values.help) {
     console.log(commandHelp(command));
     return 0;
   }
-  const root = resolve((parsed.values.root as string | undefined) ?? packageRoot());
+  const root = resolve((parsed.values.root as string | undefined) ?? global.root ?? packageRoot());
   try {
     return await command.run({ ...parsed, root });
   } catch (error) {

@@ -3,6 +3,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { sha256, writeAtomically } from "../spec/files.js";
 import { pinnedRevisions, readPinned, specPath } from "../spec/pinned.js";
+import { unusedPatches, type SchemaPatch } from "./load/patches.js";
 import type { Era } from "./model/protocol.js";
 
 export interface GenerateOptions {
@@ -20,6 +21,8 @@ export interface RevisionSummary {
   readonly era: Era;
   readonly definitions: number;
   readonly methods: Readonly<Record<MethodGroup, number>>;
+  /** The asserted schema patches this revision carried, by name (codegen/load/patches.ts). */
+  readonly patches: readonly string[];
   /** Nothing to do: the stamp matched and every output file was intact. */
   readonly fresh: boolean;
   readonly written: readonly string[];
@@ -32,6 +35,8 @@ export interface GenerateReport {
   readonly revisions: readonly RevisionSummary[];
   /** Shared files (generated/index.ts ...) written or, with dryRun, stale. */
   readonly shared: readonly string[];
+  /** Patches that fit none of the pinned revisions (reported only when every pinned revision is generated). */
+  readonly unusedPatches: readonly SchemaPatch[];
   readonly milliseconds: number;
 }
 
@@ -111,12 +116,13 @@ export async function generate(options: GenerateOptions): Promise<GenerateReport
     const { formatFiles, writeFiles } = await import("./write.js");
 
     const emitted = await Promise.all(work.map(async (w) => ({ ...w, ...(await emitRevision(w.revision, w.text)) })));
-    for (const { revision, protocol, input, schema } of emitted)
+    for (const { revision, protocol, input, schema, patches } of emitted)
       entries[revision] = {
         revision,
         era: protocol.era,
         definitions: protocol.definitions.size,
         methods: countMethods(protocol),
+        patches,
         input,
         schema,
         files: {},
@@ -137,7 +143,9 @@ export async function generate(options: GenerateOptions): Promise<GenerateReport
     if (!options.dryRun) writeAtomically(join(outDir, STAMP_FILE), `${JSON.stringify({ generator, revisions: entries }, null, 2)}\n`);
   }
   summaries.sort((a, b) => a.revision.localeCompare(b.revision));
-  return { revisions: summaries, shared, milliseconds: performance.now() - started };
+  const everyRevision = all.every((revision) => entries[revision] !== undefined || summaries.some((s) => s.revision === revision));
+  const carried = [...Object.values(entries).map((e) => e.patches ?? []), ...summaries.map((s) => s.patches ?? [])];
+  return { revisions: summaries, shared, unusedPatches: everyRevision ? unusedPatches(carried) : [], milliseconds: performance.now() - started };
 }
 
 /** The hand-written support files generated code imports (validation.ts, method-not-found.ts), as they are copied. */

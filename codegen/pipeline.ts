@@ -23,11 +23,14 @@ export interface EmittedFile {
 export interface EmittedRevision {
   readonly protocol: Protocol;
   readonly files: readonly EmittedFile[];
+  /** The asserted patches the schema carried (codegen/load/patches.ts). */
+  readonly patches: readonly string[];
 }
 
 /** load -> model -> emit for one revision, entirely in memory. */
 export async function emitRevision(revision: string, schemaText: string, options: ModuleOptions = IN_REPOSITORY): Promise<EmittedRevision> {
-  const protocol = buildProtocol(loadSchema(revision, schemaText));
+  const loaded = loadSchema(revision, schemaText);
+  const protocol = buildProtocol(loaded);
   for (const [file, names] of [["protocol.ts", PROTOCOL_EXPORTS], ["handlers.ts", HANDLER_EXPORTS]] as const)
     for (const name of names)
       if (protocol.definitions.has(name))
@@ -40,5 +43,5 @@ export async function emitRevision(revision: string, schemaText: string, options
     { path: `${revision}/module.ts`, content: emitModule(protocol, options) },
     { path: `${revision}/index.ts`, content: emitRevisionIndex(protocol) },
   ];
-  return { protocol, files };
+  return { protocol, files, patches: loaded.patches };
 }

@@ -18,7 +18,7 @@
  */
 import { execFileSync } from "node:child_process";
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { dirname, join, relative, resolve } from "node:path";
+import { dirname, join, relative, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import { sha256 } from "../spec/files.js";
 import { pinnedRevisions, readPinned, specPath } from "../spec/pinned.js";
@@ -64,6 +64,21 @@ function stageFile(stage: string, from: string, to = from): void {
   if (from.endsWith(".js") && !from.startsWith("bin/"))
     writeFileSync(target, readFileSync(join(ROOT, from), "utf8").replace(/\n\/\/# sourceMappingURL=\S+\s*$/, "\n"));
   else copyFileSync(join(ROOT, from), target);
+}
+
+/** The dist/runtime files that `files` import, directly or through each other (static relative imports of compiled JS). */
+function runtimeImportsOf(files: readonly string[]): string[] {
+  const found = new Set<string>();
+  const queue = [...files];
+  for (let file = queue.pop(); file !== undefined; file = queue.pop())
+    for (const [, specifier] of readFileSync(join(ROOT, file), "utf8").matchAll(/\bfrom\s+"(\.{1,2}\/[^"]+)"/g)) {
+      const target = relative(ROOT, join(ROOT, dirname(file), specifier!));
+      if (target.startsWith(`dist${sep}runtime${sep}`) && !found.has(target)) {
+        found.add(target);
+        queue.push(target);
+      }
+    }
+  return [...found].sort();
 }
 
 /** Upstream's LICENSE, which covers the schemas and the text generated from them: found where `make spec` finds the schemas. */
@@ -121,6 +136,9 @@ stageManifest(runtimeStage, "runtime");
 const cliStage = join(STAGING, "mcp-codegen");
 stageFile(cliStage, "bin/mcp-codegen.js");
 for (const file of [...filesUnder("dist/codegen", (n) => n.endsWith(".js")), ...filesUnder("dist/spec", (n) => n.endsWith(".js"))]) stageFile(cliStage, file);
+// The runtime modules the generator itself runs (the RFC 6570 parser that checks a manifest's URI
+// templates): the same compiled files at the same relative place, so the one parser serves both.
+for (const file of runtimeImportsOf(filesUnder("dist/codegen", (n) => n.endsWith(".js")))) stageFile(cliStage, file);
 // The generator copies these into every generated/ it writes; from dist/ without sources beside it, it reads them here.
 for (const file of filesUnder("codegen/emit/shared", (n) => n.endsWith(".ts"))) stageFile(cliStage, file, join("dist", file));
 stageFile(cliStage, "spec/pinned.json");

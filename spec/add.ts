@@ -23,6 +23,11 @@ export interface AddOptions {
   readonly url?: string;
   /** Pin a different schema for a revision that is already pinned. */
   readonly replace?: boolean;
+  /**
+   * Pin a source a fresh clone cannot download again (a local file or folder, a file: URL):
+   * `spec fetch` will then find it only through $MCP_SPEC_MIRROR or ../shared/mcp-spec.
+   */
+  readonly local?: boolean;
 }
 
 export interface AddReport {
@@ -37,6 +42,8 @@ export interface AddReport {
   readonly previous?: string;
   /** Already pinned with exactly these files: nothing was written. */
   readonly unchanged: boolean;
+  /** The pinned URL is not one a fresh clone can download (allowed by `local`): supply the files through a mirror. */
+  readonly local: boolean;
   readonly generated: GenerateReport;
 }
 
@@ -78,7 +85,9 @@ export async function addSpec(options: AddOptions): Promise<AddReport> {
     }
 
   const files = Object.fromEntries([...source.files].map(([path, data]) => [path, sha256(data)]));
-  const entry: PinnedRevision = { url: options.url ?? source.url, files };
+  const url = options.url ?? source.url;
+  const local = !/^https?:\/\//i.test(url);
+  const entry: PinnedRevision = { url, files };
   const existing = pinned.revisions[revision];
   const all = pinnedRevisions(pinned);
   const previous = all.filter((r) => r < revision).at(-1);
@@ -86,10 +95,16 @@ export async function addSpec(options: AddOptions): Promise<AddReport> {
     Object.keys(a).length === Object.keys(b).length && Object.entries(a).every(([path, hash]) => b[path] === hash);
   if (existing && same(existing.files, files)) {
     const generated = await generate({ root });
-    return { revision, from: source.description, url: existing.url, files, protocol, previous, unchanged: true, generated };
+    return { revision, from: source.description, url: existing.url, files, protocol, previous, unchanged: true, local, generated };
   }
   if (existing && !options.replace)
     throw new Error(`${revision} is already pinned in ${PINNED_FILE} with other files; pass --replace to pin these instead (nothing was changed)`);
+  // spec/<rev>/ is git-ignored: `spec fetch` must be able to get the files again in a fresh clone.
+  if (local && !options.local)
+    throw new Error(
+      `${url} is on this machine: a fresh clone could not fetch ${revision} again. Pass --url <the upstream folder's https URL> ` +
+        `to pin where it is published, or --local to pin it anyway (a clone then needs MCP_SPEC_MIRROR=<folder holding ${revision}/schema.json>); nothing was changed`,
+    );
 
   const revisions = Object.fromEntries(
     [...Object.entries(pinned.revisions).filter(([r]) => r !== revision), [revision, entry] as const].sort(([a], [b]) => a.localeCompare(b)),
@@ -101,7 +116,7 @@ export async function addSpec(options: AddOptions): Promise<AddReport> {
     for (const [path, data] of source.files) undo.write(specPath(root, revision, path), data);
     undo.write(join(root, PINNED_FILE), `${JSON.stringify(next, null, 2)}\n`);
     const generated = await generate({ root });
-    return { revision, from: source.description, url: entry.url, files, protocol, previous, unchanged: false, generated };
+    return { revision, from: source.description, url: entry.url, files, protocol, previous, unchanged: false, local, generated };
   } catch (error) {
     undo.run();
     const reason = error instanceof GenerationError ? `generation failed: ${error.message}` : (error as Error).message;

@@ -1,4 +1,4 @@
-import type { DefinitionEntry, DiffReport, Direction, Impact, MethodChange, PropertyChange } from "./report.js";
+import type { DefinitionEntry, DiffReport, Direction, Impact, MethodChange, PropertyChange, Rename } from "./report.js";
 import { RENAME_THRESHOLD } from "./renames.js";
 
 /** A change repeated in at least this many definitions is also listed once under "Common changes". */
@@ -58,8 +58,8 @@ export function renderMarkdown(report: DiffReport): string {
     "",
   );
   if (renamed.length) {
-    out.push("| from | to | similarity | server | client |", "|---|---|---:|---|---|");
-    for (const r of renamed) out.push(`| ${code(r.from)} | ${code(r.to)} | ${r.similarity.toFixed(2)} | **breaking** | **breaking** |`);
+    out.push("| from | to | similarity | evidence | server | client |", "|---|---|---:|---|---|---|");
+    for (const r of renamed) out.push(`| ${code(r.from)} | ${code(r.to)} | ${r.similarity.toFixed(2)} | ${cell(renameEvidence(r))} | **breaking** | **breaking** |`);
   } else out.push("None found.");
   out.push("");
   if (named.length)
@@ -135,4 +135,12 @@ function commonChanges(report: DiffReport): { change: PropertyChange; definition
       groups.set(key, group);
     }
   return [...groups.values()].filter((g) => g.definitions.length >= COMMON).sort((x, y) => y.definitions.length - x.definitions.length);
+}
+
+/** "structure 1.00 (same: a, b; retyped: c), name 0.50 (shared: Annotations)". */
+function renameEvidence({ evidence: e }: Rename): string {
+  const list = (label: string, items: readonly string[]) => (items.length ? [`${label}: ${items.join(", ")}`] : []);
+  const properties = [...list("same", e.same), ...list("retyped", e.retyped), ...list("only before", e.onlyBefore), ...list("only after", e.onlyAfter)];
+  const words = e.sharedWords.length ? ` (shared: ${e.sharedWords.join(", ")})` : "";
+  return `structure ${e.structure.toFixed(2)}${properties.length ? ` (${properties.join("; ")})` : ""}, name ${e.name.toFixed(2)}${words}`;
 }

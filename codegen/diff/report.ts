@@ -40,8 +40,24 @@ export interface MethodChange {
 export interface Rename {
   readonly from: string;
   readonly to: string;
-  /** 0..1: how alike the two definitions are (property names and shapes, and the names themselves). */
+  /** 0..1: how alike the two definitions are: 0.7 x structure + 0.3 x name (codegen/diff/renames.ts). */
   readonly similarity: number;
+  /** Why they were paired, so a reader can check it. */
+  readonly evidence: RenameEvidence;
+}
+
+export interface RenameEvidence {
+  /** 0..1: property names and their types (objects), or the type alternatives (anything else). */
+  readonly structure: number;
+  /** 0..1: the CamelCase words the two names share. */
+  readonly name: number;
+  /** Properties present in both with the same type. */
+  readonly same: readonly string[];
+  /** Properties present in both whose type differs. */
+  readonly retyped: readonly string[];
+  readonly onlyBefore: readonly string[];
+  readonly onlyAfter: readonly string[];
+  readonly sharedWords: readonly string[];
 }
 
 export interface PropertyChange {

@@ -14,6 +14,8 @@ export interface LoadedSchema {
   readonly document: Readonly<Record<string, unknown>>;
   /** In source order. */
   readonly definitions: ReadonlyMap<string, Schema>;
+  /** The names of the asserted patches this schema carried (its content matched theirs). */
+  readonly patches: readonly string[];
 }
 
 const DIALECTS: Readonly<Record<string, { dialect: Dialect; definitionsKey: "definitions" | "$defs" }>> = {
@@ -45,7 +47,7 @@ export function loadSchema(
     );
   const { dialect, definitionsKey } = known;
 
-  for (const patch of patches) if (patch.revision === revision) applyPatch(document, patch);
+  const carried = patches.filter((patch) => applyPatch(document, patch)).map((patch) => patch.name);
 
   const rawDefinitions = document[definitionsKey];
   if (!isPlainObject(rawDefinitions))
@@ -56,22 +58,18 @@ export function loadSchema(
   for (const [name, raw] of Object.entries(rawDefinitions))
     definitions.set(name, normalize(raw, childPointer(`#/${definitionsKey}`, name), ctx));
 
-  return { revision, dialect, definitionsKey, document, definitions };
+  return { revision, dialect, definitionsKey, document, definitions, patches: carried };
 }
 
-function applyPatch(document: Record<string, unknown>, patch: SchemaPatch): void {
+/** Rewrites the node when it holds exactly what the patch expects; says whether it did. */
+function applyPatch(document: Record<string, unknown>, patch: SchemaPatch): boolean {
   const tokens = pointerTokens(patch.pointer);
   const last = tokens.pop();
   let parent: unknown = document;
   for (const token of tokens) parent = isPlainObject(parent) || Array.isArray(parent) ? (parent as never)[token] : undefined;
-  const container = parent as Record<string, unknown> | undefined;
-  const found = last !== undefined && container !== undefined && container !== null ? container[last] : undefined;
-  if (last === undefined || typeof container !== "object" || container === null || !isDeepStrictEqual(found, patch.expect))
-    throw new GenerationError(
-      patch.revision,
-      patch.pointer,
-      `schema patch no longer applies: expected ${JSON.stringify(patch.expect)}, found ${JSON.stringify(found)} ` +
-        `(patch reason: ${patch.reason})`,
-    );
+  if (last === undefined || !(isPlainObject(parent) || Array.isArray(parent))) return false;
+  const container = parent as Record<string, unknown>;
+  if (!Object.hasOwn(container, last) || !isDeepStrictEqual(container[last], patch.expect)) return false;
   container[last] = structuredClone(patch.replace);
+  return true;
 }

@@ -4,15 +4,19 @@
  * schema.json is generated from schema.ts, and that conversion turns a TypeScript `number`
  * into JSON Schema `integer` unless the source is annotated. Where a real message carries a
  * fraction (an elicited score of 95.5, a temperature in structuredContent), the artefact
- * would make a correct peer's message invalid, so we widen it here. Each patch names the value
- * it expects to find: when upstream changes that node, generation fails and the patch is
- * revisited instead of silently applying to something else.
+ * would make a correct peer's message invalid, so we widen it here.
+ *
+ * A patch follows content, not revision names: it applies to every revision whose schema holds
+ * exactly `expect` at `pointer`, so a new revision that copies the node is patched too, and one
+ * where upstream changed or fixed the node is left alone. `generate` and `spec add` report which
+ * patches each revision carried, and any patch that fits no pinned revision.
  */
 export interface SchemaPatch {
-  readonly revision: string;
+  /** A short name, as reports print it. */
+  readonly name: string;
   /** JSON Pointer (fragment form) into the schema document. */
   readonly pointer: string;
-  /** The exact value found there today. */
+  /** The exact value upstream holds there; anything else and the patch does not apply. */
   readonly expect: unknown;
   readonly replace: unknown;
   readonly reason: string;
@@ -23,31 +27,30 @@ const ELICIT_VALUE_REASON =
 
 export const SCHEMA_PATCHES: readonly SchemaPatch[] = [
   {
-    revision: "2025-06-18",
+    name: "ElicitResult numbers (draft-07)",
     pointer: "#/definitions/ElicitResult/properties/content/additionalProperties/type",
     expect: ["string", "integer", "boolean"],
     replace: ["string", "number", "boolean"],
     reason: ELICIT_VALUE_REASON,
   },
   {
-    revision: "2025-11-25",
+    name: "ElicitResult numbers",
     pointer: "#/$defs/ElicitResult/properties/content/additionalProperties/anyOf/1/type",
     expect: ["string", "integer", "boolean"],
     replace: ["string", "number", "boolean"],
     reason: ELICIT_VALUE_REASON,
   },
   {
-    revision: "2026-07-28",
-    pointer: "#/$defs/ElicitResult/properties/content/additionalProperties/anyOf/1/type",
-    expect: ["string", "integer", "boolean"],
-    replace: ["string", "number", "boolean"],
-    reason: ELICIT_VALUE_REASON,
-  },
-  {
-    revision: "2026-07-28",
+    name: "JSONValue numbers and null",
     pointer: "#/$defs/JSONValue/anyOf/2/type",
     expect: ["string", "integer", "boolean"],
     replace: ["string", "number", "boolean", "null"],
     reason: "schema.ts defines JSONValue as string | number | boolean | null | JSONObject | JSONArray",
   },
 ];
+
+/** Patches that applied to no revision: upstream changed the node everywhere, or the pointer is wrong. */
+export function unusedPatches(carried: Iterable<readonly string[]>, patches: readonly SchemaPatch[] = SCHEMA_PATCHES): SchemaPatch[] {
+  const used = new Set([...carried].flat());
+  return patches.filter((patch) => !used.has(patch.name));
+}

@@ -97,14 +97,14 @@ export function emitManifest(manifest: Manifest): string {
   };
   return `${GENERATED_HEADER}
 
-import type { Prompt, Resource, ResourceTemplate, Tool } from "@mcp-codegen/runtime";
+import type { Prompt, Resource, ResourceTemplate, ToolDefinition } from "@mcp-codegen/runtime";
 
 export const name = ${q(manifest.name)};
 export const version = ${q(manifest.version)};
 /** The revisions the server speaks; undefined: every revision the runtime has. */
 export const revisions: readonly string[] | undefined = ${manifest.revisions ? q(manifest.revisions) : "undefined"};
 
-${record("tools", "Tool", withoutExample)}
+${record("tools", "ToolDefinition", withoutExample)}
 
 ${record("resources", "Resource", withoutExample)}
 

@@ -1,3 +1,5 @@
+import { checkManifestDeeply } from "./manifest-check.js";
+
 /**
  * mcp.server.json: what a scaffolded server declares. The user edits it; `mcp-codegen scaffold`
  * turns it into typed argument interfaces, the registration code and one stub per entry.
@@ -159,6 +161,7 @@ export function parseManifest(text: string, where: string): Manifest {
     resourceTemplates: list("resourceTemplates"),
     prompts: list("prompts"),
   } as unknown as Manifest;
+  problems.push(...checkManifestDeeply(raw));
   for (const kind of Object.keys(KINDS) as Kind[]) {
     const seen = new Map<string, string>();
     for (const entry of manifest[kind]) {
@@ -168,7 +171,8 @@ export function parseManifest(text: string, where: string): Manifest {
       seen.set(file, entry.name);
     }
   }
-  if (problems.length) throw new Error(`${where} has ${problems.length} problem${problems.length === 1 ? "" : "s"}:\n  ${problems.join("\n  ")}`);
+  if (problems.length)
+    throw new Error(`${where} has ${problems.length} problem${problems.length === 1 ? "" : "s"} (nothing was changed):\n  ${problems.join("\n  ")}`);
   return manifest;
 }
 

@@ -15,7 +15,12 @@ export function sampleOf(schema: unknown, depth = 0): Json {
   if (s.default !== undefined) return s.default as Json;
   if (Array.isArray(s.enum) && s.enum.length) return s.enum[0] as Json;
   for (const key of ["anyOf", "oneOf"]) if (Array.isArray(s[key]) && (s[key] as unknown[]).length) return sampleOf((s[key] as unknown[])[0], depth + 1);
-  if (Array.isArray(s.allOf)) return Object.assign({}, ...(s.allOf as unknown[]).map((part) => sampleOf(part, depth + 1)));
+  if (Array.isArray(s.allOf)) {
+    // The schema's own keywords and every part must hold: merge their objects.
+    const { allOf, ...rest } = s;
+    const parts = [rest, ...(allOf as unknown[])].map((part) => sampleOf(part, depth + 1));
+    return parts.every((part) => typeof part === "object" && part !== null && !Array.isArray(part)) ? Object.assign({}, ...parts) : parts[0]!;
+  }
   const type = Array.isArray(s.type) ? s.type.find((t) => t !== "null") : s.type;
   switch (type) {
     case "string":

@@ -1,5 +1,5 @@
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
-import { dirname, join, resolve } from "node:path";
+import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { writeAtomically } from "../../spec/files.js";
 import { formatFiles, writeFiles } from "../write.js";
@@ -63,6 +63,9 @@ export async function scaffold(options: ScaffoldOptions): Promise<ScaffoldReport
     manifest = parseManifest(readFileSync(manifestPath, "utf8"), manifestPath);
   }
   checkRevisions(manifest, options.toolkit);
+  // Decided before anything is written: a main.ts that cannot follow the manifest refuses the whole run.
+  const transport = created ? {} : applyTransport(dir, manifest);
+  if (transport.problem) throw new Error(`${join(dir, MAIN_FILE)}: ${transport.problem}\nNothing was changed.`);
 
   const stubsAdded: string[] = [];
   const stubsUpdated: { path: string; changes: readonly string[] }[] = [];
@@ -96,11 +99,12 @@ export async function scaffold(options: ScaffoldOptions): Promise<ScaffoldReport
   ];
   const typescript = await formatFiles([...generated, ...stubs, ...fresh.filter((f) => f.path.endsWith(".ts"))]);
   const result = writeFiles(dir, [...typescript, ...fresh.filter((f) => !f.path.endsWith(".ts"))]);
+  if (transport.written) writeAtomically(join(dir, transport.written), transport.content!);
   return {
     dir,
     created,
     manifest,
-    written: [...result.written, ...stubsUpdated.map((s) => s.path)].sort(),
+    written: [...result.written, ...stubsUpdated.map((s) => s.path), ...(transport.written ? [transport.written] : [])].sort(),
     stubsAdded,
     stubsUpdated,
     orphans: orphanEntries.map((s) => s.path),
@@ -182,8 +186,20 @@ function projectFiles(manifest: Manifest, toolkit: string): { path: string; cont
     },
     include: ["src", "test"],
   };
-  const main =
-    manifest.transport === "http"
+  return [
+    { path: "package.json", content: `${JSON.stringify(pkg, null, 2)}\n` },
+    { path: "tsconfig.json", content: `${JSON.stringify(tsconfig, null, 2)}\n` },
+    { path: ".gitignore", content: "node_modules/\ndist/\n" },
+    { path: MAIN_FILE, content: mainSource(manifest) },
+    { path: "README.md", content: readme(manifest) },
+  ];
+}
+
+const MAIN_FILE = "src/main.ts";
+
+/** src/main.ts as a new project gets it: start the server on the manifest's transport. */
+export function mainSource(manifest: Pick<Manifest, "name" | "transport">): string {
+  return manifest.transport === "http"
       ? `import { http } from "@mcp-codegen/runtime/http";
 import { createAppServer } from "./generated/server.js";
 
@@ -198,13 +214,28 @@ import { createAppServer } from "./generated/server.js";
 // MCP over stdin/stdout: stdout carries only protocol messages; log to stderr.
 await createAppServer().listen(stdio());
 `;
-  return [
-    { path: "package.json", content: `${JSON.stringify(pkg, null, 2)}\n` },
-    { path: "tsconfig.json", content: `${JSON.stringify(tsconfig, null, 2)}\n` },
-    { path: ".gitignore", content: "node_modules/\ndist/\n" },
-    { path: "src/main.ts", content: main },
-    { path: "README.md", content: readme(manifest) },
-  ];
+}
+
+/**
+ * A `"transport"` changed in the manifest reaches src/main.ts, which is the user's: rewritten when
+ * it is still exactly what scaffold wrote for the other transport, else left alone with what to
+ * change by hand.
+ */
+function applyTransport(dir: string, manifest: Manifest): { written?: string; content?: string; problem?: string } {
+  const path = join(dir, MAIN_FILE);
+  if (!existsSync(path)) return {};
+  const text = readFileSync(path, "utf8");
+  const wanted = mainSource(manifest);
+  if (text === wanted) return {};
+  const other = mainSource({ ...manifest, transport: manifest.transport === "http" ? "stdio" : "http" });
+  if (text === other) return { written: MAIN_FILE, content: wanted };
+  const uses = manifest.transport === "http" ? /\bhttp\s*\(/ : /\bstdio\s*\(/;
+  if (uses.test(text)) return {};
+  return {
+    problem:
+      `mcp.server.json says "transport": "${manifest.transport}", but this file (yours, so not rewritten) does not start it. ` +
+      `Change its listen call to:\n${wanted.replace(/^/gm, "      ")}`,
+  };
 }
 
 function readme(manifest: Manifest): string {
@@ -245,15 +276,4 @@ only the doc comment's first paragraph, the parameter and return types and their
 (merged with ts-morph): your code stays as you wrote it. An entry you removed is reported; its stub
 is kept (no longer registered) until you delete it.
 `;
-}
-
-/** The toolkit checkout this module runs from (codegen/scaffold/ or dist/codegen/scaffold/). */
-export function toolkitRoot(): string {
-  let dir = dirname(fileURLToPath(import.meta.url));
-  while (!existsSync(join(dir, "package.json"))) {
-    const parent = dirname(dir);
-    if (parent === dir) throw new Error("cannot find the mcp-codegen checkout (no package.json above this module)");
-    dir = parent;
-  }
-  return dir;
 }

@@ -73,7 +73,8 @@ function profileUri(username: string): string {
   return `user://${encodeURIComponent(username)}/profile`;
 }
 
-server.tool(
+// Typed by hand: the inferred outputSchema type flags that a BLOB column (Uint8Array) is not in rows' schema (reported to the owner).
+server.tool<{ query: string; limit?: number }>(
   {
     name: "sql_query",
     title: "Run a read-only SQL query",

@@ -84,9 +84,9 @@ export function createDispatcher(handlers: ReadonlyMap<string, Handler>, options
       });
       outcome = Promise.race([outcome, required]);
     }
-    if (!isThenable(outcome)) return answer(context, scope, finishResult(context, scope, descriptor, request.method, outcome, check, options));
+    if (!isThenable(outcome)) return answer(context, scope, finishResult(context, scope, descriptor, describeRequest(request), outcome, check, options));
     return outcome.then(
-      (result) => answer(context, scope, finishResult(context, scope, descriptor, request.method, result, check, options)),
+      (result) => answer(context, scope, finishResult(context, scope, descriptor, describeRequest(request), result, check, options)),
       (error: unknown) => {
         context.done();
         throw error;
@@ -124,21 +124,32 @@ function answer(context: HandlerContext, scope: RequestScope, result: unknown): 
 /** How long a response waits at most for the ping that confirms its progress. */
 const PROGRESS_PING_MS = 2_000;
 
+/** `tools/call (tool "add")`: the method, and the tool, prompt or resource the request was for, as errors name it. */
+function describeRequest(request: { readonly method: string; readonly params?: unknown }): string {
+  const params = (request.params ?? {}) as { name?: unknown; uri?: unknown };
+  const subject =
+    request.method === "tools/call" ? ["tool", params.name] : request.method === "prompts/get" ? ["prompt", params.name] : request.method === "resources/read" ? ["resource", params.uri] : undefined;
+  return subject && typeof subject[1] === "string" ? `${request.method} (${subject[0]} ${JSON.stringify(subject[1])})` : request.method;
+}
+
 /** Completes a stateless-era result, then checks it: invalid data is never sent. */
 function finishResult(
   context: HandlerContext,
   scope: RequestScope,
   descriptor: MethodDescriptor,
-  method: string,
+  /** The request as errors name it ({@link describeRequest}). */
+  label: string,
   result: unknown,
   check: (completed: unknown) => void,
   options: DispatchOptions,
 ): unknown {
   context.done();
   if (typeof result !== "object" || result === null || Array.isArray(result))
-    throw new RpcError(ErrorCode.InternalError, `the handler for ${method} returned ${result === null ? "null" : typeof result}, not a result object`);
+    throw new RpcError(ErrorCode.InternalError, `the handler for ${label} returned ${result === null ? "null" : typeof result}, not a result object`);
   const completed = scope.module.era === "stateless" ? completeStateless(result as Record<string, unknown>, descriptor, options) : result;
   if (options.validateResults) check(completed);
+
+  if (options.validateResults) checkResult(scope.module, descriptor, label, completed);
   return completed;
 }
 

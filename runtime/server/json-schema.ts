@@ -146,7 +146,15 @@ function withoutFormats(schema: unknown): unknown {
   return copy;
 }
 
-/** "/location: must be string; (root): must have required property 'city'". */
+/** "/location: must be string; /priority: must be one of \"low\", \"high\"; (root): must have required property 'city'". */
 export function describeErrors(errors: readonly ErrorObject[] | null | undefined): string {
-  return (errors ?? []).map((e) => `${e.instancePath || "(root)"}: ${e.message ?? e.keyword}`).join("; ");
+  return (errors ?? []).map((e) => `${e.instancePath || "(root)"}: ${describeError(e)}`).join("; ");
+}
+
+/** ajv's message, with the allowed values where it only says that there are some. */
+function describeError(error: ErrorObject): string {
+  const params = error.params as { allowedValues?: unknown[]; allowedValue?: unknown };
+  if (error.keyword === "enum" && Array.isArray(params.allowedValues)) return `must be one of ${params.allowedValues.map((v) => JSON.stringify(v)).join(", ")}`;
+  if (error.keyword === "const") return `must be ${JSON.stringify(params.allowedValue)}`;
+  return error.message ?? error.keyword;
 }

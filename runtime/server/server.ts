@@ -24,7 +24,8 @@ import {
 } from "./resources.js";
 import type { DefaultTypes, ServedMethod, ServedParams, ServedResult, ServedTypes } from "./served.js";
 import { Subscriptions, type ListKind } from "./subscriptions.js";
-import { ToolRegistry, type ToolDefinition, type ToolHandler } from "./tools.js";
+import type { ObjectSchema, ToolArguments } from "./schema-types.js";
+import { ToolRegistry, type ToolDefinition, type ToolHandler, type ToolResult } from "./tools.js";
 import type { Implementation } from "./types.js";
 
 export interface ServerOptions<Revisions extends readonly RevisionRef[] = readonly RevisionRef[]> {
@@ -174,8 +175,26 @@ export class McpServer<Types extends RevisionTypes = any> {
 
   // -- registration ---------------------------------------------------------------------------------
 
-  /** Declares a tool. `args` arrive validated against `inputSchema`. */
-  tool<Args = Record<string, unknown>>(definition: ToolDefinition, handler: ToolHandler<Args, ServedResult<Types, "tools/call">>): this {
+  /**
+   * Declares a tool. `args` arrive validated against `inputSchema`, typed from it when it is
+   * written inline or `as const` (runtime/server/schema-types.ts); with an `outputSchema`, the
+   * result's structuredContent is typed from that. Or give the type: `tool<MyArgs>(...)`. The
+   * result must be valid in every served revision (runtime/server/served.ts).
+   */
+  tool<const Input extends ObjectSchema>(
+    definition: ToolDefinition & { readonly inputSchema: Input; readonly outputSchema?: undefined },
+    handler: ToolHandler<ToolArguments<Input>, ServedResult<Types, "tools/call">>,
+  ): this;
+  tool<const Input extends ObjectSchema, const Output extends ObjectSchema>(
+    definition: ToolDefinition & { readonly inputSchema: Input; readonly outputSchema: Output },
+    handler: ToolHandler<ToolArguments<Input>, ToolResult<Output, ServedResult<Types, "tools/call">>>,
+  ): this;
+  // Only with the type given: otherwise a handler the inferred forms refuse would land here unchecked.
+  tool<Args = never>(
+    definition: ToolDefinition,
+    handler: ToolHandler<NoInfer<Args>, ServedResult<Types, "tools/call">> & ([Args] extends [never] ? "give the argument type: server.tool<MyArgs>(...)" : unknown),
+  ): this;
+  tool(definition: ToolDefinition, handler: ToolHandler<never, unknown>): this {
     this.tools.register(definition, handler);
     return this.changed("tools");
   }

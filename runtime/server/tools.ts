@@ -3,17 +3,30 @@ import { isThenable } from "../util/thenable.js";
 import { ErrorCode, RpcError } from "../jsonrpc/errors.js";
 import type { SchemaCompiler, SchemaValidator } from "./json-schema.js";
 import { checkParamHeaders } from "./param-headers.js";
+import type { FromSchema, ObjectSchema } from "./schema-types.js";
 import type { CallToolResult, Tool } from "./types.js";
 import type { Logger } from "../util/logger.js";
 
-/** A tool as declared: the protocol's Tool, with JSON Schemas the server compiles. */
-export type ToolDefinition = Tool;
+/**
+ * A tool as declared: the protocol's Tool, except that inputSchema and outputSchema may be any
+ * JSON Schema object schema (draft-07 or 2020-12: additionalProperties, $defs, oneOf...), which the
+ * server compiles. tools/list sends them as written.
+ */
+export type ToolDefinition = Omit<Tool, "inputSchema" | "outputSchema"> & {
+  readonly inputSchema: ObjectSchema;
+  readonly outputSchema?: ObjectSchema;
+};
 
 /** `Result` is what every served revision accepts (runtime/server/served.ts); 2025-11-25's by default. */
 export type ToolHandler<Args = Record<string, unknown>, Result = CallToolResult> = (
   args: Args,
   context: RequestContext,
 ) => Result | Promise<Result>;
+
+/** What a tool's handler returns: with an outputSchema, structuredContent of the type it describes, unless it is an error. */
+export type ToolResult<Output, Base = CallToolResult> = Output extends ObjectSchema
+  ? (Base & { structuredContent: FromSchema<Output> }) | (Base & { isError: true })
+  : Base;
 
 interface RegisteredTool {
   readonly definition: ToolDefinition;
@@ -58,8 +71,9 @@ export class ToolRegistry {
     return this.tools.delete(name);
   }
 
-  list(): ToolDefinition[] {
-    return [...this.tools.values()].map((tool) => tool.definition);
+  /** The wire's Tool: JSON Schema objects are open, so a schema with more keywords is still one (the result is validated before it is sent). */
+  list(): Tool[] {
+    return [...this.tools.values()].map((tool) => tool.definition as Tool);
   }
 
   /**

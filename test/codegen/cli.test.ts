@@ -1,9 +1,9 @@
 /** The CLI's own surface: help, usage errors and their exit codes, from source and through the published bin. */
 import { spawnSync } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect } from "chai";
-import { describeRun, removeDir, REVISIONS, ROOT, runCli, tempProjectRoot } from "../support/project.js";
+import { describeRun, removeDir, REVISIONS, ROOT, runCli, tempDir, tempProjectRoot } from "../support/project.js";
 
 describe("codegen/cli", function () {
   this.timeout(60_000);
@@ -11,7 +11,7 @@ describe("codegen/cli", function () {
   it("--help lists every command and exits 0", () => {
     const run = runCli(["--help"]);
     expect(run.status, describeRun(run)).to.equal(0);
-    expect(run.stdout).to.match(/^Usage: mcp-codegen <command>/m);
+    expect(run.stdout).to.match(/^Usage: mcp-codegen \[--root <dir>\] <command>/m);
     expect(run.stdout).to.match(/^\s+generate \[--revision R \.\.\.\]/m);
     expect(run.stdout).to.match(/^\s+spec fetch\b/m);
     for (const command of ["check", "diff <revA> <revB> \\[--json\\]", "spec add <rev> --from", "scaffold <dir>"])
@@ -64,10 +64,68 @@ describe("codegen/cli", function () {
     }
   });
 
+  it("--version (and -v) prints the version in package.json and exits 0", () => {
+    const { version } = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { version: string };
+    for (const flag of ["--version", "-v"]) {
+      const run = runCli([flag]);
+      expect(run.status, describeRun(run)).to.equal(0);
+      expect(run.stdout).to.equal(`${version}\n`);
+    }
+  });
+
+  it("a mistyped command or option gets a 'did you mean', exit 2", () => {
+    const command = runCli(["genrate"]);
+    expect(command.status, describeRun(command)).to.equal(2);
+    expect(command.stderr).to.contain('unknown command "genrate" (did you mean "generate"?)');
+    const sub = runCli(["spec", "fecth"]);
+    expect(sub.stderr).to.contain('unknown command "spec fecth" (did you mean "spec fetch"?)');
+    const option = runCli(["generate", "--revison", "2025-11-25"]);
+    expect(option.status, describeRun(option)).to.equal(2);
+    expect(option.stderr).to.contain("'--revison'").and.to.contain('(did you mean "--revision"?)');
+    const far = runCli(["frobnicate"]);
+    expect(far.stderr).not.to.contain("did you mean");
+  });
+
+  describe("--root, before the command or on it, reaches every command", () => {
+    /** A root whose spec/pinned.json pins one revision only, so its answers differ from the checkout's. */
+    let root: string;
+    before(() => {
+      root = tempDir("cli-root");
+      mkdirSync(join(root, "spec"));
+      const pinned = JSON.parse(readFileSync(join(ROOT, "spec", "pinned.json"), "utf8")) as { revisions: Record<string, unknown> };
+      writeFileSync(join(root, "spec", "pinned.json"), JSON.stringify({ ...pinned, revisions: { "2025-11-25": pinned.revisions["2025-11-25"] } }));
+    });
+    after(() => removeDir(root));
+
+    for (const place of ["before", "after", "equals"] as const)
+      it(`generate reads the given root (--root ${place === "equals" ? "=dir before" : place} the command)`, () => {
+        const command = ["generate", "--revision", "2026-07-28"];
+        const args = place === "before" ? ["--root", root, ...command] : place === "equals" ? [`--root=${root}`, ...command] : [...command, "--root", root];
+        const run = runCli(args);
+        expect(run.status, describeRun(run)).to.equal(1);
+        expect(run.stderr).to.contain("2026-07-28 is not pinned").and.to.contain("(pinned: 2025-11-25)");
+      });
+
+    // One run: scaffold loads ts-morph and prettier; the generate cases above prove where --root may stand.
+    it("scaffold takes --root too, and writes nothing when refused", () => {
+      const project = join(root, "project");
+      const run = runCli(["scaffold", project, "--name", "x", "--revisions", "2026-07-28", "--root", root]);
+      expect(run.status, describeRun(run)).to.equal(1);
+      expect(run.stderr).to.contain("unknown MCP revision 2026-07-28 (this toolkit has 2025-11-25)");
+      expect(existsSync(project)).to.equal(false);
+    });
+
+    it("a global --root without a folder exits 2", () => {
+      const run = runCli(["--root"]);
+      expect(run.status, describeRun(run)).to.equal(2);
+      expect(run.stderr).to.contain("--root needs a folder");
+    });
+  });
+
   it("the published bin (bin/mcp-codegen.js, running dist/) answers --help", function () {
     if (!existsSync(join(ROOT, "dist", "codegen", "cli.js"))) this.skip(); // `make build` writes dist/
     const run = spawnSync(process.execPath, [join(ROOT, "bin", "mcp-codegen.js"), "--help"], { cwd: ROOT, encoding: "utf8" });
     expect(run.status, run.stderr).to.equal(0);
-    expect(run.stdout).to.match(/^Usage: mcp-codegen <command>/m);
+    expect(run.stdout).to.match(/^Usage: mcp-codegen \[--root <dir>\] <command>/m);
   });
 });

@@ -1,7 +1,7 @@
 import { expect } from "chai";
 import { GenerationError } from "../../codegen/errors.js";
 import { loadSchema, type LoadedSchema } from "../../codegen/load/load.js";
-import { SCHEMA_PATCHES, type SchemaPatch } from "../../codegen/load/patches.js";
+import { SCHEMA_PATCHES, unusedPatches, type SchemaPatch } from "../../codegen/load/patches.js";
 import type { Schema } from "../../codegen/load/schema.js";
 import { rawSchema, REVISIONS, schemaText, walkSchema, type Json, type JsonObject } from "../support/project.js";
 
@@ -111,16 +111,22 @@ describe("codegen/load", () => {
     }
   });
 
-  describe("asserted schema patches", () => {
-    it("are all for pinned revisions and all still apply: the upstream value is found, the fix is in place", () => {
+  describe("asserted schema patches follow content, not revision names", () => {
+    it("apply exactly where upstream holds the expected value, and each fits some pinned revision", () => {
       expect(SCHEMA_PATCHES.length).to.be.greaterThan(0);
-      for (const patch of SCHEMA_PATCHES) {
-        expect(REVISIONS as readonly string[]).to.include(patch.revision);
-        expect(patch.reason).to.be.a("string").that.is.not.empty;
-        expect(at(rawSchema(patch.revision).document, patch.pointer), `${patch.revision} ${patch.pointer} upstream`).to.deep.equal(patch.expect);
-        const loaded = loadSchema(patch.revision, schemaText(patch.revision));
-        expect(at(loaded.document as Json, patch.pointer), `${patch.revision} ${patch.pointer} patched`).to.deep.equal(patch.replace);
+      const carried: string[][] = [];
+      for (const revision of REVISIONS) {
+        const loaded = loadSchema(revision, schemaText(revision));
+        carried.push([...loaded.patches]);
+        for (const patch of SCHEMA_PATCHES) {
+          expect(patch.reason).to.be.a("string").that.is.not.empty;
+          const upstream = at(rawSchema(revision).document, patch.pointer);
+          const fits = JSON.stringify(upstream) === JSON.stringify(patch.expect);
+          expect(loaded.patches.includes(patch.name), `${revision}: ${patch.name}`).to.equal(fits);
+          expect(at(loaded.document as Json, patch.pointer), `${revision} ${patch.pointer}`).to.deep.equal(fits ? patch.replace : upstream);
+        }
       }
+      expect(unusedPatches(carried).map((p) => p.name)).to.deep.equal([]);
     });
 
     it("widen the known integer artefacts to number (PROTOCOL-NOTES, trap 7)", () => {
@@ -130,41 +136,44 @@ describe("codegen/load", () => {
       expect(primitive?.type).to.include("number").and.to.include("null").and.not.to.include("integer");
     });
 
-    it("fail generation, naming the revision and the pointer, when upstream has changed the patched node", () => {
-      const patch = SCHEMA_PATCHES.find((p) => p.revision === "2025-06-18")!;
+    it("carry over to a new revision that copies the node, whatever its name", () => {
+      const latest = REVISIONS.at(-1)!;
+      const same = loadSchema(latest, schemaText(latest));
+      const copy = loadSchema("2099-12-01", schemaText(latest));
+      expect(copy.patches).to.deep.equal(same.patches).and.to.have.length.greaterThan(0);
+      expect(copy.document).to.deep.equal(same.document);
+    });
+
+    it("are not applied where upstream changed the node, and one that fits nowhere is reported", () => {
+      const revision = REVISIONS.find((r) => loadSchema(r, schemaText(r)).patches.length > 0)!;
+      const patch = SCHEMA_PATCHES.find((p) => loadSchema(revision, schemaText(revision)).patches.includes(p.name))!;
       // Upstream fixed the artefact itself: the node now holds what the patch would have written.
-      const text = mutated(patch.revision, (document) => {
+      const text = mutated(revision, (document) => {
         const tokens = patch.pointer.slice(2).split("/");
         const last = tokens.pop()!;
         const parent = at(document, `#/${tokens.join("/")}`) as JsonObject;
-        parent[last] = patch.replace as Json;
+        parent[last] = ["string", "boolean"];
       });
-      expectGenerationError(() => loadSchema(patch.revision, text), patch.revision, patch.pointer, /schema patch no longer applies/);
+      const loaded = loadSchema(revision, text);
+      expect(loaded.patches).not.to.include(patch.name);
+      expect(at(loaded.document as Json, patch.pointer)).to.deep.equal(["string", "boolean"]);
+      expect(unusedPatches([loaded.patches], [patch])).to.deep.equal([patch]);
     });
 
-    it("fail when the expected value is not the one found, or the target does not exist", () => {
+    it("do not apply when the expected value is not the one found, or the target does not exist", () => {
       const revision = "2025-11-25";
-      const wrongValue: SchemaPatch = {
-        revision,
-        pointer: "#/$defs/Resource/properties/size/type",
-        expect: "string",
-        replace: "number",
-        reason: "test",
-      };
-      const error = expectGenerationError(() => loadSchema(revision, schemaText(revision), [wrongValue]), revision, wrongValue.pointer, /no longer applies/);
-      expect(error.reason).to.contain(`found "integer"`);
-
-      const missing: SchemaPatch = { ...wrongValue, pointer: "#/$defs/NoSuchDefinition/properties/size/type" };
-      expectGenerationError(() => loadSchema(revision, schemaText(revision), [missing]), revision, missing.pointer, /no longer applies/);
+      const wrongValue: SchemaPatch = { name: "wrong", pointer: "#/$defs/Resource/properties/size/type", expect: "string", replace: "number", reason: "test" };
+      const missing: SchemaPatch = { ...wrongValue, name: "missing", pointer: "#/$defs/NoSuchDefinition/properties/size/type" };
+      const loaded = loadSchema(revision, schemaText(revision), [wrongValue, missing]);
+      expect(loaded.patches).to.deep.equal([]);
+      expect(at(loaded.document as Json, wrongValue.pointer)).to.equal("integer");
     });
 
-    it("apply only to their own revision, and a matching patch rewrites the document", () => {
+    it("a matching patch rewrites the document and is reported carried", () => {
       const revision = "2025-11-25";
-      const elsewhere: SchemaPatch = { revision: "1999-01-01", pointer: "#/nothing/here", expect: 1, replace: 2, reason: "test" };
-      expect(() => loadSchema(revision, schemaText(revision), [elsewhere])).not.to.throw();
-
-      const widen: SchemaPatch = { revision, pointer: "#/$defs/Resource/properties/size/type", expect: "integer", replace: "number", reason: "test" };
+      const widen: SchemaPatch = { name: "widen", pointer: "#/$defs/Resource/properties/size/type", expect: "integer", replace: "number", reason: "test" };
       const loaded = loadSchema(revision, schemaText(revision), [widen]);
+      expect(loaded.patches).to.deep.equal(["widen"]);
       expect(at(loaded.document as Json, widen.pointer)).to.equal("number");
       expect(loadedNodes(loaded).get("#/$defs/Resource/properties/size")?.type).to.deep.equal(["number"]);
       // Without the patch table, the upstream artefact is what loads.

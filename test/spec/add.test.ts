@@ -9,7 +9,10 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
+import { isDeepStrictEqual } from "node:util";
 import { expect } from "chai";
+import { loadSchema } from "../../codegen/load/load.js";
+import { SCHEMA_PATCHES } from "../../codegen/load/patches.js";
 import { sha256 } from "../../spec/files.js";
 import {
   describeRun,
@@ -102,6 +105,8 @@ describe("spec add, through the CLI", function () {
     let source: string;
     let text: string;
     let run: CliRun;
+    let refused: CliRun;
+    let refusedChangedNothing: boolean;
     before(() => {
       root = baseRoot("add");
       source = tempDir("add-source");
@@ -112,11 +117,29 @@ describe("spec add, through the CLI", function () {
       mkdirSync(join(source, "examples", "Root"), { recursive: true });
       writeFileSync(join(source, "examples", "SpinWidgetResult", "quarter-turn.json"), '{ "resultType": "complete", "angle": 90 }\n');
       cpSync(join(ROOT, "spec", BASE, "examples", "Root", "project-directory.json"), join(source, "examples", "Root", "project-directory.json"));
-      run = runCli(["spec", "add", NEW, "--from", source, "--root", root]);
+      const beforeRefusal = snapshot(root);
+      refused = runCli(["spec", "add", NEW, "--from", source, "--root", root]);
+      refusedChangedNothing = isDeepStrictEqual(snapshot(root), beforeRefusal);
+      run = runCli(["spec", "add", NEW, "--from", source, "--root", root, "--local"]);
     });
     after(() => {
       removeDir(root);
       removeDir(source);
+    });
+
+    it("refuses a local source a fresh clone could not fetch, unless --local, and says how to supply it", () => {
+      expect(refused.status, describeRun(refused)).to.equal(1);
+      expect(refused.stderr).to.contain(`${pathToFileURL(source).href}/ is on this machine: a fresh clone could not fetch ${NEW} again`);
+      expect(refused.stderr).to.contain("--url").and.to.contain("--local").and.to.contain(`MCP_SPEC_MIRROR=<folder holding ${NEW}/schema.json>`);
+      expect(run.stdout).to.contain(`local        a fresh clone cannot download this: give it MCP_SPEC_MIRROR=<folder holding ${NEW}/schema.json>`);
+      expect(refusedChangedNothing).to.equal(true);
+    });
+
+    it("carries the asserted patches whose node the new revision copied, and says which", () => {
+      const carried = loadSchema(BASE, readFileSync(join(ROOT, "spec", BASE, "schema.json"), "utf8")).patches;
+      expect(carried.length).to.be.greaterThan(0);
+      expect(run.stdout).to.contain(`patches      carried: ${carried.join(", ")}`);
+      expect(loadSchema(NEW, text).patches).to.deep.equal(carried);
     });
 
     it("copies the schema and its examples, pins their sha256 in order, and says what it pinned", () => {
@@ -170,6 +193,20 @@ describe("spec add, through the CLI", function () {
       const defaults = module.defaultServerHandlers();
       expect(defaults).to.have.property("widgets/spin");
       expect(() => defaults["widgets/spin"]!({}, undefined)).to.throw("Method not found: widgets/spin");
+    });
+
+    it("its validators accept an elicited 95.5 (the patch followed the node), and diff reports no patched node and no rename", async () => {
+      const generated = (await import(pathToFileURL(join(root, "generated", NEW, "validators.ts")).href)) as {
+        validators: Record<string, { is(value: unknown): boolean }>;
+      };
+      expect(generated.validators.ElicitResult!.is({ action: "accept", content: { score: 95.5 } })).to.equal(true);
+      expect(generated.validators.ElicitResult!.is({ action: "accept", content: { score: [95.5] } })).to.equal(false);
+      const diff = runCli(["diff", BASE, NEW, "--json", "--root", root]);
+      expect(diff.status, describeRun(diff)).to.equal(0);
+      const report = JSON.parse(diff.stdout) as { definitions: { renamed: unknown[] }; changed: { definition: string }[] };
+      expect(report.definitions.renamed).to.deep.equal([]);
+      const patched = new Set(SCHEMA_PATCHES.map((p) => p.pointer.split("/")[2]));
+      expect(report.changed.map((d) => d.definition).filter((name) => patched.has(name))).to.deep.equal([]);
     });
 
     it("leaves generated/ fresh for `check`, and a second identical add changes nothing", () => {
@@ -294,7 +331,7 @@ await server.close();
       const pinnedText = `${JSON.stringify(pinned, null, 2)}\n`;
       writeFileSync(join(root, "spec", "pinned.json"), pinnedText);
       const generated = snapshot(join(root, "generated"));
-      const run = runCli(["spec", "add", "2026-12-02", "--from", join(ROOT, "spec", BASE), "--root", root]);
+      const run = runCli(["spec", "add", "2026-12-02", "--from", join(ROOT, "spec", BASE), "--root", root, "--local"]);
       expect(run.status, describeRun(run)).to.equal(1);
       expect(run.stderr).to.contain(join(root, "spec", "2025-11-25", "schema.json")).and.to.contain("is missing");
       expect(run.stderr).to.contain("spec/ and generated/ were left as they were");

@@ -12,9 +12,9 @@ import { fileURLToPath } from "node:url";
 /** The checkout under test. */
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
 
-/** The five pinned revisions (PROTOCOL-NOTES.md), oldest first. */
-export const REVISIONS = ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28"] as const;
-export type Revision = (typeof REVISIONS)[number];
+/** The generated revisions, oldest first, read from the registry: a revision added with `spec add` needs no test edit. */
+export { REVISIONS, type Revision } from "../../generated/registry.js";
+import { REVISIONS } from "../../generated/registry.js";
 
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 export type JsonObject = { [key: string]: Json };

@@ -5,6 +5,7 @@
 import { expect } from "chai";
 import { diffProtocols } from "../../../codegen/diff/diff.js";
 import type { DiffReport, MethodChange } from "../../../codegen/diff/report.js";
+import { RENAME_THRESHOLD } from "../../../codegen/diff/renames.js";
 import { loadSchema } from "../../../codegen/load/load.js";
 import { buildProtocol } from "../../../codegen/model/build.js";
 import type { Protocol } from "../../../codegen/model/protocol.js";
@@ -213,6 +214,88 @@ describe("codegen/diff", () => {
     expect(report.definitions.removed).to.deep.equal([]);
     // References follow the rename: no definition that points at it reports a type change.
     expect(report.changed.map((d) => [d.definition, d.changes.length])).to.deep.equal([["ContentAnnotations", 0]]);
+  });
+});
+
+/**
+ * The version bump of issue 17, synthesised from the latest pinned revision: a request
+ * tools/validate added, completion/complete removed, CallToolResult.structuredContent removed,
+ * Tool.category added. Everything else, the patched nodes included, is a copy.
+ */
+function nextRevision(base: string): string {
+  const document = structuredClone(rawSchema(base).document);
+  const defs = document.$defs as Record<string, JsonObject>;
+  const retarget = (union: string, from: string, to: string) => {
+    const members = defs[union]!.anyOf as JsonObject[];
+    members[members.findIndex((m) => m.$ref === `#/$defs/${from}`)] = { $ref: `#/$defs/${to}` };
+  };
+  defs.ValidateToolRequest = JSON.parse(
+    JSON.stringify(defs.CallToolRequest).replace('"tools/call"', '"tools/validate"').replace("#/$defs/CallToolRequestParams", "#/$defs/ValidateToolRequestParams"),
+  ) as JsonObject;
+  defs.ValidateToolRequestParams = structuredClone(defs.CallToolRequestParams!);
+  const result = defs.CompleteResult!;
+  defs.ValidateToolResult = {
+    type: "object",
+    properties: { ...(result.properties as JsonObject), valid: { type: "boolean" } },
+    required: [...((result.required as string[]) ?? []).filter((name) => name !== "completion"), "valid"],
+  };
+  delete (defs.ValidateToolResult.properties as JsonObject).completion;
+  defs.ValidateToolResultResponse = JSON.parse(JSON.stringify(defs.CompleteResultResponse).replace("#/$defs/CompleteResult", "#/$defs/ValidateToolResult")) as JsonObject;
+  retarget("ClientRequest", "CompleteRequest", "ValidateToolRequest");
+  retarget("ServerResult", "CompleteResult", "ValidateToolResult");
+  for (const name of ["CompleteRequest", "CompleteRequestParams", "CompleteResult", "CompleteResultResponse"]) delete defs[name];
+  const callResult = defs.CallToolResult!;
+  delete (callResult.properties as JsonObject).structuredContent;
+  callResult.required = ((callResult.required as string[] | undefined) ?? []).filter((name) => name !== "structuredContent");
+  (defs.Tool!.properties as JsonObject).category = { type: "string" };
+  return JSON.stringify(document);
+}
+
+describe("codegen/diff of a synthetic next revision copied from the latest (issue 17)", () => {
+  const base = "2026-07-28";
+  const next = "2026-12-01";
+  let text: string;
+  let report: DiffReport;
+  before(() => {
+    text = nextRevision(base);
+    report = diffProtocols(model(base), buildProtocol(loadSchema(next, text)));
+  });
+
+  it("carries the same patches, so the widened nodes load the same", () => {
+    const a = loadSchema(base, schemaText(base));
+    const b = loadSchema(next, text);
+    expect(b.patches).to.deep.equal(a.patches).and.to.include("ElicitResult numbers");
+    const elicit = (loaded: typeof a) => ((loaded.document.$defs as Record<string, JsonObject>).ElicitResult as JsonObject).properties;
+    expect(elicit(b)).to.deep.equal(elicit(a));
+  });
+
+  it("reports what changed, and no patched node as a change", () => {
+    expect(method(report, "tools/validate", { change: "added" }).direction).to.equal("client");
+    expect(method(report, "completion/complete", { change: "removed" }).direction).to.equal("client");
+    const changed = new Map(report.changed.map((d) => [d.definition, d.changes.map((c) => `${c.path} ${c.change}`)]));
+    expect(changed.get("CallToolResult")).to.deep.equal(["structuredContent property removed"]);
+    expect(changed.get("Tool")).to.deep.equal(["category property added"]);
+    // The two unions whose members were swapped, and the two edited definitions: nothing else.
+    expect([...changed.keys()].sort()).to.deep.equal(["CallToolResult", "ClientRequest", "ServerResult", "Tool"]);
+  });
+
+  it("without the patches on the new side, the patched nodes would show as changes: the check above can fail", () => {
+    const unpatched = diffProtocols(model(base), buildProtocol(loadSchema(next, text, [])));
+    expect(unpatched.changed.map((d) => d.definition)).to.include("ElicitResult");
+  });
+
+  it("invents no rename: the response wrappers of a removed and an added method score below the threshold", () => {
+    expect(report.definitions.renamed).to.deep.equal([]);
+    expect(report.definitions.removed.map((d) => d.name)).to.include("CompleteResultResponse");
+    expect(report.definitions.added.map((d) => d.name)).to.include("ValidateToolResultResponse");
+  });
+
+  it("a rename it does report comes with its evidence", () => {
+    const rename = diffProtocols(model("2025-06-18"), model("2025-11-25")).definitions.renamed.find((r) => r.from === "JSONRPCError")!;
+    expect(rename.similarity).to.be.at.least(RENAME_THRESHOLD);
+    expect(rename.evidence).to.deep.include({ same: ["id", "jsonrpc"], retyped: ["error"], onlyBefore: [], onlyAfter: [] });
+    expect(rename.evidence.sharedWords).to.deep.equal(["JSONRPC", "Error"]);
+    expect(rename.similarity).to.be.closeTo(0.7 * rename.evidence.structure + 0.3 * rename.evidence.name, 0.011);
   });
 });
 

@@ -2,25 +2,22 @@
  * generated/<rev>/protocol.ts and generated/index.ts, imported as modules, against the model
  * built from the same schema: the tables the runtime dispatches on must say what the model says.
  */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import { expect } from "chai";
 import { loadSchema } from "../../../codegen/load/load.js";
 import { buildProtocol } from "../../../codegen/model/build.js";
 import { sentBy, type Protocol } from "../../../codegen/model/protocol.js";
-import * as p2024_11_05 from "../../../generated/2024-11-05/protocol.js";
-import * as p2025_03_26 from "../../../generated/2025-03-26/protocol.js";
-import * as p2025_06_18 from "../../../generated/2025-06-18/protocol.js";
-import * as p2025_11_25 from "../../../generated/2025-11-25/protocol.js";
-import * as p2026_07_28 from "../../../generated/2026-07-28/protocol.js";
 import * as registry from "../../../generated/index.js";
-import { REVISIONS, schemaText } from "../../support/project.js";
+import { REVISIONS, ROOT, schemaText } from "../../support/project.js";
 
-const MODULES = {
-  "2024-11-05": p2024_11_05,
-  "2025-03-26": p2025_03_26,
-  "2025-06-18": p2025_06_18,
-  "2025-11-25": p2025_11_25,
-  "2026-07-28": p2026_07_28,
-} as const;
+/** generated/<rev>/protocol.ts, imported by path: independent of the registry under test. */
+type ProtocolModule = (typeof registry.PROTOCOLS)[keyof typeof registry.PROTOCOLS];
+const protocolModule = (revision: string): Promise<ProtocolModule> =>
+  import(pathToFileURL(join(ROOT, "generated", revision, "protocol.js")).href) as Promise<ProtocolModule>;
+/** The revisions spec/pinned.json pins, oldest first: what the registry must list. */
+const PINNED = Object.keys((JSON.parse(readFileSync(join(ROOT, "spec", "pinned.json"), "utf8")) as { revisions: object }).revisions).sort();
 
 interface Descriptor {
   readonly kind: "request" | "notification";
@@ -35,10 +32,10 @@ describe("codegen/emit/protocol: generated/<rev>/protocol.ts", () => {
   for (const revision of REVISIONS) {
     describe(revision, () => {
       let model: Protocol;
-      let generated: (typeof MODULES)[typeof revision];
-      before(() => {
+      let generated: ProtocolModule;
+      before(async () => {
         model = buildProtocol(loadSchema(revision, schemaText(revision)));
-        generated = MODULES[revision];
+        generated = await protocolModule(revision);
       });
       const methods = (list: readonly { method: string }[]) => list.map((m) => m.method);
 
@@ -83,13 +80,13 @@ describe("codegen/emit/protocol: generated/<rev>/protocol.ts", () => {
 });
 
 describe("codegen/emit/registry: generated/index.ts", () => {
-  it("registers the five revisions, oldest first, the latest last, each with its own module", () => {
-    expect(registry.REVISIONS).to.deep.equal(REVISIONS);
-    expect(registry.LATEST_REVISION).to.equal("2026-07-28");
-    expect(Object.keys(registry.PROTOCOLS)).to.deep.equal([...REVISIONS]);
-    for (const revision of REVISIONS) {
+  it("registers every pinned revision, oldest first, the latest last, each with its own module", async () => {
+    expect(registry.REVISIONS).to.deep.equal(PINNED);
+    expect(registry.LATEST_REVISION).to.equal(PINNED.at(-1));
+    expect(Object.keys(registry.PROTOCOLS)).to.deep.equal(PINNED);
+    for (const revision of registry.REVISIONS) {
       expect(registry.PROTOCOLS[revision].REVISION, revision).to.equal(revision);
-      expect(registry.PROTOCOLS[revision].METHODS, revision).to.equal(MODULES[revision].METHODS);
+      expect(registry.PROTOCOLS[revision].METHODS, revision).to.deep.equal((await protocolModule(revision)).METHODS);
     }
   });
 

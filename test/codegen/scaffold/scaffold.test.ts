@@ -130,7 +130,16 @@ describe("mcp-codegen scaffold, end to end", function () {
       manifest.tools.push({
         name: "get_forecast",
         description: "The forecast for a city.",
-        inputSchema: { type: "object", properties: { city: { type: "string" }, days: { type: "integer", minimum: 1, maximum: 7 } }, required: ["city"] },
+        // Common keywords at the top level (issue 18, item 1): they must compile in src/generated/manifest.ts.
+        inputSchema: {
+          type: "object",
+          title: "Forecast request",
+          description: "Which city, how many days",
+          additionalProperties: false,
+          $defs: { day: { type: "integer", minimum: 1, maximum: 7 } },
+          properties: { city: { type: "string" }, days: { type: "integer", minimum: 1, maximum: 7 } },
+          required: ["city"],
+        },
         outputSchema: { type: "object", properties: { city: { type: "string" }, highs: { type: "array", items: { type: "number" } } }, required: ["city", "highs"] },
       });
       manifest.prompts = [];

@@ -47,7 +47,8 @@ describe("server tools", () => {
     it("compiles a schema on the tool's first call: one ajv refuses fails the call with -32603 naming the tool and which schema", async () => {
       const server = newServer();
       server.tool({ name: "bad_in", inputSchema: { type: "object", properties: { a: { type: "nope" } } } }, ok);
-      server.tool({ name: "bad_out", inputSchema: { type: "object" }, outputSchema: { type: "object", properties: { a: { type: "nope" } } } }, ok);
+      // Given its type: the handler never runs, so it need not return the structuredContent an outputSchema asks for.
+      server.tool<Record<string, unknown>>({ name: "bad_out", inputSchema: { type: "object" }, outputSchema: { type: "object", properties: { a: { type: "nope" } } } }, ok);
       const client = await connectClient(server, "2025-11-25");
       const bad = await rejection(client.callTool("bad_in", {}));
       expect(bad.code).to.equal(-32603);
@@ -107,6 +108,17 @@ describe("server tools", () => {
       expect((await rejection(call(tuple("items"), { p: ["a"] }))).message).to.match(/not a valid JSON Schema/);
     });
 
+    it("an invalid result is -32603 naming the tool, not only tools/call; a const failure names the value", async () => {
+      const server = newServer()
+        .tool<Record<string, unknown>>({ name: "notes_add", inputSchema: { type: "object" } }, () => ({ content: [{ type: "text" }] }) as never)
+        .tool({ name: "k", inputSchema: { type: "object", properties: { v: { const: "on" } } } }, ok);
+      const client = await connectClient(server, "2025-11-25");
+      const error = await rejection(client.callTool("notes_add", {}));
+      expect(error.code).to.equal(-32603);
+      expect(error.message).to.match(/^the handler for tools\/call \(tool "notes_add"\) returned an invalid CallToolResult for MCP 2025-11-25: \/content\/0/);
+      expect(textOf(await client.callTool("k", { v: "off" }))).to.equal('Invalid arguments for tool k: /v: must be "on"');
+    });
+
     it("reports every broken argument with its path, and never calls the handler", async () => {
       let called = false;
       const server = newServer().tool(
@@ -119,7 +131,7 @@ describe("server tools", () => {
       const client = await connectClient(server, "2025-06-18");
       const result = await client.callTool("t", { a: "1", b: "z" });
       expect(result).to.deep.equal({
-        content: [{ type: "text", text: "Invalid arguments for tool t: /a: must be number; /b: must be equal to one of the allowed values" }],
+        content: [{ type: "text", text: `Invalid arguments for tool t: /a: must be number; /b: must be one of "x", "y"` }],
         isError: true,
       });
       const missing = await client.callTool("t", {});

@@ -2,7 +2,7 @@
 // negotiation, what is allowed before initialize, the stateless `_meta` rules, one server serving
 // both eras, and the result check before anything is sent.
 import { expect } from "chai";
-import { createServer, type McpServer } from "../../../runtime/index.js";
+import { ALL_REVISIONS, createServer, type McpServer } from "../../../runtime/index.js";
 import { silentLogger } from "../../../runtime/util/logger.js";
 import { initializeRaw, RawPeer, statelessMeta } from "../../support/features-server.js";
 import { expectValid, SESSION_REVISIONS } from "../../support/mcp.js";
@@ -117,7 +117,7 @@ describe("ServerSession", () => {
     it("implements server/discover", async () => {
       const discovered = (await new RawPeer(server()).stateless("server/discover")).result;
       expectValid("2026-07-28", "DiscoverResult", discovered);
-      expect(discovered.supportedVersions).to.deep.equal(["2026-07-28", "2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"]);
+      expect(discovered.supportedVersions).to.deep.equal([...ALL_REVISIONS].reverse());
       expect(discovered.capabilities).to.include.keys("tools", "resources", "prompts");
       expect(discovered).to.include.keys("ttlMs", "cacheScope");
     });
@@ -140,7 +140,7 @@ describe("ServerSession", () => {
         expect(response.error).to.deep.equal({
           code: -32022,
           message: `Unsupported protocol version: ${requested}`,
-          data: { supported: ["2026-07-28", "2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"], requested },
+          data: { supported: [...ALL_REVISIONS].reverse(), requested },
         });
         expectValid("2026-07-28", "UnsupportedProtocolVersionError", response);
       }

@@ -1,0 +1,143 @@
+/**
+ * runtime/server/schema-types.ts, the types a tool's JSON Schema literal gives its handler.
+ * Two proofs: (1) at compile time (this file type-checks only if they hold), our FromSchema is
+ * mutually assignable with json-schema-to-ts's, the reference implementation, on a corpus of
+ * schemas; (2) through tsc on a server written as a user would, every wrong use of an inferred
+ * argument or output fails to compile, naming the field, and every common keyword compiles.
+ */
+import { spawnSync } from "node:child_process";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { expect } from "chai";
+import type { JSONSchema, FromSchema as Reference } from "json-schema-to-ts";
+import type { FromSchema, ToolArguments } from "../../../runtime/server/schema-types.js";
+import { removeDir, ROOT, tempDir } from "../../support/project.js";
+import { STRICT_FLAGS, TSC } from "../../support/tsc.js";
+
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+/** Fails to compile unless ours and the reference agree on `S`. */
+type Agrees<S extends JSONSchema> = Same<FromSchema<S>, Reference<S>>;
+
+const notes = {
+  type: "object",
+  title: "Create a note",
+  description: "A note with a priority and tags",
+  properties: {
+    title: { type: "string", minLength: 1 },
+    priority: { type: "string", enum: ["low", "normal", "high"] },
+    score: { type: "number" },
+    count: { type: "integer", minimum: 0 },
+    done: { type: "boolean" },
+    tags: { type: "array", items: { type: "string" } },
+    due: { type: ["string", "null"] },
+    kind: { const: "note" },
+    patch: { type: "object", properties: { body: { type: "string" } }, minProperties: 1 },
+    closed: { type: "object", properties: { a: { type: "number" } }, required: ["a"], additionalProperties: false },
+    either: { anyOf: [{ type: "string" }, { type: "number" }] },
+    one: { oneOf: [{ type: "boolean" }, { type: "null" }] },
+    both: { allOf: [{ type: "object", properties: { a: { type: "string" } }, required: ["a"] }, { type: "object", properties: { b: { type: "number" } } }] },
+  },
+  required: ["title", "priority"],
+  additionalProperties: false,
+} as const;
+
+// Each line compiles only when both implementations agree.
+export const agreements: [
+  Agrees<typeof notes>,
+  Agrees<(typeof notes)["properties"]["priority"]>,
+  Agrees<(typeof notes)["properties"]["tags"]>,
+  Agrees<(typeof notes)["properties"]["due"]>,
+  Agrees<(typeof notes)["properties"]["kind"]>,
+  Agrees<(typeof notes)["properties"]["patch"]>,
+  Agrees<(typeof notes)["properties"]["closed"]>,
+  Agrees<(typeof notes)["properties"]["either"]>,
+  Agrees<(typeof notes)["properties"]["one"]>,
+  Agrees<{ readonly type: "object" }>,
+  Agrees<{ readonly type: "object"; readonly required: readonly ["x"] }>,
+  Agrees<{ readonly type: "array"; readonly items: { readonly type: "object"; readonly properties: { readonly n: { readonly type: "integer" } } } }>,
+  Agrees<{ readonly enum: readonly [1, 2, "three", null] }>,
+  Agrees<true>,
+] = [true, true, true, true, true, true, true, true, true, true, true, true, true, true];
+
+// What we do not infer reads as unknown, and a tool's arguments then as any object.
+export const fallbacks: [
+  Same<FromSchema<{ readonly $ref: "#/$defs/x" }>, unknown>,
+  Same<ToolArguments<{ readonly type: "object"; readonly $ref: "#/$defs/x" }>, { [key: string]: unknown }>,
+  Same<ToolArguments<{ readonly if: { readonly type: "string" } }>, Record<string, unknown>>,
+] = [true, true, true];
+
+describe("runtime/server/schema-types through tsc, as a user writes a server", function () {
+  this.timeout(120_000);
+  let dir: string;
+  let output: string;
+  const lines: Record<string, number> = {};
+  before(() => {
+    dir = tempDir("schema-types");
+    mkdirSync(join(dir, "src"));
+    const source: string[] = [
+      `import { createServer } from ${JSON.stringify(join(ROOT, "runtime", "index.js"))};`,
+      `const server = createServer({ name: "notes", version: "1.0.0" });`,
+      // Item 1: every common keyword at the top level of an inline schema compiles, and reaches tools/list as written.
+      `server.tool({ name: "keywords", inputSchema: { $schema: "http://json-schema.org/draft-07/schema#", type: "object", title: "t", description: "d", additionalProperties: false, $defs: { x: { type: "string" } }, oneOf: [{ required: ["a"] }], allOf: [{}] } }, () => ({ content: [] }));`,
+      `server.tool({ // the call: where tsc reports a handler no overload accepts`,
+      `  name: "create_note",`,
+      `  inputSchema: { type: "object", properties: { title: { type: "string" }, priority: { enum: ["low", "high"] }, tags: { type: "array", items: { type: "string" } } }, required: ["title", "priority"], additionalProperties: false },`,
+      `  outputSchema: { type: "object", properties: { id: { type: "integer" } }, required: ["id"] },`,
+      `}, (args) => {`,
+      `  const title: string = args.title;`,
+      `  const tags: string[] | undefined = args.tags;`,
+      `  const priority: "low" | "high" = args.priority;`,
+    ];
+    const mark = (name: string, line: string) => {
+      source.push(line);
+      lines[name] = source.length;
+    };
+    mark("wrong argument type", `  const wrong: number = args.title;`);
+    mark("argument not in the schema", `  void args.nope;`);
+    mark("optional used as required", `  const first: string = args.tags[0] ?? "";`);
+    mark("enum value outside it", `  const low: "medium" = args.priority;`);
+    source.push(`  void title; void tags; void priority; void wrong; void first; void low;`);
+    source.push(`  return { content: [], structuredContent: { id: "one" } };`);
+    lines["structuredContent of the wrong type"] = source.findIndex((line) => line.includes("the call: where tsc reports")) + 1;
+    source.push(`});`);
+    // Declared apart, `as const`: the same inference.
+    source.push(`const input = { type: "object", properties: { n: { type: "number" } }, required: ["n"] } as const;`);
+    mark("as const schema", `server.tool({ name: "apart", inputSchema: input }, ({ n }) => ({ content: [{ type: "text", text: n.toFixed(1) }] , nope: n.length }));`);
+    // The explicit form still works: the type given wins.
+    source.push(`server.tool<{ n: number }>({ name: "explicit", inputSchema: { type: "object" } }, ({ n }) => ({ content: [{ type: "text", text: n.toFixed(1) }] }));`);
+    writeFileSync(join(dir, "src", "notes.ts"), `${source.join("\n")}\n`);
+    writeFileSync(join(dir, "package.json"), '{ "type": "module" }\n');
+    const run = spawnSync(process.execPath, [TSC, ...STRICT_FLAGS.filter((flag) => flag !== "--exactOptionalPropertyTypes"), "--types", "node", "--typeRoots", join(ROOT, "node_modules", "@types"), join(dir, "src", "notes.ts")], {
+      cwd: dir,
+      encoding: "utf8",
+      timeout: 120_000,
+    });
+    output = `${run.stdout}${run.stderr}`;
+  });
+  after(() => removeDir(dir));
+
+  /** The errors reported at a line, each with its indented continuation (an overload failure spans many lines). */
+  const errorsAt = (line: number) => output.split(/\n(?=\S)/).filter((l) => l.includes(`notes.ts(${line},`));
+
+  it("compiles every common keyword and the correct uses: errors only on the marked lines", () => {
+    const marked = new Set(Object.values(lines));
+    const elsewhere = output.split("\n").filter((l) => /notes\.ts\((\d+),/.test(l) && !marked.has(Number(/notes\.ts\((\d+),/.exec(l)![1])));
+    expect(elsewhere, output).to.deep.equal([]);
+    expect(output.split("\n").filter((l) => l.includes("error TS") && !l.includes("notes.ts(")), "only the user's file has errors").to.deep.equal([]);
+  });
+
+  const EXPECTED: Record<string, RegExp> = {
+    "wrong argument type": /TS2322: Type 'string' is not assignable to type 'number'/,
+    "argument not in the schema": /TS2339: Property 'nope' does not exist/,
+    "optional used as required": /TS(18048|2532|2322).*(undefined)/,
+    "enum value outside it": /TS2322: Type '("low" \| "high"|"high" \| "low")' is not assignable to type '"medium"'/,
+    "structuredContent of the wrong type": /No overload matches this call[^]*structuredContent[^]*Type 'string' is not assignable to type 'number'/,
+    "as const schema": /Property 'length' does not exist on type 'number'/,
+  };
+  for (const [name, pattern] of Object.entries(EXPECTED))
+    it(`fails where a user gets it wrong: ${name}`, () => {
+      const errors = errorsAt(lines[name]!);
+      expect(errors, output).to.have.length.greaterThan(0);
+      expect(errors.join("\n"), output).to.match(pattern);
+    });
+});
