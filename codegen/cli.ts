@@ -172,9 +172,10 @@ const COMMANDS: Record<string, Command> = {
       const { addSpec } = await import("../spec/add.js");
       const report = await addSpec({ root, revision, from: values.from, url: values.url as string | undefined, replace: values.replace === true });
       const { protocol } = report;
-      const examples = Object.keys(report.files).length - 1;
+      const examples = Object.keys(report.files).filter((file) => file.startsWith("examples/")).length;
       console.log(`${report.unchanged ? "already pinned" : "pinned"} ${revision} from ${report.from}`);
       console.log(`  schema.json  sha256 ${report.files["schema.json"]}${examples > 0 ? `  (+ ${examples} example${examples === 1 ? "" : "s"})` : ""}`);
+      if (report.files["schema.ts"]) console.log(`  schema.ts    sha256 ${report.files["schema.ts"]}`);
       console.log(`  upstream     ${report.url}`);
       const by = (list: readonly { senders: readonly string[] }[], side: string) => list.filter((m) => m.senders.includes(side)).length;
       console.log(
