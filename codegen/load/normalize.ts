@@ -1,4 +1,5 @@
 import { GenerationError } from "../errors.js";
+import { repairDocLinks } from "./doc-links.js";
 import { childPointer, unescapeToken } from "./pointer.js";
 import {
   ANNOTATION_KEYWORDS,
@@ -41,7 +42,7 @@ export function normalize(raw: unknown, pointer: string, ctx: NormalizeContext):
         node.ref = resolveRef(value, at, ctx, fail);
         break;
       case "description":
-        if (typeof value === "string") node.description = value;
+        if (typeof value === "string") node.description = repairDocLinks(value, ctx.definitionNames);
         break;
       case "type": {
         const types = typeof value === "string" ? [value] : value;
