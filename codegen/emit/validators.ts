@@ -479,6 +479,7 @@ function constrainingKeywords(s: Schema): string[] {
     switch (k) {
       case "pointer":
       case "description":
+      case "anyObject":
         return false;
       case "additionalProperties":
         return s.additionalProperties === false || !acceptsAll(s.additionalProperties!);

@@ -99,6 +99,8 @@ export function normalize(raw: unknown, pointer: string, ctx: NormalizeContext):
         if (!ANNOTATION_KEYWORDS.has(keyword)) fail(at, `unsupported keyword "${keyword}"`);
     }
   }
+  if (node.type?.length === 1 && node.type[0] === "object" && node.properties?.length === 0 && raw.additionalProperties === true)
+    node.anyObject = true;
   if (node.ref !== undefined && ctx.dialect === "draft-07") {
     // draft-07 ignores every keyword beside $ref; a validation keyword there is ambiguous.
     const siblings = Object.keys(raw).filter((k) => k !== "$ref" && !ANNOTATION_KEYWORDS.has(k));
