@@ -5,6 +5,7 @@ import { emitRevisionIndex } from "./emit/registry.js";
 import { emitTypes } from "./emit/types.js";
 import { emitValidators } from "./emit/validators.js";
 import { loadSchema } from "./load/load.js";
+import { SCHEMA_PATCHES, type SchemaPatch } from "./load/patches.js";
 import { buildProtocol } from "./model/build.js";
 import type { Protocol } from "./model/protocol.js";
 
@@ -24,9 +25,9 @@ export interface EmittedRevision {
   readonly files: readonly EmittedFile[];
 }
 
-/** load -> model -> emit for one revision, entirely in memory. */
-export async function emitRevision(revision: string, schemaText: string): Promise<EmittedRevision> {
-  const protocol = buildProtocol(loadSchema(revision, schemaText));
+/** load -> model -> emit for one revision, entirely in memory; `patches` for fixtures. */
+export async function emitRevision(revision: string, schemaText: string, patches: readonly SchemaPatch[] = SCHEMA_PATCHES): Promise<EmittedRevision> {
+  const protocol = buildProtocol(loadSchema(revision, schemaText, patches));
   for (const [file, names] of [["protocol.ts", PROTOCOL_EXPORTS], ["handlers.ts", HANDLER_EXPORTS]] as const)
     for (const name of names)
       if (protocol.definitions.has(name))
