@@ -8,6 +8,11 @@
 export interface ValidationIssue {
   /** JSON Pointer into the checked value; "" is the value itself. The location always exists. */
   readonly path: string;
+  /**
+   * JSON Pointer (fragment form) into the schema document to the keyword that failed, as ajv's
+   * `schemaPath`, but from the document's root: `#/$defs/CallToolRequest/properties/params/required`.
+   */
+  readonly schemaPath: string;
   /** The schema keyword that failed: type, required, const, enum, anyOf, format, minimum, ... */
   readonly keyword: string;
   readonly message: string;
