@@ -26,6 +26,7 @@ import { fileURLToPath } from "node:url";
 import { gzipSync } from "node:zlib";
 import * as sdk from "@modelcontextprotocol/sdk/types.js";
 import * as ours from "../generated/2025-11-25/validators.js";
+import { isByte } from "../generated/validation.js";
 import { REVISIONS } from "../generated/index.js";
 import { oracleFor } from "../test/support/oracle.js";
 
@@ -310,3 +311,32 @@ for (const revision of REVISIONS) {
 }
 const support = readFileSync(join(ROOT, "generated", "validation.ts"));
 console.log(`  validation.ts (shared) ${(support.length / 1024).toFixed(1)} KiB  gzip ${(gzipSync(support).length / 1024).toFixed(1)} KiB`);
+
+// -- format byte: scan or decode ----------------------------------------------------------------
+
+// The rule in generated/validation.ts (isByte) rests on this table: below some length a search for
+// one bad character (no allocation) wins, above it the native `atob` (one short-lived string) does.
+// Both candidates are timed alone, beside isByte itself, on valid base64 of each length.
+const NOT_BASE64 = /[^A-Za-z0-9+/=]/;
+const candidates: Readonly<Record<string, Check>> = {
+  scan: (value) => !NOT_BASE64.test(value as string),
+  decode: (value) => {
+    try {
+      return atob(value as string).length >= 0;
+    } catch {
+      return false;
+    }
+  },
+  isByte: (value) => isByte(value as string),
+};
+console.log("\nformat byte, ns per valid string (median CPU time): a scan, atob, and isByte's rule");
+console.log(`${"chars".padStart(7)}  ${Object.keys(candidates).map((name) => name.padStart(9)).join("  ")}  faster`);
+for (const bytes of [12, 48, 72, 96, 192, 768, 3072, 24 * 1024]) {
+  const value = base64(bytes);
+  const pairs = Object.entries(candidates).map(([name, check]) => ({ name: name as Pair["name"], check, loop: makeLoop(), iterations: 1, opsPerSecond: [] as number[], spentMs: 0 }));
+  for (const pair of pairs) calibrate(pair, value);
+  for (let run = 0; run < RUNS; run++) for (const pair of pairs) timeRun(pair, value);
+  const ns = pairs.map((pair) => 1e9 / median(pair.opsPerSecond));
+  const cells = ns.map((n) => n.toFixed(0).padStart(9)).join("  ");
+  console.log(`${String(value.length).padStart(7)}  ${cells}  ${ns[0]! <= ns[1]! ? "scan" : "decode"}`);
+}

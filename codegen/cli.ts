@@ -194,9 +194,10 @@ const COMMANDS: Record<string, Command> = {
         local: values.local === true,
       });
       const { protocol } = report;
-      const examples = Object.keys(report.files).length - 1;
+      const examples = Object.keys(report.files).filter((file) => file.startsWith("examples/")).length;
       console.log(`${report.unchanged ? "already pinned" : "pinned"} ${revision} from ${report.from}`);
       console.log(`  schema.json  sha256 ${report.files["schema.json"]}${examples > 0 ? `  (+ ${examples} example${examples === 1 ? "" : "s"})` : ""}`);
+      if (report.files["schema.ts"]) console.log(`  schema.ts    sha256 ${report.files["schema.ts"]}`);
       console.log(`  upstream     ${report.url}`);
       if (report.local)
         console.log(`  local        a fresh clone cannot download this: give it MCP_SPEC_MIRROR=<folder holding ${revision}/schema.json> before \`make\``);

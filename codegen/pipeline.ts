@@ -6,6 +6,7 @@ import { emitRevisionIndex } from "./emit/registry.js";
 import { emitTypes } from "./emit/types.js";
 import { emitValidators } from "./emit/validators.js";
 import { loadSchema } from "./load/load.js";
+import { SCHEMA_PATCHES, type SchemaPatch } from "./load/patches.js";
 import { buildProtocol } from "./model/build.js";
 import type { Protocol } from "./model/protocol.js";
 
@@ -27,9 +28,14 @@ export interface EmittedRevision {
   readonly patches: readonly string[];
 }
 
-/** load -> model -> emit for one revision, entirely in memory. */
-export async function emitRevision(revision: string, schemaText: string, options: ModuleOptions = IN_REPOSITORY): Promise<EmittedRevision> {
-  const loaded = loadSchema(revision, schemaText);
+/** load -> model -> emit for one revision, entirely in memory; `patches` for fixtures. */
+export async function emitRevision(
+  revision: string,
+  schemaText: string,
+  options: ModuleOptions = IN_REPOSITORY,
+  patches: readonly SchemaPatch[] = SCHEMA_PATCHES,
+): Promise<EmittedRevision> {
+  const loaded = loadSchema(revision, schemaText, patches);
   const protocol = buildProtocol(loaded);
   for (const [file, names] of [["protocol.ts", PROTOCOL_EXPORTS], ["handlers.ts", HANDLER_EXPORTS]] as const)
     for (const name of names)

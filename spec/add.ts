@@ -7,7 +7,7 @@ import { loadSchema } from "../codegen/load/load.js";
 import { buildProtocol } from "../codegen/model/build.js";
 import type { Protocol } from "../codegen/model/protocol.js";
 import { sha256, writeAtomically } from "./files.js";
-import { PINNED_FILE, pinnedRevisions, readPinned, SCHEMA_FILE, specPath, type PinnedRevision, type PinnedSpec } from "./pinned.js";
+import { PINNED_FILE, pinnedRevisions, readPinned, SCHEMA_FILE, SCHEMA_TS_FILE, specPath, type PinnedRevision, type PinnedSpec } from "./pinned.js";
 
 export interface AddOptions {
   readonly root: string;
@@ -76,7 +76,7 @@ export async function addSpec(options: AddOptions): Promise<AddReport> {
     throw error;
   }
   for (const [path, data] of source.files)
-    if (path !== SCHEMA_FILE) {
+    if (path !== SCHEMA_FILE && path !== SCHEMA_TS_FILE) {
       try {
         JSON.parse(data.toString("utf8"));
       } catch (error) {
@@ -172,7 +172,9 @@ async function obtain(from: string, revision: string): Promise<Source> {
     schema = path;
   }
   const files = new Map<string, Buffer>([[SCHEMA_FILE, readFileSync(schema)]]);
-  // Examples travel with a schema.json in its own folder (upstream's layout), never with a loose file.
+  // Examples and schema.ts (the types oracle) travel with a schema.json in its own folder
+  // (upstream's layout), never with a loose file.
+  if (basename(schema) === SCHEMA_FILE && existsSync(join(folder, SCHEMA_TS_FILE))) files.set(SCHEMA_TS_FILE, readFileSync(join(folder, SCHEMA_TS_FILE)));
   if (basename(schema) === SCHEMA_FILE)
     for (const example of listJson(join(folder, EXAMPLES_DIR))) files.set(`${EXAMPLES_DIR}/${example}`, readFileSync(join(folder, EXAMPLES_DIR, example)));
   return { description: schema, url: `${pathToFileURL(folder).href}/`, files };

@@ -3,7 +3,7 @@ import { join } from "node:path";
 
 /**
  * spec/pinned.json: every revision the project generates, with the upstream folder it comes
- * from and the sha256 of each file taken from there (schema.json, and examples where
+ * from and the sha256 of each file taken from there (schema.json, schema.ts, and examples where
  * upstream ships them).
  */
 export interface PinnedSpec {
@@ -20,6 +20,8 @@ export interface PinnedRevision {
 
 export const PINNED_FILE = join("spec", "pinned.json");
 export const SCHEMA_FILE = "schema.json";
+/** Upstream's TypeScript source of schema.json: the oracle the generated types are proven against. */
+export const SCHEMA_TS_FILE = "schema.ts";
 
 export function readPinned(root: string): PinnedSpec {
   const path = join(root, PINNED_FILE);

@@ -258,7 +258,7 @@ class ValidatorCompiler {
       return;
     }
     w.write(`if (${not(typeTest(s.type, v))}) `).inlineBlock(() =>
-      this.push(path, "type", `${q(`must be ${s.type!.join(" or ")}, found `)} + kindOf(${v})`),
+      this.push(path, s, "type", `${q(`must be ${s.type!.join(" or ")}, found `)} + kindOf(${v})`),
     );
     if (hasKeywordsAfterType(s)) w.write(" else ").inlineBlock(rest);
     w.newLine();
@@ -267,25 +267,25 @@ class ValidatorCompiler {
   private checkAfterType(s: Schema, v: string, path: PathExpr, scope: Scope): void {
     const { w } = this;
     if (s.const !== undefined)
-      w.write(`if (${v} !== ${literal(s.const)})`).block(() => this.push(path, "const", q(`must be ${q(s.const)}`)));
+      w.write(`if (${v} !== ${literal(s.const)})`).block(() => this.push(path, s, "const", q(`must be ${q(s.const)}`)));
     if (s.enum)
       w.write(`if (${not(enumTest(s.enum, v))})`).block(() =>
-        this.push(path, "enum", q(`must be one of ${s.enum!.map((e) => q(e)).join(", ")}`)),
+        this.push(path, s, "enum", q(`must be one of ${s.enum!.map((e) => q(e)).join(", ")}`)),
       );
     this.guarded(s, "object", v, () => this.checkObject(s, v, path, scope));
     this.guarded(s, "array", v, () => this.checkArray(s, v, path, scope));
     this.guarded(s, "number", v, () => {
       if (s.minimum !== undefined)
-        w.write(`if (${v} < ${s.minimum})`).block(() => this.push(path, "minimum", q(`must be >= ${s.minimum}`)));
+        w.write(`if (${v} < ${s.minimum})`).block(() => this.push(path, s, "minimum", q(`must be >= ${s.minimum}`)));
       if (s.maximum !== undefined)
-        w.write(`if (${v} > ${s.maximum})`).block(() => this.push(path, "maximum", q(`must be <= ${s.maximum}`)));
+        w.write(`if (${v} > ${s.maximum})`).block(() => this.push(path, s, "maximum", q(`must be <= ${s.maximum}`)));
     });
     this.guarded(s, "string", v, () =>
       w.write(`if (!${FORMAT_CHECKS[s.format!]}(${v}))`).block(() =>
-        this.push(path, "format", q(`must match format "${s.format}"`)),
+        this.push(path, s, "format", q(`must match format "${s.format}"`)),
       ),
     );
-    if (s.anyOf) this.checkAnyOf(s.anyOf, v, path);
+    if (s.anyOf) this.checkAnyOf(s, v, path);
     for (const branch of s.allOf ?? []) this.checkBody(branch, v, path, scope);
   }
 
@@ -300,7 +300,7 @@ class ValidatorCompiler {
       const nested = () => this.checkBody(property.schema, local, path.property(property.name), scope);
       if (isRequired) {
         w.write(`if (${local} === undefined) `).inlineBlock(() =>
-          this.push(path, "required", q(`must have required property '${property.name}'`)),
+          this.push(path, s, "required", q(`must have required property '${property.name}'`)),
         );
         if (!acceptsAll(property.schema)) w.write(" else ").inlineBlock(nested);
         w.newLine();
@@ -311,7 +311,7 @@ class ValidatorCompiler {
     for (const name of required)
       if (!s.properties?.some((p) => p.name === name))
         w.write(`if (${access(v, name)} === undefined)`).block(() =>
-          this.push(path, "required", q(`must have required property '${name}'`)),
+          this.push(path, s, "required", q(`must have required property '${name}'`)),
         );
 
     const additional = s.additionalProperties;
@@ -322,7 +322,7 @@ class ValidatorCompiler {
       if (known) w.writeLine(`if (${known}) continue;`);
       const keyPath = path.dynamic(`pointerToken(${key})`);
       if (additional === false) {
-        this.push(keyPath, "additionalProperties", q("is not an allowed property"));
+        this.push(keyPath, s, "additionalProperties", q("is not an allowed property"));
         return;
       }
       const entry = scope.fresh("entry");
@@ -335,7 +335,7 @@ class ValidatorCompiler {
     const { w } = this;
     if (s.maxItems !== undefined)
       w.write(`if (${v}.length > ${s.maxItems})`).block(() =>
-        this.push(path, "maxItems", q(`must have at most ${s.maxItems} items`)),
+        this.push(path, s, "maxItems", q(`must have at most ${s.maxItems} items`)),
       );
     const items = s.items;
     if (items === undefined || acceptsAll(items)) return;
@@ -351,10 +351,11 @@ class ValidatorCompiler {
    * When no branch matches, report the branch the value evidently meant (the one whose constant
    * discriminator it carries, e.g. `type: "text"` or `method: "tools/call"`), else one issue.
    */
-  private checkAnyOf(branches: readonly Schema[], v: string, path: PathExpr): void {
+  private checkAnyOf(s: Schema, v: string, path: PathExpr): void {
     const { w } = this;
+    const branches = s.anyOf!;
     const names = branches.map((b) => this.describe(b)).join(", ");
-    const noMatch = () => this.push(path, "anyOf", q(`must match one of: ${names}`));
+    const noMatch = () => this.push(path, s, "anyOf", q(`must match one of: ${names}`));
     w.write(`if (${not(branches.map((b) => this.isExpression(b, v)).join(" || "))})`).block(() => {
       const discriminator = this.discriminator(branches);
       if (!discriminator) {
@@ -435,9 +436,11 @@ class ValidatorCompiler {
     else this.w.write(`if (${typeTest([type], v)})`).block(body);
   }
 
-  private push(path: PathExpr, keyword: string, message: string): void {
+  /** One issue: where in the value, which keyword of which schema node (`schemaPath`, as ajv's), and why. */
+  private push(path: PathExpr, node: Schema, keyword: string, message: string): void {
     const at = path.render();
-    this.w.writeLine(`issues.push({ ${at === "path" ? "path" : `path: ${at}`}, keyword: ${q(keyword)}, message: ${message} });`);
+    const schemaPath = `${node.pointer}/${keyword}`;
+    this.w.writeLine(`issues.push({ ${at === "path" ? "path" : `path: ${at}`}, schemaPath: ${q(schemaPath)}, keyword: ${q(keyword)}, message: ${message} });`);
   }
 
   /** The helper base name for an anonymous sub-schema, derived from its pointer. */
@@ -479,6 +482,7 @@ function constrainingKeywords(s: Schema): string[] {
     switch (k) {
       case "pointer":
       case "description":
+      case "anyObject":
         return false;
       case "additionalProperties":
         return s.additionalProperties === false || !acceptsAll(s.additionalProperties!);

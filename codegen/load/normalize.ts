@@ -1,4 +1,5 @@
 import { GenerationError } from "../errors.js";
+import { repairDocLinks } from "./doc-links.js";
 import { childPointer, unescapeToken } from "./pointer.js";
 import {
   ANNOTATION_KEYWORDS,
@@ -41,7 +42,7 @@ export function normalize(raw: unknown, pointer: string, ctx: NormalizeContext):
         node.ref = resolveRef(value, at, ctx, fail);
         break;
       case "description":
-        if (typeof value === "string") node.description = value;
+        if (typeof value === "string") node.description = repairDocLinks(value, ctx.definitionNames);
         break;
       case "type": {
         const types = typeof value === "string" ? [value] : value;
@@ -98,6 +99,8 @@ export function normalize(raw: unknown, pointer: string, ctx: NormalizeContext):
         if (!ANNOTATION_KEYWORDS.has(keyword)) fail(at, `unsupported keyword "${keyword}"`);
     }
   }
+  if (node.type?.length === 1 && node.type[0] === "object" && node.properties?.length === 0 && raw.additionalProperties === true)
+    node.anyObject = true;
   if (node.ref !== undefined && ctx.dialect === "draft-07") {
     // draft-07 ignores every keyword beside $ref; a validation keyword there is ambiguous.
     const siblings = Object.keys(raw).filter((k) => k !== "$ref" && !ANNOTATION_KEYWORDS.has(k));

@@ -34,6 +34,11 @@ export interface Schema {
   readonly format?: Format;
   readonly anyOf?: readonly Schema[];
   readonly allOf?: readonly Schema[];
+  /**
+   * `{type: object, properties: {}, additionalProperties: true}`: how upstream's converter writes
+   * TypeScript's `object` (a non-primitive). Validation reads the keywords beside it as usual.
+   */
+  readonly anyObject?: true;
 }
 
 /** Keywords with no effect on validation or types; accepted and ignored. */

@@ -3,6 +3,7 @@ import type { LoadedSchema } from "../load/load.js";
 import type { Schema } from "../load/schema.js";
 import { capabilityGates } from "./capabilities.js";
 import type { Definition, Era, NotificationMethod, Protocol, RequestMethod, Side } from "./protocol.js";
+import { openDefinitions } from "./openness.js";
 import { resultsOf } from "./results.js";
 
 /** The unions that list each side's messages, in every revision so far. */
@@ -119,6 +120,7 @@ export function buildProtocol(loaded: LoadedSchema): Protocol {
     inputRequests,
     capabilityGates: capabilityGates(definitions, [...requestList, ...notifications.values(), ...inputRequests]),
     batches: definitions.has(BATCH_DEFINITION),
+    open: openDefinitions(definitions, new Set(requestList.flatMap((r) => r.results))),
   };
 }
 

@@ -56,6 +56,8 @@ export interface Protocol {
   readonly capabilityGates: readonly CapabilityGate[];
   /** The schema defines JSON-RPC batches (2025-03-26 only, so far). */
   readonly batches: boolean;
+  /** Definitions typed with an index signature, as upstream's schema.ts has them (model/openness.ts). */
+  readonly open: ReadonlySet<string>;
 }
 
 export function sentBy<M extends MethodBase>(methods: readonly M[], side: Side): M[] {

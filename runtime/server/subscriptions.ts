@@ -14,10 +14,13 @@ export interface SubscriptionFilter {
   resourceSubscriptions?: string[];
 }
 
-/** How a subscriptions/listen stream ends: its result, tagged with the stream's id. */
-export interface ListenResult {
+/**
+ * How a subscriptions/listen stream ends: its result, tagged with the stream's id. A type
+ * literal, not an interface, so that it assigns to the open SubscriptionsListenResult.
+ */
+export type ListenResult = {
   readonly _meta: { readonly [META.subscriptionId]: RequestId };
-}
+};
 
 /** One open subscriptions/listen stream. */
 interface Listener {

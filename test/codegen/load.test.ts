@@ -104,7 +104,9 @@ describe("codegen/load", () => {
           for (const [pointer, schema] of nodes) {
             const source = at(loaded.document as Json, pointer);
             expect(source, pointer).to.satisfy((s: unknown) => s === true || (typeof s === "object" && s !== null));
-            if (schema.description !== undefined) expect((source as JsonObject).description, pointer).to.equal(schema.description);
+            // Links aside: the loader repairs their targets (test/codegen/load/doc-links.test.ts).
+            if (schema.description !== undefined)
+              expect(withoutLinks((source as JsonObject).description as string), pointer).to.equal(withoutLinks(schema.description));
           }
         });
       });
@@ -325,3 +327,7 @@ describe("codegen/load", () => {
     });
   });
 });
+
+function withoutLinks(text: string): string {
+  return text.replace(/\{@link [^}]*\}/g, "{@link}");
+}

@@ -97,6 +97,8 @@ function runCliAsync(args: readonly string[]): Promise<CliRun> {
   });
 }
 
+const SCHEMA_TS = "/** The synthetic revision's TypeScript source. */\nexport interface SpinWidgetResult { angle: number }\n";
+
 describe("spec add, through the CLI", function () {
   this.timeout(120_000);
 
@@ -112,6 +114,8 @@ describe("spec add, through the CLI", function () {
       source = tempDir("add-source");
       text = `${JSON.stringify(synthetic(), null, 2)}\n`;
       writeFileSync(join(source, "schema.json"), text);
+      // schema.ts, the types oracle, travels with it too.
+      writeFileSync(join(source, "schema.ts"), SCHEMA_TS);
       // Examples travel with the schema: one upstream example, and one for the new result.
       mkdirSync(join(source, "examples", "SpinWidgetResult"), { recursive: true });
       mkdirSync(join(source, "examples", "Root"), { recursive: true });
@@ -142,10 +146,11 @@ describe("spec add, through the CLI", function () {
       expect(loadSchema(NEW, text).patches).to.deep.equal(carried);
     });
 
-    it("copies the schema and its examples, pins their sha256 in order, and says what it pinned", () => {
+    it("copies the schema, its schema.ts and its examples, pins their sha256 in order, and says what it pinned", () => {
       expect(run.status, describeRun(run)).to.equal(0);
       expect(run.stdout).to.contain(`pinned ${NEW} from ${join(source, "schema.json")}`);
       expect(run.stdout).to.contain(`schema.json  sha256 ${sha256(text)}  (+ 2 examples)`);
+      expect(run.stdout).to.contain(`schema.ts    sha256 ${sha256(SCHEMA_TS)}`);
       expect(run.stdout).to.match(/stateless era, 2020-12, \d+ definitions: 11 client requests, 0 server requests, 1 \+ 9 notifications, 3 input requests/);
       expect(run.stdout).to.contain(`Next: mcp-codegen diff ${BASE} ${NEW}`);
 
@@ -155,11 +160,13 @@ describe("spec add, through the CLI", function () {
         url: `${pathToFileURL(source).href}/`,
         files: {
           "schema.json": sha256(text),
+          "schema.ts": sha256(SCHEMA_TS),
           "examples/Root/project-directory.json": sha256(readFileSync(join(source, "examples", "Root", "project-directory.json"))),
           "examples/SpinWidgetResult/quarter-turn.json": sha256('{ "resultType": "complete", "angle": 90 }\n'),
         },
       });
       expect(readFileSync(join(root, "spec", NEW, "schema.json"), "utf8")).to.equal(text);
+      expect(readFileSync(join(root, "spec", NEW, "schema.ts"), "utf8")).to.equal(SCHEMA_TS);
       expect(existsSync(join(root, "spec", NEW, "examples", "SpinWidgetResult", "quarter-turn.json"))).to.equal(true);
     });
 

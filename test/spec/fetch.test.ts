@@ -49,7 +49,10 @@ describe("spec: pinned.json", () => {
     const upstream = JSON.parse(readFileSync(path, "utf8")) as {
       source: string;
       commit: string;
-      versions: Record<string, { schema: { url: string; sha256: string }; examples?: { count: number; sha256: Record<string, string> } }>;
+      versions: Record<
+        string,
+        { schema: { url: string; sha256: string }; schemaTs: { url: string; sha256: string }; examples?: { count: number; sha256: Record<string, string> } }
+      >;
     };
     const p = pinned();
     expect(p.source).to.deep.equal({ repository: upstream.source, commit: upstream.commit });
@@ -57,7 +60,12 @@ describe("spec: pinned.json", () => {
     for (const [revision, version] of Object.entries(upstream.versions)) {
       const entry = p.revisions[revision]!;
       expect(new URL("schema.json", entry.url).href, revision).to.equal(version.schema.url);
-      expect(entry.files, revision).to.deep.equal({ "schema.json": version.schema.sha256, ...(version.examples?.sha256 ?? {}) });
+      expect(new URL("schema.ts", entry.url).href, revision).to.equal(version.schemaTs.url);
+      expect(entry.files, revision).to.deep.equal({
+        "schema.json": version.schema.sha256,
+        "schema.ts": version.schemaTs.sha256,
+        ...(version.examples?.sha256 ?? {}),
+      });
       if (version.examples) expect(Object.keys(version.examples.sha256), revision).to.have.length(version.examples.count);
     }
   });

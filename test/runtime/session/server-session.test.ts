@@ -61,7 +61,12 @@ describe("ServerSession", () => {
       const peer = new RawPeer(server());
       const response = await peer.request("initialize", { protocolVersion: "2025-06-18", capabilities: {} });
       expect(response.error.code).to.equal(-32602);
-      expect(response.error.data.issues).to.deep.include({ path: "/params", keyword: "required", message: "must have required property 'clientInfo'" });
+      expect(response.error.data.issues).to.deep.include({
+        path: "/params",
+        schemaPath: "#/definitions/InitializeRequest/properties/params/required",
+        keyword: "required",
+        message: "must have required property 'clientInfo'",
+      });
       expect((await initializeRaw(peer, "2025-06-18")).protocolVersion).to.equal("2025-06-18");
     });
   });
@@ -202,7 +207,12 @@ describe("ServerSession", () => {
         expect(response.result).to.equal(undefined);
         expect(response.error.code).to.equal(-32603);
         expect(response.error.message).to.match(/tools\/call/).and.match(/CallToolResult/).and.match(/\/content\/0/);
-        expect(response.error.data.issues).to.deep.include({ path: "/content/0", keyword: "required", message: "must have required property 'text'" });
+        expect(response.error.data.issues).to.deep.include({
+          path: "/content/0",
+          schemaPath: "#/$defs/TextContent/required",
+          keyword: "required",
+          message: "must have required property 'text'",
+        });
         expect(JSON.stringify(peer.received)).to.not.include('"content":[{"type":"text"}]');
       });
 
