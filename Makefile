@@ -25,6 +25,13 @@ tools/%/node_modules/.package-lock.json: tools/%/package.json tools/%/package-lo
 	cd tools/$* && npm ci --no-audit --no-fund
 	@touch $@
 
+# deno and workerd list platform packages for other systems that npm cannot resolve here, so it
+# writes no lock entry for them and `npm ci` refuses the lock; `npm install` installs exactly it.
+tools/runtimes/node_modules/.package-lock.json: tools/runtimes/package.json tools/runtimes/package-lock.json
+	cd tools/runtimes && npm install --no-audit --no-fund
+	@git diff --quiet -- tools/runtimes/package-lock.json || { echo "tools/runtimes/package-lock.json changed: commit it"; exit 1; }
+	@touch $@
+
 # The Redis tests start their own redis-server: the one on PATH, else Debian's package (as root), else a clear failure.
 redis:
 	tools/redis/ensure-redis-server.sh
