@@ -11,7 +11,7 @@ server.tool(
     description: "Adds two numbers",
     inputSchema: { type: "object", properties: { a: { type: "number" }, b: { type: "number" } }, required: ["a", "b"] },
   },
-  ({ a, b }: { a: number; b: number }) => ({ content: [{ type: "text", text: String(a + b) }] }),
+  ({ a, b }) => ({ content: [{ type: "text", text: String(a + b) }] }), // a, b: number, inferred from the schema
 );
 
 server.resource({ uri: "note://hello", name: "hello", mimeType: "text/plain" }, (uri) => ({
