@@ -147,10 +147,19 @@ function installedVersion(toolkit: string, name: string, fallback: string): stri
   }
 }
 
+/** This generator's own version (its package.json, found upwards from here): `--root` may name a folder without one. */
+function generatorVersion(): string {
+  for (let dir = dirname(fileURLToPath(import.meta.url)); ; dir = dirname(dir)) {
+    const manifest = join(dir, "package.json");
+    if (existsSync(manifest)) return (JSON.parse(readFileSync(manifest, "utf8")) as { version: string }).version;
+    if (dirname(dir) === dir) throw new Error("mcp-codegen cannot find its own package.json");
+  }
+}
+
 /** The files a new project starts with, beside its manifest and stubs; the user's from then on. */
 function projectFiles(manifest: Manifest, toolkit: string): { path: string; content: string }[] {
   // By version, as published: the runtime to run, the CLI to re-run the scaffold.
-  const version = `^${(JSON.parse(readFileSync(join(toolkit, "package.json"), "utf8")) as { version: string }).version}`;
+  const version = `^${generatorVersion()}`;
   const pkg = {
     name: slug(manifest.name),
     version: manifest.version,

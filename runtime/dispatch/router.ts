@@ -38,7 +38,11 @@ export type AsWritten<H> = H extends (params: infer P, context: infer C) => infe
   ? (params: P, context: C) => Written<Awaited<R>> | Promise<Written<Awaited<R>>>
   : never;
 /** A result as a handler writes it: the fields the dispatcher completes are optional. */
-export type Written<R> = R extends unknown ? Omit<R, Completed> & Partial<Pick<R, Extract<keyof R, Completed>>> : never;
+// A key-remapping mapped type, not Omit: Omit on an open result (`[key: string]: unknown`, as the spec's
+// are) would keep only the index signature and drop every named field with its check.
+export type Written<R> = R extends unknown
+  ? { [K in keyof R as K extends Completed ? never : K]: R[K] } & { [K in keyof R as K extends Completed ? K : never]?: R[K] }
+  : never;
 
 /**
  * The dispatcher's table, from handlers typed by the generated interfaces
@@ -63,7 +67,7 @@ export function createDispatcher(handlers: ReadonlyMap<string, Handler>, options
     if (!handler) throw new RpcError(ErrorCode.MethodNotFound, `Method not found: this server does not implement ${request.method}`);
     if (extension) extension.checkParams(request.params ?? {});
     else checkRequest(module, descriptor, request);
-    const check = extension ? (result: unknown) => extension.checkResult(result) : (result: unknown) => checkResult(module, descriptor, request.method, result);
+    const check = extension ? (result: unknown) => extension.checkResult(result) : (result: unknown) => checkResult(module, descriptor, describeRequest(request), result);
 
     const context = new HandlerContext(inbound, scope, request, descriptor, options);
     const run = () => handler(request.params ?? {}, context);

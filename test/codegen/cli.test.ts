@@ -12,7 +12,7 @@ describe("codegen/cli", function () {
     const run = runCli(["--help"]);
     expect(run.status, describeRun(run)).to.equal(0);
     expect(run.stdout).to.match(/^Usage: mcp-codegen \[--root <dir>\] <command>/m);
-    expect(run.stdout).to.match(/^\s+generate \[--revision R \.\.\.\]/m);
+    expect(run.stdout).to.match(/^\s+generate \[--out <dir>\] \[--revision R \.\.\.\]/m);
     expect(run.stdout).to.match(/^\s+spec fetch\b/m);
     for (const command of ["check", "diff <revA> <revB> \\[--json\\]", "spec add <rev> --from", "scaffold <dir>"])
       expect(run.stdout).to.match(new RegExp(`^\\s+${command}`, "m"));

@@ -98,7 +98,7 @@ describe("codegen/out: generate --out into a user's project, and a version bump 
     const blocks = before.stdout.split(/\n(?=\S)/);
     const at = (line: number) => blocks.filter((block) => block.startsWith(`src/server.ts(${line},`)).join("\n");
     expect(at(5), before.stdout).to.match(/Property 'summary' is missing/);
-    expect(at(6), before.stdout).to.match(/error TS2322: Type '\{\}' is not assignable to type .*ValidateToolResult/);
+    expect(at(6), before.stdout).to.match(/error TS2322: Type '\{\}' is not assignable to type .*valid: boolean/);
     expect(blocks.filter((block) => block.trim() && !block.startsWith("src/server.ts")), "the generated modules themselves compile").to.deep.equal([]);
 
     writeFileSync(join(project, "src", "server.ts"), AFTER);

@@ -101,9 +101,9 @@ describe("bad input over stdio (fixture initialized at 2025-11-25, 4 KiB limit)"
   it("invalid params: -32602 with the issues' paths in error.data.issues", async () => {
     raw.send({ jsonrpc: "2.0", id: "p1", method: "tools/call", params: { name: 5, arguments: [] } });
     const error = await expectError(raw, "p1", -32602);
-    const issues = error.data.issues as { path: string; keyword: string; message: string }[];
+    const issues = error.data.issues as { path: string; schemaPath: string; keyword: string; message: string }[];
     expect(issues).to.be.an("array").that.is.not.empty;
-    for (const issue of issues) expect(issue).to.have.keys("path", "keyword", "message");
+    for (const issue of issues) expect(issue).to.have.keys("path", "schemaPath", "keyword", "message");
     const paths = issues.map((i) => i.path);
     expect(paths).to.include("/params/name");
     expect(paths).to.include("/params/arguments");

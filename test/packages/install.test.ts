@@ -321,7 +321,7 @@ describe("the packed packages, installed as a user installs them", function () {
         const blocks = before.stdout.split(/\n(?=\S)/);
         expect(blocks.filter((b) => b.trim() && !b.startsWith("src/bump.ts")), "only the user's handlers fail").to.deep.equal([]);
         expect(blocks.find((b) => b.startsWith("src/bump.ts(5,")), before.stdout).to.match(/Property 'summary' is missing/);
-        expect(blocks.find((b) => b.startsWith("src/bump.ts(6,")), before.stdout).to.match(/ValidateToolResult/);
+        expect(blocks.find((b) => b.startsWith("src/bump.ts(6,")), before.stdout).to.match(/valid: boolean/);
 
         writeFileSync(join(scaffolded, "src", "bump.ts"), BUMP_AFTER);
         const after = tsc();

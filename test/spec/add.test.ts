@@ -179,7 +179,7 @@ describe("spec add, through the CLI", function () {
       expect(methods["widgets/spin"]).to.deep.include({ kind: "request", senders: ["client"], message: "SpinWidgetRequest", params: "SpinWidgetRequestParams", results: ["SpinWidgetResult"] });
       expect(methods["notifications/widgets/spun"]).to.deep.include({ kind: "notification", senders: ["server"], params: "WidgetSpunNotificationParams" });
       const source = readFileSync(join(root, "generated", NEW, "protocol.ts"), "utf8");
-      expect(source).to.match(/"widgets\/spin": \{ params: T\.SpinWidgetRequestParams; result: T\.SpinWidgetResult \}/);
+      expect(source).to.match(/"widgets\/spin": \{\s*params: T\.SpinWidgetRequestParams;\s*result: T\.SpinWidgetResult;\s*handlerResult: T\.SpinWidgetResult;?\s*\}/);
       expect(source).to.match(/"notifications\/widgets\/spun": T\.WidgetSpunNotificationParams;/);
 
       const registry = (await import(pathToFileURL(join(root, "generated", "index.ts")).href)) as Record<string, unknown>;

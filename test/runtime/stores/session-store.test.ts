@@ -90,6 +90,7 @@ describe("stores: session stores", () => {
     await store.subscribe("s", "file:///a");
     const [hash, set] = [Number(await commands.sendCommand(["PTTL", "ttl:session:{s}"])), Number(await commands.sendCommand(["PTTL", "ttl:session:{s}:subscriptions"]))];
     expect(hash).to.be.within(1, 60_000);
-    expect(set).to.be.within(1, hash);
+    // Both carry the session's ttl: the set's is (re)set when a subscription is added, so it may be the later of the two.
+    expect(set).to.be.within(1, 60_000);
   });
 });
