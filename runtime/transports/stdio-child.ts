@@ -68,7 +68,9 @@ export class ChildStdioTransport implements Transport {
   ) {
     if (!child.stdin || !child.stdout) throw new Error("ChildStdioTransport needs a child spawned with piped stdin and stdout");
     this.exitTimeoutMs = options.exitTimeoutMs ?? 2000;
-    this.stdio = new StdioTransport(child.stdout, child.stdin, { maxMessageBytes: options.maxMessageBytes });
+    // No backpressure on this side: a client that stopped reading the server's answers while its
+    // own requests back up would deadlock with a server (or an echo) that does the same.
+    this.stdio = new StdioTransport(child.stdout, child.stdin, { maxMessageBytes: options.maxMessageBytes, maxBufferedBytes: Number.POSITIVE_INFINITY });
     this.exited = new Promise((resolve) => {
       if (child.exitCode !== null || child.signalCode !== null) resolve({ code: child.exitCode, signal: child.signalCode });
       else child.once("exit", (code, signal) => resolve({ code, signal }));
