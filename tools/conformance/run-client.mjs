@@ -23,6 +23,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
+import { indent, killChildren, readExpectedFailures, runChild } from "./support.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, "..", "..");
@@ -62,7 +63,6 @@ const SUITES = [
 
 const expected = readExpectedFailures(join(here, "expected-failures.yml"));
 const results = mkdtempSync(join(tmpdir(), "mcp-client-conformance-"));
-const children = new Set();
 const deadline = setTimeout(() => {
   console.error(`conformance client: the whole run exceeded ${RUN_TIMEOUT_MS / 1000} s`);
   shutdown(1);
@@ -91,7 +91,7 @@ async function main() {
     const started = Date.now();
     for (const scenario of scenarios) {
       const out = join(results, `${suite.name}-${scenario}`.replace(/[^a-z0-9.-]+/gi, "_"));
-      const run = await runChild(NODE22, [suite.cli, "client", "--command", command, "--scenario", scenario, "--timeout", String(CLIENT_TIMEOUT_MS), "-o", out, ...suite.args]);
+      const run = await runChild(NODE22, [suite.cli, "client", "--command", command, "--scenario", scenario, "--timeout", String(CLIENT_TIMEOUT_MS), "-o", out, ...suite.args], { cwd: root, timeoutMs: SCENARIO_TIMEOUT_MS });
       const checks = readChecks(out);
       const bad = [];
       for (const check of checks) {
@@ -156,29 +156,6 @@ function notAuth(scenario) {
   return !scenario.startsWith("auth/");
 }
 
-function runChild(cmd, args) {
-  return new Promise((resolve) => {
-    const child = spawn(cmd, args, { cwd: root, stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, NO_COLOR: "1" } });
-    children.add(child);
-    let output = "";
-    const take = (chunk) => {
-      output += chunk;
-      if (output.length > 1_000_000) output = output.slice(-500_000);
-    };
-    child.stdout.setEncoding("utf8").on("data", take);
-    child.stderr.setEncoding("utf8").on("data", take);
-    let timedOut = false;
-    const timer = setTimeout(() => {
-      timedOut = true;
-      child.kill("SIGKILL");
-    }, SCENARIO_TIMEOUT_MS);
-    child.once("exit", (code) => {
-      clearTimeout(timer);
-      children.delete(child);
-      resolve({ code, output, timedOut });
-    });
-  });
-}
 
 /** Every checks.json under `dir`, at any depth, flattened. */
 function readChecks(dir) {
@@ -192,32 +169,8 @@ function readChecks(dir) {
   return checks;
 }
 
-/** expected-failures.yml, read as tools/conformance/run.mjs reads it. */
-function readExpectedFailures(file) {
-  if (!existsSync(file)) return [];
-  const entries = [];
-  for (const raw of readFileSync(file, "utf8").split("\n")) {
-    const line = raw.replace(/\s+#.*$/, "");
-    if (/^\s*(#|$)/.test(line)) continue;
-    const item = /^-\s+(\w+):\s*(.*)$/.exec(line);
-    const field = /^\s+(\w+):\s*(.*)$/.exec(line);
-    if (item) entries.push({ [item[1]]: unquote(item[2]) });
-    else if (field && entries.length > 0) entries[entries.length - 1][field[1]] = unquote(field[2]);
-  }
-  return entries;
-}
 
-function unquote(value) {
-  const v = value.trim();
-  return /^(["']).*\1$/.test(v) ? v.slice(1, -1) : v;
-}
 
-function indent(text) {
-  return text
-    .split("\n")
-    .map((l) => `    ${l}`)
-    .join("\n");
-}
 
 function fail(message) {
   console.error(`conformance client: ${message}`);
@@ -226,6 +179,6 @@ function fail(message) {
 
 function shutdown(code) {
   clearTimeout(deadline);
-  for (const child of children) child.kill("SIGKILL");
+  killChildren();
   process.exit(code);
 }

@@ -25,6 +25,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
+import { children, indent, killChildren, readExpectedFailures, runChild } from "./support.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, "..", "..");
@@ -48,7 +49,6 @@ for (const path of [NODE22, STABLE, ALPHA])
 
 const expected = readExpectedFailures(join(here, "expected-failures.yml"));
 const results = mkdtempSync(join(tmpdir(), "mcp-conformance-"));
-const children = new Set();
 const deadline = setTimeout(() => {
   console.error(`conformance: the whole run exceeded ${RUN_TIMEOUT_MS / 1000} s`);
   shutdown(1);
@@ -73,7 +73,7 @@ async function main() {
   for (const suite of selected) {
     const out = join(results, suite.name.replace(/[^a-z0-9.-]+/gi, "_"));
     const started = Date.now();
-    const run = await runChild(NODE22, [suite.cli, "server", "--url", server.url, "-o", out, ...suite.args], SUITE_TIMEOUT_MS);
+    const run = await runChild(NODE22, [suite.cli, "server", "--url", server.url, "-o", out, ...suite.args], { cwd: here, timeoutMs: SUITE_TIMEOUT_MS });
     const extensions = suite.requirements ? optionalExtensions(suite.requirements) : new Set();
     const all = readChecks(out);
     const checks = all.filter((check) => !extensions.has(check.scenario));
@@ -139,29 +139,6 @@ function startServer() {
   });
 }
 
-function runChild(command, args, timeoutMs) {
-  return new Promise((resolve) => {
-    const child = spawn(command, args, { cwd: here, stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, NO_COLOR: "1" } });
-    children.add(child);
-    let output = "";
-    const take = (chunk) => {
-      output += chunk;
-      if (output.length > 1_000_000) output = output.slice(-500_000);
-    };
-    child.stdout.setEncoding("utf8").on("data", take);
-    child.stderr.setEncoding("utf8").on("data", take);
-    let timedOut = false;
-    const timer = setTimeout(() => {
-      timedOut = true;
-      child.kill("SIGKILL");
-    }, timeoutMs);
-    child.once("exit", (code) => {
-      clearTimeout(timer);
-      children.delete(child);
-      resolve({ code, output, timedOut });
-    });
-  });
-}
 
 /** Every checks.json under `dir`, flattened, each check tagged with its scenario (the folder name minus its timestamp). */
 function readChecks(dir) {
@@ -195,37 +172,8 @@ function countScenarios(checks) {
   return new Set(checks.map((c) => c.scenario)).size;
 }
 
-/**
- * expected-failures.yml: a list of { suite, scenario, check, reason } entries, in a YAML subset
- * read here without a YAML library: "- suite: ...", then "  key: value" lines.
- */
-function readExpectedFailures(file) {
-  if (!existsSync(file)) return [];
-  const entries = [];
-  for (const raw of readFileSync(file, "utf8").split("\n")) {
-    const line = raw.replace(/\s+#.*$/, "");
-    if (/^\s*(#|$)/.test(line)) continue;
-    const item = /^-\s+(\w+):\s*(.*)$/.exec(line);
-    const field = /^\s+(\w+):\s*(.*)$/.exec(line);
-    if (item) entries.push({ [item[1]]: unquote(item[2]) });
-    else if (field && entries.length > 0) entries[entries.length - 1][field[1]] = unquote(field[2]);
-  }
-  for (const entry of entries)
-    if (!entry.suite || !entry.scenario || !entry.check || !entry.reason) fail(`${file}: each entry needs suite, scenario, check and reason: ${JSON.stringify(entry)}`);
-  return entries;
-}
 
-function unquote(value) {
-  const v = value.trim();
-  return /^(["']).*\1$/.test(v) ? v.slice(1, -1) : v;
-}
 
-function indent(text) {
-  return text
-    .split("\n")
-    .map((l) => `    ${l}`)
-    .join("\n");
-}
 
 function fail(message) {
   console.error(`conformance: ${message}`);
@@ -234,6 +182,6 @@ function fail(message) {
 
 function shutdown(code) {
   clearTimeout(deadline);
-  for (const child of children) child.kill("SIGKILL");
+  killChildren();
   process.exit(code);
 }

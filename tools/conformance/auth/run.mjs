@@ -16,12 +16,12 @@
 // Prints totals like ../run.mjs; exits non-zero on any unexpected failure.
 //
 //   node tools/conformance/auth/run.mjs [--suite NAME ...] [--keep-results]
-import { spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
+import { indent, killChildren, readExpectedFailures, runChild } from "../support.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const tools = join(here, "..");
@@ -73,7 +73,6 @@ for (const path of [NODE22, STABLE, ALPHA])
 
 const expected = readExpectedFailures(join(here, "expected-failures.yml"));
 const results = mkdtempSync(join(tmpdir(), "mcp-conformance-auth-"));
-const children = new Set();
 const deadline = setTimeout(() => {
   console.error(`conformance auth: the whole run exceeded ${RUN_TIMEOUT_MS / 1000} s`);
   shutdown(1);
@@ -97,7 +96,7 @@ async function main() {
   for (const suite of selected) {
     const out = join(results, suite.name.replace(/[^a-z0-9.-]+/gi, "_"));
     const started = Date.now();
-    const run = await runChild(NODE22, [suite.cli, "client", "--command", HARNESS, "-o", out, ...suite.args], SUITE_TIMEOUT_MS);
+    const run = await runChild(NODE22, [suite.cli, "client", "--command", HARNESS, "-o", out, ...suite.args], { cwd: root, timeoutMs: SUITE_TIMEOUT_MS });
     const scenarios = readScenarios(out).filter((s) => s.name.startsWith("auth/"));
     const scored = scenarios.filter((s) => !REPORTED.has(s.name));
     const reported = scenarios.filter((s) => REPORTED.has(s.name));
@@ -178,56 +177,9 @@ function readScenarios(dir) {
   return found;
 }
 
-function runChild(command, args, timeoutMs) {
-  return new Promise((resolve) => {
-    const child = spawn(command, args, { cwd: root, stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, NO_COLOR: "1" } });
-    children.add(child);
-    let output = "";
-    const take = (chunk) => {
-      output += chunk;
-      if (output.length > 1_000_000) output = output.slice(-500_000);
-    };
-    child.stdout.setEncoding("utf8").on("data", take);
-    child.stderr.setEncoding("utf8").on("data", take);
-    let timedOut = false;
-    const timer = setTimeout(() => {
-      timedOut = true;
-      child.kill("SIGKILL");
-    }, timeoutMs);
-    child.once("exit", (code) => {
-      clearTimeout(timer);
-      children.delete(child);
-      resolve({ code, output, timedOut });
-    });
-  });
-}
 
-/** expected-failures.yml, the YAML subset ../run.mjs reads: "- suite: ...", then "  key: value" lines. */
-function readExpectedFailures(file) {
-  if (!existsSync(file)) return [];
-  const entries = [];
-  for (const raw of readFileSync(file, "utf8").split("\n")) {
-    const line = raw.replace(/\s+#.*$/, "");
-    if (/^\s*(#|$)/.test(line)) continue;
-    const item = /^-\s+(\w+):\s*(.*)$/.exec(line);
-    const field = /^\s+(\w+):\s*(.*)$/.exec(line);
-    if (item) entries.push({ [item[1]]: unquote(item[2]) });
-    else if (field && entries.length > 0) entries[entries.length - 1][field[1]] = unquote(field[2]);
-  }
-  return entries;
-}
 
-function unquote(value) {
-  const v = value.trim();
-  return /^(["']).*\1$/.test(v) ? v.slice(1, -1) : v;
-}
 
-function indent(text) {
-  return text
-    .split("\n")
-    .map((l) => `    ${l}`)
-    .join("\n");
-}
 
 function fail(message) {
   console.error(`conformance auth: ${message}`);
@@ -236,6 +188,6 @@ function fail(message) {
 
 function shutdown(code) {
   clearTimeout(deadline);
-  for (const child of children) child.kill("SIGKILL");
+  killChildren();
   process.exit(code);
 }
