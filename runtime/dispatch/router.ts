@@ -4,7 +4,7 @@ import type { InboundRequest } from "../jsonrpc/peer.js";
 import { META } from "../session/meta.js";
 import type { MethodDescriptor } from "../session/revisions.js";
 import type { RequestScope, ServerCore } from "../session/server-session.js";
-import { checkRequest, checkResult, clientRequest } from "../session/validate.js";
+import { checkRequest, checkResult, clientRequest, isValidResult } from "../session/validate.js";
 import { isThenable } from "../util/thenable.js";
 import { HandlerContext, type ContextOptions, type Handler, type RequestContext } from "./context.js";
 
@@ -67,7 +67,6 @@ export function createDispatcher(handlers: ReadonlyMap<string, Handler>, options
     if (!handler) throw new RpcError(ErrorCode.MethodNotFound, `Method not found: this server does not implement ${request.method}`);
     if (extension) extension.checkParams(request.params ?? {});
     else checkRequest(module, descriptor, request);
-    const check = extension ? (result: unknown) => extension.checkResult(result) : (result: unknown) => checkResult(module, descriptor, describeRequest(request), result);
 
     const context = new HandlerContext(inbound, scope, request, descriptor, options);
     const run = () => handler(request.params ?? {}, context);
@@ -88,9 +87,9 @@ export function createDispatcher(handlers: ReadonlyMap<string, Handler>, options
       });
       outcome = Promise.race([outcome, required]);
     }
-    if (!isThenable(outcome)) return answer(context, scope, finishResult(context, scope, descriptor, describeRequest(request), outcome, check, options));
+    if (!isThenable(outcome)) return answer(context, scope, finishResult(context, scope, descriptor, request, extension, outcome, options));
     return outcome.then(
-      (result) => answer(context, scope, finishResult(context, scope, descriptor, describeRequest(request), result, check, options)),
+      (result) => answer(context, scope, finishResult(context, scope, descriptor, request, extension, result, options)),
       (error: unknown) => {
         context.done();
         throw error;
@@ -136,24 +135,24 @@ function describeRequest(request: { readonly method: string; readonly params?: u
   return subject && typeof subject[1] === "string" ? `${request.method} (${subject[0]} ${JSON.stringify(subject[1])})` : request.method;
 }
 
-/** Completes a stateless-era result, then checks it: invalid data is never sent. */
+/** Completes a stateless-era result, then checks it: invalid data is never sent. Errors name the request ({@link describeRequest}), built only then. */
 function finishResult(
   context: HandlerContext,
   scope: RequestScope,
   descriptor: MethodDescriptor,
-  /** The request as errors name it ({@link describeRequest}). */
-  label: string,
+  request: Request,
+  extension: ExtensionMethod | undefined,
   result: unknown,
-  check: (completed: unknown) => void,
   options: DispatchOptions,
 ): unknown {
   context.done();
   if (typeof result !== "object" || result === null || Array.isArray(result))
-    throw new RpcError(ErrorCode.InternalError, `the handler for ${label} returned ${result === null ? "null" : typeof result}, not a result object`);
+    throw new RpcError(ErrorCode.InternalError, `the handler for ${describeRequest(request)} returned ${result === null ? "null" : typeof result}, not a result object`);
   const completed = scope.module.era === "stateless" ? completeStateless(result as Record<string, unknown>, descriptor, options) : result;
-  if (options.validateResults) check(completed);
-
-  if (options.validateResults) checkResult(scope.module, descriptor, label, completed);
+  if (options.validateResults) {
+    if (extension) extension.checkResult(completed);
+    else if (!isValidResult(scope.module, descriptor, completed)) checkResult(scope.module, descriptor, describeRequest(request), completed);
+  }
   return completed;
 }
 

@@ -34,10 +34,16 @@ export function resultCandidates(results: readonly string[], result: unknown): r
   return inputRequired ? ["InputRequiredResult"] : results.filter((name) => name !== "InputRequiredResult");
 }
 
+/** Whether a result matches one of the definitions its method may answer with (the fast path of {@link checkResult}). */
+export function isValidResult(module: LoadedRevision, descriptor: MethodDescriptor, result: unknown): boolean {
+  for (const name of resultCandidates(descriptor.results ?? [], result)) if (module.validator(name).is(result)) return true;
+  return false;
+}
+
 /** A result against the definitions its method may answer with, or -32603: invalid data is never sent. */
 export function checkResult(module: LoadedRevision, descriptor: MethodDescriptor, method: string, result: unknown): void {
+  if (isValidResult(module, descriptor, result)) return;
   const candidates = resultCandidates(descriptor.results ?? [], result);
-  for (const name of candidates) if (module.validator(name).is(result)) return;
   const primary = candidates[0]!;
   const issues = module.validator(primary).check(result);
   throw new RpcError(ErrorCode.InternalError, `the handler for ${method} returned an invalid ${primary} for MCP ${module.revision}: ${summarize(issues)}`, {

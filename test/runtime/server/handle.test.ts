@@ -1,0 +1,47 @@
+// server.handle: a method no served revision defines (an extension's), served with the JSON
+// Schemas it was registered with, in both eras; and the methods the runtime answers itself refused.
+import { expect } from "chai";
+import { createServer } from "../../../runtime/index.js";
+import { quiet, rejectionOf } from "../../support/features-server.js";
+import { connectClient } from "../../support/mcp.js";
+
+const PARAMS = { type: "object", properties: { text: { type: "string" } }, required: ["text"] };
+const RESULT = { type: "object", properties: { echo: { type: "string" } }, required: ["echo"] };
+
+function newServer() {
+  const server = createServer({ name: "handle", version: "1.0.0", logger: quiet });
+  server.handle("acme/echo", (params) => ({ echo: params.text }), { params: PARAMS, result: RESULT });
+  server.handle("acme/broken", () => ({ echo: 5 }), { params: { type: "object" }, result: RESULT });
+  return server;
+}
+
+describe("server.handle", () => {
+  for (const revision of ["2025-11-25", "2026-07-28"] as const)
+    it(`${revision}: serves an extension method, -32602 naming the field for bad params, -32603 for a bad result`, async () => {
+      const server = newServer();
+      const client = await connectClient(server, revision);
+      try {
+        const answer = await client.request("acme/echo", { text: "hi" });
+        expect(answer).to.include({ echo: "hi" });
+        if (revision === "2026-07-28") expect(answer).to.include({ resultType: "complete" });
+
+        const badParams = await rejectionOf(client.request("acme/echo", { text: 5 }));
+        expect(badParams.code).to.equal(-32602);
+        expect(badParams.message).to.contain("/text");
+
+        const badResult = await rejectionOf(client.request("acme/broken", {}));
+        expect(badResult.code).to.equal(-32603);
+        expect(badResult.message).to.contain("acme/broken").and.to.contain("/echo");
+
+        expect((await rejectionOf(client.request("acme/unknown", {}))).code).to.equal(-32601);
+      } finally {
+        await client.close();
+        await server.close();
+      }
+    });
+
+  it("refuses a method the runtime answers itself", () => {
+    const server = createServer({ name: "handle", version: "1.0.0", logger: quiet });
+    expect(() => server.handle("tools/call", () => ({ content: [] }))).to.throw(/served by the runtime itself/);
+  });
+});
