@@ -247,7 +247,7 @@ async function generateOut(values: Record<string, unknown>, root: string, dryRun
   }
   for (const r of report.revisions) console.log(`  ${r.revision}  ${r.era.padEnd(9)}  ${String(r.definitions).padStart(3)} definitions  from ${r.source}`);
   console.log(`  ${out}: ${report.written.length} written, ${report.unchanged.length} unchanged`);
-  const { moduleName } = await import("./out.js");
+  const { moduleName } = await import("./emit/module.js");
   console.log(`Serve them: import { ${report.revisions.map((r) => moduleName(r.revision)).join(", ")} } from "${join(out, "index.js")}", then createServer({ revisions: [...] })`);
   return 0;
 }

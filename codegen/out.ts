@@ -56,7 +56,7 @@ export async function generateOut(options: OutOptions): Promise<OutReport> {
   if (sources.size === 0) throw new Error(`nothing to generate in ${dir}: name a --revision or a --schema with --name`);
 
   const { emitRevision } = await import("./pipeline.js");
-  const { IN_PROJECT } = await import("./emit/module.js");
+  const { IN_PROJECT, moduleName } = await import("./emit/module.js");
   const { formatFiles, writeFiles } = await import("./write.js");
   const manifest: Manifest = { revisions: {} };
   const emitted = [];
@@ -89,10 +89,6 @@ export async function generateOut(options: OutOptions): Promise<OutReport> {
   };
 }
 
-/** `2026-12-01` -> `mcp_2026_12_01`: the export name of a revision's module in the folder's index.ts. */
-export function moduleName(revision: string): string {
-  return `mcp_${revision.replace(/\W/g, "_")}`;
-}
 
 function readSchemaFile(path: string): string {
   if (!existsSync(path)) throw new Error(`${path}: no such schema file`);

@@ -9,6 +9,11 @@ export interface ModuleOptions {
   readonly contract: string;
 }
 
+/** `2026-12-01` -> `mcp_2026_12_01`: a revision's name as an identifier (registry imports, `--out` index exports). */
+export function moduleName(revision: string): string {
+  return `mcp_${revision.replace(/\W/g, "_")}`;
+}
+
 export const IN_REPOSITORY: ModuleOptions = { contract: "../../runtime/contract.js" };
 export const IN_PROJECT: ModuleOptions = { contract: "@mcp-codegen/runtime/contract" };
 
