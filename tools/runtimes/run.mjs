@@ -16,6 +16,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
+import { children, killChildren, runChild } from "../conformance/support.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, "..", "..");
@@ -47,7 +48,6 @@ const EXPECTED = {
 
 const { values } = parseArgs({ options: { runtime: { type: "string", multiple: true } } });
 const selected = values.runtime ?? Object.keys(RUNTIMES);
-const children = new Set();
 const scratch = mkdtempSync(join(tmpdir(), "mcp-runtimes-"));
 process.once("SIGINT", () => stop(130));
 process.once("SIGTERM", () => stop(143));
@@ -131,27 +131,10 @@ function spawnChild(command, args, env = {}) {
   return child;
 }
 
-function collect(command, args, timeoutMs) {
-  return new Promise((resolve) => {
-    const child = spawn(command, args, { cwd: here, stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, NO_COLOR: "1" } });
-    children.add(child);
-    let output = "";
-    const take = (chunk) => {
-      output += chunk;
-      if (output.length > 2_000_000) output = output.slice(-1_000_000);
-    };
-    child.stdout.setEncoding("utf8").on("data", take);
-    child.stderr.setEncoding("utf8").on("data", take);
-    const timer = setTimeout(() => {
-      output += `\n(killed after ${timeoutMs / 1000} s)`;
-      child.kill("SIGKILL");
-    }, timeoutMs);
-    child.once("exit", (code) => {
-      clearTimeout(timer);
-      children.delete(child);
-      resolve({ code, output });
-    });
-  });
+/** The conformance runners' runChild, from here, saying in the output when it had to kill. */
+async function collect(command, args, timeoutMs) {
+  const run = await runChild(command, args, { cwd: here, timeoutMs });
+  return { code: run.code, output: run.timedOut ? `${run.output}\n(killed after ${timeoutMs / 1000} s)` : run.output };
 }
 
 function freePort() {
@@ -183,7 +166,7 @@ async function waitForPort(port, server) {
 }
 
 function stop(code) {
-  for (const child of children) child.kill("SIGKILL");
+  killChildren();
   rmSync(scratch, { recursive: true, force: true });
   process.exit(code);
 }
