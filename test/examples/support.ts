@@ -12,6 +12,7 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import { HttpClientTransport } from "../../runtime/http.js";
 import { McpClient, spawnStdio, type ChildStdioTransport, type Transport } from "../../runtime/index.js";
 import { recording, RecordingSdkTransport, Transcript } from "../../examples/shared/recorder.js";
+import { servedOverHttp, type ServedProcess } from "../support/served-process.js";
 
 export const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 /** How long any single wait in these tests may take before it fails. */
@@ -208,42 +209,13 @@ export const ERAS = [
   { era: "stateless", label: "2026-07-28 through McpClient" },
 ] as const;
 
-export interface HttpServer {
-  /** The MCP endpoint, e.g. http://127.0.0.1:40123/mcp. */
-  readonly url: string;
-  stop(): Promise<void>;
-}
+export type HttpServer = ServedProcess;
 
 /** Starts the example with `--http --port 0` and reads the URL it reports on stderr. */
 export async function httpServer(name: string, args: readonly string[] = []): Promise<HttpServer> {
   const { command, args: argv } = exampleCommand(name, "server.ts", [...args, "--http", "--port", "0"]);
   const child = spawn(command, argv, { cwd: ROOT, stdio: ["ignore", "ignore", "pipe"] });
-  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
-  let stderr = "";
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${name} reported no URL within ${WAIT_MS} ms; stderr: ${stderr}`)), WAIT_MS);
-    child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
-      stderr += chunk;
-      const found = /serving MCP over Streamable HTTP at (\S+)/.exec(stderr);
-      if (found) {
-        clearTimeout(timer);
-        resolve(found[1]!);
-      }
-    });
-    child.once("exit", (code) => {
-      clearTimeout(timer);
-      reject(new Error(`${name} exited (${code}) before serving HTTP; stderr: ${stderr}`));
-    });
-  });
-  return {
-    url,
-    stop: async () => {
-      if (child.exitCode === null && child.signalCode === null) child.kill("SIGTERM");
-      const timer = setTimeout(() => child.kill("SIGKILL"), 5000);
-      await exited;
-      clearTimeout(timer);
-    },
-  };
+  return servedOverHttp(child, name, WAIT_MS);
 }
 
 /** The official SDK Client over Streamable HTTP (session era). */
