@@ -24,6 +24,10 @@ export {
   type ValidationMode,
 } from "./client/client.js";
 export type { CacheOptions, CacheStore, CachedResult } from "./client/cache.js";
+export { SkillsClient, SkillVerificationError, type SkillFile, type SkillVerificationReason } from "./client/skills.js";
+export type { SkillFiles, SkillOptions } from "./server/skills.js";
+export { DIRECTORY_MIME_TYPE, SKILL_LIMITS, SKILLS_EXTENSION, type SkillEntry, type SkillResourceEntry } from "./util/skill-entry.js";
+export { FrontmatterError, parseFrontmatter, type Frontmatter, type YamlValue } from "./util/frontmatter.js";
 
 export { LOG_LEVELS, type AskOptions, type ClientIdentity, type Handler, type LogLevelName, type RequestContext } from "./dispatch/context.js";
 export type { InputRequiredOptions } from "./session/input-required.js";

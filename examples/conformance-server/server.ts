@@ -62,7 +62,16 @@ export function createConformanceServer(options: ConformanceServerOptions = {}):
   addInputRequiredTools(server);
   addResources(server);
   addPrompts(server);
+  addSkills(server);
   return server;
+}
+
+/** SEP-2640: one skill with a subdirectory, for the sep-2640-skills-* scenarios. */
+function addSkills(server: McpServer): void {
+  server.skill("pdf-processing", {
+    "SKILL.md": "---\nname: pdf-processing\ndescription: Extract, fill, and assemble PDF documents\nlicense: Apache-2.0\nmetadata:\n  version: \"2.1.0\"\n---\n\n# PDF processing\n\nFor forms, read references/FORMS.md.\n",
+    "references/FORMS.md": "# Forms\n\nFill every field before assembling.\n",
+  });
 }
 
 function addTools(server: McpServer, options: ConformanceServerOptions): void {

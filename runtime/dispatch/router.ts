@@ -26,9 +26,12 @@ export interface ExtensionMethod {
   checkParams(params: unknown): void;
   /** Throws -32603 naming the offending fields: invalid data is never sent. */
   checkResult(result: unknown): void;
+  /** Stateless era: the result is a CacheableResult (SEP-2549), completed with ttlMs and cacheScope. */
+  readonly cacheable?: boolean;
 }
 
 const EXTENSION: MethodDescriptor = { kind: "request", senders: ["client"], message: "", paramsRequired: false, results: [], cacheable: false };
+const CACHEABLE_EXTENSION: MethodDescriptor = { ...EXTENSION, cacheable: true };
 
 /** The result fields the dispatcher completes on stateless-era results (completeStateless below). */
 export type Completed = "resultType" | "ttlMs" | "cacheScope";
@@ -62,7 +65,7 @@ export function createDispatcher(handlers: ReadonlyMap<string, Handler>, options
   return (request: Request, inbound: InboundRequest, scope: RequestScope) => {
     const { module } = scope;
     const extension = module.methods.has(request.method) ? undefined : options.extensions?.get(request.method);
-    const descriptor = extension ? EXTENSION : clientRequest(module, request.method);
+    const descriptor = extension ? (extension.cacheable ? CACHEABLE_EXTENSION : EXTENSION) : clientRequest(module, request.method);
     const handler = extension?.handler ?? handlers.get(request.method);
     if (!handler) throw new RpcError(ErrorCode.MethodNotFound, `Method not found: this server does not implement ${request.method}`);
     if (extension) extension.checkParams(request.params ?? {});

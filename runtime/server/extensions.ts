@@ -7,6 +7,8 @@ import type { SchemaCompiler, SchemaValidator } from "./json-schema.js";
 export interface MethodSchemas {
   readonly params?: Record<string, unknown>;
   readonly result?: Record<string, unknown>;
+  /** Stateless era: the result is a CacheableResult (SEP-2549), so ttlMs and cacheScope are filled in as on resources/list. */
+  readonly cacheable?: boolean;
 }
 
 /**
@@ -30,6 +32,7 @@ export function extensionMethod(method: string, handler: Handler, schemas: Metho
   };
   return {
     handler,
+    cacheable: schemas.cacheable,
     checkParams(value) {
       const problem = check("params", value);
       if (problem !== undefined) throw new RpcError(ErrorCode.InvalidParams, `Invalid params for ${method}: ${problem}`);

@@ -14,6 +14,7 @@ import { complete, type Completers } from "./completion.js";
 import { extensionMethod, type MethodSchemas } from "./extensions.js";
 import { SchemaCompiler, type SchemaEngine } from "./json-schema.js";
 import { Paginator } from "./pagination.js";
+import { SkillCatalog, type SkillFiles, type SkillOptions } from "./skills.js";
 import { PromptRegistry, type PromptDefinition, type PromptHandler } from "./prompts.js";
 import {
   ResourceRegistry,
@@ -233,6 +234,28 @@ export class McpServer<Types extends RevisionTypes = any> {
   }
   private readonly userMethods = new Set<string>();
 
+  /**
+   * Declares an extension (SEP-2133) under `capabilities.extensions`, with its settings (`{}`
+   * for none). Its methods are served with `handle`.
+   */
+  extension(id: string, settings: Record<string, unknown> = {}): this {
+    this.declaredExtensions.set(id, settings);
+    return this;
+  }
+  private readonly declaredExtensions = new Map<string, Record<string, unknown>>();
+
+  /**
+   * Serves a skill (SEP-2640, the io.modelcontextprotocol/skills extension) at
+   * `skill://<path>/`: `files` by path relative to the skill's root, SKILL.md among them, whose
+   * frontmatter `name` is the path's last segment. Each file becomes a resource; skills/list,
+   * skills/get and resources/directory/read answer for them (runtime/server/skills.ts).
+   */
+  skill(path: string, files: SkillFiles, options?: SkillOptions): this {
+    (this.skills ??= new SkillCatalog(this)).add(path, files, options);
+    return this;
+  }
+  private skills?: SkillCatalog;
+
   removeTool(name: string): boolean {
     return this.tools.remove(name) && !!this.changed("tools");
   }
@@ -310,6 +333,7 @@ export class McpServer<Types extends RevisionTypes = any> {
     if (this.resources.size > 0) capabilities.resources = { subscribe: true, listChanged: true };
     if (this.prompts.size > 0) capabilities.prompts = { listChanged: true };
     if (this.prompts.hasCompleters || this.resources.hasCompleters) capabilities.completions = {};
+    if (this.declaredExtensions.size > 0) capabilities.extensions = Object.fromEntries(this.declaredExtensions);
     return capabilities;
   }
 

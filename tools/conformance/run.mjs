@@ -7,6 +7,7 @@
 //   2. the same, pending suite                                      (every check, no warnings)
 //   3. 0.2.0-alpha, --requirements 2025-11-25                       (every check)
 //   4. 0.2.0-alpha, --requirements 2026-07-28                       (every check)
+//   5. 0.2.0-alpha, the SEP-2640 skills scenarios, each by --scenario (every check)
 // Every check must be SUCCESS (INFO and SKIPPED are neutral); a FAILURE or a WARNING fails the
 // run unless expected-failures.yml lists that suite, scenario and check with a reason. The one
 // other exception: scenarios the alpha's requirements file itself marks `not_scored` with reason
@@ -41,6 +42,8 @@ const SUITES = [
   { name: "0.1.16 pending", cli: STABLE, args: ["--suite", "pending"] },
   { name: "0.2.0-alpha 2025-11-25", cli: ALPHA, args: ["--requirements", "2025-11-25"], requirements: "2025-11-25" },
   { name: "0.2.0-alpha 2026-07-28", cli: ALPHA, args: ["--requirements", "2026-07-28"], requirements: "2026-07-28" },
+  // Extensions this project implements, scored like the rest; the suite runs them only when named.
+  { name: "0.2.0-alpha skills extension", cli: ALPHA, args: [], scenarios: ["sep-2640-skills-directory", "sep-2640-skills-enumeration", "sep-2640-skills-manifest"] },
 ];
 
 const { values } = parseArgs({ options: { suite: { type: "string", multiple: true }, "keep-results": { type: "boolean" }, url: { type: "string" } } });
@@ -73,7 +76,14 @@ async function main() {
   for (const suite of selected) {
     const out = join(results, suite.name.replace(/[^a-z0-9.-]+/gi, "_"));
     const started = Date.now();
-    const run = await runChild(NODE22, [suite.cli, "server", "--url", server.url, "-o", out, ...suite.args], { cwd: here, timeoutMs: SUITE_TIMEOUT_MS });
+    const runs = suite.scenarios ? suite.scenarios.map((scenario) => ["--scenario", scenario]) : [[]];
+    const run = { code: 0, output: "", timedOut: false };
+    for (const scenarioArgs of runs) {
+      const one = await runChild(NODE22, [suite.cli, "server", "--url", server.url, "-o", out, ...suite.args, ...scenarioArgs], { cwd: here, timeoutMs: SUITE_TIMEOUT_MS });
+      run.code ||= one.code;
+      run.output += one.output;
+      run.timedOut ||= one.timedOut;
+    }
     const extensions = suite.requirements ? optionalExtensions(suite.requirements) : new Set();
     const all = readChecks(out);
     const checks = all.filter((check) => !extensions.has(check.scenario));
