@@ -10,7 +10,7 @@
 //      each at --spec-version 2025-11-25 --force (what --requirements does per scenario)  (scored)
 //   3. the same for requirements/2026-07-28.yaml                                         (scored)
 //   4. scenarios each requirements file marks not_scored `added-after-release`  (reported, not scored)
-//   5. the SEP-2640 skills extension scenarios of 0.2.0-alpha          (run and reported, not scored)
+//   5. the SEP-2640 skills extension scenarios of 0.2.0-alpha                            (scored)
 // Every check of a scored scenario must be SUCCESS (INFO and SKIPPED are neutral); a FAILURE or
 // WARNING, or a scenario that records no check, fails the run unless expected-failures.yml lists
 // that suite, scenario and check with a reason. Prints each suite's totals; exits non-zero on any
@@ -58,7 +58,7 @@ const SUITES = [
     args: ["--spec-version", revision, "--force"],
     scored: false,
   })),
-  { name: "0.2.0-alpha skills extension", cli: ALPHA, scenarios: (await listScenarios(ALPHA)).filter((s) => s.startsWith("sep-2640-")), args: [], scored: false },
+  { name: "0.2.0-alpha skills extension", cli: ALPHA, scenarios: (await listScenarios(ALPHA)).filter((s) => s.startsWith("sep-2640-")), args: [], scored: true },
 ];
 
 const expected = readExpectedFailures(join(here, "expected-failures.yml"));

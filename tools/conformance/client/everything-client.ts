@@ -7,8 +7,7 @@
 //
 // Exits 0 when the scenario's steps ran, 1 (with the error on stderr) otherwise. The verdict is the
 // suite's: it judges what its mock server saw.
-import { createHash } from "node:crypto";
-import { McpClient, type ClientOptions } from "../../../runtime/index.js";
+import { McpClient, SkillsClient, type ClientOptions } from "../../../runtime/index.js";
 import { HttpClientTransport } from "../../../runtime/http.js";
 
 type Scenario = (url: string) => Promise<void>;
@@ -152,60 +151,33 @@ const scenarios: Record<string, Scenario> = {
       await client.close();
     }
   },
-  // SEP-2640 skills (an extension): skills/list through McpClient.request; a skill is loaded only
-  // when used, and its files are used only after their digest, size and frontmatter check out.
+  // SEP-2640 skills (an extension), through SkillsClient: listing reads no file; loading a skill
+  // reads its SKILL.md, verified (size, digest, frontmatter) before anything else of it is read.
   "sep-2640-client-no-prefetch": async (url) => {
     const client = await connect(url);
-    await client.request("skills/list", {});
-    await client.close();
+    try {
+      await new SkillsClient(client).list();
+    } finally {
+      await client.close();
+    }
   },
   "sep-2640-client-verify-digest": loadFirstSkill,
   "sep-2640-client-verify-size": loadFirstSkill,
   "sep-2640-client-verify-frontmatter": loadFirstSkill,
 };
 
-interface SkillEntry {
-  uri: string;
-  frontmatter?: Record<string, unknown>;
-  resources?: { uri: string; digest?: string; size?: number }[];
-}
-
+/** Loads the first listed skill, then reads its other files; a verification failure stops it (exit 1). */
 async function loadFirstSkill(url: string): Promise<void> {
   const client = await connect(url);
   try {
-    const listed = await client.request("skills/list", {});
-    const skill = (listed.skills as SkillEntry[] | undefined)?.[0];
+    const skills = new SkillsClient(client);
+    const skill = (await skills.list()).skills[0];
     if (!skill) throw new Error("skills/list returned no skill");
-    const files = skill.resources ?? [];
-    const main = files.find((f) => f.uri === skill.uri);
-    const body = await readVerified(client, skill.uri, main);
-    const frontmatter = parseFrontmatter(body);
-    for (const [key, value] of Object.entries(skill.frontmatter ?? {}))
-      if (frontmatter[key] !== value) throw new Error(`${skill.uri}: frontmatter ${key} is ${JSON.stringify(frontmatter[key])}, the entry says ${JSON.stringify(value)}`);
-    for (const file of files) if (file.uri !== skill.uri) await readVerified(client, file.uri, file);
+    await skills.read(skill);
+    if (skill.resources !== "dynamic") for (const file of skill.resources) if (file.uri !== skill.uri) await skills.read(skill, file.uri);
   } finally {
     await client.close();
   }
-}
-
-async function readVerified(client: McpClient, uri: string, entry: { digest?: string; size?: number } | undefined): Promise<string> {
-  const read = await client.readResource(uri);
-  const content = read.contents[0] as { text?: string; blob?: string } | undefined;
-  const bytes = content?.text !== undefined ? Buffer.from(content.text, "utf8") : Buffer.from(content?.blob ?? "", "base64");
-  if (entry?.size !== undefined && bytes.length !== entry.size) throw new Error(`${uri}: ${bytes.length} bytes, the entry says ${entry.size}`);
-  if (entry?.digest !== undefined && entry.digest !== `sha256:${createHash("sha256").update(bytes).digest("hex")}`) throw new Error(`${uri}: digest mismatch`);
-  return bytes.toString("utf8");
-}
-
-/** The `key: value` lines between the leading `---` fences. */
-function parseFrontmatter(text: string): Record<string, string> {
-  const block = /^---\r?\n([\s\S]*?)\r?\n---/.exec(text)?.[1] ?? "";
-  const fields: Record<string, string> = {};
-  for (const line of block.split(/\r?\n/)) {
-    const found = /^([A-Za-z0-9_-]+):\s*(.*)$/.exec(line);
-    if (found) fields[found[1]!] = found[2]!.replace(/^(["'])(.*)\1$/, "$2");
-  }
-  return fields;
 }
 
 const name = process.env.MCP_CONFORMANCE_SCENARIO;
