@@ -95,6 +95,10 @@ export class SkillCatalog {
     }
     if (frontmatter.name !== name) throw new Error(`skill ${path}: the frontmatter name is ${JSON.stringify(frontmatter.name)}; SEP-2640 requires it to equal the last path segment, "${name}"`);
     if (typeof frontmatter.description !== "string" || frontmatter.description === "") throw new Error(`skill ${path}: the frontmatter needs a non-empty description`);
+    const metadata = frontmatter.metadata;
+    // Agent Skills specification: `metadata` maps strings to strings (hosts such as SDK v2 skip a skill that breaks it).
+    if (metadata !== undefined && (typeof metadata !== "object" || metadata === null || Array.isArray(metadata) || Object.values(metadata).some((v) => typeof v !== "string")))
+      throw new Error(`skill ${path}: the frontmatter metadata must map strings to strings`);
 
     const root = `skill://${path}`;
     const uri = `${root}/${SKILL_MD}`;

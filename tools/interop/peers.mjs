@@ -10,3 +10,7 @@ export { experimental_createMCPClient as createAiSdkMcpClient } from "@ai-sdk/mc
 
 /** server-everything's launcher: `node <this> stdio`. */
 export const SERVER_EVERYTHING = fileURLToPath(import.meta.resolve("@modelcontextprotocol/server-everything/dist/index.js"));
+
+// SEP-2640 skills, both sides.
+export { SkillsClient, SkillVerificationError } from "@modelcontextprotocol/client/ext/skills";
+export { SkillsExtension, memorySkillFiles } from "@modelcontextprotocol/server/ext/skills";

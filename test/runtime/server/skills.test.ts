@@ -87,6 +87,7 @@ describe("server.skill", () => {
     expect(() => server().skill("pdf-processing", { "README.md": "x" })).to.throw(/has no SKILL.md/);
     expect(() => server().skill("pdf-processing", { "SKILL.md": "# no frontmatter" })).to.throw(/does not begin with a --- delimited/);
     expect(() => server().skill("pdf-processing", { "SKILL.md": "---\nname: pdf-processing\n---\n" })).to.throw(/non-empty description/);
+    expect(() => server().skill("pdf-processing", { "SKILL.md": SKILL_MD.replace('"2.1"', "2.1") })).to.throw(/metadata must map strings to strings/);
     expect(() => server().skill("Bad--Name", { "SKILL.md": SKILL_MD })).to.throw(/naming rules/);
     expect(() => server().skill("pdf-processing", { "SKILL.md": SKILL_MD, "../escape.md": "x" })).to.throw(/non-empty segments/);
     const many = Object.fromEntries(Array.from({ length: 512 }, (_, i) => [`f${i}.txt`, "x"]));
