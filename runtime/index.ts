@@ -26,6 +26,19 @@ export {
 export type { CacheOptions, CacheStore, CachedResult } from "./client/cache.js";
 export { SkillsClient, SkillVerificationError, type SkillFile, type SkillVerificationReason } from "./client/skills.js";
 export type { SkillFiles, SkillOptions } from "./server/skills.js";
+export {
+  APP_MIME_TYPE,
+  APPS_EXTENSION,
+  RESOURCE_URI_META_KEY,
+  appResource,
+  appsCapability,
+  appToolMeta,
+  type AppResourceDefinition,
+  type AppResourceMeta,
+  type AppsClientCapability,
+  type AppToolMeta,
+  type AppToolVisibility,
+} from "./server/apps.js";
 export { DIRECTORY_MIME_TYPE, SKILL_LIMITS, SKILLS_EXTENSION, type SkillEntry, type SkillResourceEntry } from "./util/skill-entry.js";
 export { FrontmatterError, parseFrontmatter, type Frontmatter, type YamlValue } from "./util/frontmatter.js";
 

@@ -2,7 +2,7 @@
 // (test/interop/support/peers.ts loads this file, and skips or fails when it is not installed).
 import { fileURLToPath } from "node:url";
 
-export { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+export { Client, InMemoryTransport, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 export { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 export { McpServer, createMcpHandler } from "@modelcontextprotocol/server";
 export { serveStdio, StdioServerTransport } from "@modelcontextprotocol/server/stdio";
@@ -14,3 +14,7 @@ export const SERVER_EVERYTHING = fileURLToPath(import.meta.resolve("@modelcontex
 // SEP-2640 skills, both sides.
 export { SkillsClient, SkillVerificationError } from "@modelcontextprotocol/client/ext/skills";
 export { SkillsExtension, memorySkillFiles } from "@modelcontextprotocol/server/ext/skills";
+
+// MCP Apps: the ext-apps server helpers and the JSON Schema of its types.
+export { registerAppTool, registerAppResource, getUiCapability } from "@modelcontextprotocol/ext-apps/server";
+export const EXT_APPS_SCHEMA = fileURLToPath(import.meta.resolve("@modelcontextprotocol/ext-apps/schema.json"));
