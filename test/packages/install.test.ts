@@ -213,6 +213,33 @@ describe("the packed packages, installed as a user installs them", function () {
       }
     });
 
+    it("serves a skill (SEP-2640) and an MCP App view, and SkillsClient reads the skill verified, from plain JavaScript", () => {
+      const script = `
+        import { appResource, appToolMeta, createMemoryPair, createServer, McpClient, SkillsClient } from "@mcp-codegen/runtime";
+        const server = createServer({ name: "s", version: "1.0.0" }).skill("hello", { "SKILL.md": "---\\nname: hello\\ndescription: Says hello\\n---\\nHi.\\n" });
+        server.tool({ name: "view", inputSchema: { type: "object" }, _meta: appToolMeta({ resourceUri: "ui://hello/view.html" }) }, () => ({ content: [] }));
+        appResource(server, { uri: "ui://hello/view.html", name: "view" }, "<p>hi</p>");
+        const [a, b] = createMemoryPair();
+        await server.listen(b);
+        const client = await McpClient.connect(a, { name: "c", version: "1.0.0", revision: "2026-07-28" });
+        const skills = new SkillsClient(client);
+        const [skill] = (await skills.list()).skills;
+        const file = await skills.read(skill);
+        const view = (await client.readResource("ui://hello/view.html")).contents[0];
+        console.log(JSON.stringify({ uri: skill.uri, verified: file.verified, body: file.body, mimeType: view.mimeType, meta: (await client.listTools()).items[0]._meta }));
+        await client.close();
+        await server.close();`;
+      const node = run(process.execPath, ["--input-type=module", "-e", script], project);
+      expect(node.status, describeRun(node)).to.equal(0);
+      expect(JSON.parse(node.stdout)).to.deep.equal({
+        uri: "skill://hello/SKILL.md",
+        verified: true,
+        body: "Hi.\n",
+        mimeType: "text/html;profile=mcp-app",
+        meta: { ui: { resourceUri: "ui://hello/view.html" }, "ui/resourceUri": "ui://hello/view.html" },
+      });
+    });
+
     it("every pinned revision is an entry point that loads at run time with its validators", () => {
       const script = `
         const out = {};
