@@ -24,7 +24,7 @@ const bin = (name) => join(here, "node_modules", ".bin", name);
 const START_TIMEOUT_MS = 60_000;
 const SUITES_TIMEOUT_MS = 900_000;
 const STDIO_TIMEOUT_MS = 60_000;
-const ALL_SUITES = ["0.2.0-alpha 2026-07-28", "0.2.0-alpha 2025-11-25", "0.1.16 active"];
+const ALL_SUITES = ["0.2.0-alpha 2026-07-28", "0.2.0-alpha 2025-11-25", "0.1.16 active", "0.2.0-alpha skills extension"];
 
 const RUNTIMES = {
   bun: { start: (port) => [bin("bun"), ["servers/bun.ts"], { PORT: String(port) }], suites: ALL_SUITES, stdio: [bin("bun"), ["servers/stdio.ts"]] },
