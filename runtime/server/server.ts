@@ -14,7 +14,6 @@ import { complete, type Completers } from "./completion.js";
 import { extensionMethod, type MethodSchemas } from "./extensions.js";
 import { SchemaCompiler, type SchemaEngine } from "./json-schema.js";
 import { Paginator } from "./pagination.js";
-import { SkillCatalog, type SkillFiles, type SkillOptions } from "./skills.js";
 import { PromptRegistry, type PromptDefinition, type PromptHandler } from "./prompts.js";
 import {
   ResourceRegistry,
@@ -24,6 +23,7 @@ import {
   type ResourceTemplateHandler,
 } from "./resources.js";
 import type { DefaultTypes, ServedMethod, ServedParams, ServedResult, ServedTypes } from "./served.js";
+import { SkillCatalog, type SkillFiles, type SkillOptions } from "./skills.js";
 import { Subscriptions, type ListKind } from "./subscriptions.js";
 import type { ObjectSchema, ToolArguments } from "./schema-types.js";
 import { ToolRegistry, type ToolDefinition, type ToolHandler, type ToolResult } from "./tools.js";
@@ -251,7 +251,7 @@ export class McpServer<Types extends RevisionTypes = any> {
    * skills/get and resources/directory/read answer for them (runtime/server/skills.ts).
    */
   skill(path: string, files: SkillFiles, options?: SkillOptions): this {
-    (this.skills ??= new SkillCatalog(this)).add(path, files, options);
+    (this.skills ??= new SkillCatalog(this, this.paginator)).add(path, files, options);
     return this;
   }
   private skills?: SkillCatalog;

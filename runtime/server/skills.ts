@@ -16,6 +16,7 @@ import {
   type SkillEntry,
 } from "../util/skill-entry.js";
 import type { MethodSchemas } from "./extensions.js";
+import type { Paginator } from "./pagination.js";
 import type { ResourceDefinition, ResourceHandler } from "./resources.js";
 
 /** A skill's files by path relative to its root (`SKILL.md`, `references/FORMS.md`): text, or raw bytes. */
@@ -68,9 +69,13 @@ export class SkillCatalog {
   /** Directory URI -> its direct children by URI. */
   private readonly directories = new Map<string, Map<string, Child>>();
 
-  constructor(private readonly host: SkillHost) {
+  /** Pages as the server's own lists do (ServerOptions.pageSize, sealed cursors); an entry is never split. */
+  constructor(
+    private readonly host: SkillHost,
+    private readonly paginator: Pick<Paginator, "page">,
+  ) {
     host.extension(SKILLS_EXTENSION, { directoryRead: true });
-    host.handle("skills/list", () => this.list(), SKILL_METHOD_SCHEMAS["skills/list"]);
+    host.handle("skills/list", (params) => this.list(params.cursor), SKILL_METHOD_SCHEMAS["skills/list"]);
     host.handle("skills/get", (params) => this.get(params.uri as string), SKILL_METHOD_SCHEMAS["skills/get"]);
     host.handle("resources/directory/read", (params) => this.readDirectory(params.uri as string, params.cursor), SKILL_METHOD_SCHEMAS["resources/directory/read"]);
   }
@@ -161,8 +166,10 @@ export class SkillCatalog {
     return children;
   }
 
-  private async list(): Promise<{ skills: SkillEntry[] }> {
-    return { skills: await Promise.all(this.skills.values()) };
+  private async list(cursor: unknown): Promise<{ skills: SkillEntry[]; nextCursor?: string }> {
+    const { items, nextCursor } = this.paginator.page("skills", [...this.skills.values()], cursor);
+    const skills = await Promise.all(items);
+    return nextCursor === undefined ? { skills } : { skills, nextCursor };
   }
 
   private async get(uri: string): Promise<{ skill: SkillEntry }> {
@@ -171,12 +178,13 @@ export class SkillCatalog {
     return { skill: await skill };
   }
 
-  /** One page: every child. A cursor is never issued, so any cursor given is invalid. */
-  private readDirectory(uri: string, cursor: unknown): { resources: Child[] } {
+  /** A cursor is good for the directory it was issued for only. */
+  private readDirectory(uri: string, cursor: unknown): { resources: Child[]; nextCursor?: string } {
     const children = this.directories.get(uri);
     if (!children) throw new RpcError(ErrorCode.InvalidParams, `${uri} is not a directory this server serves`, { uri });
-    if (cursor !== undefined) throw new RpcError(ErrorCode.InvalidParams, `invalid cursor for ${uri}`, { cursor });
-    return { resources: [...children.values()].sort((a, b) => (a.uri < b.uri ? -1 : 1)) };
+    const sorted = [...children.values()].sort((a, b) => (a.uri < b.uri ? -1 : 1));
+    const { items, nextCursor } = this.paginator.page(`directory ${uri}`, sorted, cursor);
+    return nextCursor === undefined ? { resources: items } : { resources: items, nextCursor };
   }
 }
 

@@ -127,6 +127,23 @@ describe("SkillsClient", () => {
       }
     });
 
+  it("walks every skills/list page, or returns the one page asked for with its cursor", async () => {
+    const server = createServer({ name: "skills", version: "1.0.0", logger: quiet, pageSize: 2 });
+    for (const name of ["a", "b", "c"]) server.skill(name, { "SKILL.md": `---\nname: ${name}\ndescription: ${name}\n---\n` });
+    const { client } = await connect(server, "2025-11-25");
+    try {
+      const skills = new SkillsClient(client);
+      expect((await skills.list()).skills.map((s) => s.uri)).to.deep.equal(["skill://a/SKILL.md", "skill://b/SKILL.md", "skill://c/SKILL.md"]);
+      const first = await client.request<{ nextCursor: string }>("skills/list", {});
+      const page = await skills.list({ cursor: first.nextCursor });
+      expect(page.skills.map((s) => s.uri)).to.deep.equal(["skill://c/SKILL.md"]);
+      expect(page).not.to.have.property("nextCursor");
+    } finally {
+      await client.close();
+      await server.close();
+    }
+  });
+
   it("lists nothing from a server without the extension, asking it nothing", async () => {
     const server = createServer({ name: "plain", version: "1.0.0", logger: quiet }).resource({ uri: "note://a", name: "a" }, () => ({ contents: [] }));
     const { client, tap } = await connect(server, "2026-07-28");

@@ -77,6 +77,33 @@ describe("server.skill", () => {
       }
     });
 
+  it("pages skills/list and directory reads by ServerOptions.pageSize; a cursor is good for its own list only", async () => {
+    const server = createServer({ name: "skills", version: "1.0.0", logger: quiet, pageSize: 1 });
+    for (const name of ["alpha", "beta", "gamma"]) server.skill(name, { "SKILL.md": `---\nname: ${name}\ndescription: The ${name} skill\n---\n`, "a.md": "a", "b.md": "b" });
+    const client = await connectClient(server, "2026-07-28");
+    try {
+      const uris: string[] = [];
+      let cursor: string | undefined;
+      for (let page = 0; page < 5; page++) {
+        const result = await client.request("skills/list", cursor === undefined ? {} : { cursor });
+        expect(result.skills).to.have.length(1);
+        uris.push(...(result.skills as { uri: string }[]).map((s) => s.uri));
+        cursor = result.nextCursor as string | undefined;
+        if (cursor === undefined) break;
+      }
+      expect(uris).to.deep.equal(["skill://alpha/SKILL.md", "skill://beta/SKILL.md", "skill://gamma/SKILL.md"]);
+      const first = await client.request("resources/directory/read", { uri: "skill://alpha" });
+      expect(first.resources).to.have.length(1);
+      const second = await client.request("resources/directory/read", { uri: "skill://alpha", cursor: first.nextCursor });
+      expect(second.resources).to.have.length(1);
+      expect((await rejectionOf(client.request("resources/directory/read", { uri: "skill://beta", cursor: first.nextCursor }))).code).to.equal(-32602);
+      expect((await rejectionOf(client.request("skills/list", { cursor: "forged" }))).code).to.equal(-32602);
+    } finally {
+      await client.close();
+      await server.close();
+    }
+  });
+
   it("the entry's frontmatter is the file's, as the frontmatter parser reads it", () => {
     expect(parseFrontmatter(SKILL_MD).fields).to.deep.equal({ name: "pdf-processing", description: "Extract, fill, and assemble PDF documents", metadata: { version: "2.1" } });
   });
