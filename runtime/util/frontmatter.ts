@@ -184,6 +184,8 @@ function scalar(text: string, line: number): YamlValue {
     return inner.split(",").map((item) => scalar(item.trim(), line));
   }
   if (/^[{&*!%@`]/.test(text)) throw new FrontmatterError(`YAML syntax not supported in frontmatter: ${text}`, line);
+  // YAML forbids ": " in a plain scalar; accepting it would publish frontmatter other parsers refuse.
+  if (/:(\s|$)/.test(text)) throw new FrontmatterError(`a plain value cannot contain ": " (quote it): ${text}`, line);
   if (/^(~|null|Null|NULL)$/.test(text)) return null;
   if (/^(true|True|TRUE)$/.test(text)) return true;
   if (/^(false|False|FALSE)$/.test(text)) return false;

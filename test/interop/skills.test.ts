@@ -6,7 +6,7 @@
 // The SKILL.md uses the YAML our frontmatter reader accepts beyond plain strings, so the two
 // parsers are compared on it.
 import { expect } from "chai";
-import { createServer, McpClient, SkillsClient } from "../../runtime/index.js";
+import { createServer, McpClient, parseFrontmatter, SkillsClient } from "../../runtime/index.js";
 import { fetchHandler, HttpClientTransport } from "../../runtime/http.js";
 import { interopPeers } from "./support/peers.js";
 
@@ -52,6 +52,42 @@ describe("interop: skills (SEP-2640) with SDK v2", function () {
   before(async function () {
     peers = await interopPeers(this);
   });
+
+  // Our frontmatter reader and SDK v2's (through its skillEntry) on the same documents: the same
+  // fields, or both refuse.
+  const documents = [
+    "description: plain",
+    "description: 'it''s: quoted'",
+    'description: "esc\\t\\u00e9"',
+    "description: |\n  kept\n  lines\n",
+    "description: >\n  folded\n  lines\n\n  para\n",
+    "description: |-\n  stripped\n",
+    "description: a\ncount: 0x1F\nv: 1.0\nn: ~\nb: False\ns: 1.2.3\nneg: -7\nexp: 1e3",
+    "description: a\nlist:\n  - x\n  - 2\nflow: [a, b]\nmetadata:\n  k: v",
+    "description: a # comment\n# full-line comment\nx: 'q' # after quotes",
+    "description: Use it: often",
+    "description: a\nm: &x 1",
+    "description: a\ndescription: b",
+  ];
+  for (const yaml of documents)
+    it(`frontmatter reader agrees with SDK v2's: ${JSON.stringify(yaml).slice(0, 60)}`, async () => {
+      const text = `---\nname: t\n${yaml}\n---\nbody\n`;
+      let theirs: unknown;
+      try {
+        theirs = (await peers.skillEntry("t", { "SKILL.md": text })).frontmatter;
+      } catch {
+        theirs = "refused";
+      }
+      let mine: unknown;
+      try {
+        mine = parseFrontmatter(text).fields;
+      } catch {
+        mine = "refused";
+      }
+      expect(mine).to.deep.equal(theirs);
+      // The last three are not YAML either reader takes (": " in a plain value, an anchor, a duplicate key).
+      expect(mine === "refused", "refused").to.equal(documents.indexOf(yaml) >= documents.length - 3);
+    });
 
   for (const [era, negotiation, expected] of [
     ["session", undefined, "2025-11-25"],

@@ -13,7 +13,7 @@ export const SERVER_EVERYTHING = fileURLToPath(import.meta.resolve("@modelcontex
 
 // SEP-2640 skills, both sides.
 export { SkillsClient, SkillVerificationError } from "@modelcontextprotocol/client/ext/skills";
-export { SkillsExtension, memorySkillFiles } from "@modelcontextprotocol/server/ext/skills";
+export { SkillsExtension, memorySkillFiles, skillEntry } from "@modelcontextprotocol/server/ext/skills";
 
 // MCP Apps: the ext-apps server helpers and the JSON Schema of its types.
 export { registerAppTool, registerAppResource, getUiCapability } from "@modelcontextprotocol/ext-apps/server";

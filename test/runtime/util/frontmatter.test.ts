@@ -76,6 +76,7 @@ describe("parseFrontmatter", () => {
     ["a flow mapping", doc("meta: {a: 1}"), /line 2: YAML syntax not supported/],
     ["an unterminated string", doc('name: "a'), /line 2: unterminated double-quoted/],
     ["a mapping inside a sequence", doc("list:\n  - a: 1"), /line 3: mappings inside sequences/],
+    ["a plain value with \": \"", doc("description: Use it: often"), /line 2: a plain value cannot contain ": "/],
     ["stray indentation", doc("name: a\n    b: c"), /line 3: unexpected indentation/],
   ];
   for (const [what, text, message] of refused)
