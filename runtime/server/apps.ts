@@ -2,7 +2,6 @@
 // `ui://` resource that renders it in `_meta.ui.resourceUri`, and that resource is HTML served
 // with the extension's MIME type. The types mirror @modelcontextprotocol/ext-apps 2.0
 // (spec.types.ts); test/runtime/server/apps.test.ts holds what they produce to its schema.json.
-import type { ClientIdentity } from "../dispatch/context.js";
 import type { ReadResourceResult, Resource } from "./types.js";
 
 export const APPS_EXTENSION = "io.modelcontextprotocol/ui";
@@ -87,9 +86,9 @@ export function appResource<S extends ResourceHost>(server: S, definition: AppRe
 
 /**
  * The client's MCP Apps capability when it renders the app MIME type, else undefined: a tool can
- * then answer with text alone.
+ * then answer with text alone. Pass the handler context's `client`.
  */
-export function appsCapability(client: Pick<ClientIdentity, "capabilities">): AppsClientCapability | undefined {
+export function appsCapability(client: { readonly capabilities: Readonly<Record<string, unknown>> }): AppsClientCapability | undefined {
   const extensions = client.capabilities.extensions as Record<string, unknown> | undefined;
   const capability = extensions?.[APPS_EXTENSION] as AppsClientCapability | undefined;
   return capability?.mimeTypes?.includes(APP_MIME_TYPE) ? capability : undefined;

@@ -3,8 +3,11 @@
 //     against the package's own JSON Schema of its types (schema.json, by ajv);
 //   - the same declarations made with the package's server helpers (registerAppTool,
 //     registerAppResource) on an SDK v2 McpServer list the same _meta and MIME type as ours;
-//   - the package's getUiCapability and our appsCapability read a client's capability alike.
+//   - the package's getUiCapability and our appsCapability read a client's capability alike;
+//   - its TypeScript types are accepted by ours (tsc on tools/interop/apps-types.ts).
+import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
 import { expect } from "chai";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { APP_MIME_TYPE, appsCapability, createMemoryPair, McpClient } from "../../runtime/index.js";
@@ -61,6 +64,13 @@ describe("interop: MCP Apps with @modelcontextprotocol/ext-apps", function () {
       await client.close();
       await sdk.close();
     }
+  });
+
+  it("ext-apps' McpUiToolMeta, McpUiResourceMeta and McpUiClientCapabilities are accepted by our types (tsc)", () => {
+    const tsc = fileURLToPath(new URL("../../node_modules/typescript/bin/tsc", import.meta.url));
+    const project = fileURLToPath(new URL("../../tools/interop/tsconfig.json", import.meta.url));
+    const run = spawnSync(process.execPath, [tsc, "-p", project], { encoding: "utf8", timeout: 120_000 });
+    expect(run.status, run.stdout + run.stderr).to.equal(0);
   });
 
   it("getUiCapability and appsCapability agree on a capable client", () => {
