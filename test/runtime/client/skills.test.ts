@@ -127,6 +127,29 @@ describe("SkillsClient", () => {
       }
     });
 
+  it("2026-07-28: a cached SKILL.md that fails the entry is fetched once more, fresh", async () => {
+    let served = SKILL_MD;
+    const server = createServer({ name: "changing", version: "1.0.0", logger: quiet, cache: { ttlMs: 60_000 } }).extension("io.modelcontextprotocol/skills");
+    server.resource({ uri: URI, name: "pdf-processing" }, () => ({ contents: [{ uri: URI, mimeType: "text/markdown", text: served }] }));
+    const entryOf = (text: string): SkillEntry => ({ uri: URI, frontmatter: FRONTMATTER, resources: [fileEntry(URI, text)] });
+    server.handle("skills/get", () => ({ skill: entryOf(served) }), SKILL_METHOD_SCHEMAS["skills/get"]);
+    const { client, tap } = await connect(server, "2026-07-28");
+    try {
+      const skills = new SkillsClient(client);
+      expect((await skills.read(await skills.get(URI))).text).to.equal(SKILL_MD);
+      served = SKILL_MD.replace("Body.", "Body, v2.");
+      const updated = await skills.get(URI, { fresh: true });
+      // The client's cache still holds v1 (ttlMs 60 s, no request made): it fails v2's digest, so the file is read again.
+      expect((await client.readResource(URI)).contents[0]).to.include({ text: SKILL_MD });
+      expect(reads(tap)).to.deep.equal([URI]);
+      expect((await skills.read(updated)).text).to.equal(served);
+      expect(reads(tap)).to.deep.equal([URI, URI]);
+    } finally {
+      await client.close();
+      await server.close();
+    }
+  });
+
   it("walks every skills/list page, or returns the one page asked for with its cursor", async () => {
     const server = createServer({ name: "skills", version: "1.0.0", logger: quiet, pageSize: 2 });
     for (const name of ["a", "b", "c"]) server.skill(name, { "SKILL.md": `---\nname: ${name}\ndescription: ${name}\n---\n` });
