@@ -158,6 +158,8 @@ export class McpClient {
   /** The revision offered at initialize: what our capabilities were declared against. */
   private offered: LoadedRevision | undefined;
   private capabilities: Record<string, unknown> = {};
+  /** Stateless era: the `_meta` of a request that adds nothing to it, built once per revision and shared (a sent message is never mutated). */
+  private plainMeta: { readonly module: LoadedRevision; readonly capabilities: object; readonly meta: Readonly<Record<string, unknown>> } | undefined;
   private info: Implementation = { name: "", version: "" };
   private serverCaps: ServerCapabilities = {};
   private serverInstructions: string | undefined;
@@ -234,8 +236,9 @@ export class McpClient {
   callTool(name: string, args: Record<string, unknown> = {}, options?: CallOptions): Promise<CallToolResult> {
     const call = () => {
       const declarations = this.era === "stateless" ? this.toolHeaders.get(name) : undefined;
-      const headers = declarations ? { ...options?.headers, ...paramHeaders(declarations, args) } : options?.headers;
-      return this.request<CallToolResult>("tools/call", { name, arguments: args }, { ...options, ...(headers && { headers }) });
+      // Options are copied only to add headers: most calls have none to add.
+      const sent = declarations ? { ...options, headers: { ...options?.headers, ...paramHeaders(declarations, args) } } : options;
+      return this.request<CallToolResult>("tools/call", { name, arguments: args }, sent);
     };
     // SEP-2243: -32020 means our idea of the tool's headers is stale: list the tools again, retry once.
     return call().catch(async (error: unknown) => {
@@ -631,6 +634,7 @@ export class McpClient {
   private withMeta(params: Record<string, unknown>, progressToken: number | undefined, logLevel: string | undefined): Record<string, unknown> {
     const stateless = this.module.era === "stateless";
     if (!stateless && progressToken === undefined) return params;
+    if (stateless && progressToken === undefined && logLevel === undefined && params._meta === undefined) return { ...params, _meta: this.sharedMeta() };
     const meta: Record<string, unknown> = { ...(params._meta as Record<string, unknown> | undefined) };
     if (progressToken !== undefined) meta.progressToken = progressToken;
     if (stateless) {
@@ -640,6 +644,19 @@ export class McpClient {
       if (logLevel !== undefined) meta[META.logLevel] = logLevel;
     }
     return { ...params, _meta: meta };
+  }
+
+  /** The stateless `_meta` every request carries, for the current revision: frozen, since every request shares it. */
+  private sharedMeta(): Readonly<Record<string, unknown>> {
+    if (this.plainMeta?.module !== this.module || this.plainMeta.capabilities !== this.capabilities) {
+      const meta = {
+        [META.protocolVersion]: this.module.revision,
+        [META.clientCapabilities]: this.capabilities,
+        [META.clientInfo]: { name: this.options.name, version: this.options.version },
+      };
+      this.plainMeta = { module: this.module, capabilities: this.capabilities, meta: Object.freeze(meta) };
+    }
+    return this.plainMeta.meta;
   }
 }
 
