@@ -18,6 +18,7 @@ import {
 import { reported, resultCandidates, summarize } from "../session/validate.js";
 import type { Transport } from "../transports/transport.js";
 import { stderrLogger, type Logger } from "../util/logger.js";
+import { shallowCopy } from "../util/shallow-copy.js";
 import type {
   CallToolResult,
   GetPromptResult,
@@ -374,7 +375,8 @@ export class McpClient {
     round: number,
   ): R | Promise<R> {
     // 2026-07-28: "a client MUST treat a result without resultType as complete".
-    const result = this.era === "stateless" && isObject(answered) && answered.resultType === undefined ? { ...answered, resultType: "complete" } : answered;
+    let result = answered;
+    if (this.era === "stateless" && isObject(answered) && answered.resultType === undefined) (result = shallowCopy(answered)).resultType = "complete";
     this.checkResult(method, descriptor, result, options);
     if (result.resultType !== "input_required") return result as R;
     if (round >= MAX_INPUT_ROUNDS) throw new Error(`${method} still asks for input after ${MAX_INPUT_ROUNDS} rounds`);
@@ -634,8 +636,13 @@ export class McpClient {
   private withMeta(params: Record<string, unknown>, progressToken: number | undefined, logLevel: string | undefined): Record<string, unknown> {
     const stateless = this.module.era === "stateless";
     if (!stateless && progressToken === undefined) return params;
-    if (stateless && progressToken === undefined && logLevel === undefined && params._meta === undefined) return { ...params, _meta: this.sharedMeta() };
-    const meta: Record<string, unknown> = { ...(params._meta as Record<string, unknown> | undefined) };
+    // Copies made key by key, not spread: see shallowCopy.
+    const sent = shallowCopy(params);
+    if (stateless && progressToken === undefined && logLevel === undefined && params._meta === undefined) {
+      sent._meta = this.sharedMeta();
+      return sent;
+    }
+    const meta = typeof params._meta === "object" && params._meta !== null ? shallowCopy(params._meta as Record<string, unknown>) : {};
     if (progressToken !== undefined) meta.progressToken = progressToken;
     if (stateless) {
       meta[META.protocolVersion] = this.module.revision;
@@ -643,7 +650,8 @@ export class McpClient {
       meta[META.clientInfo] = { name: this.options.name, version: this.options.version };
       if (logLevel !== undefined) meta[META.logLevel] = logLevel;
     }
-    return { ...params, _meta: meta };
+    sent._meta = meta;
+    return sent;
   }
 
   /** The stateless `_meta` every request carries, for the current revision: frozen, since every request shares it. */
