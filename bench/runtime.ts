@@ -15,7 +15,8 @@
 // - stdio: the same calls to a spawned server process, each client against its own server:
 //   McpClient (spawnStdio) -> bench/servers/ours.mjs, the v2 Client (StdioClientTransport) ->
 //   bench/servers/v2.mjs, the v1 Client -> bench/servers/sdk.mjs; every server is plain
-//   JavaScript run by plain node, ours from dist/ (`make build`), each set up as its README does.
+//   JavaScript run by plain node, each set up as its README does; ours is the packed package
+//   (`make pack`, staged in pack/staging/runtime), what a user runs, its main entry bundled.
 //   Floor: node alone echoing lines (bench/servers/echo.mjs), no MCP on either side.
 // - spawn: from spawn() to the initialize response on stdout, the same raw client for all, and
 //   for node alone answering with a fixed line (bench/servers/bare.mjs): the floor.
@@ -502,9 +503,12 @@ if (values.worker !== undefined) {
   process.exit(0);
 }
 
-if (!existsSync(join(ROOT, "dist", "runtime", "index.js"))) fail("dist/ is missing: run `make build` first (the stdio servers run compiled JavaScript)");
+if (!existsSync(join(ROOT, "dist", "runtime", "index.js"))) fail("dist/ is missing: run `make build` first (the in-process contenders run compiled JavaScript)");
+const PACKED = join(ROOT, "pack", "staging", "runtime", "dist", "runtime", "bundle.js");
+if (!existsSync(PACKED)) fail("pack/staging is missing: run `make pack` first (our stdio server runs the packed package)");
 const stale = newerSources(join(ROOT, "runtime"), join(ROOT, "dist", "runtime"));
 if (stale.length > 0) console.warn(`warning: dist/ is older than ${stale.slice(0, 3).join(", ")}: run \`make build\` for numbers that match the sources\n`);
+if (statSync(PACKED).mtimeMs < statSync(join(ROOT, "dist", "runtime", "index.js")).mtimeMs) console.warn("warning: pack/ is older than dist/: run `make pack` for numbers that match the sources\n");
 
 console.log(
   `runtime vs SDK v2 (@modelcontextprotocol/server, /client) and SDK v1 (@modelcontextprotocol/sdk), node ${process.version}, ${cpus().length} CPUs, rates: median of ${ROUNDS * RUNS} runs in ${ROUNDS} worker(s) per side${QUICK ? ", --quick" : ""}\n`,

@@ -1,7 +1,8 @@
 /**
  * `make pack`: the two published packages, staged from dist/ (`make build`) and `npm pack`ed into pack/.
  *
- *   pack/staging/runtime/       @mcp-codegen/runtime: dist/runtime/** and dist/generated/** (.js, .d.ts)
+ *   pack/staging/runtime/       @mcp-codegen/runtime: dist/runtime/** and dist/generated/** (.js, .d.ts);
+ *                               the main entry's modules bundled into dist/runtime/bundle.js (bundle.ts)
  *   pack/staging/mcp-codegen/   mcp-codegen: bin/, dist/codegen/**, dist/spec/** (.js), the pinned schemas
  *   pack/<name>-<version>.tgz   what a user installs
  *
@@ -21,6 +22,7 @@ import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync,
 import { dirname, join, relative, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import { sha256 } from "../spec/files.js";
+import { bundleModules } from "./bundle.js";
 import { pinnedRevisions, readPinned, specPath } from "../spec/pinned.js";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
@@ -131,6 +133,9 @@ const compiled = (name: string) => name.endsWith(".js") || name.endsWith(".d.ts"
 const runtimeStage = join(STAGING, "runtime");
 for (const file of [...filesUnder("dist/runtime", compiled), ...filesUnder("dist/generated", compiled)]) stageFile(runtimeStage, file);
 writeFileSync(join(runtimeStage, "dist", "generated", "LICENSE"), license);
+// The main entry's modules in one file: a stdio server loads ~8 modules instead of ~50 (start-up, issue 19).
+const bundled = bundleModules(runtimeStage, join(runtimeStage, "dist", "runtime", "index.js"));
+console.log(`pack: ${bundled.length} modules of @mcp-codegen/runtime's main entry bundled into dist/runtime/bundle.js`);
 stageManifest(runtimeStage, "runtime");
 
 const cliStage = join(STAGING, "mcp-codegen");

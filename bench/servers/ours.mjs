@@ -1,6 +1,7 @@
-// The benchmark's server on our runtime, as a user would ship it: compiled JavaScript (dist/,
-// `make build`), plain node, stdio. Tools: echo {text}, blob {bytes} (a text of that many bytes).
-import { createServer, stdio } from "../../dist/runtime/index.js";
+// The benchmark's server on our runtime, as a user gets it: the packed package (`make pack`, staged
+// in pack/staging/runtime: compiled JavaScript, the main entry bundled), plain node, stdio.
+// Tools: echo {text}, blob {bytes} (a text of that many bytes).
+import { createServer, stdio } from "../../pack/staging/runtime/dist/runtime/index.js";
 import { payload } from "./payload.mjs";
 
 const server = createServer({ name: "bench-ours", version: "1.0.0" });

@@ -18,6 +18,7 @@ import {
 import { reported, resultCandidates, summarize } from "../session/validate.js";
 import type { Transport } from "../transports/transport.js";
 import { stderrLogger, type Logger } from "../util/logger.js";
+import { shallowCopy } from "../util/shallow-copy.js";
 import type {
   CallToolResult,
   GetPromptResult,
@@ -158,6 +159,8 @@ export class McpClient {
   /** The revision offered at initialize: what our capabilities were declared against. */
   private offered: LoadedRevision | undefined;
   private capabilities: Record<string, unknown> = {};
+  /** Stateless era: the `_meta` of a request that adds nothing to it, built once per revision and shared (a sent message is never mutated). */
+  private plainMeta: { readonly module: LoadedRevision; readonly capabilities: object; readonly meta: Readonly<Record<string, unknown>> } | undefined;
   private info: Implementation = { name: "", version: "" };
   private serverCaps: ServerCapabilities = {};
   private serverInstructions: string | undefined;
@@ -234,8 +237,9 @@ export class McpClient {
   callTool(name: string, args: Record<string, unknown> = {}, options?: CallOptions): Promise<CallToolResult> {
     const call = () => {
       const declarations = this.era === "stateless" ? this.toolHeaders.get(name) : undefined;
-      const headers = declarations ? { ...options?.headers, ...paramHeaders(declarations, args) } : options?.headers;
-      return this.request<CallToolResult>("tools/call", { name, arguments: args }, { ...options, ...(headers && { headers }) });
+      // Options are copied only to add headers: most calls have none to add.
+      const sent = declarations ? { ...options, headers: { ...options?.headers, ...paramHeaders(declarations, args) } } : options;
+      return this.request<CallToolResult>("tools/call", { name, arguments: args }, sent);
     };
     // SEP-2243: -32020 means our idea of the tool's headers is stale: list the tools again, retry once.
     return call().catch(async (error: unknown) => {
@@ -371,7 +375,8 @@ export class McpClient {
     round: number,
   ): R | Promise<R> {
     // 2026-07-28: "a client MUST treat a result without resultType as complete".
-    const result = this.era === "stateless" && isObject(answered) && answered.resultType === undefined ? { ...answered, resultType: "complete" } : answered;
+    let result = answered;
+    if (this.era === "stateless" && isObject(answered) && answered.resultType === undefined) (result = shallowCopy(answered)).resultType = "complete";
     this.checkResult(method, descriptor, result, options);
     if (result.resultType !== "input_required") return result as R;
     if (round >= MAX_INPUT_ROUNDS) throw new Error(`${method} still asks for input after ${MAX_INPUT_ROUNDS} rounds`);
@@ -631,7 +636,13 @@ export class McpClient {
   private withMeta(params: Record<string, unknown>, progressToken: number | undefined, logLevel: string | undefined): Record<string, unknown> {
     const stateless = this.module.era === "stateless";
     if (!stateless && progressToken === undefined) return params;
-    const meta: Record<string, unknown> = { ...(params._meta as Record<string, unknown> | undefined) };
+    // Copies made key by key, not spread: see shallowCopy.
+    const sent = shallowCopy(params);
+    if (stateless && progressToken === undefined && logLevel === undefined && params._meta === undefined) {
+      sent._meta = this.sharedMeta();
+      return sent;
+    }
+    const meta = typeof params._meta === "object" && params._meta !== null ? shallowCopy(params._meta as Record<string, unknown>) : {};
     if (progressToken !== undefined) meta.progressToken = progressToken;
     if (stateless) {
       meta[META.protocolVersion] = this.module.revision;
@@ -639,7 +650,21 @@ export class McpClient {
       meta[META.clientInfo] = { name: this.options.name, version: this.options.version };
       if (logLevel !== undefined) meta[META.logLevel] = logLevel;
     }
-    return { ...params, _meta: meta };
+    sent._meta = meta;
+    return sent;
+  }
+
+  /** The stateless `_meta` every request carries, for the current revision: frozen, since every request shares it. */
+  private sharedMeta(): Readonly<Record<string, unknown>> {
+    if (this.plainMeta?.module !== this.module || this.plainMeta.capabilities !== this.capabilities) {
+      const meta = {
+        [META.protocolVersion]: this.module.revision,
+        [META.clientCapabilities]: this.capabilities,
+        [META.clientInfo]: { name: this.options.name, version: this.options.version },
+      };
+      this.plainMeta = { module: this.module, capabilities: this.capabilities, meta: Object.freeze(meta) };
+    }
+    return this.plainMeta.meta;
   }
 }
 

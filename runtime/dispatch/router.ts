@@ -5,6 +5,7 @@ import { META } from "../session/meta.js";
 import type { MethodDescriptor } from "../session/revisions.js";
 import type { RequestScope, ServerCore } from "../session/server-session.js";
 import { checkRequest, checkResult, clientRequest, isValidResult } from "../session/validate.js";
+import { shallowCopy } from "../util/shallow-copy.js";
 import { isThenable } from "../util/thenable.js";
 import { HandlerContext, type ContextOptions, type Handler, type RequestContext } from "./context.js";
 
@@ -166,10 +167,10 @@ function finishResult(
  * path that cost more than the rest of the call (bench/runtime.ts, 2026-07-28 in memory).
  */
 function completeStateless(result: Record<string, unknown>, descriptor: MethodDescriptor, options: DispatchOptions): Record<string, unknown> {
-  const completed = copy(result);
+  const completed = shallowCopy(result);
   completed.resultType ??= "complete";
   const meta = result._meta;
-  const completedMeta = typeof meta === "object" && meta !== null ? copy(meta as Record<string, unknown>) : {};
+  const completedMeta = typeof meta === "object" && meta !== null ? shallowCopy(meta as Record<string, unknown>) : {};
   completedMeta[META.serverInfo] ??= options.serverInfo;
   completed._meta = completedMeta;
   if (descriptor.cacheable && completed.resultType === "complete") {
@@ -177,14 +178,4 @@ function completeStateless(result: Record<string, unknown>, descriptor: MethodDe
     completed.cacheScope ??= options.cache.scope;
   }
   return completed;
-}
-
-/** A shallow copy with own data properties, as a spread makes: "__proto__" stays a key, never a prototype. */
-function copy(source: Record<string, unknown>): Record<string, unknown> {
-  const target: Record<string, unknown> = {};
-  for (const key of Object.keys(source)) {
-    if (key === "__proto__") Object.defineProperty(target, key, { value: source[key], enumerable: true, writable: true, configurable: true });
-    else target[key] = source[key];
-  }
-  return target;
 }

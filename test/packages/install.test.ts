@@ -240,6 +240,44 @@ describe("the packed packages, installed as a user installs them", function () {
       });
     });
 
+    it("the main entry loads as one bundle (two files of dist/runtime), and the entry points share its classes: our client over /http's transport, served by /http, both eras", () => {
+      // A resolve hook lists every file loaded; the round trip crosses the bundle (createServer,
+      // McpClient, RpcError) and the unbundled /http files that import from it.
+      const script = `
+        import { register } from "node:module";
+        const loaded = new Set();
+        const { port1, port2 } = new MessageChannel();
+        port1.on("message", (url) => loaded.add(url)).unref();
+        register("data:text/javascript," + encodeURIComponent("let p; export function initialize(d) { p = d.port; } export async function resolve(s, c, n) { const r = await n(s, c); p.postMessage(r.url); return r; }"), { data: { port: port2 }, transferList: [port2] });
+        const { createServer, McpClient, RpcError } = await import("@mcp-codegen/runtime");
+        await new Promise((r) => setTimeout(r, 100));
+        const mainFiles = [...loaded].filter((u) => u.includes("/dist/runtime/")).map((u) => u.replace(/.*\\/dist\\/runtime\\//, "")).sort();
+        const { http, HttpClientTransport } = await import("@mcp-codegen/runtime/http");
+        const server = createServer({ name: "bundle", version: "1.0.0" });
+        server.tool({ name: "add", inputSchema: { type: "object", properties: { a: { type: "number" }, b: { type: "number" } }, required: ["a", "b"] } }, ({ a, b }) => ({ content: [{ type: "text", text: String(a + b) }] }));
+        const endpoint = http({ port: 0 });
+        await server.listen(endpoint);
+        const answers = [];
+        for (const revision of ["2025-11-25", "2026-07-28"]) {
+          const client = await McpClient.connect(new HttpClientTransport(endpoint.url), { name: "c", version: "1", revision });
+          const sum = await client.callTool("add", { a: 2, b: 3 });
+          const refused = await client.callTool("nope", {}).catch((e) => e);
+          answers.push([revision, sum.content[0].text, refused instanceof RpcError, refused.code]);
+          await client.close();
+        }
+        await server.close();
+        console.log(JSON.stringify({ mainFiles, answers }));
+        process.exit(0);`;
+      const node = run(process.execPath, ["--input-type=module", "-e", script], project);
+      expect(node.status, describeRun(node)).to.equal(0);
+      const out = JSON.parse(node.stdout) as { mainFiles: string[]; answers: unknown[][] };
+      expect(out.mainFiles).to.deep.equal(["bundle.js", "index.js"]);
+      expect(out.answers.map(([revision, sum, isRpcError]) => [revision, sum, isRpcError])).to.deep.equal([
+        ["2025-11-25", "5", true],
+        ["2026-07-28", "5", true],
+      ]);
+    });
+
     it("every pinned revision is an entry point that loads at run time with its validators", () => {
       const script = `
         const out = {};
