@@ -15,6 +15,28 @@ import { ROOT } from "../support/project.js";
 import { SYNTHETIC, syntheticSchema } from "../support/synthetic-revision.js";
 import { TSC } from "../support/tsc.js";
 
+/** The user's tsconfig: strict, with the runtime package's name mapped onto this checkout's runtime/. */
+function writeProjectTsconfig(project: string): void {
+  const tsconfig = {
+    compilerOptions: {
+      strict: true,
+      target: "ES2022",
+      module: "NodeNext",
+      moduleResolution: "NodeNext",
+      noEmit: true,
+      skipLibCheck: true,
+      types: ["node"],
+      typeRoots: [join(ROOT, "node_modules", "@types")],
+      paths: {
+        "@mcp-codegen/runtime": [join(ROOT, "runtime", "index.ts")],
+        "@mcp-codegen/runtime/contract": [join(ROOT, "runtime", "contract.ts")],
+      },
+    },
+    include: ["src"],
+  };
+  writeFileSync(join(project, "tsconfig.json"), JSON.stringify(tsconfig, null, 2));
+}
+
 const cli = (...args: string[]) => spawnSync(process.execPath, ["--import", "tsx", join(ROOT, "codegen", "cli.ts"), ...args], { encoding: "utf8", cwd: ROOT });
 
 /** A user's server, written before the bump: its tool result lacks the field 2026-12-01 requires. */
@@ -71,24 +93,7 @@ describe("codegen/out: generate --out into a user's project, and a version bump 
   });
 
   it("tsc fails in the handlers the bump reaches, naming the required fields, and passes once they are given", () => {
-    const tsconfig = {
-      compilerOptions: {
-        strict: true,
-        target: "ES2022",
-        module: "NodeNext",
-        moduleResolution: "NodeNext",
-        noEmit: true,
-        skipLibCheck: true,
-        types: ["node"],
-        typeRoots: [join(ROOT, "node_modules", "@types")],
-        paths: {
-          "@mcp-codegen/runtime": [join(ROOT, "runtime", "index.ts")],
-          "@mcp-codegen/runtime/contract": [join(ROOT, "runtime", "contract.ts")],
-        },
-      },
-      include: ["src"],
-    };
-    writeFileSync(join(project, "tsconfig.json"), JSON.stringify(tsconfig, null, 2));
+    writeProjectTsconfig(project);
     const tsc = () => spawnSync(process.execPath, [TSC, "-p", project, "--pretty", "false"], { encoding: "utf8", cwd: project });
 
     writeFileSync(join(project, "src", "server.ts"), BEFORE);
@@ -204,24 +209,7 @@ describe("codegen/out: generate --extension into a user's project", function () 
   });
 
   it("types the user's handlers by the module: tsc passes but for the mistake it was told to expect", () => {
-    const tsconfig = {
-      compilerOptions: {
-        strict: true,
-        target: "ES2022",
-        module: "NodeNext",
-        moduleResolution: "NodeNext",
-        noEmit: true,
-        skipLibCheck: true,
-        types: ["node"],
-        typeRoots: [join(ROOT, "node_modules", "@types")],
-        paths: {
-          "@mcp-codegen/runtime": [join(ROOT, "runtime", "index.ts")],
-          "@mcp-codegen/runtime/contract": [join(ROOT, "runtime", "contract.ts")],
-        },
-      },
-      include: ["src"],
-    };
-    writeFileSync(join(project, "tsconfig.json"), JSON.stringify(tsconfig, null, 2));
+    writeProjectTsconfig(project);
     writeFileSync(join(project, "src", "server.ts"), EXTENSION_SERVER);
     const run = spawnSync(process.execPath, [TSC, "-p", project, "--pretty", "false"], { encoding: "utf8", cwd: project });
     expect(run.stdout + run.stderr).to.equal("");
