@@ -193,13 +193,21 @@ export class McpServer<Types extends RevisionTypes = any> {
    * Serves an extension (SEP-2133) from its generated module: declares it under
    * `capabilities.extensions[id]` with `settings` (initialize in the session era, server/discover
    * in 2026-07-28), and serves its methods with the handlers `handle` registers, each request and
-   * result checked by the module's generated validators. Call it before `handle`-ing its methods.
+   * result checked by the module's generated validators (also those `handle` took before).
    */
   useExtension<E extends RevisionTypes>(module: ExtensionModule<E>, settings: Record<string, unknown> = {}): McpServer<Types | E> {
     const extension = loadExtension(module);
     const known = this.served.get(extension.id);
     if (known && known.extension.module !== module) throw new Error(`the extension ${extension.id} is already served by another module`);
     this.served.set(extension.id, { extension, settings });
+    // A handler `handle` took before the extension was known is the extension's now, checked by its module.
+    for (const method of this.userMethods) {
+      const handler = this.table.get(method);
+      if (handler && this.extensionOf(method) === extension) {
+        this.table.delete(method);
+        this.extensions.set(method, generatedMethod(extension, method, handler));
+      }
+    }
     return this as McpServer<Types | E>;
   }
 

@@ -253,5 +253,6 @@ describe("codegen/out: generate --extension into a user's project", function () 
     expect(cli("generate", "--out", out, "--extension", schema, "--name", "tasks").stderr).to.contain("not an extension identifier");
     expect(cli("generate", "--extension", schema, "--name", ID).stderr).to.contain("--extension goes with --out");
     expect(cli("generate", "--out", out, "--extension", schema).stderr).to.contain("--extension and --name go together");
+    expect(cli("generate", "--help").stdout).to.match(/--extension <file> +with --out: an extension's schema\.json/).and.to.match(/--core <R> +with --extension/);
   });
 });

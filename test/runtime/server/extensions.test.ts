@@ -141,6 +141,21 @@ describe("runtime/server/extensions: an extension served from its generated modu
     expect(typed).to.be.a("function");
   });
 
+  it("takes over a handler registered before the extension: checked by the module from then on", async () => {
+    const server = createServer({ name: "late", version: "1.0.0", logger: quiet, revisions: ["2026-07-28"] });
+    server.handle("tasks/cancel" as never, (() => ({ resultType: "complete" })) as never);
+    server.useExtension(tasks);
+    const client = await connect(server as ReturnType<typeof newServer>, "2026-07-28");
+    try {
+      expect(await client.requestExtension(tasks, "tasks/cancel", { taskId: "t1" })).to.include({ resultType: "complete" });
+      const bad = await rejectionOf(client.request("tasks/cancel", {}));
+      expect(bad.code).to.equal(-32602);
+    } finally {
+      await client.close();
+      await server.close();
+    }
+  });
+
   it("refuses a second module under the same identifier", () => {
     const server = createServer({ name: "t", version: "1", logger: quiet, extensions: [tasks] });
     expect(() => server.useExtension({ ...tasks })).to.throw(/already served by another module/);
