@@ -31,7 +31,7 @@ interface Command {
 
 const COMMANDS: Record<string, Command> = {
   generate: {
-    usage: "generate [--out <dir>] [-r R ...] [--schema|--extension <file> --name N] [--force]",
+    usage: "generate [--out <dir>] [--revision R ...] [--schema|--extension <file> --name N] [--force]",
     summary: "regenerate generated/ from the pinned schemas, or write revision and extension modules into your project with --out",
     options: {
       revision: { type: "string", multiple: true, short: "r", description: "only this pinned revision (repeatable)", placeholder: "R" },
