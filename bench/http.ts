@@ -26,7 +26,9 @@ const { values } = parseArgs({ options: { quick: { type: "boolean", default: fal
 const CLIENTS = 16;
 const RUNS = Number(values.runs ?? (values.quick ? 3 : 5));
 const RUN_MS = values.quick ? 1_000 : 2_000;
+/** Calls before a server's first run (JIT); before every later run, a few per client (fresh connections). */
 const WARMUP_CALLS = values.quick ? 2_000 : 5_000;
+const REWARM_CALLS = 20 * CLIENTS;
 /** Per run, whatever the time: a bound on the work. */
 const MAX_CALLS_PER_RUN = 2_000_000;
 const here = dirname(fileURLToPath(import.meta.url));
@@ -65,8 +67,8 @@ function stopTarget(target: Target): Promise<void> {
   });
 }
 
-/** Calls per second of CLIENTS sessions for RUN_MS (at most MAX_CALLS_PER_RUN calls), after WARMUP_CALLS. */
-async function measure(target: Target, era: Era): Promise<number> {
+/** Calls per second of CLIENTS sessions for RUN_MS (at most MAX_CALLS_PER_RUN calls), after `warmup` calls. */
+async function measure(target: Target, era: Era, warmup: number): Promise<number> {
   const agent = new Agent({ keepAlive: true, maxSockets: CLIENTS });
   try {
     const sessions = Array.from({ length: CLIENTS }, () => new Session(target.url, agent, era));
@@ -77,7 +79,7 @@ async function measure(target: Target, era: Era): Promise<number> {
     let warm = 0;
     await Promise.all(
       sessions.map(async (s) => {
-        while (warm < WARMUP_CALLS) {
+        while (warm < warmup) {
           warm++;
           await echo(s, "warm");
         }
@@ -117,7 +119,7 @@ for (const era of ["2025-11-25", "2026-07-28"] as const)
       for (let run = 0; run < RUNS; run++)
         for (let i = 0; i < impls.length; i++) {
           const impl = impls[(i + run) % impls.length]!;
-          runs.get(impl)!.push(await measure(targets.get(impl)!, era));
+          runs.get(impl)!.push(await measure(targets.get(impl)!, era, run === 0 ? WARMUP_CALLS : REWARM_CALLS));
         }
       const med = new Map([...runs].map(([impl, rates]) => [impl, median(rates)]));
       const cell = (impl: Impl) => (runs.has(impl) ? `${fmt(med.get(impl)!)} (${fmt(Math.min(...runs.get(impl)!))}-${fmt(Math.max(...runs.get(impl)!))})` : "-");
