@@ -1,22 +1,35 @@
-// fetchHandler on Node (@hono/node-server), Bun and Deno against our node:http endpoint: tools/call
-// throughput with 16 concurrent clients, both eras, in one run; ratios to the node:http endpoint.
-// Each server is its own process (binaries from tools/runtimes); the load comes from this process.
+// fetchHandler on Node (@hono/node-server), Bun and Deno against our node:http endpoint and against
+// SDK v2's web-standard handler (createMcpHandler, bench/servers/v2-web.mjs) on the same three
+// runtimes: tools/call throughput with 16 concurrent clients, both eras, in one run; ratios to our
+// node:http endpoint. Each server is its own process (binaries from tools/runtimes, SDK v2 from
+// tools/bench-peers); the load comes from this process. All servers start first; each run then
+// measures every server in turn, the order rotating from run to run; the figure is the median run,
+// with the slowest and fastest run beside it, after a warm-up of each server that is not counted.
+// SDK v2's web handler serves the 2025 era through its stateless legacy fallback (its default:
+// no session, a fresh McpServer per request); its initialize returns no session id, so the
+// 2025-11-25 clients then call without one. The load is the raw node:http client of bench/http.ts.
 // Then workerd's cold start: from spawning workerd (examples/hosting/worker.ts, bundled) to the first
 // tools/call answer.
 //   node --import tsx bench/http-fetch.ts [--seconds 3] [--runs 3]
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { Agent } from "node:http";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
+import { median, Session, type Era } from "./http/client.js";
 
 const { values } = parseArgs({ options: { seconds: { type: "string", default: "3" }, runs: { type: "string", default: "3" } } });
 const SECONDS = Number(values.seconds);
 const RUNS = Number(values.runs);
 const CLIENTS = 16;
+/** Per client and run, whatever the time: a bound on the work. */
+const MAX_CALLS = 1_000_000;
+const WARMUP_SECONDS = 1;
 const root = join(import.meta.dirname, "..");
 const servers = join(root, "tools", "runtimes", "servers");
+const v2Web = join(root, "bench", "servers", "v2-web.mjs");
 const bin = (name: string) => join(root, "tools", "runtimes", "node_modules", ".bin", name);
 
 const TARGETS: Record<string, [string, string[]]> = {
@@ -24,10 +37,14 @@ const TARGETS: Record<string, [string, string[]]> = {
   "node fetchHandler": [process.execPath, ["--import", "tsx", join(servers, "hello-node-fetch.ts")]],
   "bun fetchHandler": [bin("bun"), [join(servers, "hello-bun.ts")]],
   "deno fetchHandler": [bin("deno"), ["run", "--allow-net", "--allow-read", "--allow-env", "--allow-sys", "--sloppy-imports", join(servers, "hello-deno.ts")]],
+  "node SDK v2 createMcpHandler": [process.execPath, [v2Web]],
+  "bun SDK v2 createMcpHandler": [bin("bun"), [v2Web]],
+  "deno SDK v2 createMcpHandler": [bin("deno"), ["run", "--allow-net", "--allow-read", "--allow-env", "--allow-sys", v2Web]],
 };
 
 const META = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {}, "io.modelcontextprotocol/clientInfo": { name: "bench", version: "1" } };
 const JSON_HEADERS = { "Content-Type": "application/json", Accept: "application/json, text/event-stream" };
+const ERAS = ["2026-07-28", "2025-11-25"] as const;
 
 function start(command: string, args: string[]): Promise<{ child: ChildProcess; url: string }> {
   const child = spawn(command, args, { cwd: root, stdio: ["ignore", "ignore", "pipe"], env: { ...process.env, PORT: "0" } });
@@ -46,56 +63,65 @@ function start(command: string, args: string[]): Promise<{ child: ChildProcess; 
   });
 }
 
+/** workerd's probe: one fetch, retried until the worker answers. */
 async function call(url: string, body: unknown, headers: Record<string, string>): Promise<Response> {
   const response = await fetch(url, { method: "POST", headers: { ...JSON_HEADERS, ...headers }, body: JSON.stringify(body) });
-  if (response.status !== 200 && response.status !== 202) throw new Error(`HTTP ${response.status}: ${await response.text()}`);
+  if (response.status !== 200) throw new Error(`HTTP ${response.status}: ${await response.text()}`);
   return response;
 }
 
-/** One client's loop for `SECONDS`: how many tools/call answers it got. */
-async function client(url: string, era: "stateless" | "session"): Promise<number> {
-  let headers: Record<string, string> = { "MCP-Protocol-Version": "2026-07-28", "Mcp-Method": "tools/call", "Mcp-Name": "greet" };
-  let params: Record<string, unknown> = { name: "greet", arguments: { name: "bench" }, _meta: META };
-  if (era === "session") {
-    const init = await call(url, { jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "bench", version: "1" } } }, {});
-    await init.text();
-    headers = { "Mcp-Session-Id": init.headers.get("mcp-session-id")!, "MCP-Protocol-Version": "2025-11-25" };
-    await (await call(url, { jsonrpc: "2.0", method: "notifications/initialized" }, headers)).text();
-    params = { name: "greet", arguments: { name: "bench" } };
+/** CLIENTS sessions (bench/http/client.ts), each one call in flight, for SECONDS: answers per second. */
+async function measure(url: string, era: Era, seconds = SECONDS): Promise<number> {
+  const agent = new Agent({ keepAlive: true, maxSockets: CLIENTS });
+  try {
+    const sessions = Array.from({ length: CLIENTS }, () => new Session(new URL(url), agent, era));
+    await Promise.all(sessions.map((s) => s.open()));
+    const deadline = performance.now() + seconds * 1000;
+    const counts = await Promise.all(
+      sessions.map(async (session) => {
+        let done = 0;
+        while (performance.now() < deadline && done < MAX_CALLS) {
+          const text = await session.call("greet", { name: "bench" });
+          if (text !== "Hello, bench!") throw new Error(`unexpected answer: ${text}`);
+          done++;
+        }
+        return done;
+      }),
+    );
+    return counts.reduce((a, b) => a + b, 0) / seconds;
+  } finally {
+    agent.destroy();
   }
-  const deadline = performance.now() + SECONDS * 1000;
-  let done = 0;
-  for (let id = 1; performance.now() < deadline; id++) {
-    const text = await (await call(url, { jsonrpc: "2.0", id, method: "tools/call", params }, headers)).text();
-    if (!text.includes("Hello, bench!")) throw new Error(`unexpected answer: ${text}`);
-    done++;
-  }
-  return done;
 }
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-const results: Record<string, Record<string, number>> = {};
-for (const [name, [command, args]] of Object.entries(TARGETS)) {
-  const { child, url } = await start(command, args);
-  try {
-    for (const era of ["stateless", "session"] as const) {
-      const rates: number[] = [];
-      for (let run = 0; run < RUNS; run++) {
-        const counts = await Promise.all(Array.from({ length: CLIENTS }, () => client(url, era)));
-        rates.push(counts.reduce((a, b) => a + b, 0) / SECONDS);
+const names = Object.keys(TARGETS);
+const rates: Record<string, Record<string, number[]>> = Object.fromEntries(names.map((name) => [name, Object.fromEntries(ERAS.map((era) => [era, []]))]));
+const started: Record<string, { child: ChildProcess; url: string }> = {};
+try {
+  for (const name of names) started[name] = await start(...TARGETS[name]!);
+  // Warm-up, not counted: every server and era for WARMUP_SECONDS (JIT, connection pools).
+  for (const name of names) for (const era of ERAS) await measure(started[name]!.url, era, WARMUP_SECONDS);
+  for (let run = 0; run < RUNS; run++)
+    for (let i = 0; i < names.length; i++) {
+      const name = names[(i + run) % names.length]!;
+      for (const era of ERAS) {
+        rates[name]![era]!.push(await measure(started[name]!.url, era));
       }
-      (results[name] ??= {})[era] = median(rates);
     }
-  } finally {
-    child.kill("SIGKILL");
-  }
+} finally {
+  for (const { child } of Object.values(started)) child.kill("SIGKILL");
 }
-const base = results["node http()"]!;
-console.log(`tools/call per second, ${CLIENTS} clients, median of ${RUNS} runs of ${SECONDS} s`);
-console.log("| server | stateless 2026-07-28 | ratio | session 2025-11-25 | ratio |");
+const base = Object.fromEntries(ERAS.map((era) => [era, median(rates["node http()"]![era]!)]));
+const cell = (xs: number[], era: string) => `${median(xs).toFixed(0)} (${Math.min(...xs).toFixed(0)}-${Math.max(...xs).toFixed(0)}) | ${(median(xs) / base[era]!).toFixed(2)}`;
+console.log(`tools/call per second, ${CLIENTS} clients, median of ${RUNS} runs of ${SECONDS} s (slowest-fastest run); ratio to our node http()`);
+console.log("| server | 2026-07-28 (stateless) | ratio | 2025-11-25 (ours: session; SDK v2: stateless fallback) | ratio |");
 console.log("|---|---:|---:|---:|---:|");
-for (const [name, r] of Object.entries(results))
-  console.log(`| ${name} | ${r.stateless!.toFixed(0)} | ${(r.stateless! / base.stateless!).toFixed(2)} | ${r.session!.toFixed(0)} | ${(r.session! / base.session!).toFixed(2)} |`);
+for (const name of names) console.log(`| ${name} | ${ERAS.map((era) => cell(rates[name]![era]!, era)).join(" | ")} |`);
+for (const runtime of ["node", "bun", "deno"]) {
+  const ours = rates[`${runtime} fetchHandler`]!;
+  const v2 = rates[`${runtime} SDK v2 createMcpHandler`]!;
+  console.log(`${runtime}: fetchHandler / SDK v2 createMcpHandler: ${ERAS.map((era) => `${era} ${(median(ours[era]!) / median(v2[era]!)).toFixed(2)}x`).join(", ")}`);
+}
 
 /** workerd: spawn to first answer, median of RUNS. */
 async function workerdColdStart(): Promise<number> {

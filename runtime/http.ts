@@ -19,6 +19,7 @@ export {
   type EndpointOptions,
   type EventStore,
   type FetchHandler,
+  type PlatformContext,
   type EndpointAuth,
   type HttpClientTransportOptions,
   type HttpOptions,

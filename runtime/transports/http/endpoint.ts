@@ -10,7 +10,7 @@ import { InMemoryEventStore, type EventStore } from "./event-store.js";
 import { checkStatelessHeaders, HEADER, metaVersion } from "./headers.js";
 import { webIncoming, type Incoming } from "./incoming.js";
 import { checkGet, checkPost, type Accepts } from "./negotiation.js";
-import { WebReply, type BackpressureOptions, type Reply } from "./reply.js";
+import { waitUntilOf, WebReply, type BackpressureOptions, type PlatformContext, type Reply } from "./reply.js";
 import { checkHostAndOrigin, corsHeaders, preflightHeaders, type SecurityOptions } from "./security.js";
 import { HttpSession, newSessionId, type SessionSettings } from "./session.js";
 import { StatelessExchange } from "./stateless.js";
@@ -96,8 +96,8 @@ export class StreamableHttpEndpoint {
   }
 
   /** A web Request in, its Response out: the whole endpoint for fetch-style platforms. */
-  readonly fetch = (request: Request): Promise<Response> => {
-    const reply = new WebReply(`${request.method} ${request.url}`, this.options, this.logger, request.signal);
+  readonly fetch = (request: Request, context?: PlatformContext): Promise<Response> => {
+    const reply = new WebReply(`${request.method} ${request.url}`, this.options, this.logger, request.signal, waitUntilOf(context));
     this.handle(webIncoming(request), reply);
     return reply.response;
   };

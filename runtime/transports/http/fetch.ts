@@ -1,12 +1,17 @@
 import { stderrLogger } from "../../util/logger.js";
 import { StreamableHttpEndpoint, type EndpointOptions, type Listenable } from "./endpoint.js";
+import type { PlatformContext } from "./reply.js";
 
-/** A web-standard handler: what Workers, Deno.serve, Bun.serve and hono take. */
-export type FetchHandler = ((request: Request) => Promise<Response>) & { readonly endpoint: StreamableHttpEndpoint };
+/**
+ * A web-standard handler: what Workers, Deno.serve, Bun.serve and hono take. On Workers, pass the
+ * Worker's `ctx` as `context`: work that outlives a response (SEP-1699 polling) then runs to its
+ * end under `ctx.waitUntil`.
+ */
+export type FetchHandler = ((request: Request, context?: PlatformContext) => Promise<Response>) & { readonly endpoint: StreamableHttpEndpoint };
 
 /**
  * Streamable HTTP, both eras, as `(request: Request) => Promise<Response>`, on Web APIs alone:
- * `export default { fetch: fetchHandler(server) }` on a Worker, `Deno.serve(handler)`,
+ * `export default { fetch: (request, env, ctx) => handler(request, ctx) }` on a Worker, `Deno.serve(handler)`,
  * `Bun.serve({ fetch: handler })`. `server` is an McpServer; the handler's endpoint is
  * `handler.endpoint`.
  *
@@ -17,5 +22,5 @@ export type FetchHandler = ((request: Request) => Promise<Response>) & { readonl
 export function fetchHandler(server: Listenable, options: EndpointOptions = {}): FetchHandler {
   const endpoint = new StreamableHttpEndpoint(options);
   server.listen(endpoint).catch((error: Error) => (options.logger ?? stderrLogger)("error", `the HTTP handler could not start: ${error.message}`));
-  return Object.assign((request: Request) => endpoint.fetch(request), { endpoint });
+  return Object.assign((request: Request, context?: PlatformContext) => endpoint.fetch(request, context), { endpoint });
 }

@@ -21,6 +21,25 @@ export interface Reply {
   end(): void;
   /** `listener` runs once when the connection closes, ended or not. Returns its removal. */
   onClose(listener: () => void): () => void;
+  /**
+   * The request's work goes on after its answer ends (SEP-1699: the server closed the stream, the
+   * tool still runs): where a platform stops a request's work with its response (Workers), keep it
+   * running until `work` settles. Absent where work runs on regardless (node:http).
+   */
+  waitUntil?(work: Promise<unknown>): void;
+}
+
+/**
+ * The platform's second argument to a fetch handler, when it has one: on Workers, `ctx`, whose
+ * `waitUntil` keeps the isolate running work that outlives its response. Others pass objects
+ * without it (Bun its server, Deno the connection's info) and are served the same.
+ */
+export type PlatformContext = object;
+
+/** `context.waitUntil`, bound, when the platform gave one. */
+export function waitUntilOf(context: PlatformContext | undefined): ((work: Promise<unknown>) => void) | undefined {
+  const waitUntil = (context as { waitUntil?: unknown } | undefined)?.waitUntil;
+  return typeof waitUntil === "function" ? (work) => waitUntil.call(context, work) : undefined;
 }
 
 /** Bounds on what waits to be written to one streamed answer (issue 13: a reader that stops reading). */
@@ -77,6 +96,8 @@ export class WebReply implements Reply {
     private readonly limits: BackpressureOptions,
     private readonly logger: Logger,
     signal?: AbortSignal,
+    /** The platform's waitUntil (see Reply.waitUntil); without one, work runs on by itself. */
+    readonly waitUntil?: (work: Promise<unknown>) => void,
   ) {
     this.response = new Promise((resolve) => (this.settle = resolve));
     signal?.addEventListener("abort", () => this.disconnected(), { once: true });

@@ -48,6 +48,9 @@ export class ResponseStream {
   private isFinished = false;
   /** Anything was written or decided: an empty POST answer (202) is no longer possible. */
   private used = false;
+  /** Resolves when the stream finishes; made only when a closed connection leaves work behind. */
+  private whenFinished: Promise<void> | undefined;
+  private resolveFinished: (() => void) | undefined;
 
   constructor(
     readonly id: string,
@@ -173,6 +176,8 @@ export class ResponseStream {
     if (this.isFinished || !this.options.resumable?.prime || !this.options.sse) return false;
     if (this.mode === "json") return false;
     if (this.mode === "undecided") this.beginSse();
+    // The requests still run: on platforms that end a request's work with its response, they must not.
+    this.res?.waitUntil?.((this.whenFinished ??= new Promise((resolve) => (this.resolveFinished = resolve))));
     this.detach(true);
     return true;
   }
@@ -202,6 +207,7 @@ export class ResponseStream {
   private finish(): void {
     if (this.isFinished) return;
     this.isFinished = true;
+    this.resolveFinished?.();
     const res = this.res;
     this.detach(false);
     if (res && !res.ended) {

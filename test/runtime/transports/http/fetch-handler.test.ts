@@ -54,3 +54,47 @@ describe("transports/http: fetchHandler with the auth hook and routes", () => {
     expect(await own.json()).to.deep.include({ id: 2, result: {} });
   });
 });
+
+// SEP-1699 on Workers: when the server closes a request's stream, the request's work must outlive
+// its response, which Workers only allow under ctx.waitUntil (tools/runtimes runs the same on workerd).
+describe("transports/http: fetchHandler hands work that outlives its response to the platform's waitUntil", () => {
+  const server = createServer({ name: "wait-until", version: "1.0.0", logger: () => {} });
+  let release!: () => void;
+  const gate = new Promise<void>((resolve) => (release = resolve));
+  server.tool({ name: "slow", description: "closes its stream, then answers once released", inputSchema: { type: "object" } }, async (_args, ctx) => {
+    expect(handler.endpoint.closeStream(ctx.session, ctx.requestId)).to.equal(true);
+    await gate;
+    return { content: [{ type: "text", text: "finished" }] };
+  });
+  const handler = fetchHandler(server, { path: "/mcp" });
+  after(() => server.close());
+
+  const post = (body: unknown, headers: Record<string, string>, context?: object) =>
+    handler(new Request("http://localhost/mcp", { method: "POST", headers: { "Content-Type": "application/json", Accept: "application/json, text/event-stream", ...headers }, body: JSON.stringify(body) }), context);
+
+  it("passes waitUntil the request's completion when its stream is closed early; others' context objects are ignored", async () => {
+    // A context without waitUntil (Bun's server, Deno's info) is accepted and ignored.
+    const init = await post(initializeRequest(), {}, { port: 0, remoteAddr: {} });
+    const headers = { "Mcp-Session-Id": init.headers.get("mcp-session-id")!, "MCP-Protocol-Version": "2025-11-25" };
+    await init.text();
+    await (await post({ jsonrpc: "2.0", method: "notifications/initialized" }, headers)).text();
+
+    const kept: Promise<unknown>[] = [];
+    const ctx = { waitUntil: (work: Promise<unknown>) => void kept.push(work) };
+    const answer = await post({ jsonrpc: "2.0", id: 7, method: "tools/call", params: { name: "slow", arguments: {} } }, headers, ctx);
+    const events = await answer.text();
+    // The stream ended with its priming event only; the request goes on.
+    expect(events).to.match(/^id: \S+\nretry: \d+\ndata: ?\n\n$/);
+    expect(kept).to.have.length(1);
+    let settled = false;
+    void kept[0]!.then(() => (settled = true));
+    await new Promise((r) => setTimeout(r, 20));
+    expect(settled).to.equal(false);
+
+    release();
+    await kept[0];
+    const lastEventId = /^id: (\S+)/.exec(events)![1]!;
+    const resumed = await handler(new Request("http://localhost/mcp", { headers: { ...headers, Accept: "text/event-stream", "Last-Event-ID": lastEventId } }));
+    expect(await resumed.text()).to.contain('"text":"finished"');
+  });
+});

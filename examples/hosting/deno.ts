@@ -1,0 +1,6 @@
+// Deno: the default export is what `deno serve` takes. The README shows this file verbatim.
+import { fetchHandler } from "../../runtime/http.js";
+import { createHelloServer } from "./server.js";
+
+// deno serve --host 127.0.0.1 --port 3000 --allow-env --allow-read deno.ts
+export default { fetch: fetchHandler(createHelloServer()) };
