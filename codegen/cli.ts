@@ -31,17 +31,19 @@ interface Command {
 
 const COMMANDS: Record<string, Command> = {
   generate: {
-    usage: "generate [--out <dir>] [--revision R ...] [--schema <file> --name R] [--force]",
+    usage: "generate [--out <dir>] [--revision R ...] [--schema <file> --name R] [--tools <manifest>] [--force]",
     summary: "regenerate generated/ from the pinned schemas, or write revision modules into your project with --out",
     options: {
       revision: { type: "string", multiple: true, short: "r", description: "only this pinned revision (repeatable)", placeholder: "R" },
       out: { type: "string", description: "write revision modules into this folder of your project instead of generated/", placeholder: "dir" },
       schema: { type: "string", description: "with --out: generate from this schema.json (a revision not pinned here)", placeholder: "file" },
       name: { type: "string", description: "with --schema: the revision's name, the protocol version it speaks", placeholder: "R" },
+      tools: { type: "string", description: "with --out: compile the tool schemas of this mcp.server.json into <dir>/tools.ts (createServer({ toolValidators }))", placeholder: "manifest" },
       force: { type: "boolean", description: "ignore the stamp and regenerate everything requested" },
       ...ROOT_OPTION,
     },
     async run({ values, root }) {
+      if (values.tools !== undefined) return generateTools(values);
       if (values.out !== undefined) return generateOut(values, root, false);
       if (values.schema !== undefined || values.name !== undefined) throw new UsageError("--schema and --name go with --out: generate --out src/mcp --schema next/schema.json --name 2026-12-01");
       const { generate } = await import("./generate.js");
@@ -249,6 +251,16 @@ async function generateOut(values: Record<string, unknown>, root: string, dryRun
   console.log(`  ${out}: ${report.written.length} written, ${report.unchanged.length} unchanged`);
   const { moduleName } = await import("./emit/module.js");
   console.log(`Serve them: import { ${report.revisions.map((r) => moduleName(r.revision)).join(", ")} } from "${join(out, "index.js")}", then createServer({ revisions: [...] })`);
+  return 0;
+}
+
+async function generateTools(values: Record<string, unknown>): Promise<number> {
+  if (typeof values.out !== "string") throw new UsageError("--tools goes with --out: generate --tools mcp.server.json --out src/generated");
+  const { generateTools: run } = await import("./tools/generate.js");
+  const report = await run(values.tools as string, values.out);
+  console.log(`  ${report.tools} tools compiled into ${join(values.out, "tools.ts")}: ${report.written.length} written, ${report.unchanged.length} unchanged`);
+  for (const { pointer, format } of report.annotatedFormats) console.log(`  note: format "${format}" at ${pointer} is an annotation (as in the runtime's ajv): not checked`);
+  console.log(`Use them: import { toolValidators } from "<${join(values.out, "tools.js")} relative to your server>", then createServer({ toolValidators, ... })`);
   return 0;
 }
 

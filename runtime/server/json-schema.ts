@@ -8,6 +8,33 @@ const DRAFT_07 = /^https?:\/\/json-schema\.org\/draft-07\/schema#?$/;
 /** A compiled tool schema: undefined when `value` conforms, else what is wrong ("/city: must be string; ..."). */
 export type SchemaValidator = (value: unknown) => string | undefined;
 
+/** One schema compiled at build time by `mcp-codegen generate --tools`, with the schema it was compiled from. */
+export interface CompiledSchema {
+  readonly schema: Readonly<Record<string, unknown>>;
+  is(value: unknown): boolean;
+  check(value: unknown): readonly { readonly path: string; readonly message: string }[];
+}
+
+/** `toolValidators` of a file written by `generate --tools`: by tool name. */
+export type CompiledToolValidators = Readonly<Record<string, { readonly input: CompiledSchema; readonly output?: CompiledSchema }>>;
+
+/** The compiled validator, if it was compiled from exactly `schema` (same JSON, key order aside). */
+export function precompiled(compiled: CompiledSchema | undefined, schema: unknown): SchemaValidator | undefined {
+  if (compiled === undefined || canonical(compiled.schema) !== canonical(schema)) return undefined;
+  return (value) => (compiled.is(value) ? undefined : compiled.check(value).map((issue) => `${issue.path || "(root)"}: ${issue.message}`).join("; "));
+}
+
+/** JSON text with every object's keys sorted. */
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(",")}]`;
+  if (typeof value === "object" && value !== null)
+    return `{${Object.keys(value)
+      .sort()
+      .map((key) => `${JSON.stringify(key)}:${canonical((value as Record<string, unknown>)[key])}`)
+      .join(",")}}`;
+  return JSON.stringify(value) ?? "null";
+}
+
 /**
  * How tool schemas (known only at run time) are checked:
  * - "ajv" compiles each schema to JavaScript (fastest; needs `new Function`);

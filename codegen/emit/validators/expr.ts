@@ -1,5 +1,5 @@
 import type { JsonPrimitive, JsonType } from "../../load/schema.js";
-import type { Comparison, Expr } from "./ir.js";
+import type { Branch, Comparison, Expr } from "./ir.js";
 
 /** Constructors and the printer of {@link Expr}: the only place that knows JavaScript's syntax for a check. */
 
@@ -12,6 +12,7 @@ export const member = (object: Expr, name: string): Expr => ({ kind: "member", o
 export const compare = (left: Expr, op: Comparison, right: Expr): Expr => ({ kind: "compare", op, left, right });
 export const concat = (...parts: Expr[]): Expr => ({ kind: "concat", parts });
 export const text = (message: string): Expr => literal(message);
+export const matches = (branch: Branch): Expr => ({ kind: "matches", branch });
 
 export function and(operands: readonly Expr[]): Expr {
   const flat = operands.flatMap((e) => (e.kind === "and" ? e.operands : [e])).filter((e) => !isTrue(e));
@@ -80,6 +81,10 @@ export function subjectCount(e: Expr): number {
       return e.operands.reduce((n, a) => n + subjectCount(a), 0);
     case "concat":
       return e.parts.reduce((n, a) => n + subjectCount(a), 0);
+    case "count":
+      return e.operands.reduce((n, a) => n + subjectCount(a), 0);
+    case "matches":
+      return 2; // unknown until the renderer inlines or hoists it: not once
   }
 }
 
@@ -108,6 +113,10 @@ export function print(e: Expr, subject: string): string {
       return e.operands.map((x) => (x.kind === "and" ? `(${p(x)})` : p(x))).join(" || ");
     case "concat":
       return e.parts.map(p).join(" + ");
+    case "count":
+      return `(${e.operands.map((x) => `(${p(x)} ? 1 : 0)`).join(" + ")})`;
+    case "matches":
+      throw new Error(`a sub-schema test (${e.branch.pointer}) must be expanded before printing`);
   }
 }
 

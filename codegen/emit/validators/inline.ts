@@ -1,4 +1,4 @@
-import { and, call, or, SUBJECT, TRUE } from "./expr.js";
+import { and, call, not, or, SUBJECT, TRUE } from "./expr.js";
 import type { Branch, Expr, Node } from "./ir.js";
 import type { Helpers } from "./names.js";
 
@@ -29,6 +29,33 @@ export function expressionOf(nodes: readonly Node[]): Expr | undefined {
 /** A branch as an expression, hoisting it into a helper when it needs statements. */
 export function branchTest(branch: Branch, helpers: Helpers): Expr {
   return expressionOf(branch.body) ?? call(`is${helpers.name(branch)}`, SUBJECT);
+}
+
+/** `e` with every sub-schema test inlined or hoisted (registering the helpers it needs). */
+export function expand(e: Expr, helpers: Helpers): Expr {
+  const x = (y: Expr) => expand(y, helpers);
+  switch (e.kind) {
+    case "matches":
+      return x(branchTest(e.branch, helpers));
+    case "member":
+      return { ...e, object: x(e.object) };
+    case "call":
+      return { ...e, args: e.args.map(x) };
+    case "not":
+      return not(x(e.operand));
+    case "typeof":
+      return { ...e, operand: x(e.operand) };
+    case "compare":
+      return { ...e, left: x(e.left), right: x(e.right) };
+    case "and":
+    case "or":
+    case "count":
+      return { ...e, operands: e.operands.map(x) };
+    case "concat":
+      return { ...e, parts: e.parts.map(x) };
+    default:
+      return e;
+  }
 }
 
 /** True when the nodes alone already fail on `undefined` (a type, const or enum among them). */

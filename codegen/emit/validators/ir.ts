@@ -19,6 +19,10 @@ export type Expr =
   | { readonly kind: "compare"; readonly op: Comparison; readonly left: Expr; readonly right: Expr }
   | { readonly kind: "and" | "or"; readonly operands: readonly Expr[] }
   | { readonly kind: "not"; readonly operand: Expr }
+  /** The subject passes a sub-schema: inlined, or a call of the helper it is hoisted into (the renderer decides). */
+  | { readonly kind: "matches"; readonly branch: Branch }
+  /** How many of the operands hold. */
+  | { readonly kind: "count"; readonly operands: readonly Expr[] }
   /** String concatenation, for messages that quote the value's kind. */
   | { readonly kind: "concat"; readonly parts: readonly Expr[] };
 

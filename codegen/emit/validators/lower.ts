@@ -15,19 +15,49 @@ import { properties } from "./keywords/properties.js";
 import { ref } from "./keywords/ref.js";
 import { required } from "./keywords/required.js";
 import { typeGate } from "./keywords/type.js";
+import { conditional } from "./keywords/conditional.js";
+import { exclusiveMaximum } from "./keywords/exclusive-maximum.js";
+import { exclusiveMinimum } from "./keywords/exclusive-minimum.js";
+import { maxLength } from "./keywords/max-length.js";
+import { maxProperties } from "./keywords/max-properties.js";
+import { minItems } from "./keywords/min-items.js";
+import { minLength } from "./keywords/min-length.js";
+import { minProperties } from "./keywords/min-properties.js";
+import { multipleOf } from "./keywords/multiple-of.js";
+import { not } from "./keywords/not.js";
+import { oneOf } from "./keywords/one-of.js";
+import { pattern } from "./keywords/pattern.js";
+import { uniqueItems } from "./keywords/unique-items.js";
 
 /**
  * The keywords behind the type gate, in the order their checks run. Consecutive keywords about
  * the same instance type share one guard. A new keyword is a module in keywords/ and a line here.
  */
-const KEYWORDS: readonly Keyword[] = [constKeyword, enumKeyword, properties, required, additionalProperties, maxItems, items, minimum, maximum, format, anyOf, allOf];
+const KEYWORDS: readonly Keyword[] = [
+  constKeyword,
+  enumKeyword,
+  ...[properties, required, additionalProperties, minProperties, maxProperties],
+  ...[maxItems, minItems, uniqueItems, items],
+  ...[minimum, maximum, exclusiveMinimum, exclusiveMaximum, multipleOf],
+  ...[format, pattern, minLength, maxLength],
+  ...[anyOf, allOf, oneOf, not, conditional],
+];
 
 /** Lowers schema nodes to check nodes: `$ref` first, then `type`, which gates everything else. */
 export class Lowering implements LowerContext {
+  /** Regular expressions by source, each a module-level constant of the emitted file. */
+  readonly patterns = new Map<string, string>();
+
   constructor(private readonly definitions: (name: string) => Schema) {}
 
   definition(name: string): Schema {
     return this.definitions(name);
+  }
+
+  pattern(source: string): string {
+    let name = this.patterns.get(source);
+    if (name === undefined) this.patterns.set(source, (name = `PATTERN_${this.patterns.size}`));
+    return name;
   }
 
   lower(s: Schema): Node[] {

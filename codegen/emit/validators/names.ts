@@ -52,13 +52,16 @@ export class Helpers {
   private readonly byPointer = new Map<string, Helper>();
   private readonly names = new Set<string>();
 
-  constructor(private readonly taken: (name: string) => boolean) {}
+  /** `baseOf`: a helper's name from its pointer; by default the tokens after the definitions key. */
+  constructor(
+    private readonly taken: (name: string) => boolean,
+    private readonly baseOf: (pointer: string) => string = (pointer) => identifierOf(pointer.split("/").slice(2)),
+  ) {}
 
   name(branch: Branch): string {
     const existing = this.byPointer.get(branch.pointer);
     if (existing) return existing.base;
-    const tokens = branch.pointer.split("/").slice(2).filter((t) => t !== "properties");
-    let base = tokens.map((t) => t.replace(/~1/g, "_").replace(/~0/g, "_").replace(/[^A-Za-z0-9]/g, "_")).join("_");
+    let base = this.baseOf(branch.pointer);
     while (this.names.has(base) || this.taken(base)) base = `${base}_`;
     this.names.add(base);
     this.byPointer.set(branch.pointer, { base, pointer: branch.pointer, body: branch.body });
@@ -69,4 +72,12 @@ export class Helpers {
   all(): IterableIterator<Helper> {
     return this.byPointer.values();
   }
+}
+
+/** Pointer tokens as one identifier: `properties` dropped, other characters as `_`. */
+export function identifierOf(tokens: readonly string[]): string {
+  return tokens
+    .filter((t) => t !== "properties")
+    .map((t) => t.replace(/~1/g, "_").replace(/~0/g, "_").replace(/[^A-Za-z0-9]/g, "_"))
+    .join("_");
 }

@@ -1,7 +1,7 @@
 import type CodeBlockWriter from "code-block-writer";
 import { access, compare, literal, not, or, print, SUBJECT, typeTest } from "./expr.js";
-import type { AnyOfNode, Failure, Node } from "./ir.js";
-import { branchTest, referenceOf } from "./inline.js";
+import type { AnyOfNode, Expr, Failure, Node } from "./ir.js";
+import { branchTest, expand, referenceOf } from "./inline.js";
 import { PathExpr, Scope, type Helpers } from "./names.js";
 
 /** Prints check nodes as `checkX`: every failed check pushes an issue (value path, schemaPath, keyword, message). */
@@ -27,7 +27,7 @@ export class CheckRenderer {
     for (const node of nodes) {
       switch (node.kind) {
         case "assert":
-          w.write(`if (${print(not(node.valid), v)}) `).inlineBlock(() => this.push(path, node, v));
+          w.write(`if (${this.print(not(node.valid), v)}) `).inlineBlock(() => this.push(path, node, v));
           if (node.then.length > 0) w.write(" else ").inlineBlock(() => this.statements(node.then, v, path, scope));
           w.newLine();
           break;
@@ -35,7 +35,7 @@ export class CheckRenderer {
           w.writeLine(`check${node.definition}(${v}, ${path.render()}, issues);`);
           break;
         case "guard":
-          w.write(`if (${print(typeTest([node.type]), v)})`).block(() => this.statements(node.body, v, path, scope));
+          w.write(`if (${this.print(typeTest([node.type]), v)})`).block(() => this.statements(node.body, v, path, scope));
           break;
         case "property": {
           const read = access(v, node.name);
@@ -56,7 +56,7 @@ export class CheckRenderer {
         case "entries": {
           const key = scope.fresh("key");
           w.write(`for (const ${key} in ${v})`).block(() => {
-            if (node.known.length > 0) w.writeLine(`if (${print(or(node.known.map((name) => compare(SUBJECT, "===", literal(name)))), key)}) continue;`);
+            if (node.known.length > 0) w.writeLine(`if (${this.print(or(node.known.map((name) => compare(SUBJECT, "===", literal(name)))), key)}) continue;`);
             const keyPath = path.dynamic(`pointerToken(${key})`);
             if (node.refuse) {
               this.push(keyPath, node.refuse, v);
@@ -86,7 +86,7 @@ export class CheckRenderer {
 
   private anyOf(node: AnyOfNode, v: string, path: PathExpr): void {
     const { w } = this;
-    w.write(`if (${print(not(or(node.branches.map((b) => branchTest(b, this.helpers)))), v)})`).block(() => {
+    w.write(`if (${this.print(not(or(node.branches.map((b) => branchTest(b, this.helpers)))), v)})`).block(() => {
       const { discriminator } = node;
       if (!discriminator) {
         this.push(path, node, v);
@@ -94,7 +94,7 @@ export class CheckRenderer {
       }
       w.write(`switch (isObject(${v}) ? ${access(v, discriminator.property)} : undefined)`).block(() => {
         for (const { value, branch } of discriminator.cases) {
-          w.writeLine(`case ${print(literal(value), v)}:`);
+          w.writeLine(`case ${this.print(literal(value), v)}:`);
           w.indent(() => {
             w.writeLine(`check${referenceOf(branch) ?? this.helpers.name(branch)}(${v}, ${path.render()}, issues);`);
             w.writeLine("break;");
@@ -110,6 +110,11 @@ export class CheckRenderer {
   private push(path: PathExpr, failure: Failure, v: string): void {
     const at = path.render();
     const q = JSON.stringify;
-    this.w.writeLine(`issues.push({ ${at === "path" ? "path" : `path: ${at}`}, schemaPath: ${q(failure.schemaPath)}, keyword: ${q(failure.keyword)}, message: ${print(failure.message, v)} });`);
+    this.w.writeLine(`issues.push({ ${at === "path" ? "path" : `path: ${at}`}, schemaPath: ${q(failure.schemaPath)}, keyword: ${q(failure.keyword)}, message: ${this.print(failure.message, v)} });`);
+  }
+
+  /** Prints `e` for the subject `v`, sub-schema tests inlined or hoisted. */
+  private print(e: Expr, v: string): string {
+    return print(expand(e, this.helpers), v);
   }
 }

@@ -1,7 +1,7 @@
 import type CodeBlockWriter from "code-block-writer";
 import { access, compare, literal, not, or, print, SUBJECT, subjectCount, typeTest } from "./expr.js";
-import type { Node, PropertyNode } from "./ir.js";
-import { branchTest, expressionOf, rejectsUndefined, sequence } from "./inline.js";
+import type { Expr, Node, PropertyNode } from "./ir.js";
+import { branchTest, expand, expressionOf, rejectsUndefined, sequence } from "./inline.js";
 import { Scope, type Helpers } from "./names.js";
 
 /** Prints check nodes as `isX`: a type guard that returns false at the first failed check and allocates nothing. */
@@ -16,7 +16,7 @@ export class IsRenderer {
     w.write(`${exported ? "export " : ""}function ${name}(value: unknown): ${returns}`).block(() => {
       const inline = expressionOf(nodes);
       if (inline !== undefined) {
-        w.writeLine(`return ${print(inline, "value")};`);
+        w.writeLine(`return ${this.print(inline, "value")};`);
         return;
       }
       this.statements(nodes, "value", new Scope());
@@ -30,13 +30,13 @@ export class IsRenderer {
     for (const node of sequence(nodes)) {
       switch (node.kind) {
         case "assert":
-          w.writeLine(`if (${print(not(node.valid), v)}) return false;`);
+          w.writeLine(`if (${this.print(not(node.valid), v)}) return false;`);
           break;
         case "call":
           w.writeLine(`if (!is${node.definition}(${v})) return false;`);
           break;
         case "guard":
-          w.write(`if (${print(typeTest([node.type]), v)})`).block(() => this.statements(node.body, v, scope));
+          w.write(`if (${this.print(typeTest([node.type]), v)})`).block(() => this.statements(node.body, v, scope));
           break;
         case "property":
           this.property(node, v, scope);
@@ -44,7 +44,7 @@ export class IsRenderer {
         case "entries": {
           const key = scope.fresh("key");
           w.write(`for (const ${key} in ${v})`).block(() => {
-            if (node.known.length > 0) w.writeLine(`if (${print(or(node.known.map((name) => compare(SUBJECT, "===", literal(name)))), key)}) continue;`);
+            if (node.known.length > 0) w.writeLine(`if (${this.print(or(node.known.map((name) => compare(SUBJECT, "===", literal(name)))), key)}) continue;`);
             if (node.refuse) {
               w.writeLine("return false;");
               return;
@@ -65,7 +65,7 @@ export class IsRenderer {
           break;
         }
         case "anyOf":
-          w.writeLine(`if (${print(not(or(node.branches.map((b) => branchTest(b, this.helpers)))), v)}) return false;`);
+          w.writeLine(`if (${this.print(not(or(node.branches.map((b) => branchTest(b, this.helpers)))), v)}) return false;`);
           break;
       }
     }
@@ -74,7 +74,7 @@ export class IsRenderer {
   /** The nodes of a value bound to `v`: one line when they are one expression. */
   private nested(nodes: readonly Node[], v: string, scope: Scope): void {
     const inline = expressionOf(nodes);
-    if (inline !== undefined) this.w.writeLine(`if (${print(not(inline), v)}) return false;`);
+    if (inline !== undefined) this.w.writeLine(`if (${this.print(not(inline), v)}) return false;`);
     else this.statements(nodes, v, scope);
   }
 
@@ -90,15 +90,20 @@ export class IsRenderer {
     const failsOnUndefined = rejectsUndefined(node.body);
     // A test that fails on undefined by itself needs no presence check, and reads the property once.
     if (required && failsOnUndefined && inline !== undefined && subjectCount(inline) === 1) {
-      w.writeLine(`if (${print(not(inline), read)}) return false;`);
+      w.writeLine(`if (${this.print(not(inline), read)}) return false;`);
       return;
     }
     const local = scope.fresh(node.name);
     w.writeLine(`const ${local} = ${read};`);
     if (required && !(inline !== undefined && failsOnUndefined)) w.writeLine(`if (${local} === undefined) return false;`);
     if (node.body.length === 0) return;
-    if (inline !== undefined) w.writeLine(`if (${required ? "" : `${local} !== undefined && `}${print(not(inline), local)}) return false;`);
+    if (inline !== undefined) w.writeLine(`if (${required ? "" : `${local} !== undefined && `}${this.print(not(inline), local)}) return false;`);
     else if (required) this.statements(node.body, local, scope);
     else w.write(`if (${local} !== undefined)`).block(() => this.statements(node.body, local, scope));
+  }
+
+  /** Prints `e` for the subject `v`, sub-schema tests inlined or hoisted. */
+  private print(e: Expr, v: string): string {
+    return print(expand(e, this.helpers), v);
   }
 }

@@ -5,6 +5,8 @@ import type { GuardType, Node } from "../ir.js";
 export interface LowerContext {
   lower(schema: Schema): Node[];
   definition(name: string): Schema;
+  /** The name of the module-level RegExp constant for a `pattern`. */
+  pattern(source: string): string;
 }
 
 /**
