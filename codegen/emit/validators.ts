@@ -41,14 +41,7 @@ export function emitValidators(protocol: Protocol): string {
     w.writeLine(`/** The issues that make a value not a {@link T.${name}}; [] when it is one. */`);
     check.function(`check${name}`, nodes, true);
   }
-  // Helpers can discover helpers of their own; the registry grows while we walk it.
-  for (const helper of helpers.all()) {
-    w.blankLine();
-    w.writeLine(`/** ${helper.pointer} */`);
-    is.function(`is${helper.base}`, "boolean", helper.body, false);
-    w.blankLine();
-    check.function(`check${helper.base}`, helper.body, false);
-  }
+  writeHelpers(w, helpers, is, check, (pointer) => pointer);
 
   w.blankLine();
   w.writeLine("/** Every definition's validator, by definition name. */");
@@ -58,6 +51,18 @@ export function emitValidators(protocol: Protocol): string {
   });
   w.writeLine("} as const satisfies Readonly<Record<string, Validator>>;");
   return w.toString();
+}
+
+/** The hoisted sub-schemas, each under a comment naming its place (`label`). */
+export function writeHelpers(w: CodeBlockWriter, helpers: Helpers, is: IsRenderer, check: CheckRenderer, label: (pointer: string) => string): void {
+  // Helpers can discover helpers of their own; the registry grows while we walk it.
+  for (const helper of helpers.all()) {
+    w.blankLine();
+    w.writeLine(`/** ${label(helper.pointer)} */`);
+    is.function(`is${helper.base}`, "boolean", helper.body, false);
+    w.blankLine();
+    check.function(`check${helper.base}`, helper.body, false);
+  }
 }
 
 const SUPPORT = ["isObject", "own", "kindOf", "pointerToken", "isByte", "isUri", "isUriTemplate", "type ValidationIssue", "type Validator"];

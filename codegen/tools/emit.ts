@@ -1,5 +1,6 @@
 import CodeBlockWriter from "code-block-writer";
 import { pointerTokens } from "../load/pointer.js";
+import { writeHelpers } from "../emit/validators.js";
 import { Lowering } from "../emit/validators/lower.js";
 import { Helpers, identifierOf } from "../emit/validators/names.js";
 import { CheckRenderer } from "../emit/validators/render-check.js";
@@ -43,13 +44,7 @@ export function emitToolValidators(source: string, entries: readonly ToolSchemaE
     body.blankLine();
     check.function(`check${name}`, nodes, false);
   }
-  for (const helper of helpers.all()) {
-    body.blankLine();
-    body.writeLine(`/** ${source}${helper.pointer} */`);
-    is.function(`is${helper.base}`, "boolean", helper.body, false);
-    body.blankLine();
-    check.function(`check${helper.base}`, helper.body, false);
-  }
+  writeHelpers(body, helpers, is, check, (pointer) => `${source}${pointer}`);
   body.blankLine();
   body.writeLine("/** By tool name: each schema as compiled, and its validators. */");
   body.writeLine("export const toolValidators = {");

@@ -1,6 +1,7 @@
 import type { Ajv, ErrorObject } from "ajv";
 import type { Ajv2020 } from "ajv/dist/2020.js";
 import { isByte, isUri, isUriTemplate } from "../../generated/validation.js";
+import { canonicalJson } from "../util/canonical-json.js";
 import type { Logger } from "../util/logger.js";
 
 const DRAFT_07 = /^https?:\/\/json-schema\.org\/draft-07\/schema#?$/;
@@ -20,20 +21,10 @@ export type CompiledToolValidators = Readonly<Record<string, { readonly input: C
 
 /** The compiled validator, if it was compiled from exactly `schema` (same JSON, key order aside). */
 export function precompiled(compiled: CompiledSchema | undefined, schema: unknown): SchemaValidator | undefined {
-  if (compiled === undefined || canonical(compiled.schema) !== canonical(schema)) return undefined;
+  if (compiled === undefined || canonicalJson(compiled.schema) !== canonicalJson(schema)) return undefined;
   return (value) => (compiled.is(value) ? undefined : compiled.check(value).map((issue) => `${issue.path || "(root)"}: ${issue.message}`).join("; "));
 }
 
-/** JSON text with every object's keys sorted. */
-function canonical(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonical).join(",")}]`;
-  if (typeof value === "object" && value !== null)
-    return `{${Object.keys(value)
-      .sort()
-      .map((key) => `${JSON.stringify(key)}:${canonical((value as Record<string, unknown>)[key])}`)
-      .join(",")}}`;
-  return JSON.stringify(value) ?? "null";
-}
 
 /**
  * How tool schemas (known only at run time) are checked:

@@ -1,7 +1,8 @@
 import type CodeBlockWriter from "code-block-writer";
-import { access, compare, literal, not, or, print, SUBJECT, typeTest } from "./expr.js";
+import { access, literal, not, or, print, typeTest } from "./expr.js";
 import type { AnyOfNode, Expr, Failure, Node } from "./ir.js";
 import { branchTest, expand, referenceOf } from "./inline.js";
+import { writeEntries, writeItems } from "./loops.js";
 import { PathExpr, Scope, type Helpers } from "./names.js";
 
 /** Prints check nodes as `checkX`: every failed check pushes an issue (value path, schemaPath, keyword, message). */
@@ -53,30 +54,14 @@ export class CheckRenderer {
           } else w.write(`if (${local} !== undefined)`).block(nested(local));
           break;
         }
-        case "entries": {
-          const key = scope.fresh("key");
-          w.write(`for (const ${key} in ${v})`).block(() => {
-            if (node.known.length > 0) w.writeLine(`if (${this.print(or(node.known.map((name) => compare(SUBJECT, "===", literal(name)))), key)}) continue;`);
-            const keyPath = path.dynamic(`pointerToken(${key})`);
-            if (node.refuse) {
-              this.push(keyPath, node.refuse, v);
-              return;
-            }
-            const entry = scope.fresh("entry");
-            w.writeLine(`const ${entry} = ${v}[${key}];`);
-            this.statements(node.body, entry, keyPath, scope);
-          });
+        case "entries":
+          writeEntries(w, node, v, scope, (key) => this.push(path.dynamic(`pointerToken(${key})`), node.refuse!, v), (key, entry) =>
+            this.statements(node.body, entry, path.dynamic(`pointerToken(${key})`), scope),
+          );
           break;
-        }
-        case "items": {
-          const index = scope.fresh("i");
-          w.write(`for (let ${index} = 0; ${index} < ${v}.length; ${index}++)`).block(() => {
-            const item = scope.fresh("item");
-            w.writeLine(`const ${item} = ${v}[${index}];`);
-            this.statements(node.body, item, path.dynamic(index), scope);
-          });
+        case "items":
+          writeItems(w, v, scope, (index, item) => this.statements(node.body, item, path.dynamic(index), scope));
           break;
-        }
         case "anyOf":
           this.anyOf(node, v, path);
           break;

@@ -1,7 +1,8 @@
 import type CodeBlockWriter from "code-block-writer";
-import { access, compare, literal, not, or, print, SUBJECT, subjectCount, typeTest } from "./expr.js";
+import { access, not, or, print, subjectCount, typeTest } from "./expr.js";
 import type { Expr, Node, PropertyNode } from "./ir.js";
 import { branchTest, expand, expressionOf, rejectsUndefined, sequence } from "./inline.js";
+import { writeEntries, writeItems } from "./loops.js";
 import { Scope, type Helpers } from "./names.js";
 
 /** Prints check nodes as `isX`: a type guard that returns false at the first failed check and allocates nothing. */
@@ -41,29 +42,12 @@ export class IsRenderer {
         case "property":
           this.property(node, v, scope);
           break;
-        case "entries": {
-          const key = scope.fresh("key");
-          w.write(`for (const ${key} in ${v})`).block(() => {
-            if (node.known.length > 0) w.writeLine(`if (${this.print(or(node.known.map((name) => compare(SUBJECT, "===", literal(name)))), key)}) continue;`);
-            if (node.refuse) {
-              w.writeLine("return false;");
-              return;
-            }
-            const entry = scope.fresh("entry");
-            w.writeLine(`const ${entry} = ${v}[${key}];`);
-            this.nested(node.body, entry, scope);
-          });
+        case "entries":
+          writeEntries(w, node, v, scope, () => w.writeLine("return false;"), (_key, entry) => this.nested(node.body, entry, scope));
           break;
-        }
-        case "items": {
-          const index = scope.fresh("i");
-          w.write(`for (let ${index} = 0; ${index} < ${v}.length; ${index}++)`).block(() => {
-            const item = scope.fresh("item");
-            w.writeLine(`const ${item} = ${v}[${index}];`);
-            this.nested(node.body, item, scope);
-          });
+        case "items":
+          writeItems(w, v, scope, (_index, item) => this.nested(node.body, item, scope));
           break;
-        }
         case "anyOf":
           w.writeLine(`if (${this.print(not(or(node.branches.map((b) => branchTest(b, this.helpers)))), v)}) return false;`);
           break;
