@@ -29,6 +29,7 @@ import * as ours from "../generated/2025-11-25/validators.js";
 import { isByte } from "../generated/validation.js";
 import { REVISIONS } from "../generated/index.js";
 import { oracleFor } from "../test/support/oracle.js";
+import { calibrate, median, newPair, timeRun, type Check, type Pair, type Timing } from "./support/pairs.js";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const REVISION = "2025-11-25";
@@ -40,6 +41,7 @@ const RUN_MS = QUICK ? 10 : 30;
 /** No pair runs longer than this in all (calibration, warm-up and runs). */
 const PAIR_BUDGET_MS = QUICK ? 1_500 : 6_000;
 const MAX_ITERATIONS = 50_000_000;
+const TIMING: Timing = { runMs: RUN_MS, pairBudgetMs: PAIR_BUDGET_MS, maxIterations: MAX_ITERATIONS };
 
 // -- the corpus ------------------------------------------------------------------------------------
 
@@ -169,61 +171,6 @@ const CASES: readonly Case[] = [
 
 // -- measurement -------------------------------------------------------------------------------
 
-type Check = (value: unknown) => boolean;
-
-/**
- * A loop of its own for one pair: `new Function` gives each its own feedback and inline caches,
- * so no validator is measured through a call site made megamorphic by the others.
- */
-function makeLoop(): (check: Check, value: unknown, iterations: number) => number {
-  return new Function(
-    "check",
-    "value",
-    "iterations",
-    "let accepted = 0; for (let i = 0; i < iterations; i++) if (check(value)) accepted++; return accepted;",
-  ) as (check: Check, value: unknown, iterations: number) => number;
-}
-
-interface Pair {
-  readonly name: "ours" | "ajv" | "zod";
-  readonly check: Check;
-  readonly loop: ReturnType<typeof makeLoop>;
-  iterations: number;
-  readonly opsPerSecond: number[];
-  spentMs: number;
-}
-
-/** About RUN_MS worth of iterations, found by doubling; bounded in count and time. */
-function calibrate(pair: Pair, value: unknown): void {
-  let iterations = 1;
-  for (;;) {
-    const t0 = performance.now();
-    pair.loop(pair.check, value, iterations);
-    const elapsed = performance.now() - t0;
-    pair.spentMs += elapsed;
-    if (elapsed >= RUN_MS / 4 || iterations >= MAX_ITERATIONS || pair.spentMs > PAIR_BUDGET_MS / 3) {
-      pair.iterations = Math.max(1, Math.min(MAX_ITERATIONS, Math.round((iterations * RUN_MS) / Math.max(elapsed, 0.001))));
-      return;
-    }
-    iterations *= 2;
-  }
-}
-
-function timeRun(pair: Pair, value: unknown): void {
-  if (pair.spentMs > PAIR_BUDGET_MS && pair.opsPerSecond.length > 0) return;
-  const t0 = performance.now();
-  const cpu0 = process.cpuUsage();
-  pair.loop(pair.check, value, pair.iterations);
-  const cpu = process.cpuUsage(cpu0);
-  pair.spentMs += performance.now() - t0;
-  const cpuMs = (cpu.user + cpu.system) / 1000;
-  pair.opsPerSecond.push((pair.iterations * 1000) / Math.max(cpuMs, 0.001));
-}
-
-const median = (xs: readonly number[]) => {
-  const sorted = [...xs].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)]!;
-};
 const geomean = (xs: readonly number[]) => Math.exp(xs.reduce((sum, x) => sum + Math.log(x), 0) / xs.length);
 
 // -- run ---------------------------------------------------------------------------------------
@@ -261,11 +208,11 @@ for (const c of CASES) {
 
   const pairs: Pair[] = candidates
     .filter(({ name }) => !wrong.some((v) => v.name === name))
-    .map(({ name, check }) => ({ name, check, loop: makeLoop(), iterations: 1, opsPerSecond: [], spentMs: 0 }));
-  for (const pair of pairs) calibrate(pair, c.value);
-  for (const pair of pairs) timeRun(pair, c.value); // warm-up, discarded
+    .map(({ name, check }) => newPair(name, check));
+  for (const pair of pairs) calibrate(pair, c.value, TIMING);
+  for (const pair of pairs) timeRun(pair, c.value, TIMING); // warm-up, discarded
   for (const pair of pairs) pair.opsPerSecond.length = 0;
-  for (let run = 0; run < RUNS; run++) for (const pair of pairs) timeRun(pair, c.value);
+  for (let run = 0; run < RUNS; run++) for (const pair of pairs) timeRun(pair, c.value, TIMING);
   const ops = (name: Pair["name"]) => {
     const pair = pairs.find((p) => p.name === name);
     return pair && pair.opsPerSecond.length > 0 ? median(pair.opsPerSecond) : undefined;
@@ -333,9 +280,9 @@ console.log("\nformat byte, ns per valid string (median CPU time): a scan, atob,
 console.log(`${"chars".padStart(7)}  ${Object.keys(candidates).map((name) => name.padStart(9)).join("  ")}  faster`);
 for (const bytes of [12, 48, 72, 96, 192, 768, 3072, 24 * 1024]) {
   const value = base64(bytes);
-  const pairs = Object.entries(candidates).map(([name, check]) => ({ name: name as Pair["name"], check, loop: makeLoop(), iterations: 1, opsPerSecond: [] as number[], spentMs: 0 }));
-  for (const pair of pairs) calibrate(pair, value);
-  for (let run = 0; run < RUNS; run++) for (const pair of pairs) timeRun(pair, value);
+  const pairs = Object.entries(candidates).map(([name, check]) => newPair(name, check));
+  for (const pair of pairs) calibrate(pair, value, TIMING);
+  for (let run = 0; run < RUNS; run++) for (const pair of pairs) timeRun(pair, value, TIMING);
   const ns = pairs.map((pair) => 1e9 / median(pair.opsPerSecond));
   const cells = ns.map((n) => n.toFixed(0).padStart(9)).join("  ");
   console.log(`${String(value.length).padStart(7)}  ${cells}  ${ns[0]! <= ns[1]! ? "scan" : "decode"}`);

@@ -31,8 +31,8 @@ interface Command {
 
 const COMMANDS: Record<string, Command> = {
   generate: {
-    usage: "generate [--out <dir>] [--revision R ...] [--schema|--extension <file> --name N] [--force]",
-    summary: "regenerate generated/ from the pinned schemas, or write revision and extension modules into your project with --out",
+    usage: "generate [--out <dir>] [--revision R ...] [--schema|--extension <file> --name N] [--tools <manifest>] [--force]",
+    summary: "regenerate generated/ from the pinned schemas, or write revision and extension modules (and compiled tool validators) into your project with --out",
     options: {
       revision: { type: "string", multiple: true, short: "r", description: "only this pinned revision (repeatable)", placeholder: "R" },
       out: { type: "string", description: "write revision modules into this folder of your project instead of generated/", placeholder: "dir" },
@@ -44,10 +44,12 @@ const COMMANDS: Record<string, Command> = {
       },
       name: { type: "string", description: "with --schema: the revision's name; with --extension: its identifier (vendor/name)", placeholder: "R|ID" },
       core: { type: "string", description: "with --extension: the revision its schema builds on (default: the latest pinned)", placeholder: "R" },
+      tools: { type: "string", description: "with --out: compile the tool schemas of this mcp.server.json into <dir>/tools.ts (createServer({ toolValidators }))", placeholder: "manifest" },
       force: { type: "boolean", description: "ignore the stamp and regenerate everything requested" },
       ...ROOT_OPTION,
     },
     async run({ values, root }) {
+      if (values.tools !== undefined) return generateTools(values);
       if (values.out !== undefined) return generateOut(values, root, false);
       if (values.extension !== undefined)
         throw new UsageError("--extension goes with --out: generate --out src/mcp --extension tasks/schema.json --name io.modelcontextprotocol/tasks");
@@ -278,6 +280,16 @@ async function generateOut(values: Record<string, unknown>, root: string, dryRun
     const { extensionExportName } = await import("./out.js");
     console.log(`Extensions: import { ${report.extensions.map((e) => extensionExportName(e.id)).join(", ")} } from "${join(out, "index.js")}", then createServer({ extensions: [...] })`);
   }
+  return 0;
+}
+
+async function generateTools(values: Record<string, unknown>): Promise<number> {
+  if (typeof values.out !== "string") throw new UsageError("--tools goes with --out: generate --tools mcp.server.json --out src/generated");
+  const { generateTools: run } = await import("./tools/generate.js");
+  const report = await run(values.tools as string, values.out);
+  console.log(`  ${report.tools} tools compiled into ${join(values.out, "tools.ts")}: ${report.written.length} written, ${report.unchanged.length} unchanged`);
+  for (const { pointer, format } of report.annotatedFormats) console.log(`  note: format "${format}" at ${pointer} is an annotation (as in the runtime's ajv): not checked`);
+  console.log(`Use them: import { toolValidators } from "<${join(values.out, "tools.js")} relative to your server>", then createServer({ toolValidators, ... })`);
   return 0;
 }
 

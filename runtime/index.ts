@@ -14,6 +14,7 @@ export {
 } from "./server/server.js";
 export type { Completer, Completers } from "./server/completion.js";
 export type { ToolDefinition, ToolHandler, ToolResult } from "./server/tools.js";
+export type { CompiledSchema, CompiledToolValidators } from "./server/json-schema.js";
 export type { FromSchema, ObjectSchema, ToolArguments } from "./server/schema-types.js";
 export type { ResourceDefinition, ResourceHandler, ResourceTemplateDefinition, ResourceTemplateHandler } from "./server/resources.js";
 export { resourceNotFound } from "./server/resources.js";

@@ -4,6 +4,7 @@ import { childPointer, unescapeToken } from "./pointer.js";
 import {
   ANNOTATION_KEYWORDS,
   FORMATS,
+  TOOL_KEYWORDS,
   JSON_TYPES,
   type Dialect,
   type Format,
@@ -21,6 +22,11 @@ export interface NormalizeContext {
   readonly definitionNames: ReadonlySet<string>;
   /** The document's `$schema`; a node may restate it (ext-tasks declares it on every definition), never change it. */
   readonly declared?: string;
+  /**
+   * A tool schema (`generate --tools`): the keywords of TOOL_KEYWORDS are read too, an unknown
+   * format is an annotation, and `$ref` goes through `resolveRef`.
+   */
+  readonly tool?: { readonly resolveRef: (ref: unknown, at: string) => string };
 }
 
 type Raw = Record<string, unknown>;
@@ -44,7 +50,7 @@ export function normalize(raw: unknown, pointer: string, ctx: NormalizeContext):
         if (value !== ctx.declared) fail(at, `a nested $schema must be the document's (${JSON.stringify(ctx.declared)}), found ${JSON.stringify(value)}`);
         break;
       case "$ref":
-        node.ref = resolveRef(value, at, ctx, fail);
+        node.ref = ctx.tool ? ctx.tool.resolveRef(value, at) : resolveRef(value, at, ctx, fail);
         break;
       case "description":
         if (typeof value === "string") node.description = repairDocLinks(value, ctx.definitionNames);
@@ -97,6 +103,10 @@ export function normalize(raw: unknown, pointer: string, ctx: NormalizeContext):
         node[keyword] = value as number;
         break;
       case "format":
+        if (ctx.tool && typeof value === "string" && !FORMATS.has(value)) {
+          node.annotatedFormat = value;
+          break;
+        }
         if (typeof value !== "string" || !FORMATS.has(value))
           fail(at, `unsupported format ${JSON.stringify(value)} (supported: ${[...FORMATS].join(", ")})`);
         node.format = value as Format;
@@ -107,7 +117,8 @@ export function normalize(raw: unknown, pointer: string, ctx: NormalizeContext):
         node[keyword] = (value as unknown[]).map((s, i) => normalize(s, childPointer(at, i), ctx));
         break;
       default:
-        if (!ANNOTATION_KEYWORDS.has(keyword)) fail(at, `unsupported keyword "${keyword}"`);
+        if (ctx.tool && TOOL_KEYWORDS.has(keyword)) readToolKeyword(node, keyword, value, at, ctx, fail);
+        else if (!ANNOTATION_KEYWORDS.has(keyword)) fail(at, `unsupported keyword "${keyword}"`);
     }
   }
   if (node.type?.length === 1 && node.type[0] === "object" && node.properties?.length === 0 && raw.additionalProperties === true)
@@ -118,6 +129,54 @@ export function normalize(raw: unknown, pointer: string, ctx: NormalizeContext):
     if (siblings.length > 0) fail(pointer, `draft-07 ignores keywords beside $ref: ${siblings.join(", ")}`);
   }
   return node;
+}
+
+type Mutable = { -readonly [K in keyof Schema]: Schema[K] };
+
+function readToolKeyword(node: Mutable, keyword: string, value: unknown, at: string, ctx: NormalizeContext, fail: (at: string, reason: string) => never): void {
+  const count = () => {
+    if (!Number.isInteger(value) || (value as number) < 0) fail(at, `${keyword} must be a non-negative integer`);
+    return value as number;
+  };
+  switch (keyword) {
+    case "oneOf":
+      if (!Array.isArray(value) || value.length === 0) fail(at, "oneOf must be a non-empty array");
+      node.oneOf = (value as unknown[]).map((s, i) => normalize(s, childPointer(at, i), ctx));
+      break;
+    case "not":
+    case "if":
+    case "then":
+    case "else":
+      node[keyword] = normalize(value, at, ctx);
+      break;
+    case "pattern":
+      if (typeof value !== "string") fail(at, "pattern must be a string");
+      try {
+        new RegExp(value as string, "u");
+      } catch (error) {
+        fail(at, `pattern is not a valid regular expression with the u flag (as ajv compiles it): ${(error as Error).message}`);
+      }
+      node.pattern = value as string;
+      break;
+    case "uniqueItems":
+      if (typeof value !== "boolean") fail(at, "uniqueItems must be a boolean");
+      if (value === true) node.uniqueItems = true;
+      break;
+    case "exclusiveMinimum":
+    case "exclusiveMaximum":
+    case "multipleOf":
+      if (typeof value !== "number" || (keyword === "multipleOf" && value <= 0))
+        fail(at, keyword === "multipleOf" ? "multipleOf must be a number > 0" : `${keyword} must be a number (the boolean form is draft-04)`);
+      node[keyword] = value as number;
+      break;
+    case "minLength":
+    case "maxLength":
+    case "minItems":
+    case "minProperties":
+    case "maxProperties":
+      node[keyword] = count();
+      break;
+  }
 }
 
 function resolveRef(

@@ -34,6 +34,24 @@ export interface Schema {
   readonly format?: Format;
   readonly anyOf?: readonly Schema[];
   readonly allOf?: readonly Schema[];
+  // Read only in tool schemas (codegen/tools): the MCP schemas use none of these.
+  readonly oneOf?: readonly Schema[];
+  readonly not?: Schema;
+  readonly if?: Schema;
+  readonly then?: Schema;
+  readonly else?: Schema;
+  readonly pattern?: string;
+  readonly minLength?: number;
+  readonly maxLength?: number;
+  readonly minItems?: number;
+  readonly uniqueItems?: true;
+  readonly minProperties?: number;
+  readonly maxProperties?: number;
+  readonly exclusiveMinimum?: number;
+  readonly exclusiveMaximum?: number;
+  readonly multipleOf?: number;
+  /** A format no validator here asserts (`email`, `date-time`...): an annotation, as in the runtime's ajv. */
+  readonly annotatedFormat?: string;
   /**
    * `{type: object, properties: {}, additionalProperties: true}`: how upstream's converter writes
    * TypeScript's `object` (a non-primitive). Validation reads the keywords beside it as usual.
@@ -61,6 +79,12 @@ export const JSON_TYPES: ReadonlySet<string> = new Set<JsonType>([
   "integer",
   "boolean",
   "null",
+]);
+
+/** Keywords read in tool schemas only (`generate --tools`), beside those of the MCP schemas. */
+export const TOOL_KEYWORDS: ReadonlySet<string> = new Set([
+  "oneOf", "not", "if", "then", "else", "pattern", "minLength", "maxLength", "minItems", "uniqueItems",
+  "minProperties", "maxProperties", "exclusiveMinimum", "exclusiveMaximum", "multipleOf",
 ]);
 
 export const FORMATS: ReadonlySet<string> = new Set<Format>(["byte", "uri", "uri-template"]);

@@ -6,6 +6,8 @@
  * to another. `list_changed` and `resources/updated` evict what they make stale.
  */
 
+import { canonicalJson } from "../util/canonical-json.js";
+
 export interface CachedResult {
   readonly expiresAt: number;
   readonly result: Record<string, unknown>;
@@ -75,17 +77,6 @@ export class ResponseCache {
 
   private key(scope: "public" | "private", method: string, params: Readonly<Record<string, unknown>>): string {
     const { _meta, ...rest } = params;
-    return `${scope === "public" ? "public" : `private:${this.partition}`}\n${method}\n${stableJson(rest)}`;
+    return `${scope === "public" ? "public" : `private:${this.partition}`}\n${method}\n${canonicalJson(rest)}`;
   }
-}
-
-/** JSON with object keys sorted, so that equal params give one key. */
-function stableJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(stableJson).join(",")}]`;
-  if (typeof value === "object" && value !== null)
-    return `{${Object.keys(value)
-      .sort()
-      .map((k) => `${JSON.stringify(k)}:${stableJson((value as Record<string, unknown>)[k])}`)
-      .join(",")}}`;
-  return JSON.stringify(value) ?? "null";
 }

@@ -1,12 +1,30 @@
 import type { Ajv, ErrorObject } from "ajv";
 import type { Ajv2020 } from "ajv/dist/2020.js";
 import { isByte, isUri, isUriTemplate } from "../../generated/validation.js";
+import { canonicalJson } from "../util/canonical-json.js";
 import type { Logger } from "../util/logger.js";
 
 const DRAFT_07 = /^https?:\/\/json-schema\.org\/draft-07\/schema#?$/;
 
 /** A compiled tool schema: undefined when `value` conforms, else what is wrong ("/city: must be string; ..."). */
 export type SchemaValidator = (value: unknown) => string | undefined;
+
+/** One schema compiled at build time by `mcp-codegen generate --tools`, with the schema it was compiled from. */
+export interface CompiledSchema {
+  readonly schema: Readonly<Record<string, unknown>>;
+  is(value: unknown): boolean;
+  check(value: unknown): readonly { readonly path: string; readonly message: string }[];
+}
+
+/** `toolValidators` of a file written by `generate --tools`: by tool name. */
+export type CompiledToolValidators = Readonly<Record<string, { readonly input: CompiledSchema; readonly output?: CompiledSchema }>>;
+
+/** The compiled validator, if it was compiled from exactly `schema` (same JSON, key order aside). */
+export function precompiled(compiled: CompiledSchema | undefined, schema: unknown): SchemaValidator | undefined {
+  if (compiled === undefined || canonicalJson(compiled.schema) !== canonicalJson(schema)) return undefined;
+  return (value) => (compiled.is(value) ? undefined : compiled.check(value).map((issue) => `${issue.path || "(root)"}: ${issue.message}`).join("; "));
+}
+
 
 /**
  * How tool schemas (known only at run time) are checked:

@@ -13,7 +13,7 @@ import { Sealer, type Secret } from "../util/sealed.js";
 import { complete, type Completers } from "./completion.js";
 import { loadExtension, type LoadedExtension } from "../session/extensions.js";
 import { extensionMethod, generatedMethod, type MethodSchemas } from "./extensions.js";
-import { SchemaCompiler, type SchemaEngine } from "./json-schema.js";
+import { SchemaCompiler, type CompiledToolValidators, type SchemaEngine } from "./json-schema.js";
 import { Paginator } from "./pagination.js";
 import { PromptRegistry, type PromptDefinition, type PromptHandler } from "./prompts.js";
 import {
@@ -79,6 +79,13 @@ export interface ServerOptions<
   readonly visible?: (kind: "tools" | "prompts" | "resources", name: string, context: RequestContext) => boolean;
   /** How tool schemas are checked: "ajv" (compiled), "interpreter" (no code generation), "auto" (default: the interpreter where code generation is forbidden). */
   readonly toolSchemaEngine?: SchemaEngine;
+  /**
+   * Tool validators compiled at build time (`mcp-codegen generate --tools mcp.server.json --out
+   * <dir>`, its `toolValidators`): a tool registered with the very schema they were compiled from
+   * is checked by them, with no engine and no code generation at run time; any other falls back
+   * to `toolSchemaEngine`.
+   */
+  readonly toolValidators?: CompiledToolValidators;
 }
 
 /** Something that accepts connections (Streamable HTTP) rather than being one. */
@@ -157,7 +164,7 @@ export class McpServer<Types extends RevisionTypes = any> {
     this.logger = options.logger ?? stderrLogger;
     this.isVisible = options.visible;
     this.schemas = new SchemaCompiler(this.logger, options.toolSchemaEngine);
-    this.tools = new ToolRegistry(this.schemas, this.logger);
+    this.tools = new ToolRegistry(this.schemas, this.logger, options.toolValidators);
     const sealer = new Sealer(options.secret);
     this.paginator = new Paginator(options.pageSize ?? 100, sealer);
     const requested = (options.revisions ?? ALL_REVISIONS).map(revisionName);

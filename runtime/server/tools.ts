@@ -1,7 +1,7 @@
 import type { RequestContext } from "../dispatch/context.js";
 import { isThenable } from "../util/thenable.js";
 import { ErrorCode, RpcError } from "../jsonrpc/errors.js";
-import type { SchemaCompiler, SchemaValidator } from "./json-schema.js";
+import { precompiled, type CompiledToolValidators, type SchemaCompiler, type SchemaValidator } from "./json-schema.js";
 import { checkParamHeaders } from "./param-headers.js";
 import type { FromSchema, ObjectSchema } from "./schema-types.js";
 import type { CallToolResult, Tool } from "./types.js";
@@ -51,6 +51,7 @@ export class ToolRegistry {
   constructor(
     private readonly schemas: SchemaCompiler,
     private readonly logger: Logger,
+    private readonly compiled: CompiledToolValidators = {},
   ) {}
 
   get size(): number {
@@ -64,7 +65,16 @@ export class ToolRegistry {
     for (const [which, schema] of [["inputSchema", definition.inputSchema], ["outputSchema", definition.outputSchema]] as const)
       if (schema !== undefined && (typeof schema !== "object" || schema === null || Array.isArray(schema) || schema.type !== "object"))
         throw new Error(`tool ${definition.name}: its ${which} must be a JSON Schema object with "type": "object"`);
-    this.tools.set(definition.name, { definition, handler: handler as unknown as ToolHandler<never> });
+    const tool: RegisteredTool = { definition, handler: handler as unknown as ToolHandler<never> };
+    // Build-time validators (generate --tools), when they were compiled from this very schema.
+    const compiled = Object.hasOwn(this.compiled, definition.name) ? this.compiled[definition.name] : undefined;
+    if (compiled) {
+      tool.input = precompiled(compiled.input, definition.inputSchema);
+      tool.output = definition.outputSchema === undefined ? undefined : precompiled(compiled.output, definition.outputSchema);
+      if (!tool.input || (definition.outputSchema !== undefined && !tool.output))
+        this.logger("warn", `tool ${definition.name}: its schemas differ from those its compiled validators were generated from; checking it with the ${this.schemas.kind} engine (run mcp-codegen generate --tools again)`);
+    }
+    this.tools.set(definition.name, tool);
   }
 
   remove(name: string): boolean {
@@ -89,9 +99,9 @@ export class ToolRegistry {
     // Stateless era over HTTP: x-mcp-header arguments must agree with their Mcp-Param-* headers.
     const headers = context.transport?.headers;
     if (context.era === "stateless" && typeof headers === "object" && headers !== null) checkParamHeaders(tool.definition, args, headers as Record<string, unknown>);
-    // The schema engine loads on the first call of any tool (a promise once, then never again).
-    const engine = this.schemas.load();
-    if (isThenable(engine))
+    // The schema engine loads on the first call of any tool without compiled validators (a promise once, then never again).
+    const engine = tool.input && (tool.output || !tool.definition.outputSchema) ? undefined : this.schemas.load();
+    if (engine && isThenable(engine))
       return Promise.resolve(engine).then(() => {
         // Cancelled while the engine loaded: the handler would wait on a signal that already fired.
         if (context.signal.aborted) return failure(`Tool ${name} was cancelled`);

@@ -2,6 +2,7 @@ import { ErrorCode, RpcError } from "../jsonrpc/errors.js";
 import { digest as sha256, nonce, type Sealer } from "../util/sealed.js";
 import { MemoryNonceStore, type NonceStore } from "../stores/nonce-store.js";
 import type { LoadedRevision } from "./revisions.js";
+import { canonicalJson } from "../util/canonical-json.js";
 
 /**
  * Multi-round-trip requests (stateless era). A handler that asks the client for input is
@@ -171,18 +172,4 @@ export class InputExchange {
 function digest(params: Record<string, unknown>): string {
   const { _meta, inputResponses, requestState, ...target } = params;
   return sha256(canonicalJson(target));
-}
-
-/**
- * JSON with object keys sorted. Recursive: the peer refused any message nested deeper than
- * MAX_NESTING_DEPTH (jsonrpc/depth.ts) before it got here.
- */
-function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
-  if (typeof value === "object" && value !== null)
-    return `{${Object.keys(value)
-      .sort()
-      .map((key) => `${JSON.stringify(key)}:${canonicalJson((value as Record<string, unknown>)[key])}`)
-      .join(",")}}`;
-  return JSON.stringify(value) ?? "null";
 }

@@ -145,3 +145,45 @@ const URI_TEMPLATE =
 export function isUriTemplate(value: string): boolean {
   return URI_TEMPLATE.test(value);
 }
+
+// ---------------------------------------------------------------------------------------------
+// Keywords of tool schemas (`mcp-codegen generate --tools`), decided as ajv decides them.
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * A string's length in code points, for minLength and maxLength: a surrogate pair is one
+ * character, a lone surrogate is one too (ajv's ucs2length, MIT License, Evgeny Poberezkin).
+ */
+export function stringLength(value: string): number {
+  const length = value.length;
+  let count = 0;
+  for (let i = 0; i < length; count++) {
+    const code = value.charCodeAt(i++);
+    if (code >= 0xd800 && code <= 0xdbff && i < length && (value.charCodeAt(i) & 0xfc00) === 0xdc00) i++;
+  }
+  return count;
+}
+
+/** multipleOf: the quotient is an integer, tested as ajv tests it (`q === parseInt(q)`, no precision option). */
+export function isMultipleOf(value: number, divisor: number): boolean {
+  const quotient = value / divisor;
+  return quotient === parseInt(String(quotient), 10);
+}
+
+/** uniqueItems: no two elements are equal as JSON values (deep, key order ignored). */
+export function hasUniqueItems(values: readonly unknown[]): boolean {
+  for (let i = 1; i < values.length; i++) for (let j = 0; j < i; j++) if (jsonEqual(values[i], values[j])) return false;
+  return true;
+}
+
+function jsonEqual(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== "object" || typeof b !== "object" || a === null || b === null || Array.isArray(a) !== Array.isArray(b)) return false;
+  if (Array.isArray(a)) {
+    const other = b as unknown[];
+    return a.length === other.length && a.every((item, i) => jsonEqual(item, other[i]));
+  }
+  const keys = Object.keys(a);
+  if (keys.length !== Object.keys(b).length) return false;
+  return keys.every((key) => Object.prototype.hasOwnProperty.call(b, key) && jsonEqual((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key]));
+}

@@ -1,0 +1,75 @@
+/**
+ * The timing harness of the validator benchmarks (bench/validators.ts, bench/tool-validators.ts):
+ * a (value, validator) pair gets a loop of its own, a calibrated iteration count of about
+ * `runMs`, and timed runs in CPU time of this process (process.cpuUsage, user + system), so that
+ * other work on a shared machine does not land in one column by chance. Every loop is bounded in
+ * iterations and in (wall) time.
+ */
+
+export type Check = (value: unknown) => boolean;
+
+export interface Timing {
+  /** Target duration of one timed run. */
+  readonly runMs: number;
+  /** No pair runs longer than this in all (calibration, warm-up and runs). */
+  readonly pairBudgetMs: number;
+  readonly maxIterations: number;
+}
+
+/**
+ * A loop of its own for one pair: `new Function` gives each its own feedback and inline caches,
+ * so no validator is measured through a call site made megamorphic by the others.
+ */
+function makeLoop(): (check: Check, value: unknown, iterations: number) => number {
+  return new Function(
+    "check",
+    "value",
+    "iterations",
+    "let accepted = 0; for (let i = 0; i < iterations; i++) if (check(value)) accepted++; return accepted;",
+  ) as (check: Check, value: unknown, iterations: number) => number;
+}
+
+export interface Pair<Name extends string = string> {
+  readonly name: Name;
+  readonly check: Check;
+  readonly loop: ReturnType<typeof makeLoop>;
+  iterations: number;
+  readonly opsPerSecond: number[];
+  spentMs: number;
+}
+
+export function newPair<Name extends string>(name: Name, check: Check): Pair<Name> {
+  return { name, check, loop: makeLoop(), iterations: 1, opsPerSecond: [], spentMs: 0 };
+}
+
+/** About `runMs` worth of iterations, found by doubling; bounded in count and time. */
+export function calibrate(pair: Pair, value: unknown, timing: Timing): void {
+  let iterations = 1;
+  for (;;) {
+    const t0 = performance.now();
+    pair.loop(pair.check, value, iterations);
+    const elapsed = performance.now() - t0;
+    pair.spentMs += elapsed;
+    if (elapsed >= timing.runMs / 4 || iterations >= timing.maxIterations || pair.spentMs > timing.pairBudgetMs / 3) {
+      pair.iterations = Math.max(1, Math.min(timing.maxIterations, Math.round((iterations * timing.runMs) / Math.max(elapsed, 0.001))));
+      return;
+    }
+    iterations *= 2;
+  }
+}
+
+export function timeRun(pair: Pair, value: unknown, timing: Timing): void {
+  if (pair.spentMs > timing.pairBudgetMs && pair.opsPerSecond.length > 0) return;
+  const t0 = performance.now();
+  const cpu0 = process.cpuUsage();
+  pair.loop(pair.check, value, pair.iterations);
+  const cpu = process.cpuUsage(cpu0);
+  pair.spentMs += performance.now() - t0;
+  const cpuMs = (cpu.user + cpu.system) / 1000;
+  pair.opsPerSecond.push((pair.iterations * 1000) / Math.max(cpuMs, 0.001));
+}
+
+export const median = (xs: readonly number[]) => {
+  const sorted = [...xs].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)]!;
+};

@@ -1,0 +1,28 @@
+import type CodeBlockWriter from "code-block-writer";
+import { compare, literal, or, print, SUBJECT } from "./expr.js";
+import type { EntriesNode } from "./ir.js";
+import type { Scope } from "./names.js";
+
+/** The loops both renderers print; `body` writes what each pass does. */
+
+/** Over the properties of `v` that `properties` does not name: `body(key, entry)` with the entry bound, or `refuse(key)`. */
+export function writeEntries(w: CodeBlockWriter, node: EntriesNode, v: string, scope: Scope, refuse: (key: string) => void, body: (key: string, entry: string) => void): void {
+  const key = scope.fresh("key");
+  w.write(`for (const ${key} in ${v})`).block(() => {
+    if (node.known.length > 0) w.writeLine(`if (${print(or(node.known.map((name) => compare(SUBJECT, "===", literal(name)))), key)}) continue;`);
+    if (node.refuse) return refuse(key);
+    const entry = scope.fresh("entry");
+    w.writeLine(`const ${entry} = ${v}[${key}];`);
+    body(key, entry);
+  });
+}
+
+/** Over the elements of the array `v`: `body(index, item)`. */
+export function writeItems(w: CodeBlockWriter, v: string, scope: Scope, body: (index: string, item: string) => void): void {
+  const index = scope.fresh("i");
+  w.write(`for (let ${index} = 0; ${index} < ${v}.length; ${index}++)`).block(() => {
+    const item = scope.fresh("item");
+    w.writeLine(`const ${item} = ${v}[${index}];`);
+    body(index, item);
+  });
+}

@@ -1,0 +1,31 @@
+/**
+ * Compiles tool schemas with `generate --tools`'s compiler (codegen/tools) and loads the result:
+ * the emitted tools.ts and the validation.ts it imports, transpiled to JavaScript in a temp dir.
+ */
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import ts from "typescript";
+import { emitToolValidators } from "../../codegen/tools/emit.js";
+import { loadToolSchemas } from "../../codegen/tools/load.js";
+import type { CompiledSchema } from "../../runtime/server/json-schema.js";
+import { ROOT, tempDir } from "./project.js";
+
+export interface CompiledTools {
+  readonly source: string;
+  readonly validators: readonly CompiledSchema[];
+  readonly dir: string;
+}
+
+/** One file for all `schemas` (tools t0, t1, ...), as one manifest would give. */
+export async function compileToolSchemas(schemas: readonly Record<string, unknown>[], label = "tools"): Promise<CompiledTools> {
+  const entries = schemas.map((inputSchema, i) => ({ name: `t${i}`, inputSchema }));
+  const source = emitToolValidators("mcp.server.json", entries, loadToolSchemas("mcp.server.json", entries));
+  const dir = tempDir(label);
+  const js = (text: string) => ts.transpileModule(text, { compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 } }).outputText;
+  writeFileSync(join(dir, "validation.js"), js(readFileSync(join(ROOT, "codegen", "emit", "shared", "validation.ts"), "utf8")));
+  writeFileSync(join(dir, "tools.js"), js(source));
+  writeFileSync(join(dir, "package.json"), '{ "type": "module" }');
+  const module = (await import(pathToFileURL(join(dir, "tools.js")).href)) as { toolValidators: Record<string, { input: CompiledSchema }> };
+  return { source, dir, validators: entries.map((e) => module.toolValidators[e.name]!.input) };
+}
