@@ -1,6 +1,7 @@
 import { compile } from "json-schema-to-typescript";
-import { camel, fileName, KINDS, pascal, templateVariables, type Kind, type Manifest } from "./manifest.js";
-import { expandTemplate, sampleOf } from "./samples.js";
+import { UriTemplate } from "../../runtime/server/uri-template.js";
+import { camel, fileName, KINDS, pascal, type Kind, type Manifest } from "./manifest.js";
+import { sampleOf } from "./samples.js";
 
 /**
  * The files of a scaffolded project that mcp-codegen owns and rewrites on every run:
@@ -52,7 +53,7 @@ export async function emitTypes(manifest: Manifest, orphans: readonly { kind: Ki
     parts.push(`export interface ${typeNames("prompts", prompt.name).args} {\n${members.join("\n")}\n}`, "");
   }
   for (const template of manifest.resourceTemplates) {
-    const members = templateVariables(template.uriTemplate).map((v) => `  ${q(v)}: string;`);
+    const members = new UriTemplate(template.uriTemplate).variables.map((v) => `  ${q(v)}: string;`);
     parts.push(`/** The variables of \`${template.uriTemplate}\`, as matched in a requested URI. */`);
     parts.push(`export interface ${typeNames("resourceTemplates", template.name).args} {\n${members.join("\n")}\n}`, "");
   }
@@ -90,8 +91,9 @@ export function emitManifest(manifest: Manifest): string {
     ),
     resourceTemplates: Object.fromEntries(
       manifest.resourceTemplates.map((t) => {
-        const values = (exampleOf(t) as Record<string, string> | undefined) ?? Object.fromEntries(templateVariables(t.uriTemplate).map((v) => [v, "example"]));
-        return [t.name, expandTemplate(t.uriTemplate, values)];
+        const template = new UriTemplate(t.uriTemplate);
+        const values = (exampleOf(t) as Record<string, string> | undefined) ?? Object.fromEntries(template.variables.map((v) => [v, "example"]));
+        return [t.name, template.expand(values)];
       }),
     ),
   };

@@ -202,14 +202,3 @@ export function fileName(name: string): string {
 export function slug(name: string): string {
   return fileName(name);
 }
-
-/** The variables of an RFC 6570 template: {id}, {+path}, {?a,b}, {id*}. */
-export function templateVariables(uriTemplate: string): string[] {
-  const out: string[] = [];
-  for (const match of uriTemplate.matchAll(/\{([+#./;?&]?)([^}]*)\}/g))
-    for (const part of match[2]!.split(",")) {
-      const name = part.replace(/(\*|:\d+)$/, "").trim();
-      if (name && !out.includes(name)) out.push(name);
-    }
-  return out;
-}
