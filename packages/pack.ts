@@ -21,6 +21,7 @@ import { execFileSync } from "node:child_process";
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join, relative, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
+import { MANIFEST_SCHEMA, MANIFEST_SCHEMA_FILE } from "../codegen/scaffold/manifest-schema.js";
 import { sha256 } from "../spec/files.js";
 import { bundleModules } from "./bundle.js";
 import { pinnedRevisions, readPinned, specPath } from "../spec/pinned.js";
@@ -164,6 +165,8 @@ for (const { folder, files } of extensions) {
   }
 }
 writeFileSync(join(cliStage, "spec", "LICENSE"), license);
+// mcp.server.json's JSON Schema, where a scaffolded manifest's $schema finds it.
+writeFileSync(join(cliStage, MANIFEST_SCHEMA_FILE), `${JSON.stringify(MANIFEST_SCHEMA, null, 2)}\n`);
 stageManifest(cliStage, "mcp-codegen");
 
 for (const stage of [runtimeStage, cliStage]) {

@@ -1,6 +1,7 @@
 import { compile } from "json-schema-to-typescript";
-import { camel, fileName, KINDS, pascal, templateVariables, type Kind, type Manifest } from "./manifest.js";
-import { expandTemplate, sampleOf } from "./samples.js";
+import { UriTemplate } from "../../runtime/server/uri-template.js";
+import { camel, fileName, KINDS, pascal, type Kind, type Manifest, type ToolEntry } from "./manifest.js";
+import { sampleOf } from "./samples.js";
 
 /**
  * The files of a scaffolded project that mcp-codegen owns and rewrites on every run:
@@ -32,11 +33,35 @@ export function stubIdentifier(kind: Kind, name: string): string {
   return `${camel(name)}${suffix}`;
 }
 
-/** src/generated/types.ts: tool arguments and results (json-schema-to-typescript), prompt arguments, template variables. */
+/**
+ * src/generated/types.ts: tool arguments and results, prompt arguments, template variables. A
+ * tool's types are what `server.tool` infers from its schemas (runtime/server/schema-types.ts),
+ * so a stub that returns the wrong shape fails to compile; a schema beyond that inference ($ref,
+ * if/then, tuples...) gets interfaces from json-schema-to-typescript instead.
+ */
 export async function emitTypes(manifest: Manifest, orphans: readonly { kind: Kind; name: string }[]): Promise<string> {
-  const parts = [GENERATED_HEADER, "", `import type { CallToolResult } from "@mcp-codegen/runtime";`, ""];
+  const inferred = manifest.tools.some(inferable);
+  const parts = [
+    GENERATED_HEADER,
+    "",
+    `import type { CallToolResult${inferred ? ", FromSchema, ToolArguments, ToolResult" : ""} } from "@mcp-codegen/runtime";`,
+    ...(inferred ? [`import type { tools } from "./manifest.js";`] : []),
+    "",
+  ];
   for (const tool of manifest.tools) {
     const names = typeNames("tools", tool.name);
+    if (inferable(tool)) {
+      const schema = (which: string) => `(typeof tools)[${q(tool.name)}][${q(which)}]`;
+      parts.push(`/** The arguments of the tool \`${tool.name}\`, inferred from its inputSchema as \`server.tool\` infers them. */`);
+      parts.push(`export type ${names.args} = ToolArguments<${schema("inputSchema")}>;`);
+      if (tool.outputSchema) {
+        parts.push(`/** The structured output of the tool \`${tool.name}\`, inferred from its outputSchema. */`);
+        parts.push(`export type ${names.output} = FromSchema<${schema("outputSchema")}>;`);
+        parts.push(`/** What \`${tool.name}\` returns: structuredContent as its outputSchema says, unless it is an error. */`);
+        parts.push(`export type ${names.result} = ToolResult<${schema("outputSchema")}>;`, "");
+      } else parts.push(`/** What \`${tool.name}\` returns. */`, `export type ${names.result} = CallToolResult;`, "");
+      continue;
+    }
     parts.push(await schemaType(tool.inputSchema, names.args!, `The arguments of the tool \`${tool.name}\`, from its inputSchema.`));
     if (tool.outputSchema) {
       parts.push(await schemaType(tool.outputSchema, names.output!, `The structured output of the tool \`${tool.name}\`, from its outputSchema.`));
@@ -52,7 +77,7 @@ export async function emitTypes(manifest: Manifest, orphans: readonly { kind: Ki
     parts.push(`export interface ${typeNames("prompts", prompt.name).args} {\n${members.join("\n")}\n}`, "");
   }
   for (const template of manifest.resourceTemplates) {
-    const members = templateVariables(template.uriTemplate).map((v) => `  ${q(v)}: string;`);
+    const members = new UriTemplate(template.uriTemplate).variables.map((v) => `  ${q(v)}: string;`);
     parts.push(`/** The variables of \`${template.uriTemplate}\`, as matched in a requested URI. */`);
     parts.push(`export interface ${typeNames("resourceTemplates", template.name).args} {\n${members.join("\n")}\n}`, "");
   }
@@ -64,6 +89,23 @@ export async function emitTypes(manifest: Manifest, orphans: readonly { kind: Ki
     parts.push("");
   }
   return `${parts.join("\n").trimEnd()}\n`;
+}
+
+/** Keywords runtime/server/schema-types.ts reads as `unknown`: a schema using one gets json-schema-to-typescript's interfaces. */
+const BEYOND_INFERENCE = new Set(["$ref", "$dynamicRef", "$recursiveRef", "if", "not", "patternProperties", "prefixItems", "dependentSchemas"]);
+
+/** Whether a tool's schemas are typed by inference (as `server.tool` types them). */
+export function inferable(tool: ToolEntry): boolean {
+  const within = (node: unknown): boolean => {
+    if (Array.isArray(node)) return node.every(within);
+    if (typeof node !== "object" || node === null) return true;
+    return Object.entries(node).every(([key, value]) => {
+      if (BEYOND_INFERENCE.has(key) || (key === "items" && Array.isArray(value))) return false;
+      // Values, not schemas: their contents are data.
+      return key === "enum" || key === "const" || key === "default" || key === "examples" || within(value);
+    });
+  };
+  return within(tool.inputSchema) && within(tool.outputSchema);
 }
 
 async function schemaType(schema: Record<string, unknown>, name: string, doc: string): Promise<string> {
@@ -83,6 +125,13 @@ export function emitManifest(manifest: Manifest): string {
   const record = (kind: Kind, type: string, strip: (entry: Record<string, unknown>) => Record<string, unknown>) =>
     `export const ${kind} = {\n${manifest[kind].map((entry) => `  ${q(entry.name)}: ${q(strip(entry as never))},`).join("\n")}\n} satisfies Record<string, ${type}>;`;
   const withoutExample = ({ example: _example, ...entry }: Record<string, unknown>) => entry;
+  // A tool's schemas `as const`, so types.ts and server.tool infer its argument and result types from them.
+  const tools = `export const tools = {\n${manifest.tools
+    .map(({ inputSchema, outputSchema, example: _example, ...rest }: ToolEntry & { example?: unknown }) => {
+      const schemas = [`"inputSchema": ${q(inputSchema)} as const`, ...(outputSchema ? [`"outputSchema": ${q(outputSchema)} as const`] : [])];
+      return `  ${q(rest.name)}: { ${[q(rest).slice(1, -1), ...schemas].join(", ")} },`;
+    })
+    .join("\n")}\n} satisfies Record<string, ToolDefinition>;`;
   const examples = {
     tools: Object.fromEntries(manifest.tools.map((t) => [t.name, exampleOf(t) ?? sampleOf(t.inputSchema)])),
     prompts: Object.fromEntries(
@@ -90,8 +139,9 @@ export function emitManifest(manifest: Manifest): string {
     ),
     resourceTemplates: Object.fromEntries(
       manifest.resourceTemplates.map((t) => {
-        const values = (exampleOf(t) as Record<string, string> | undefined) ?? Object.fromEntries(templateVariables(t.uriTemplate).map((v) => [v, "example"]));
-        return [t.name, expandTemplate(t.uriTemplate, values)];
+        const template = new UriTemplate(t.uriTemplate);
+        const values = (exampleOf(t) as Record<string, string> | undefined) ?? Object.fromEntries(template.variables.map((v) => [v, "example"]));
+        return [t.name, template.expand(values)];
       }),
     ),
   };
@@ -104,7 +154,7 @@ export const version = ${q(manifest.version)};
 /** The revisions the server speaks; undefined: every revision the runtime has. */
 export const revisions: readonly string[] | undefined = ${manifest.revisions ? q(manifest.revisions) : "undefined"};
 
-${record("tools", "ToolDefinition", withoutExample)}
+${tools}
 
 ${record("resources", "Resource", withoutExample)}
 
@@ -137,8 +187,11 @@ export function emitServer(manifest: Manifest): string {
     imports.push(`import ${id} from "../${KINDS[kind].folder}/${fileName(name)}.js";`);
     return id;
   };
+  // Inferred: server.tool checks the stub against its schemas' types itself. Otherwise: the interfaces, given.
   for (const tool of manifest.tools)
-    registrations.push(`  server.tool<T.${typeNames("tools", tool.name).args}>(manifest.tools[${q(tool.name)}], ${entryImport("tools", tool.name)});`);
+    registrations.push(
+      `  server.tool${inferable(tool) ? "" : `<T.${typeNames("tools", tool.name).args}>`}(manifest.tools[${q(tool.name)}], ${entryImport("tools", tool.name)});`,
+    );
   for (const resource of manifest.resources)
     registrations.push(`  server.resource(manifest.resources[${q(resource.name)}], ${entryImport("resources", resource.name)});`);
   for (const template of manifest.resourceTemplates) {

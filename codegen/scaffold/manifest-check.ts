@@ -1,46 +1,33 @@
 /**
- * The deeper checks of mcp.server.json, run before anything is written: unknown keys (with "did
- * you mean"), every tool schema meta-validated in its dialect and compiled (a dangling $ref),
- * `required` naming declared properties, each `example` valid for its schema, and URI templates
- * parsed by the runtime's own RFC 6570 parser. Each problem is a JSON Pointer into the manifest
- * and what to do about it.
+ * The checks of mcp.server.json, run before anything is written: its structure against the
+ * manifest's own JSON Schema (manifest-schema.ts: unknown keys with "did you mean", types, names),
+ * then what a schema cannot say: every tool schema meta-validated in its dialect and compiled (a
+ * dangling $ref), `required` naming declared properties, each `example` valid for its schema, and
+ * URI templates parsed by the runtime's own RFC 6570 parser. Each problem is a JSON Pointer into
+ * the manifest and what to do about it.
  */
 import { createRequire } from "node:module";
-import type { Ajv, ErrorObject } from "ajv";
+import type { Ajv, ErrorObject, ValidateFunction } from "ajv";
 import { UriTemplate } from "../../runtime/server/uri-template.js";
 import { didYouMean } from "../did-you-mean.js";
+import { MANIFEST_SCHEMA } from "./manifest-schema.js";
 import { sampleOf } from "./samples.js";
 
 const require = createRequire(import.meta.url);
 const DRAFT_07 = /^https?:\/\/json-schema\.org\/draft-07\/schema#?$/;
 
-/** The keys each part of the manifest may have (the protocol's fields, plus `example`). */
-export const MANIFEST_KEYS = {
-  top: ["$schema", "name", "version", "description", "revisions", "transport", "tools", "resources", "resourceTemplates", "prompts"],
-  tools: ["name", "title", "description", "inputSchema", "outputSchema", "annotations", "icons", "execution", "_meta", "example"],
-  resources: ["name", "uri", "title", "description", "mimeType", "size", "annotations", "icons", "_meta"],
-  resourceTemplates: ["name", "uriTemplate", "title", "description", "mimeType", "annotations", "icons", "_meta", "example"],
-  prompts: ["name", "title", "description", "arguments", "icons", "_meta", "example"],
-} as const;
-
 const escape = (token: string | number) => String(token).replace(/~/g, "~0").replace(/\//g, "~1");
 const object = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
 
 /** Problems as `#/pointer: what is wrong; what to do`. */
-export function checkManifestDeeply(raw: Record<string, unknown>): string[] {
-  const problems: string[] = [];
-  const unknownKeys = (value: Record<string, unknown>, allowed: readonly string[], at: string) => {
-    for (const key of Object.keys(value))
-      if (!allowed.includes(key)) problems.push(`#${at}/${escape(key)}: unknown key${didYouMean(key, allowed) || `; allowed: ${allowed.join(", ")}`}`);
-  };
-  unknownKeys(raw, MANIFEST_KEYS.top, "");
-  for (const kind of ["tools", "resources", "resourceTemplates", "prompts"] as const) {
+export function checkManifest(raw: Record<string, unknown>): string[] {
+  const problems = structureProblems(raw);
+  for (const kind of ["tools", "resourceTemplates"] as const) {
     const list = raw[kind];
     if (!Array.isArray(list)) continue;
     list.forEach((entry, i) => {
       if (!object(entry)) return;
       const at = `/${kind}/${i}`;
-      unknownKeys(entry, MANIFEST_KEYS[kind], at);
       if (kind === "tools") {
         for (const which of ["inputSchema", "outputSchema"] as const)
           if (object(entry[which])) problems.push(...checkSchema(entry[which], `${at}/${which}`, ...(which === "inputSchema" ? [entry.example, `${at}/example`] as const : [])));
@@ -54,6 +41,39 @@ export function checkManifestDeeply(raw: Record<string, unknown>): string[] {
     });
   }
   return problems;
+}
+
+let manifestValidator: ValidateFunction | undefined;
+/** The manifest against MANIFEST_SCHEMA, each ajv error said with the fix the schema describes. */
+function structureProblems(raw: Record<string, unknown>): string[] {
+  manifestValidator ??= new (require("ajv/dist/2020.js") as typeof import("ajv/dist/2020.js")).Ajv2020({ allErrors: true, verbose: true }).compile(MANIFEST_SCHEMA);
+  if (manifestValidator(raw)) return [];
+  return (manifestValidator.errors ?? []).map((error) => {
+    const parent = (error.parentSchema ?? {}) as { description?: string; properties?: Record<string, { description?: string }> };
+    const params = error.params as { additionalProperty?: string; missingProperty?: string; allowedValues?: unknown[]; allowedValue?: unknown; pattern?: string };
+    const fix = (description?: string) => (description ? `; ${description[0]!.toLowerCase()}${description.slice(1).replace(/\.$/, "")}` : "");
+    const at = `#${error.instancePath}`;
+    switch (error.keyword) {
+      case "additionalProperties": {
+        const key = params.additionalProperty!;
+        const allowed = Object.keys(parent.properties ?? {});
+        return `${at}/${escape(key)}: unknown key${didYouMean(key, allowed) || `; allowed: ${allowed.join(", ")}`}`;
+      }
+      case "required":
+        return `${at}: "${params.missingProperty}" is missing${fix(parent.properties?.[params.missingProperty!]?.description)}`;
+      case "enum": {
+        const allowed = (params.allowedValues ?? []).map(String);
+        const hint = typeof error.data === "string" ? didYouMean(error.data, allowed) : "";
+        return `${at}: ${JSON.stringify(error.data)} is not one of ${allowed.map((v) => JSON.stringify(v)).join(", ")}${hint}`;
+      }
+      case "const":
+        return `${at}: must be ${JSON.stringify(params.allowedValue)}, not ${JSON.stringify(error.data)}${fix(parent.description)}`;
+      case "pattern":
+        return `${at}: ${JSON.stringify(error.data)} does not match ${params.pattern}${fix(parent.description)}`;
+      default:
+        return `${at}: ${error.message ?? error.keyword}${fix(parent.description)}`;
+    }
+  });
 }
 
 /** One tool schema: meta-validated in its dialect, compiled, its `required` names declared, its example valid. */

@@ -1,4 +1,5 @@
-import { checkManifestDeeply } from "./manifest-check.js";
+import { checkManifest } from "./manifest-check.js";
+import { MANIFEST_SCHEMA_REF } from "./manifest-schema.js";
 
 /**
  * mcp.server.json: what a scaffolded server declares. The user edits it; `mcp-codegen scaffold`
@@ -42,6 +43,8 @@ export interface PromptEntry {
 }
 
 export interface Manifest {
+  /** mcp.server.json's JSON Schema, for editors (manifest-schema.ts). */
+  readonly $schema?: string;
   readonly name: string;
   readonly version: string;
   readonly description?: string;
@@ -68,6 +71,7 @@ export type Kind = keyof typeof KINDS;
 /** A new project's manifest: one entry of each kind, to show the shape. */
 export function starterManifest(name: string, transport: Transport, revisions?: readonly string[]): Manifest {
   return {
+    $schema: MANIFEST_SCHEMA_REF,
     name,
     version: "0.1.0",
     description: `The ${name} MCP server.`,
@@ -102,8 +106,6 @@ export function starterManifest(name: string, transport: Transport, revisions?: 
   };
 }
 
-const TOOL_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
-
 /** Reads and checks a manifest: every problem is named with its place, before anything is written. */
 export function parseManifest(text: string, where: string): Manifest {
   let raw: unknown;
@@ -112,68 +114,24 @@ export function parseManifest(text: string, where: string): Manifest {
   } catch (error) {
     throw new Error(`${where} is not valid JSON: ${(error as Error).message}`);
   }
-  const problems: string[] = [];
-  const object = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
-  if (!object(raw)) throw new Error(`${where} must hold a JSON object`);
-  const string = (value: unknown, at: string) => {
-    if (typeof value !== "string" || value === "") problems.push(`${at} must be a non-empty string`);
-  };
-  string(raw.name, "name");
-  string(raw.version, "version");
-  const transport = raw.transport ?? "stdio";
-  if (transport !== "stdio" && transport !== "http") problems.push(`transport must be "stdio" or "http", not ${JSON.stringify(transport)}`);
-  if (raw.revisions !== undefined && (!Array.isArray(raw.revisions) || !raw.revisions.every((r) => typeof r === "string")))
-    problems.push("revisions must be a list of revision names");
-  const list = (key: Kind) => {
-    const value = raw[key] ?? [];
-    if (!Array.isArray(value)) {
-      problems.push(`${key} must be a list`);
-      return [];
+  if (typeof raw !== "object" || raw === null || Array.isArray(raw)) throw new Error(`${where} must hold a JSON object`);
+  const problems = checkManifest(raw as Record<string, unknown>);
+  if (!problems.length) {
+    const manifest = { transport: "stdio", ...raw, ...Object.fromEntries(Object.keys(KINDS).map((kind) => [kind, (raw as Record<string, unknown>)[kind] ?? []])) } as unknown as Manifest;
+    // What a JSON Schema cannot say: names unique per kind, and no two sharing a stub file.
+    for (const kind of Object.keys(KINDS) as Kind[]) {
+      const seen = new Map<string, string>();
+      manifest[kind].forEach((entry, i) => {
+        const file = fileName(entry.name);
+        const other = seen.get(file);
+        if (other === entry.name) problems.push(`#/${kind}/${i}/name: ${entry.name} is declared twice; rename one`);
+        else if (other !== undefined) problems.push(`#/${kind}/${i}/name: ${other} and ${entry.name} would share the stub file ${file}.ts and the type ${pascal(entry.name)}; rename one`);
+        seen.set(file, entry.name);
+      });
     }
-    const names = new Set<string>();
-    value.forEach((entry, i) => {
-      const at = `${key}[${i}]`;
-      if (!object(entry)) return problems.push(`${at} must be an object`);
-      string(entry.name, `${at}.name`);
-      if (typeof entry.name === "string") {
-        if (names.has(entry.name)) problems.push(`${at}.name: ${entry.name} is declared twice`);
-        names.add(entry.name);
-        if (!TOOL_NAME.test(entry.name)) problems.push(`${at}.name: use 1 to 128 of A-Z a-z 0-9 _ . - (${JSON.stringify(entry.name)})`);
-      }
-      if (key === "tools") {
-        if (!object(entry.inputSchema) || entry.inputSchema.type !== "object") problems.push(`${at}.inputSchema must be a JSON Schema with "type": "object"`);
-        if (entry.outputSchema !== undefined && (!object(entry.outputSchema) || entry.outputSchema.type !== "object"))
-          problems.push(`${at}.outputSchema must be a JSON Schema with "type": "object"`);
-      }
-      if (key === "resources") string(entry.uri, `${at}.uri`);
-      if (key === "resourceTemplates") string(entry.uriTemplate, `${at}.uriTemplate`);
-      if (key === "prompts" && entry.arguments !== undefined && (!Array.isArray(entry.arguments) || !entry.arguments.every((a) => object(a) && typeof a.name === "string")))
-        problems.push(`${at}.arguments must be a list of { "name": ... }`);
-      return undefined;
-    });
-    return value as never[];
-  };
-  const manifest = {
-    ...(raw as object),
-    transport,
-    tools: list("tools"),
-    resources: list("resources"),
-    resourceTemplates: list("resourceTemplates"),
-    prompts: list("prompts"),
-  } as unknown as Manifest;
-  problems.push(...checkManifestDeeply(raw));
-  for (const kind of Object.keys(KINDS) as Kind[]) {
-    const seen = new Map<string, string>();
-    for (const entry of manifest[kind]) {
-      const file = fileName(entry.name);
-      const other = seen.get(file);
-      if (other !== undefined) problems.push(`${kind}: ${other} and ${entry.name} would share the stub file ${file}.ts and the type ${pascal(entry.name)}`);
-      seen.set(file, entry.name);
-    }
+    if (!problems.length) return manifest;
   }
-  if (problems.length)
-    throw new Error(`${where} has ${problems.length} problem${problems.length === 1 ? "" : "s"} (nothing was changed):\n  ${problems.join("\n  ")}`);
-  return manifest;
+  throw new Error(`${where} has ${problems.length} problem${problems.length === 1 ? "" : "s"} (nothing was changed):\n  ${problems.join("\n  ")}`);
 }
 
 /** Words of a name: get_weather, get-weather, getWeather, get.weather -> get, weather. */
@@ -201,15 +159,4 @@ export function fileName(name: string): string {
 
 export function slug(name: string): string {
   return fileName(name);
-}
-
-/** The variables of an RFC 6570 template: {id}, {+path}, {?a,b}, {id*}. */
-export function templateVariables(uriTemplate: string): string[] {
-  const out: string[] = [];
-  for (const match of uriTemplate.matchAll(/\{([+#./;?&]?)([^}]*)\}/g))
-    for (const part of match[2]!.split(",")) {
-      const name = part.replace(/(\*|:\d+)$/, "").trim();
-      if (name && !out.includes(name)) out.push(name);
-    }
-  return out;
 }

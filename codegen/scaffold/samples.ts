@@ -1,8 +1,7 @@
 /**
  * Example values for a scaffolded project's generated test and placeholders: arguments that
- * satisfy a tool's inputSchema, structured output that satisfies its outputSchema, template
- * variables and the URI they expand to. Best effort over the JSON Schema a manifest is likely
- * to hold; an entry's own `example` wins.
+ * satisfy a tool's inputSchema, and structured output that satisfies its outputSchema. Best
+ * effort over the JSON Schema a manifest is likely to hold; an entry's own `example` wins.
  */
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
@@ -44,28 +43,4 @@ export function sampleOf(schema: unknown, depth = 0): Json {
       return Object.fromEntries(required.map((name) => [name, sampleOf(properties[name] ?? { type: "string" }, depth + 1)]));
     }
   }
-}
-
-/** RFC 6570 expansion for the operators a resource template uses ({x} {+x} {#x} {.x} {/x} {;x} {?x} {&x}). */
-export function expandTemplate(uriTemplate: string, values: Readonly<Record<string, string>>): string {
-  return uriTemplate.replace(/\{([+#./;?&]?)([^}]*)\}/g, (_, operator: string, list: string) => {
-    const names = list.split(",").map((part) => part.replace(/(\*|:\d+)$/, "").trim());
-    const encode = (value: string) => (operator === "+" || operator === "#" ? encodeURI(value) : encodeURIComponent(value));
-    const present = names.filter((name) => values[name] !== undefined);
-    if (present.length === 0) return "";
-    switch (operator) {
-      case "?":
-      case "&":
-        return operator + present.map((name) => `${name}=${encode(values[name]!)}`).join("&");
-      case ";":
-        return present.map((name) => `;${name}=${encode(values[name]!)}`).join("");
-      case ".":
-      case "/":
-        return present.map((name) => operator + encode(values[name]!)).join("");
-      case "#":
-        return `#${present.map((name) => encode(values[name]!)).join(",")}`;
-      default:
-        return present.map((name) => encode(values[name]!)).join(",");
-    }
-  });
 }

@@ -1,13 +1,23 @@
 /**
- * Matching URIs against RFC 6570 templates, the inverse of expansion: which variable values
- * would expand `template` into `uri`. Supports every level-4 operator ("", +, #, /, ., ;, ?, &),
- * comma-separated variable lists, prefixes (`{var:3}`) and explode (`{list*}`).
+ * RFC 6570 URI templates, both ways: `expand` (section 3.2) and `match`, its inverse: which
+ * variable values would expand `template` into `uri`. Supports every level-4 operator ("", +, #,
+ * /, ., ;, ?, &), comma-separated variable lists, prefixes (`{var:3}`) and explode (`{list*}`).
  */
 export type TemplateValues = Record<string, string | string[]>;
 
+/** What `expand` takes per variable (RFC 6570 section 2.3): a string, a list, an associative array, or undefined. */
+export type ExpansionValue = string | readonly string[] | Readonly<Record<string, string>> | undefined;
+
+interface Variable {
+  readonly name: string;
+  readonly explode: boolean;
+  /** The `:n` prefix modifier's n. */
+  readonly prefix?: number;
+}
+
 interface Expression {
   readonly operator: string;
-  readonly variables: readonly { readonly name: string; readonly explode: boolean }[];
+  readonly variables: readonly Variable[];
 }
 
 const OPERATORS = "+#./;?&";
@@ -23,17 +33,25 @@ const PATTERNS: Record<string, string> = {
   "&": "(&[^#]*)?",
 };
 const SEPARATORS: Record<string, string> = { "": ",", "+": ",", "#": ",", "/": "/", ".": ".", ";": ";", "?": "&", "&": "&" };
+/** RFC 6570 appendix A's table: what an expression's expansion starts with, and what an empty named value reads as. */
+const FIRST: Record<string, string> = { "": "", "+": "", "#": "#", "/": "/", ".": ".", ";": ";", "?": "?", "&": "&" };
+const NAMED = new Set([";", "?", "&"]);
 
 export class UriTemplate {
+  /** Its variables' names, each once, in order of first use. */
   readonly variables: readonly string[];
   private readonly expressions: readonly Expression[] = [];
+  /** The template split at its expressions: literal, expression, literal, ... literal. */
+  private readonly literals: readonly string[] = [];
   private readonly pattern: RegExp;
 
   constructor(readonly template: string) {
     let source = "";
     let last = 0;
     const expressions: Expression[] = [];
+    const literals: string[] = [];
     for (const match of template.matchAll(/\{([^{}]*)\}/g)) {
+      literals.push(template.slice(last, match.index));
       source += escapeRegExp(template.slice(last, match.index));
       last = match.index + match[0].length;
       const body = match[1]!;
@@ -44,18 +62,20 @@ export class UriTemplate {
         .split(",")
         .map((spec) => {
           const explode = spec.endsWith("*");
-          const name = (explode ? spec.slice(0, -1) : spec).replace(/:\d+$/, "");
+          const [, name = "", prefix] = /^(.*?)(?::([1-9]\d{0,3}))?$/.exec(explode ? spec.slice(0, -1) : spec)!;
           if (!/^(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2})(?:\.?(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2}))*$/.test(name))
             throw new Error(`invalid URI template ${JSON.stringify(template)}: bad variable ${JSON.stringify(spec)}`);
-          return { name, explode };
+          return prefix === undefined ? { name, explode } : { name, explode, prefix: Number(prefix) };
         });
       expressions.push({ operator, variables });
       source += PATTERNS[operator];
     }
     if (/[{}]/.test(template.slice(last))) throw new Error(`invalid URI template ${JSON.stringify(template)}: unbalanced braces`);
     source += escapeRegExp(template.slice(last));
+    literals.push(template.slice(last));
+    this.literals = literals;
     this.expressions = expressions;
-    this.variables = expressions.flatMap((e) => e.variables.map((v) => v.name));
+    this.variables = [...new Set(expressions.flatMap((e) => e.variables.map((v) => v.name)))];
     this.pattern = new RegExp(`^${source}$`);
   }
 
@@ -71,6 +91,73 @@ export class UriTemplate {
     }
     return values;
   }
+
+  /** The URI these values expand the template into (RFC 6570 section 3.2); undefined variables expand to nothing. */
+  expand(values: Readonly<Record<string, ExpansionValue>>): string {
+    let uri = encodeLiteral(this.literals[0]!);
+    this.expressions.forEach((expression, i) => {
+      uri += expandExpression(expression, values) + encodeLiteral(this.literals[i + 1]!);
+    });
+    return uri;
+  }
+}
+
+/** RFC 6570 section 3.2.1's algorithm for one expression. */
+function expandExpression({ operator, variables }: Expression, values: Readonly<Record<string, ExpansionValue>>): string {
+  const separator = SEPARATORS[operator]!;
+  const named = NAMED.has(operator);
+  const reserved = operator === "+" || operator === "#";
+  const encode = (text: string) => encodeValue(text, reserved);
+  // `;x` for an empty x, but `?x=` and `&x=` (the table's "ifemp").
+  const pair = (name: string, value: string) => (value === "" && operator === ";" ? name : `${name}=${value}`);
+  const parts: string[] = [];
+  for (const { name, explode, prefix } of variables) {
+    const value = Object.hasOwn(values, name) ? values[name] : undefined;
+    if (value === undefined) continue;
+    if (typeof value === "string") {
+      const text = encode(prefix === undefined ? value : Array.from(value).slice(0, prefix).join(""));
+      parts.push(named ? pair(name, text) : text);
+      continue;
+    }
+    const items: [string, string][] = isList(value) ? value.map((item) => ["", encode(item)]) : Object.entries(value).map(([key, item]) => [encode(key), encode(item)]);
+    if (items.length === 0) continue; // an empty list or associative array is undefined (section 2.3)
+    const list = isList(value);
+    if (!explode) {
+      const joined = items.map(([key, item]) => (list ? item : `${key},${item}`)).join(",");
+      parts.push(named ? pair(name, joined) : joined);
+    } else if (list) parts.push(items.map(([, item]) => (named ? pair(name, item) : item)).join(separator));
+    else parts.push(items.map(([key, item]) => pair(key, item)).join(separator));
+  }
+  return parts.length ? FIRST[operator] + parts.join(separator) : "";
+}
+
+function isList(value: readonly string[] | Readonly<Record<string, string>>): value is readonly string[] {
+  return Array.isArray(value);
+}
+
+const UNRESERVED = /[A-Za-z0-9\-._~]/;
+const RESERVED = /[:/?#[\]@!$&'()*+,;=]/;
+
+/** Percent-encodes all but the unreserved characters, or (for + and #) also the reserved ones and existing pct-encoded triplets. */
+function encodeValue(text: string, allowReserved: boolean): string {
+  let out = "";
+  const chars = Array.from(text);
+  for (let i = 0; i < chars.length; i++) {
+    const char = chars[i]!;
+    if (UNRESERVED.test(char) || (allowReserved && RESERVED.test(char))) out += char;
+    else if (allowReserved && char === "%" && /^[0-9A-Fa-f]{2}$/.test((chars[i + 1] ?? "") + (chars[i + 2] ?? ""))) out += char;
+    else out += percentEncode(char);
+  }
+  return out;
+}
+
+/** Literal characters are copied, except those a URI cannot hold, which are percent-encoded (section 3.1). */
+function encodeLiteral(text: string): string {
+  return encodeValue(text, true);
+}
+
+function percentEncode(char: string): string {
+  return Array.from(new TextEncoder().encode(char), (byte) => `%${byte.toString(16).toUpperCase().padStart(2, "0")}`).join("");
 }
 
 function assign({ operator, variables }: Expression, captured: string, values: TemplateValues): void {

@@ -94,22 +94,23 @@ describe("codegen/out: generate --out into a user's project, and a version bump 
 
   it("tsc fails in the handlers the bump reaches, naming the required fields, and passes once they are given", () => {
     writeProjectTsconfig(project);
-    const tsc = () => spawnSync(process.execPath, [TSC, "-p", project, "--pretty", "false"], { encoding: "utf8", cwd: project });
-
+    // The server before the fix and after it, in one program: one compile of the runtime for both.
     writeFileSync(join(project, "src", "server.ts"), BEFORE);
-    const before = tsc();
-    expect(before.status).to.not.equal(0);
-    // One block per error: its first line, then the indented elaboration that names the field.
-    const blocks = before.stdout.split(/\n(?=\S)/);
-    const at = (line: number) => blocks.filter((block) => block.startsWith(`src/server.ts(${line},`)).join("\n");
-    expect(at(5), before.stdout).to.match(/Property 'summary' is missing/);
-    expect(at(6), before.stdout).to.match(/error TS2322: Type '\{\}' is not assignable to type .*valid: boolean/);
-    expect(blocks.filter((block) => block.trim() && !block.startsWith("src/server.ts")), "the generated modules themselves compile").to.deep.equal([]);
-
-    writeFileSync(join(project, "src", "server.ts"), AFTER);
-    const after = tsc();
-    expect(after.stdout + after.stderr).to.equal("");
-    expect(after.status).to.equal(0);
+    writeFileSync(join(project, "src", "fixed.ts"), AFTER);
+    try {
+      const run = spawnSync(process.execPath, [TSC, "-p", project, "--pretty", "false"], { encoding: "utf8", cwd: project });
+      expect(run.status).to.not.equal(0);
+      // One block per error: its first line, then the indented elaboration that names the field.
+      const blocks = run.stdout.split(/\n(?=\S)/).filter((block) => block.trim());
+      const at = (line: number) => blocks.filter((block) => block.startsWith(`src/server.ts(${line},`)).join("\n");
+      expect(at(5), run.stdout).to.match(/Property 'summary' is missing/);
+      expect(at(6), run.stdout).to.match(/error TS2322: Type '\{\}' is not assignable to type .*valid: boolean/);
+      // Every error is the unfixed server's: the fixed one and the generated modules themselves compile.
+      expect(blocks.filter((block) => !block.startsWith("src/server.ts")), "errors outside the unfixed server").to.deep.equal([]);
+      expect(run.stderr).to.equal("");
+    } finally {
+      rmSync(join(project, "src", "fixed.ts"));
+    }
   });
 
   it("serves the new method and the new shape at 2026-12-01, and the old revision as before, to McpClient and the SDK client", async () => {

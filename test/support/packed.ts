@@ -3,10 +3,10 @@
  * newer than everything they are made from (sources, dist/ and packages/), else made again by `make pack`.
  * Also npm run in a project against a registry, and the project's installed packages.
  */
-import { spawn, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { ROOT, type CliRun } from "./project.js";
+import { ROOT, runChild, type CliRun } from "./project.js";
 
 export interface Packed {
   readonly version: string;
@@ -54,22 +54,7 @@ export function packedPackages(): Packed {
  */
 export function npm(args: readonly string[], cwd: string, registry?: string, timeoutMs = 300_000): Promise<CliRun> {
   const flags = registry ? ["--registry", registry] : [];
-  const child = spawn("npm", [...args, ...flags, "--no-audit", "--no-fund"], { cwd, env: { ...process.env, npm_config_update_notifier: "false" } });
-  let stdout = "";
-  let stderr = "";
-  child.stdout.setEncoding("utf8").on("data", (text: string) => (stdout += text));
-  child.stderr.setEncoding("utf8").on("data", (text: string) => (stderr += text));
-  const timer = setTimeout(() => {
-    stderr += `\n(killed after ${timeoutMs} ms)`;
-    child.kill();
-  }, timeoutMs);
-  return new Promise((resolve, reject) => {
-    child.on("error", reject);
-    child.on("close", (status) => {
-      clearTimeout(timer);
-      resolve({ status, stdout, stderr });
-    });
-  });
+  return runChild("npm", [...args, ...flags, "--no-audit", "--no-fund"], { cwd, env: { ...process.env, npm_config_update_notifier: "false" }, timeoutMs });
 }
 
 /** Every package below `project`/node_modules (scoped and nested ones included), as name@version. */

@@ -3,7 +3,7 @@
  * JSON (the independent oracle: never through codegen/load), throwaway project roots, and the
  * CLI run as a child process.
  */
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
@@ -128,6 +128,35 @@ export function runCli(args: readonly string[], env: Record<string, string> = {}
   });
   if (run.error) throw run.error;
   return { status: run.status, stdout: run.stdout, stderr: run.stderr };
+}
+
+/** runCli without blocking, so that independent runs go side by side (and a server in this process keeps answering). */
+export function runCliAsync(args: readonly string[], { cwd = ROOT, cli = join(ROOT, "codegen", "cli.ts") } = {}): Promise<CliRun> {
+  const { MCP_SPEC_MIRROR: _ignored, ...env } = process.env;
+  return runChild(process.execPath, ["--import", "tsx", cli, ...args], { cwd, env, timeoutMs: 120_000 });
+}
+
+/** A child process to its end, or killed after `timeoutMs`: its exit status and output. */
+export function runChild(command: string, args: readonly string[], options: { cwd: string; env?: NodeJS.ProcessEnv; timeoutMs: number }): Promise<CliRun> {
+  const child = spawn(command, args, { cwd: options.cwd, env: options.env ?? process.env });
+  let stdout = "";
+  let stderr = "";
+  child.stdout.setEncoding("utf8").on("data", (text: string) => (stdout += text));
+  child.stderr.setEncoding("utf8").on("data", (text: string) => (stderr += text));
+  const timer = setTimeout(() => {
+    stderr += `\n(killed after ${options.timeoutMs} ms)`;
+    child.kill();
+  }, options.timeoutMs);
+  return new Promise((resolve, reject) => {
+    child.on("error", (error) => {
+      clearTimeout(timer);
+      reject(error);
+    });
+    child.on("close", (status) => {
+      clearTimeout(timer);
+      resolve({ status, stdout, stderr });
+    });
+  });
 }
 
 /** For assertion messages: what the child said. */

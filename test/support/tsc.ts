@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import { ROOT } from "./project.js";
+import { ROOT, runChild, type CliRun } from "./project.js";
 
 /** The project's own TypeScript compiler. */
 export const TSC = join(ROOT, "node_modules", "typescript", "bin", "tsc");
@@ -19,3 +19,11 @@ export const STRICT_FLAGS: readonly string[] = [
   "--isolatedModules",
   "--verbatimModuleSyntax",
 ];
+
+/**
+ * tsc with `args`, without blocking: a file's independent compiles can then run side by side
+ * (tsc is single-threaded, and each run spends seconds loading the standard library).
+ */
+export function tscAsync(args: readonly string[], cwd: string, timeoutMs = 110_000): Promise<CliRun> {
+  return runChild(process.execPath, [TSC, ...args], { cwd, timeoutMs });
+}

@@ -3,11 +3,10 @@
  * receives (checked against the model), the defaults answer "method not found" with -32601, and
  * a consumer typed against them compiles only when each handler returns its method's result.
  */
-import { spawnSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { expect } from "chai";
-import { STRICT_FLAGS, TSC } from "../../support/tsc.js";
+import { STRICT_FLAGS, tscAsync } from "../../support/tsc.js";
 import { loadSchema } from "../../../codegen/load/load.js";
 import { buildProtocol } from "../../../codegen/model/build.js";
 import { sentBy, type Protocol } from "../../../codegen/model/protocol.js";
@@ -18,7 +17,7 @@ import * as h2025_11_25 from "../../../generated/2025-11-25/handlers.js";
 import * as h2026_07_28 from "../../../generated/2026-07-28/handlers.js";
 import { PROTOCOLS } from "../../../generated/index.js";
 import { MethodNotFound } from "../../../generated/method-not-found.js";
-import { removeDir, REVISIONS, ROOT, schemaText, tempDir } from "../../support/project.js";
+import { removeDir, REVISIONS, ROOT, schemaText, tempDir, type CliRun } from "../../support/project.js";
 
 const MODULES = {
   "2024-11-05": h2024_11_05,
@@ -183,31 +182,38 @@ export const wrongDiscover: Pick<RuntimeHandlers, "server/discover"> = {
 }
 
 describe("codegen/emit/handlers: typed against the interfaces", function () {
-  this.timeout(120_000);
+  this.timeout(300_000);
   let dir: string | undefined;
-  after(() => removeDir(dir));
-
-  it("handlers agree with the method maps of every revision, and a wrong result, params or missing handler does not compile", () => {
+  // The two compiles are independent: started together, they run side by side.
+  let consumerRun: Promise<CliRun>;
+  let runtimeRun: Promise<CliRun>;
+  before(() => {
     dir = tempDir("handlers");
     const probe = join(dir, "consumer.mts");
     writeFileSync(probe, consumer(relative(dir, join(ROOT, "generated")).split("\\").join("/")));
-    const run = spawnSync(process.execPath, [TSC, ...STRICT_FLAGS, probe], { cwd: ROOT, encoding: "utf8", timeout: 110_000 });
-    expect(run.error).to.equal(undefined);
+    consumerRun = tscAsync([...STRICT_FLAGS, probe], ROOT, 280_000);
+    const runtimeProbe = join(dir, "runtime-consumer.mts");
+    writeFileSync(runtimeProbe, runtimeConsumer(relative(dir, ROOT).split("\\").join("/")));
+    // The project's own strictness (tsconfig.json): the runtime is built with it.
+    const flags = STRICT_FLAGS.filter((flag) => flag !== "--exactOptionalPropertyTypes");
+    runtimeRun = tscAsync([...flags, "--types", "node", runtimeProbe], ROOT, 280_000);
+  });
+  after(async () => {
+    await Promise.all([consumerRun, runtimeRun]);
+    removeDir(dir);
+  });
+
+  it("handlers agree with the method maps of every revision, and a wrong result, params or missing handler does not compile", async () => {
+    const run = await consumerRun;
     expect(run.stdout + run.stderr, "tsc diagnostics").to.equal("");
     expect(run.status).to.equal(0);
   });
 
-  it("the runtime's handler map is typed by the generated ServerHandlers: a wrong result does not compile", () => {
+  it("the runtime's handler map is typed by the generated ServerHandlers: a wrong result does not compile", async () => {
     const server = readFileSync(join(ROOT, "runtime", "server", "server.ts"), "utf8");
     expect(server).to.match(/const handlers: RuntimeHandlers = \{/);
     expect(server).to.match(/return handlerTable\(handlers\);/);
-    dir ??= tempDir("handlers");
-    const probe = join(dir, "runtime-consumer.mts");
-    writeFileSync(probe, runtimeConsumer(relative(dir, ROOT).split("\\").join("/")));
-    // The project's own strictness (tsconfig.json): the runtime is built with it.
-    const flags = STRICT_FLAGS.filter((flag) => flag !== "--exactOptionalPropertyTypes");
-    const run = spawnSync(process.execPath, [TSC, ...flags, "--types", "node", probe], { cwd: ROOT, encoding: "utf8", timeout: 110_000 });
-    expect(run.error).to.equal(undefined);
+    const run = await runtimeRun;
     expect(run.stdout + run.stderr, "tsc diagnostics").to.equal("");
     expect(run.status).to.equal(0);
   });

@@ -4,8 +4,10 @@
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { Ajv2020 } from "ajv/dist/2020.js";
 import { expect } from "chai";
 import { MANIFEST_FILE, parseManifest, starterManifest } from "../../../codegen/scaffold/manifest.js";
+import { MANIFEST_SCHEMA, MANIFEST_SCHEMA_REF } from "../../../codegen/scaffold/manifest-schema.js";
 import { scaffold } from "../../../codegen/scaffold/scaffold.js";
 import { removeDir, ROOT, snapshot, tempDir } from "../../support/project.js";
 
@@ -35,13 +37,41 @@ describe("codegen/scaffold/manifest: every mistake named with its file, pointer 
     ).to.equal("accepted");
   });
 
-  const CASES: { name: string; edit: (m: ReturnType<typeof starter>) => void; expected: string }[] = [
+  /** `structural`: a mistake the published schema itself refuses (the rest need the checker's deeper checks). */
+  const CASES: { name: string; edit: (m: ReturnType<typeof starter>) => void; expected: string; structural?: true }[] = [
     {
       name: "a misspelt top-level key (tols)",
       edit: (m) => ((m.tols = m.tools), delete (m as Json).tools),
       expected: `#/tols: unknown key (did you mean "tools"?)`,
+      structural: true,
     },
-    { name: "a misspelt key in a tool (requird)", edit: (m) => (m.tools[0]!.requird = ["x"]), expected: `#/tools/0/requird: unknown key; allowed:` },
+    { name: "a misspelt key in a tool (requird)", edit: (m) => (m.tools[0]!.requird = ["x"]), expected: `#/tools/0/requird: unknown key; allowed:`, structural: true },
+    {
+      name: "a misspelt key in a prompt argument",
+      edit: (m) => ((m.prompts as Json[])[0]!.arguments as Json[]).push({ name: "tone", requird: true }),
+      expected: `#/prompts/0/arguments/2/requird: unknown key (did you mean "required"?)`,
+      structural: true,
+    },
+    { name: "an unknown transport", edit: (m) => (m.transport = "htp"), expected: `#/transport: "htp" is not one of "stdio", "http" (did you mean "http"?)`, structural: true },
+    { name: "a version that is not a string", edit: (m) => (m.version = 1), expected: "#/version: must be string; the server's version", structural: true },
+    {
+      name: "a tool name with a space",
+      edit: (m) => (m.tools[0]!.name = "bad name"),
+      expected: `#/tools/0/name: "bad name" does not match ^[A-Za-z0-9_.-]{1,128}$; use 1 to 128 of A-Z a-z 0-9 _ . -`,
+      structural: true,
+    },
+    {
+      name: "an inputSchema that is not an object schema",
+      edit: (m) => (m.tools[0]!.inputSchema = { type: "string" }),
+      expected: `#/tools/0/inputSchema/type: must be "object", not "string"; a tool's inputSchema describes a JSON object`,
+      structural: true,
+    },
+    { name: "a tool without an inputSchema", edit: (m) => delete m.tools[0]!.inputSchema, expected: `#/tools/0: "inputSchema" is missing; a tool's inputSchema:`, structural: true },
+    {
+      name: "two tools that would share a stub file",
+      edit: (m) => m.tools.push({ ...m.tools[0]!, name: "Echo" }),
+      expected: "#/tools/1/name: echo and Echo would share the stub file echo.ts and the type Echo; rename one",
+    },
     {
       name: "enum that is not a list",
       edit: (m) => (input(m).properties.message!.enum = "low"),
@@ -87,6 +117,31 @@ describe("codegen/scaffold/manifest: every mistake named with its file, pointer 
       expect(message).to.contain(`${WHERE} has`).and.to.contain("(nothing was changed)");
       expect(message).to.contain(expected);
     });
+
+  it("the published schema (as mcp.server.schema.json holds it) agrees with the checker: what it refuses is refused, what the checker accepts it accepts", () => {
+    // A separate ajv in strict mode, on the JSON the package ships: the schema must be valid
+    // 2020-12 itself, and no case may pass one and fail the other except the deep checks'.
+    const ajv = new Ajv2020({ strict: true, allErrors: true });
+    const published = JSON.parse(JSON.stringify(MANIFEST_SCHEMA)) as object;
+    expect(ajv.validateSchema(published), JSON.stringify(ajv.errors)).to.equal(true);
+    const validate = ajv.compile(published);
+    const accepted = [starter(), starterManifest("web", "http", ["2025-06-18", "2026-07-28"]), JSON.parse(JSON.stringify(starter())) as Json];
+    (accepted[2] as ReturnType<typeof starter>).tools[0]!.example = { message: "hi" };
+    for (const manifest of accepted) {
+      expect(parseManifest(JSON.stringify(manifest), WHERE).name).to.be.a("string");
+      expect(validate(manifest), JSON.stringify(validate.errors)).to.equal(true);
+    }
+    for (const { name, edit, structural } of CASES) {
+      const manifest = starter();
+      edit(manifest);
+      expect(problems(edit), name).not.to.equal("accepted");
+      expect(validate(manifest), `${name}: ${JSON.stringify(validate.errors)}`).to.equal(!structural);
+    }
+  });
+
+  it("a new manifest's $schema is the package's copy in node_modules", () => {
+    expect(starter().$schema).to.equal(MANIFEST_SCHEMA_REF).and.to.equal("./node_modules/mcp-codegen/mcp.server.schema.json");
+  });
 
   it("the same tool with a valid example is accepted", () => {
     expect(

@@ -5,12 +5,13 @@
  * stdio; then edit its manifest, write code into a stub, scaffold again, and check the code is
  * intact, the new stub exists and the project still passes.
  */
-import { spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { existsSync, lstatSync, readFileSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { join, sep } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { Ajv2020 } from "ajv/dist/2020.js";
 import { expect } from "chai";
 import { npm, packedPackages, type Packed } from "../../support/packed.js";
 import { describeRun, removeDir, runCli, snapshot, tempDir, type CliRun } from "../../support/project.js";
@@ -48,17 +49,24 @@ describe("mcp-codegen scaffold, end to end", function () {
   let dir: string;
   let project: string;
   let installed: CliRun;
+  let httpProject: string;
+  let httpInstalled: CliRun;
   let packed: Packed;
   let registry: LocalRegistry;
 
   before(async function () {
+    this.timeout(600_000); // `make pack` first, when the tarballs are older than the sources
     packed = packedPackages();
     registry = await startRegistry([packed.runtime, packed.cli]);
     dir = tempDir("scaffold");
     project = join(dir, "weather");
     const run = runCli(["scaffold", project, "--name", "weather", "--revisions", REVISIONS.join(",")]);
     expect(run.status, describeRun(run)).to.equal(0);
-    installed = await npm(["install", "--prefer-offline"], project, registry.url);
+    // The http project (tested below) is independent: both installs run side by side.
+    httpProject = join(dir, "web");
+    const http = runCli(["scaffold", httpProject, "--name", "web", "--transport", "http", "--revisions", "2025-11-25"]);
+    expect(http.status, describeRun(http)).to.equal(0);
+    [installed, httpInstalled] = await Promise.all([npm(["install", "--prefer-offline"], project, registry.url), npm(["install", "--prefer-offline"], httpProject, registry.url)]);
   });
   after(async () => {
     await registry?.close();
@@ -89,7 +97,9 @@ describe("mcp-codegen scaffold, end to end", function () {
     expect(pkg.dependencies["@mcp-codegen/runtime"]).to.equal(`^${packed.version}`);
     expect(pkg.devDependencies["mcp-codegen"]).to.equal(`^${packed.version}`);
     const types = readFileSync(join(project, "src/generated/types.ts"), "utf8");
-    expect(types).to.match(/export interface EchoArgs \{[^}]*message: string;[^}]*times\?: number;/s);
+    // The types server.tool infers from the schema (issue 18): not a second, hand-made description.
+    expect(types).to.contain('export type EchoArgs = ToolArguments<(typeof tools)["echo"]["inputSchema"]>;');
+    expect(readFileSync(join(project, "src/generated/server.ts"), "utf8")).to.contain('server.tool(manifest.tools["echo"], echoTool);');
     expect(readFileSync(join(project, "src/tools/echo.ts"), "utf8")).to.contain(
       "export default async function echoTool(\n  args: EchoArgs,\n  context: RequestContext,\n): Promise<EchoResult> {",
     );
@@ -102,6 +112,15 @@ describe("mcp-codegen scaffold, end to end", function () {
       expect(lstatSync(folder).isSymbolicLink(), name).to.equal(false);
       expect((JSON.parse(readFileSync(join(folder, "package.json"), "utf8")) as { version: string }).version, name).to.equal(packed.version);
     }
+  });
+
+  it("the manifest's $schema names the installed package's mcp.server.schema.json, and the manifest is valid under it (ajv)", () => {
+    const manifest = JSON.parse(readFileSync(join(project, "mcp.server.json"), "utf8")) as { $schema: string };
+    const schemaFile = join(project, manifest.$schema);
+    expect(schemaFile.startsWith(join(project, "node_modules", "mcp-codegen") + sep), manifest.$schema).to.equal(true);
+    const validate = new Ajv2020({ strict: true, allErrors: true }).compile(JSON.parse(readFileSync(schemaFile, "utf8")) as object);
+    expect(validate(manifest), JSON.stringify(validate.errors)).to.equal(true);
+    expect(validate({ ...manifest, tols: [] }), "an unknown key").to.equal(false);
   });
 
   it("npm test compiles the project and calls every stub through the runtime, for each revision", async () => {
@@ -142,6 +161,12 @@ describe("mcp-codegen scaffold, end to end", function () {
         },
         outputSchema: { type: "object", properties: { city: { type: "string" }, highs: { type: "array", items: { type: "number" } } }, required: ["city", "highs"] },
       });
+      // A $ref is beyond inference: this tool gets json-schema-to-typescript's interface instead.
+      manifest.tools.push({
+        name: "lookup",
+        inputSchema: { type: "object", $defs: { id: { type: "string", minLength: 1 } }, properties: { id: { $ref: "#/$defs/id" } }, required: ["id"] },
+        example: { id: "n1" },
+      });
       manifest.prompts = [];
       writeFileSync(manifestPath, JSON.stringify(manifest, null, 2));
 
@@ -155,7 +180,7 @@ describe("mcp-codegen scaffold, end to end", function () {
 
     it("reports the new stub, the merged one and the removed entry", () => {
       expect(run.status, describeRun(run)).to.equal(0);
-      expect(run.stdout).to.match(/^updated .*weather: weather, stdio, 2 tools, 1 resource, 1 template, 0 prompts$/m);
+      expect(run.stdout).to.match(/^updated .*weather: weather, stdio, 3 tools, 1 resource, 1 template, 0 prompts$/m);
       expect(run.stdout).to.contain("+ src/tools/get-forecast.ts  (new stub)");
       expect(run.stdout).to.contain("~ src/tools/echo.ts  (kept your code; brought in line: doc comment)");
       expect(run.stdout).to.contain("! src/prompts/summarize.ts: no longer in mcp.server.json; kept, not registered");
@@ -170,8 +195,10 @@ describe("mcp-codegen scaffold, end to end", function () {
     it("writes the new stub, updates the types, and keeps the removed prompt's stub unregistered", () => {
       expect(readFileSync(join(project, "src/tools/get-forecast.ts"), "utf8")).to.contain("export default async function getForecastTool(");
       const types = readFileSync(join(project, "src/generated/types.ts"), "utf8");
-      expect(types).to.match(/export interface GetForecastArgs \{[^}]*city: string;[^}]*days\?: number;/s);
-      expect(types).to.match(/export type GetForecastResult = CallToolResult & \{ structuredContent: GetForecastOutput \};/);
+      expect(types).to.contain('export type GetForecastArgs = ToolArguments<(typeof tools)["get_forecast"]["inputSchema"]>;');
+      expect(types).to.contain('export type GetForecastResult = ToolResult<(typeof tools)["get_forecast"]["outputSchema"]>;');
+      expect(types).to.match(/export interface LookupArgs \{[^}]*id: Id;/s);
+      expect(readFileSync(join(project, "src/generated/server.ts"), "utf8")).to.contain('server.tool<T.LookupArgs>(manifest.tools["lookup"], lookupTool);');
       expect(types).to.match(/@deprecated The prompt `summarize` is no longer in mcp.server.json/);
       expect(existsSync(join(project, "src/prompts/summarize.ts"))).to.equal(true);
       expect(readFileSync(join(project, "src/generated/server.ts"), "utf8")).not.to.contain("summarize");
@@ -183,8 +210,25 @@ describe("mcp-codegen scaffold, end to end", function () {
       expect(test.stdout).to.contain("tools/call get_forecast");
       expect(test.stdout).to.match(/^# fail 0$/m);
       const session = await sdkSession(project, { name: "echo", arguments: { message: "hi", times: 2 } });
-      expect(session.tools).to.deep.equal(["echo", "get_forecast"]);
+      expect(session.tools).to.deep.equal(["echo", "get_forecast", "lookup"]);
       expect(session.text).to.equal("HIHI");
+    });
+
+    it("a stub edited to the wrong argument or result type fails the project's compile, at the stub", () => {
+      const stubPath = join(project, "src/tools/get-forecast.ts");
+      const stub = readFileSync(stubPath, "utf8");
+      try {
+        // days is an integer, city a string (inputSchema); structuredContent.city must be a string (outputSchema).
+        const wrong = stub.replace("  return {", "  args.city.toFixed();\n  return {").replace(/structuredContent: \{ city: "example",/, "structuredContent: { city: args.days,");
+        expect(wrong).to.contain("args.city.toFixed()").and.to.contain("city: args.days,");
+        writeFileSync(stubPath, wrong);
+        const tsc = spawnSync(process.execPath, [join(project, "node_modules", "typescript", "bin", "tsc"), "-p", "tsconfig.json", "--noEmit"], { cwd: project, encoding: "utf8" });
+        expect(tsc.status, tsc.stdout).to.equal(2);
+        expect(tsc.stdout).to.match(/^src\/tools\/get-forecast\.ts\(\d+,\d+\): error TS2551: Property 'toFixed' does not exist on type 'string'/m);
+        expect(tsc.stdout).to.match(/^src\/tools\/get-forecast\.ts\(\d+,\d+\): error TS2322: Type .*structuredContent: \{ city: number \| undefined;/m);
+      } finally {
+        writeFileSync(stubPath, stub);
+      }
     });
 
     it("a run with nothing to change writes nothing", () => {
@@ -221,12 +265,12 @@ describe("mcp-codegen scaffold, end to end", function () {
       const before = snapshot(join(project, "src"));
       try {
         const broken = JSON.parse(good) as { tools: Record<string, unknown>[] };
-        broken.tools.push({ name: "bad name!", inputSchema: { type: "string" } });
+        const at = broken.tools.push({ name: "bad name!", inputSchema: { type: "string" } }) - 1;
         writeFileSync(manifestPath, JSON.stringify(broken));
         const run = runCli(["scaffold", project]);
         expect(run.status, describeRun(run)).to.equal(1);
-        expect(run.stderr).to.contain("has 2 problems").and.to.contain('tools[2].name: use 1 to 128 of A-Z a-z 0-9 _ . - ("bad name!")');
-        expect(run.stderr).to.contain('tools[2].inputSchema must be a JSON Schema with "type": "object"');
+        expect(run.stderr).to.contain("has 2 problems").and.to.contain(`#/tools/${at}/name: "bad name!" does not match ^[A-Za-z0-9_.-]{1,128}$; use 1 to 128 of A-Z a-z 0-9 _ . -`);
+        expect(run.stderr).to.contain(`#/tools/${at}/inputSchema/type: must be "object", not "string"`);
         expect(snapshot(join(project, "src"))).to.deep.equal(before);
       } finally {
         writeFileSync(manifestPath, good);
@@ -235,14 +279,7 @@ describe("mcp-codegen scaffold, end to end", function () {
   });
 
   describe("with --transport http", () => {
-    let httpProject: string;
-    before(async function () {
-      httpProject = join(dir, "web");
-      const run = runCli(["scaffold", httpProject, "--name", "web", "--transport", "http", "--revisions", "2025-11-25"]);
-      expect(run.status, describeRun(run)).to.equal(0);
-      const install = await npm(["install", "--prefer-offline"], httpProject, registry.url);
-      expect(install.status, describeRun(install)).to.equal(0);
-    });
+    before(() => expect(httpInstalled.status, describeRun(httpInstalled)).to.equal(0));
 
     it("compiles, passes its test, and serves Streamable HTTP on 127.0.0.1 to the SDK client", async () => {
       const test = await npm(["test"], httpProject);
