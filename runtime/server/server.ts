@@ -272,7 +272,7 @@ export class McpServer<Types extends RevisionTypes = any> {
       if (session.revision === undefined || session.closed) continue;
       if (session.logLevel !== undefined && LOG_LEVELS.indexOf(level) < LOG_LEVELS.indexOf(session.logLevel as LogLevelName)) continue;
       session
-        .notify("notifications/message", logger === undefined ? { level, data } : { level, data, logger })
+        .notify("notifications/message", logger === undefined ? { level, data } : { level, data, logger }, { everySession: true })
         .catch((error: Error) => this.logger("debug", `log message not delivered: ${error.message}`));
     }
   }
