@@ -14,6 +14,7 @@ import { WebReply, type BackpressureOptions, type Reply } from "./reply.js";
 import { checkHostAndOrigin, corsHeaders, preflightHeaders, type SecurityOptions } from "./security.js";
 import { HttpSession, newSessionId, type SessionSettings } from "./session.js";
 import { SharedSessions, type SharingOptions } from "./sessions.js";
+import { CHANNELS } from "../../stores/event-bus.js";
 import type { AdoptedSession } from "../../session/server-session.js";
 import { StatelessExchange } from "./stateless.js";
 
@@ -53,7 +54,7 @@ export type Accept = (transport: Transport) => Accepted;
 
 /** What `McpServer.listen` takes: an endpoint that hands each connection to `accept`. */
 export interface Listenable {
-  listen(target: { listen(accept: Accept): Promise<void>; close(): Promise<void> }): Promise<void>;
+  listen(target: { listen(accept: Accept, announced?: (event: unknown) => void): Promise<void>; close(): Promise<void> }): Promise<void>;
 }
 
 /**
@@ -92,10 +93,18 @@ export class StreamableHttpEndpoint {
     if (options.sessions) this.shared = new SharedSessions({ ...options, sessions: options.sessions }, Number.isFinite(idle) ? idle : 7 * 24 * 3_600_000, this.logger);
   }
 
-  /** Called by `McpServer.listen`. */
-  async listen(accept: Accept): Promise<void> {
+  /** Called by `McpServer.listen`; `announced` takes the server-wide notifications any instance announces (many instances). */
+  async listen(accept: Accept, announced?: (event: unknown) => void): Promise<void> {
     if (this.accept) throw new Error("this HTTP endpoint is already listening");
     this.accept = accept;
+    if (this.shared && announced) await this.shared.bus.subscribe(CHANNELS.notifications, announced);
+  }
+
+  /** Many instances: a server-wide notification (list_changed, resources/updated, a log message) to every instance, this one included. */
+  announce(event: unknown): boolean {
+    if (!this.shared) return false;
+    this.shared.bus.publish(CHANNELS.notifications, event).catch((error: Error) => this.logger("error", `a server-wide notification was lost: ${error.message}`));
+    return true;
   }
 
   async close(): Promise<void> {

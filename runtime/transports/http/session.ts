@@ -227,7 +227,7 @@ export class HttpSession implements Transport {
     if (!local) await this.hold(shared, waiting);
     const replay = await shared.replay(this.id, lastEventId, res, headers);
     if (!replay) return;
-    const stream = local ?? this.ensureStandalone(res, headers, false);
+    const stream = local ?? this.ensureStandalone(undefined, headers, false);
     stream.resume(res, replay.events);
     for (const message of waiting.splice(0)) stream.write(message);
   }
@@ -306,9 +306,9 @@ export class HttpSession implements Transport {
     else if (this.settings.store) this.settings.store.append(this.id, this.standaloneId, JSON.stringify(message));
   }
 
-  private ensureStandalone(res: Reply, headers: Record<string, string>, attach: boolean): ResponseStream {
+  private ensureStandalone(res: Reply | undefined, headers: Record<string, string>, attach: boolean): ResponseStream {
     if (this.standalone) {
-      if (attach) this.standalone.reattach(res);
+      if (attach && res) this.standalone.reattach(res);
       return this.standalone;
     }
     this.standalone = new ResponseStream(

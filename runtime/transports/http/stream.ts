@@ -71,7 +71,8 @@ export class ResponseStream {
 
   constructor(
     readonly id: string,
-    res: Reply,
+    /** Undefined: the stream starts with no connection (one resumes it). */
+    res: Reply | undefined,
     requestIds: readonly RequestId[] | undefined,
     private readonly options: StreamOptions,
     private readonly events: StreamEvents,
@@ -79,7 +80,7 @@ export class ResponseStream {
     this.res = res;
     this.pending = new Set(requestIds ?? []);
     this.standalone = requestIds === undefined;
-    this.unlisten = res.onClose(this.onClose);
+    this.unlisten = res?.onClose(this.onClose);
     if (options.sseFirst || this.standalone) this.beginSse();
   }
 
