@@ -59,7 +59,7 @@ export class SharedSessions {
     private readonly logger: Logger,
   ) {
     this.sessions = options.sessions;
-    this.events = options.events ?? memoryEvents();
+    this.events = options.events ?? sharedMemoryEvents();
     this.bus = options.bus ?? new MemoryEventBus(logger);
   }
 
@@ -199,8 +199,8 @@ export function streamOf(eventId: string): string | undefined {
   return cut > 0 ? eventId.slice(0, cut) : undefined;
 }
 
-/** The in-memory event store behind the shared interface: one instance, sharing on. */
-function memoryEvents(): SharedEventStore {
+/** The in-memory event store behind the shared interface: endpoints of one process sharing it (the default with `sessions` alone). */
+export function sharedMemoryEvents(): SharedEventStore {
   const store = new InMemoryEventStore();
   return {
     append: async (owner, streamId, data) => store.append(owner, streamId, data),
