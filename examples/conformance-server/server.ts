@@ -1,7 +1,7 @@
 // The conformance fixture: the server the official MCP conformance suite expects, with its exact
 // tool, resource and prompt names and texts (see ../../../shared/CONFORMANCE.md and the suite's
 // scenario sources). Built only on our runtime; main.ts serves it over Streamable HTTP or stdio.
-import { createServer, RpcError, type McpServer, type RequestContext } from "../../runtime/index.js";
+import { createServer, RpcError, type McpServer, type NonceStore, type RequestContext } from "../../runtime/index.js";
 
 /** A 1x1 red PNG. */
 export const TEST_IMAGE_BASE64 = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==";
@@ -38,6 +38,30 @@ export interface ConformanceServerOptions {
    * Last-Event-ID (test_reconnection). Absent over stdio, where there is no such stream.
    */
   readonly closeStream?: (context: RequestContext) => boolean;
+  /** Many instances: one secret for cursors and requestState, and one store of requestState nonces. */
+  readonly secret?: string;
+  readonly nonces?: NonceStore;
+  /**
+   * Many instances: a tool or prompt toggled on one instance is toggled on all (an application
+   * keeps its registrations alike everywhere; here, over the same bus): `publish` sends the change,
+   * and each instance applies it with {@link applyChange}. Default: this instance only.
+   */
+  readonly changes?: { publish(change: Change): Promise<unknown> };
+}
+
+export type Change = "tools" | "prompts";
+
+const DYNAMIC_TOOL = "test_dynamic_tool";
+const DYNAMIC_PROMPT = "test_dynamic_prompt";
+
+/** Adds the dynamic tool or prompt, or removes it when it is there: tools/list or prompts/list changes. */
+export function applyChange(server: McpServer, change: Change): void {
+  if (change === "tools" && !server.removeTool(DYNAMIC_TOOL))
+    server.tool({ name: DYNAMIC_TOOL, description: "Appears and disappears with test_trigger_tool_change", inputSchema: NO_ARGS }, () => text("dynamic"));
+  if (change === "prompts" && !server.removePrompt(DYNAMIC_PROMPT))
+    server.prompt({ name: DYNAMIC_PROMPT, description: "Appears and disappears with test_trigger_prompt_change" }, () => ({
+      messages: [{ role: "user", content: { type: "text", text: "dynamic" } }],
+    }));
 }
 
 const NO_ARGS = { type: "object", properties: {} } as const;
@@ -56,9 +80,9 @@ function sampledText(result: Record<string, unknown>): string {
 }
 
 export function createConformanceServer(options: ConformanceServerOptions = {}): McpServer {
-  const server = createServer({ name: "mcp-conformance-test-server", version: "1.0.0" });
+  const server = createServer({ name: "mcp-conformance-test-server", version: "1.0.0", secret: options.secret, inputRequired: { nonces: options.nonces } });
   addTools(server, options);
-  addStatelessDiagnostics(server);
+  addStatelessDiagnostics(server, options);
   addInputRequiredTools(server);
   addResources(server);
   addPrompts(server);
@@ -243,7 +267,7 @@ function addTools(server: McpServer, options: ConformanceServerOptions): void {
 }
 
 /** The diagnostic tools of the 2026-07-28 server-stateless scenario. */
-function addStatelessDiagnostics(server: McpServer): void {
+function addStatelessDiagnostics(server: McpServer, options: ConformanceServerOptions): void {
   server.tool(
     { name: "test_missing_capability", description: "Needs the client's sampling capability: without it, -32021 (stateless) or an error result", inputSchema: NO_ARGS },
     async (_args, ctx) => {
@@ -273,18 +297,13 @@ function addStatelessDiagnostics(server: McpServer): void {
     },
     ({ region }: { region: string }) => text(`region=${region}`),
   );
-  const dynamicTool = "test_dynamic_tool";
-  server.tool({ name: "test_trigger_tool_change", description: "Adds or removes a tool, so that tools/list changes", inputSchema: NO_ARGS }, () => {
-    if (!server.removeTool(dynamicTool))
-      server.tool({ name: dynamicTool, description: "Appears and disappears with test_trigger_tool_change", inputSchema: NO_ARGS }, () => text("dynamic"));
+  const change = async (what: Change) => (options.changes ? await options.changes.publish(what) : applyChange(server, what));
+  server.tool({ name: "test_trigger_tool_change", description: "Adds or removes a tool, so that tools/list changes", inputSchema: NO_ARGS }, async () => {
+    await change("tools");
     return text("tools changed");
   });
-  const dynamicPrompt = "test_dynamic_prompt";
-  server.tool({ name: "test_trigger_prompt_change", description: "Adds or removes a prompt, so that prompts/list changes", inputSchema: NO_ARGS }, () => {
-    if (!server.removePrompt(dynamicPrompt))
-      server.prompt({ name: dynamicPrompt, description: "Appears and disappears with test_trigger_prompt_change" }, () => ({
-        messages: [{ role: "user", content: { type: "text", text: "dynamic" } }],
-      }));
+  server.tool({ name: "test_trigger_prompt_change", description: "Adds or removes a prompt, so that prompts/list changes", inputSchema: NO_ARGS }, async () => {
+    await change("prompts");
     return text("prompts changed");
   });
 }

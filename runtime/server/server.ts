@@ -90,9 +90,18 @@ export interface ServerOptions<
 
 /** Something that accepts connections (Streamable HTTP) rather than being one. */
 export interface Endpoint {
-  listen(accept: (transport: Transport) => ServerSession): Promise<void>;
+  /** `announced`: what {@link announce} sent reaches every instance's server through it, this one's included. */
+  listen(accept: (transport: Transport) => ServerSession, announced?: (event: unknown) => void): Promise<void>;
   close(): Promise<void>;
+  /** Many instances: sends a server-wide notification to every instance sharing the endpoint's bus; false when the endpoint shares nothing. */
+  announce?(event: unknown): boolean;
 }
+
+/** A server-wide notification, as it travels between instances. */
+type Announcement =
+  | { readonly kind: "list_changed"; readonly list: ListKind }
+  | { readonly kind: "resources/updated"; readonly uri: string }
+  | { readonly kind: "log"; readonly level: LogLevelName; readonly data: unknown; readonly logger?: string };
 
 export interface PromptOptions {
   /** Suggests values for arguments, by argument name (completion/complete). */
@@ -329,30 +338,47 @@ export class McpServer<Types extends RevisionTypes = any> {
   // -- telling clients ----------------------------------------------------------------------------------
 
   /** notifications/tools/list_changed to every session, and to stateless listeners that asked. Registration calls it for you. */
+  // These four reach the clients of every instance when the endpoint shares a bus (many instances).
   notifyToolsChanged(): void {
-    this.subscriptions.listChanged("tools");
+    this.announce({ kind: "list_changed", list: "tools" });
   }
 
   notifyPromptsChanged(): void {
-    this.subscriptions.listChanged("prompts");
+    this.announce({ kind: "list_changed", list: "prompts" });
   }
 
   notifyResourcesChanged(): void {
-    this.subscriptions.listChanged("resources");
+    this.announce({ kind: "list_changed", list: "resources" });
   }
 
   /** notifications/resources/updated, only to the sessions and listeners subscribed to `uri`. */
   notifyResourceUpdated(uri: string): void {
-    this.subscriptions.resourceUpdated(uri);
+    this.announce({ kind: "resources/updated", uri });
   }
 
   /** A log message to every session-era client whose level admits it (stateless clients get logs only on their requests). */
   log(level: LogLevelName, data: unknown, logger?: string): void {
+    this.announce(logger === undefined ? { kind: "log", level, data } : { kind: "log", level, data, logger });
+  }
+
+  /** To every instance when an endpoint shares a bus (each delivers it to its own clients), else to this one's. */
+  private announce(event: Announcement): void {
+    for (const endpoint of this.endpoints) if (endpoint.announce?.(event)) return;
+    this.announced(event);
+  }
+
+  private readonly announced = (event: Announcement): void => {
+    if (event.kind === "list_changed") this.subscriptions.listChanged(event.list);
+    else if (event.kind === "resources/updated") this.subscriptions.resourceUpdated(event.uri);
+    else this.logLocally(event.level, event.data, event.logger);
+  };
+
+  private logLocally(level: LogLevelName, data: unknown, logger?: string): void {
     for (const session of this.sessions) {
       if (session.revision === undefined || session.closed) continue;
       if (session.logLevel !== undefined && LOG_LEVELS.indexOf(level) < LOG_LEVELS.indexOf(session.logLevel as LogLevelName)) continue;
       session
-        .notify("notifications/message", logger === undefined ? { level, data } : { level, data, logger })
+        .notify("notifications/message", logger === undefined ? { level, data } : { level, data, logger }, { everySession: true })
         .catch((error: Error) => this.logger("debug", `log message not delivered: ${error.message}`));
     }
   }
@@ -370,7 +396,7 @@ export class McpServer<Types extends RevisionTypes = any> {
   async listen(target: Transport | Endpoint): Promise<void> {
     if ("listen" in target) {
       this.endpoints.add(target);
-      await target.listen((transport) => this.connect(transport));
+      await target.listen((transport) => this.connect(transport), this.announced as (event: unknown) => void);
     } else this.connect(target);
   }
 

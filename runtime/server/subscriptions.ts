@@ -76,14 +76,14 @@ export class Subscriptions {
   listChanged(kind: ListKind): void {
     const method = `notifications/${kind}/list_changed`;
     for (const session of this.sessions())
-      if (session.revision !== undefined && !session.closed && declaresListChanged(session, kind)) this.deliver(session.notify(method), method);
+      if (session.revision !== undefined && !session.closed && declaresListChanged(session, kind)) this.deliver(session.notify(method, undefined, EVERY_SESSION), method);
     for (const listener of this.listeners) if (listener.filter[`${kind}ListChanged`]) this.send(listener.session, listener.id, method, {});
   }
 
   resourceUpdated(uri: string): void {
     const method = "notifications/resources/updated";
     for (const session of this.sessions())
-      if (session.revision !== undefined && !session.closed && session.subscriptions.has(uri)) this.deliver(session.notify(method, { uri }), method);
+      if (session.revision !== undefined && !session.closed && session.subscriptions.has(uri)) this.deliver(session.notify(method, { uri }, EVERY_SESSION), method);
     for (const listener of this.listeners)
       if (listener.filter.resourceSubscriptions?.includes(uri)) this.send(listener.session, listener.id, method, { uri });
   }
@@ -103,6 +103,8 @@ export class Subscriptions {
     sent.catch((error: Error) => this.logger("debug", `${method} not delivered: ${error.message}`));
   }
 }
+
+const EVERY_SESSION = { everySession: true } as const;
 
 /** Session era: whether this session was told, at initialize, that `kind` announces list changes. */
 function declaresListChanged(session: ServerSession, kind: ListKind): boolean {

@@ -36,6 +36,15 @@ export interface ServerCore {
   readonly logger: Logger;
 }
 
+/** What a shared session store keeps of a session-era session (runtime/stores/session-store.ts's SessionRecord). */
+export interface AdoptedSession {
+  readonly revision: string;
+  readonly clientInfo: Readonly<Record<string, unknown>>;
+  readonly clientCapabilities: Readonly<Record<string, unknown>>;
+  readonly logLevel?: string;
+  readonly subscriptions: readonly string[];
+}
+
 /** Session era: what `initialize` settled for this connection. */
 interface Negotiated {
   readonly module: LoadedRevision;
@@ -120,6 +129,29 @@ export class ServerSession {
 
   close(): Promise<void> {
     return this.peer.close();
+  }
+
+  /**
+   * Session era, many instances: takes on a session that another instance initialized (its
+   * record in a shared session store), as if this connection had negotiated it; called again
+   * with a fresher record, it updates the level and subscriptions other instances changed.
+   */
+  adopt(state: AdoptedSession): void | Promise<void> {
+    this.logLevel = state.logLevel;
+    this.subscriptions.clear();
+    for (const uri of state.subscriptions) this.subscriptions.add(uri);
+    if (this.negotiated || this.initializing) return this.initializing;
+    const revision = state.revision;
+    if (!isRevision(revision) || eraOf(revision) !== "session" || !this.core.revisions.includes(revision))
+      throw new Error(`a shared session was negotiated at ${revision}, which this instance does not serve`);
+    const settle = (module: LoadedRevision) => {
+      const client = { info: state.clientInfo as ClientIdentity["info"], capabilities: state.clientCapabilities };
+      this.negotiated = { module, client, capabilities: this.core.capabilities(revision), initialized: true };
+    };
+    const module = revisionModule(revision);
+    if (module) return settle(module);
+    this.initializing = loadRevision(revision).then(settle).finally(() => (this.initializing = undefined));
+    return this.initializing;
   }
 
   // -- inbound ----------------------------------------------------------------------------------

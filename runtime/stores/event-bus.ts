@@ -19,6 +19,8 @@ export const CHANNELS = {
   notifications: "notifications",
   /** Notifications and server-to-client requests for one session, to the instance holding its stream. */
   session: (sessionId: string) => `session:${sessionId}`,
+  /** A request's SSE stream, to the instance where its client resumed it while another produces it. */
+  stream: (streamId: string) => `stream:${streamId}`,
   /** Answers to the server-to-client requests one instance relayed. */
   replies: (instanceId: string) => `replies:${instanceId}`,
 } as const;

@@ -15,6 +15,7 @@ export class RedisSessionStore implements SessionStore {
   async create(sessionId: string, record: Omit<SessionRecord, "logLevel" | "subscriptions">, ttlMs: number): Promise<void> {
     const [hash, subscriptions] = this.keys(sessionId);
     const fields = ["revision", record.revision, "clientInfo", JSON.stringify(record.clientInfo), "clientCapabilities", JSON.stringify(record.clientCapabilities)];
+    if (record.principal) fields.push("principal", record.principal);
     await this.redis.sendCommand(["EVAL", CREATE, "2", hash, subscriptions, String(ttlMs), ...fields]);
   }
 
@@ -29,6 +30,7 @@ export class RedisSessionStore implements SessionStore {
       clientInfo: JSON.parse(record.clientInfo!),
       clientCapabilities: JSON.parse(record.clientCapabilities!),
       ...(record.logLevel === undefined ? {} : { logLevel: record.logLevel }),
+      ...(record.principal === undefined ? {} : { principal: record.principal }),
       subscriptions: uris.sort(),
     };
   }

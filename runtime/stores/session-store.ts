@@ -10,6 +10,8 @@ export interface SessionRecord {
   readonly clientCapabilities: Readonly<Record<string, unknown>>;
   /** logging/setLevel's level, when the client set one. */
   readonly logLevel?: string;
+  /** Who started the session (their token's client and subject) when it was started with a token: no one else may use it. */
+  readonly principal?: string;
   /** resources/subscribe's URIs, sorted. */
   readonly subscriptions: readonly string[];
 }

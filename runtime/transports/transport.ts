@@ -33,6 +33,12 @@ export interface SendOptions {
    * ignore it.
    */
   readonly relatedRequestId?: string | number;
+  /**
+   * A notification the server sends every session alike (list_changed, resources/updated, its
+   * log): with many instances each raises it for its own replicas, so only the instance holding a
+   * session's GET stream delivers it (Streamable HTTP); other transports ignore it.
+   */
+  readonly everySession?: boolean;
   /** Extra HTTP headers for this message's POST (SEP-2243 `Mcp-Param-*`); other transports ignore them. */
   readonly headers?: Readonly<Record<string, string>>;
   /**

@@ -8,6 +8,8 @@ export interface RoundRobinProxy {
   /** The proxy's MCP endpoint: the backends' path on the proxy's address. */
   readonly url: string;
   readonly counts: number[];
+  /** Stops sending requests to backend `index` (a health check found it gone). */
+  exclude(index: number): void;
   close(): Promise<void>;
 }
 
@@ -15,8 +17,10 @@ export async function startProxy(backends: readonly string[]): Promise<RoundRobi
   const targets = backends.map((backend) => new URL(backend));
   const counts = targets.map(() => 0);
   let next = 0;
+  const excluded = new Set<number>();
   const server: Server = createServer((req, res) => {
-    const index = next++ % targets.length;
+    let index = next++ % targets.length;
+    for (let tries = 0; excluded.has(index) && tries < targets.length; tries++) index = next++ % targets.length;
     counts[index]!++;
     const target = targets[index]!;
     const upstream = httpRequest(
@@ -24,6 +28,8 @@ export async function startProxy(backends: readonly string[]): Promise<RoundRobi
       (response) => {
         res.writeHead(response.statusCode ?? 502, response.headers);
         response.pipe(res);
+        // The backend died mid-answer: the client's connection breaks too, as behind a real load balancer.
+        response.on("close", () => void (response.complete || res.destroy()));
       },
     );
     upstream.on("error", (error) => {
@@ -38,6 +44,7 @@ export async function startProxy(backends: readonly string[]): Promise<RoundRobi
   return {
     url: `http://127.0.0.1:${port}${targets[0]!.pathname}`,
     counts,
+    exclude: (index) => void excluded.add(index),
     close: () =>
       new Promise((resolve) => {
         server.closeAllConnections();

@@ -10,15 +10,15 @@ export interface ServedProcess {
   stop(): Promise<void>;
 }
 
-/** Waits (at most `timeoutMs`) for `child` to report "serving MCP over Streamable HTTP at <url>" on its stderr. */
-export async function servedOverHttp(child: ChildProcess, what: string, timeoutMs: number): Promise<ServedProcess> {
+/** Waits (at most `timeoutMs`) for `child` to report "serving MCP over Streamable HTTP at <url>" (or what `announce` matches) on its stderr. */
+export async function servedOverHttp(child: ChildProcess, what: string, timeoutMs: number, announce = /serving MCP over Streamable HTTP at (\S+)/): Promise<ServedProcess> {
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
   let stderr = "";
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`${what} reported no URL within ${timeoutMs} ms; stderr: ${stderr}`)), timeoutMs);
     child.stderr!.setEncoding("utf8").on("data", (chunk: string) => {
       stderr += chunk;
-      const found = /serving MCP over Streamable HTTP at (\S+)/.exec(stderr);
+      const found = announce.exec(stderr);
       if (found) {
         clearTimeout(timer);
         resolve(found[1]!);

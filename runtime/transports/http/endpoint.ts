@@ -13,10 +13,13 @@ import { checkGet, checkPost, type Accepts } from "./negotiation.js";
 import { waitUntilOf, WebReply, type BackpressureOptions, type PlatformContext, type Reply } from "./reply.js";
 import { checkHostAndOrigin, corsHeaders, preflightHeaders, type SecurityOptions } from "./security.js";
 import { HttpSession, newSessionId, type SessionSettings } from "./session.js";
+import { SharedSessions, type SharingOptions } from "./sessions.js";
+import { CHANNELS } from "../../stores/event-bus.js";
+import type { AdoptedSession } from "../../session/server-session.js";
 import { StatelessExchange } from "./stateless.js";
 
 /** The endpoint's options, on every platform (fetchHandler, and the node:http adapter). */
-export interface EndpointOptions extends SecurityOptions, AuthOptions, BackpressureOptions {
+export interface EndpointOptions extends SecurityOptions, AuthOptions, BackpressureOptions, SharingOptions {
   /** The MCP endpoint's path; other paths get 404. Default: none checked (`http()` defaults to "/mcp"). */
   readonly path?: string;
   /** The largest request body in bytes (413 beyond). Default 4 MiB. */
@@ -45,13 +48,13 @@ export interface EndpointOptions extends SecurityOptions, AuthOptions, Backpress
   readonly logger?: Logger;
 }
 
-/** What `accept` returns: the server's session for a transport. Only its negotiated revision is read. */
-type Accepted = { readonly revision?: string };
+/** What `accept` returns: the server's session for a transport: its negotiated revision, and (many instances) a session negotiated elsewhere to take on. */
+type Accepted = { readonly revision?: string; adopt?(state: AdoptedSession): void | Promise<void> };
 export type Accept = (transport: Transport) => Accepted;
 
 /** What `McpServer.listen` takes: an endpoint that hands each connection to `accept`. */
 export interface Listenable {
-  listen(target: { listen(accept: Accept): Promise<void>; close(): Promise<void> }): Promise<void>;
+  listen(target: { listen(accept: Accept, announced?: (event: unknown) => void): Promise<void>; close(): Promise<void> }): Promise<void>;
 }
 
 /**
@@ -71,6 +74,11 @@ export class StreamableHttpEndpoint {
   private readonly sessionOf = new WeakMap<object, HttpSession>();
   private readonly exchanges = new Set<StatelessExchange>();
   private readonly store: EventStore | undefined;
+  /** Many instances (options.sessions): the shared stores and the bus. */
+  private readonly shared: SharedSessions | undefined;
+  private readonly adopted = new WeakMap<HttpSession, Accepted>();
+  /** Many instances: sessions being taken on from the store, so that concurrent requests make one replica. */
+  private readonly adopting = new Map<string, Promise<HttpSession | undefined>>();
   private readonly path: string | undefined;
   private isClosed = false;
   private sweeper: ReturnType<typeof setInterval> | undefined;
@@ -80,12 +88,23 @@ export class StreamableHttpEndpoint {
     this.logger = options.logger ?? stderrLogger;
     this.store = options.eventStore === false ? undefined : (options.eventStore ?? new InMemoryEventStore());
     this.path = options.path;
+    const idle = options.sessionIdleTimeoutMs ?? 30 * 60_000;
+    // A session kept "until DELETE" still needs a bound in a shared store: a week.
+    if (options.sessions) this.shared = new SharedSessions({ ...options, sessions: options.sessions }, Number.isFinite(idle) ? idle : 7 * 24 * 3_600_000, this.logger);
   }
 
-  /** Called by `McpServer.listen`. */
-  async listen(accept: Accept): Promise<void> {
+  /** Called by `McpServer.listen`; `announced` takes the server-wide notifications any instance announces (many instances). */
+  async listen(accept: Accept, announced?: (event: unknown) => void): Promise<void> {
     if (this.accept) throw new Error("this HTTP endpoint is already listening");
     this.accept = accept;
+    if (this.shared && announced) await this.shared.bus.subscribe(CHANNELS.notifications, announced);
+  }
+
+  /** Many instances: a server-wide notification (list_changed, resources/updated, a log message) to every instance, this one included. */
+  announce(event: unknown): boolean {
+    if (!this.shared) return false;
+    this.shared.bus.publish(CHANNELS.notifications, event).catch((error: Error) => this.logger("error", `a server-wide notification was lost: ${error.message}`));
+    return true;
   }
 
   async close(): Promise<void> {
@@ -144,6 +163,7 @@ export class StreamableHttpEndpoint {
     if (forbidden) return fail(forbidden);
     if (!this.accept || this.isClosed) return fail(new HttpError(503, -32000, "Service Unavailable: the server is not listening"));
     this.startSweeper();
+    if (this.shared) await this.shared.listen((sessionId, message) => this.sessions.get(sessionId)?.deliver(message));
 
     if (req.method === "OPTIONS") {
       const preflight = preflightHeaders(req, this.options);
@@ -189,7 +209,7 @@ export class StreamableHttpEndpoint {
 
     const sessionId = req.header(HEADER.sessionId);
     if (sessionId !== undefined) {
-      const session = this.findSession(sessionId, auth);
+      const session = this.shared ? await this.findShared(sessionId, auth, this.shared) : this.findSession(sessionId, auth);
       if (!session) return fail(refuse.notFound("no such session (it ended, or never existed); start a new one with initialize"));
       const version = this.checkSessionVersion(req);
       if (version) return fail(version);
@@ -225,35 +245,51 @@ export class StreamableHttpEndpoint {
       // Clients before 2025-11-25 may not expect an event without data.
       prime: () => (accepted?.revision ?? "") >= "2025-11-25",
     };
-    const session = new HttpSession(newSessionId(), settings, (ended) => this.sessions.delete(ended.id), principalOf(auth));
+    const principal = principalOf(auth);
+    const params = ((body as { params?: Record<string, unknown> }).params ?? {}) as Record<string, Record<string, unknown> | undefined>;
+    const shared = this.shared;
+    const sharedSettings: SessionSettings = {
+      ...settings,
+      shared,
+      initialized: (result) =>
+        shared!.create(session.id, {
+          revision: String(result.protocolVersion),
+          clientInfo: params.clientInfo ?? {},
+          clientCapabilities: params.capabilities ?? {},
+          ...(principal ? { principal } : {}),
+        }),
+    };
+    const session = new HttpSession(newSessionId(), shared ? sharedSettings : settings, (ended) => this.sessions.delete(ended.id), principal);
     this.sessions.set(session.id, session);
     accepted = this.accept!(session);
     this.sessionOf.set(accepted, session);
+    this.adopted.set(session, accepted);
     session.post(res, body, accepts, context, { ...cors, "Mcp-Session-Id": session.id }, true);
   }
 
-  private get(req: Incoming, res: Reply, auth: AuthInfo | undefined, cors: Record<string, string>, fail: (error: HttpError) => void) {
+  private async get(req: Incoming, res: Reply, auth: AuthInfo | undefined, cors: Record<string, string>, fail: (error: HttpError) => void) {
     const sessionId = req.header(HEADER.sessionId);
     if (sessionId === undefined) {
       if (this.statelessVersion(req)) return fail(refuse.methodNotAllowed("POST (2026-07-28 has no GET stream; use subscriptions/listen)"));
       return fail(refuse.badRequest("the Mcp-Session-Id header is required"));
     }
-    const session = this.findSession(sessionId, auth);
+    const session = this.shared ? await this.findShared(sessionId, auth, this.shared) : this.findSession(sessionId, auth);
     if (!session) return fail(refuse.notFound("no such session"));
     const notAcceptable = checkGet(req);
     if (notAcceptable) return fail(notAcceptable);
     const version = this.checkSessionVersion(req);
     if (version) return fail(version);
-    session.get(res, req.header(HEADER.lastEventId), cors);
+    await session.get(res, req.header(HEADER.lastEventId), cors);
   }
 
   private async delete(req: Incoming, res: Reply, auth: AuthInfo | undefined, cors: Record<string, string>, fail: (error: HttpError) => void) {
     const sessionId = req.header(HEADER.sessionId);
     if (sessionId === undefined) return fail(refuse.badRequest("the Mcp-Session-Id header is required"));
-    const session = this.findSession(sessionId, auth);
+    const session = this.shared ? await this.findShared(sessionId, auth, this.shared) : this.findSession(sessionId, auth);
     if (!session) return fail(refuse.notFound("no such session"));
     const version = this.checkSessionVersion(req);
     if (version) return fail(version);
+    await this.shared?.end(session.id);
     await session.close();
     res.send(200, cors);
   }
@@ -266,6 +302,56 @@ export class StreamableHttpEndpoint {
   private findSession(id: string, auth: AuthInfo | undefined): HttpSession | undefined {
     const session = this.sessions.get(id);
     return session && session.principal === principalOf(auth) ? session : undefined;
+  }
+
+  /**
+   * Many instances: the session as the shared store has it, whichever instance initialized it. A
+   * replica here takes it on the first time, and its level and subscriptions are refreshed on each
+   * request; a session ended elsewhere (DELETE, expiry) ends here too.
+   */
+  private async findShared(id: string, auth: AuthInfo | undefined, shared: SharedSessions): Promise<HttpSession | undefined> {
+    const record = await shared.load(id);
+    let session = this.sessions.get(id);
+    if (!record) {
+      await session?.close();
+      return undefined;
+    }
+    if ((record.principal ?? "") !== principalOf(auth)) return undefined;
+    if (!session) {
+      let adopting = this.adopting.get(id);
+      if (!adopting) {
+        this.adopting.set(id, (adopting = this.adopt(id, record, shared)));
+        void adopting.finally(() => this.adopting.delete(id));
+      }
+      return adopting;
+    }
+    await this.adopted.get(session)?.adopt?.(record);
+    return session;
+  }
+
+  private async adopt(id: string, record: AdoptedSession & { readonly principal?: string }, shared: SharedSessions): Promise<HttpSession | undefined> {
+    if (this.sessions.size >= (this.options.maxSessions ?? 10_000)) return undefined;
+    const settings: SessionSettings = {
+      store: undefined,
+      shared,
+      retryMs: this.options.retryMs ?? 1000,
+      sseFirst: this.options.responseMode === "sse",
+      logger: this.logger,
+      prime: () => record.revision >= "2025-11-25",
+    };
+    const session = new HttpSession(id, settings, (ended) => this.sessions.delete(ended.id), record.principal ?? "");
+    this.sessions.set(id, session);
+    const accepted = this.accept!(session);
+    this.sessionOf.set(accepted, session);
+    this.adopted.set(session, accepted);
+    try {
+      await accepted.adopt?.(record);
+    } catch (error) {
+      this.logger("error", `session ${id}: ${(error as Error).message}`);
+      await session.close();
+      return undefined;
+    }
+    return session;
   }
 
   /** The idle sweep starts with the first request: some platforms (workerd) forbid timers at start-up. */

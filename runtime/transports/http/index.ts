@@ -1,5 +1,6 @@
 /** Streamable HTTP, both eras: the platform-neutral endpoint, fetchHandler, the node:http adapter, and a client transport over fetch. */
 export { StreamableHttpEndpoint, type EndpointOptions, type Listenable } from "./endpoint.js";
+export type { SharingOptions } from "./sessions.js";
 export { fetchHandler, type FetchHandler } from "./fetch.js";
 export { http, httpHandler, HttpEndpoint, type HttpOptions, type HttpRequestHandler } from "./node.js";
 export type { AuthInfo, AuthOptions, EndpointAuth } from "../auth-info.js";

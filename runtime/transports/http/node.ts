@@ -46,8 +46,8 @@ export class HttpEndpoint extends StreamableHttpEndpoint {
   }
 
   /** Called by `McpServer.listen`. Binds when this endpoint owns its server; resolves once bound. */
-  override async listen(accept: Accept): Promise<void> {
-    await super.listen(accept);
+  override async listen(accept: Accept, announced?: (event: unknown) => void): Promise<void> {
+    await super.listen(accept, announced);
     if (!this.bind) return;
     const server = builtin<typeof import("node:http")>("node:http").createServer(this.handleNode);
     this.server = server;

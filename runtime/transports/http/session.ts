@@ -7,6 +7,8 @@ import type { EventStore } from "./event-store.js";
 import type { Accepts } from "./negotiation.js";
 import type { Reply } from "./reply.js";
 import { sseEvent, startSse } from "./sse.js";
+import { streamOf } from "./sessions.js";
+import type { SharedSessions } from "./sessions.js";
 import { ResponseStream, type StreamEvents, type StreamOptions } from "./stream.js";
 
 export interface SessionSettings {
@@ -16,6 +18,10 @@ export interface SessionSettings {
   readonly logger: Logger;
   /** Whether SSE streams start with a priming event (the client speaks 2025-11-25 or later). */
   readonly prime: () => boolean;
+  /** Many instances: the session lives in shared stores, and its replicas talk over the bus (sessions.ts). */
+  readonly shared?: SharedSessions;
+  /** Many instances: records a session once its initialize succeeded, before the client learns of it. */
+  readonly initialized?: (result: Record<string, unknown>) => Promise<unknown>;
 }
 
 /** A fresh session id: 128 random bits as hex, visible ASCII as the spec requires. */
@@ -48,7 +54,11 @@ export class HttpSession implements Transport {
   private readonly byRequest = new Map<RequestId, ResponseStream>();
   private readonly streams = new Map<string, ResponseStream>();
   private standalone: ResponseStream | undefined;
-  private readonly standaloneId = newStreamId();
+  private readonly standaloneId: string;
+  /** Many instances: this instance holds the GET stream; resolves with the function that lets go of it. */
+  private holding: Promise<() => Promise<void>> | undefined;
+  /** Many instances: requests whose answer waits until what they changed is in the shared store. */
+  private readonly effects = new Map<RequestId, () => Promise<unknown>>();
   /** The stream of the POST being delivered, for replies the peer makes at once (id null). */
   private delivering: ResponseStream | undefined;
   private isClosed = false;
@@ -62,7 +72,9 @@ export class HttpSession implements Transport {
     private readonly onClosed: (session: HttpSession) => void,
     /** Who started the session (their token's client and subject), "" without authorization. */
     readonly principal: string = "",
-  ) {}
+  ) {
+    this.standaloneId = settings.shared?.standaloneId(id) ?? newStreamId();
+  }
 
   get closed(): boolean {
     return this.isClosed;
@@ -83,7 +95,7 @@ export class HttpSession implements Transport {
 
   send(message: unknown, options?: SendOptions): Promise<void> {
     if (this.isClosed) return Promise.reject(new TransportClosedError());
-    this.route(message, options?.relatedRequestId);
+    this.route(message, options?.relatedRequestId, options?.everySession);
     return RESOLVED;
   }
 
@@ -92,6 +104,7 @@ export class HttpSession implements Transport {
       this.isClosed = true;
       for (const stream of [...this.streams.values()]) stream.end();
       this.standalone?.end();
+      this.release();
       this.settings.store?.forget(this.id);
       this.closing = Promise.resolve().then(() => {
         this.onClosed(this);
@@ -107,7 +120,14 @@ export class HttpSession implements Transport {
    */
   post(res: Reply, body: unknown, accepts: Accepts, context: MessageContext, headers: Record<string, string>, initialize = false): void {
     this.lastActive = Date.now();
-    const messages = Array.isArray(body) ? body : [body];
+    const shared = this.settings.shared;
+    let messages = Array.isArray(body) ? body : [body];
+    if (shared) {
+      // Answers to requests another instance sent go there; what is left is this instance's.
+      messages = messages.map((message) => shared.inbound(this.id, message)).filter((message) => message !== undefined);
+      body = Array.isArray(body) ? messages : messages[0];
+      if (messages.length === 0) return void res.send(202, headers);
+    }
     const ids: RequestId[] = [];
     for (const message of messages) {
       const m = message as { method?: unknown; id?: unknown } | null;
@@ -117,6 +137,8 @@ export class HttpSession implements Transport {
           return;
         }
         ids.push(m.id);
+        const effect = shared?.effect(this.id, m.method, (m as { params?: Record<string, unknown> }).params);
+        if (effect) this.effects.set(m.id, effect);
       }
     }
     const stream = this.openStream(res, ids, accepts, headers);
@@ -149,9 +171,15 @@ export class HttpSession implements Transport {
     stream.cancel(id);
   }
 
+  /** Many instances: a client's answer to a request this instance sent, which it POSTed to another. */
+  deliver(message: unknown): void {
+    if (!this.isClosed) this.receiver?.message(message);
+  }
+
   /** A GET: opens the standalone stream, or resumes a stream after `lastEventId`. */
-  get(res: Reply, lastEventId: string | undefined, headers: Record<string, string>): void {
+  get(res: Reply, lastEventId: string | undefined, headers: Record<string, string>): void | Promise<void> {
     this.lastActive = Date.now();
+    if (this.settings.shared) return this.sharedGet(res, lastEventId, headers, this.settings.shared);
     if (lastEventId !== undefined) {
       const store = this.settings.store;
       const replay = store?.replayAfter(this.id, lastEventId);
@@ -181,6 +209,46 @@ export class HttpSession implements Transport {
     this.ensureStandalone(res, headers, true);
   }
 
+  /**
+   * Many instances: a GET may resume a stream of this instance, the GET stream (whichever instance
+   * held it before), or a request's stream that another instance goes on producing.
+   */
+  private async sharedGet(res: Reply, lastEventId: string | undefined, headers: Record<string, string>, shared: SharedSessions): Promise<void> {
+    if (lastEventId === undefined) {
+      if (this.standalone?.attached) return writeError(res, refuse.conflict("this session already has an open GET stream"), headers);
+      this.ensureStandalone(res, headers, true);
+      return void (await this.hold(shared, []));
+    }
+    const streamId = streamOf(lastEventId);
+    const local = streamId === undefined ? undefined : this.streams.get(streamId);
+    if (streamId !== this.standaloneId && !local) return shared.resume(this.id, lastEventId, res, headers);
+    // Messages for the GET stream that arrive while the store is read wait, so they follow what it kept.
+    const waiting: unknown[] = [];
+    if (!local) await this.hold(shared, waiting);
+    const replay = await shared.replay(this.id, lastEventId, res, headers);
+    if (!replay) return;
+    const stream = local ?? this.ensureStandalone(undefined, headers, false);
+    stream.resume(res, replay.events);
+    for (const message of waiting.splice(0)) stream.write(message);
+  }
+
+  /** Takes the messages other instances send this session's GET stream; until it is attached, they wait in `waiting`. */
+  private async hold(shared: SharedSessions, waiting: unknown[]): Promise<void> {
+    if (this.holding) return;
+    this.holding = shared.hold(this.id, (message) => {
+      if (this.standalone?.attached) this.standalone.write(message);
+      else waiting.push(message);
+    });
+    await this.holding;
+  }
+
+  /** Lets another instance hold the GET stream. */
+  private release(): void {
+    const holding = this.holding;
+    this.holding = undefined;
+    holding?.then((letGo) => letGo()).catch((error: Error) => this.settings.logger("warn", `session ${this.id}: ${error.message}`));
+  }
+
   /** SEP-1699: closes the connection carrying `requestId`'s stream; the client resumes with Last-Event-ID. */
   closeRequestStream(requestId: RequestId): boolean {
     return this.byRequest.get(requestId)?.closeConnection() ?? false;
@@ -193,32 +261,54 @@ export class HttpSession implements Transport {
 
   // -- routing --------------------------------------------------------------------------------
 
-  private route(message: unknown, related: RequestId | undefined): void {
+  private route(message: unknown, related: RequestId | undefined, everySession = false): void {
     const responseId = responseIdOf(message);
     if (responseId !== NOT_A_RESPONSE) {
       const stream = (responseId === null ? undefined : this.byRequest.get(responseId)) ?? this.delivering;
+      const failed = (message as { error?: unknown }).error !== undefined;
+      let effect = responseId === null ? undefined : this.effects.get(responseId);
+      if (effect) this.effects.delete(responseId!);
       if (this.initializeId !== undefined && responseId === this.initializeId) {
         this.initializeId = undefined;
         // A session whose initialize failed never began.
-        if ((message as { error?: unknown }).error !== undefined) queueMicrotask(() => void this.close());
+        if (failed) queueMicrotask(() => void this.close());
+        else if (this.settings.initialized) effect = () => this.settings.initialized!((message as { result: Record<string, unknown> }).result);
       }
+      // Many instances: the client learns of a change once every instance can see it.
+      if (effect && !failed && stream)
+        return void effect().then(
+          () => stream.write(message),
+          (error: Error) => {
+            this.settings.logger("error", `session ${this.id}: the session store failed: ${error.message}`);
+            stream.write({ jsonrpc: "2.0", id: responseId, error: { code: -32603, message: "Internal error: the session store failed" } });
+          },
+        );
       if (stream?.write(message)) return;
       this.settings.logger("debug", `dropped a response for request ${JSON.stringify(responseId)}: its stream is gone`);
       return;
     }
+    const shared = this.settings.shared;
+    const m = message as { method?: unknown; id?: unknown };
+    // Many instances: the client answers our request to any instance, which finds us by the id.
+    if (shared && typeof m.method === "string" && (typeof m.id === "string" || typeof m.id === "number")) message = { ...m, id: shared.outboundId(m.id) };
     if (related !== undefined && this.byRequest.get(related)?.write(message)) return;
+    // Every instance raises it for its replica: the one holding the GET stream delivers it.
+    if (shared && everySession && !this.standalone?.attached) return;
     this.toStandalone(message);
   }
 
   private toStandalone(message: unknown): void {
     const stream = this.standalone;
-    if (stream) stream.write(message);
+    const shared = this.settings.shared;
+    if (shared && !stream?.attached)
+      shared.toStandalone(this.id, message).catch((error: Error) => this.settings.logger("error", `session ${this.id}: a message for the GET stream was lost: ${error.message}`));
+    else if (stream) stream.write(message);
     else if (this.settings.store) this.settings.store.append(this.id, this.standaloneId, JSON.stringify(message));
   }
 
-  private ensureStandalone(res: Reply, headers: Record<string, string>, attach: boolean): ResponseStream {
+  private ensureStandalone(res: Reply | undefined, headers: Record<string, string>, attach: boolean): ResponseStream {
     if (this.standalone) {
-      if (attach) this.standalone.reattach(res);
+      if (attach && res) this.standalone.reattach(res);
       return this.standalone;
     }
     this.standalone = new ResponseStream(
@@ -226,7 +316,8 @@ export class HttpSession implements Transport {
       res,
       undefined,
       this.streamOptions({ json: false, sse: true, preferSse: true }, headers),
-      { finished: () => {}, disconnected: () => {} },
+      // Many instances: a client whose GET stream broke may come back to another instance, which then holds it.
+      { finished: () => {}, disconnected: () => this.release() },
     );
     return this.standalone;
   }
@@ -248,7 +339,7 @@ export class HttpSession implements Transport {
   }
 
   private streamOptions(accepts: Accepts, headers: Record<string, string>): StreamOptions {
-    const { store, retryMs } = this.settings;
+    const { store, retryMs, shared } = this.settings;
     return {
       json: accepts.json,
       sse: accepts.sse,
@@ -256,7 +347,11 @@ export class HttpSession implements Transport {
       headers,
       // A message that failed as a whole (id null) is the client's fault; answers to requests travel with 200.
       statusOf: (body) => ((body as { id?: unknown } | null)?.id === null ? statusOfResponse(body) : 200),
-      resumable: store ? { store, owner: this.id, prime: this.settings.prime(), retryMs } : undefined,
+      resumable: shared
+        ? { store: shared.events, owner: this.id, prime: this.settings.prime(), retryMs, unattached: (streamId, event) => shared.unattached(this.id, streamId, event) }
+        : store
+          ? { store, owner: this.id, prime: this.settings.prime(), retryMs }
+          : undefined,
     };
   }
 }

@@ -1,5 +1,5 @@
 import type { RequestId } from "../../jsonrpc/messages.js";
-import type { EventStore } from "./event-store.js";
+import type { StoredEvent } from "./event-store.js";
 import type { Reply } from "./reply.js";
 import { sseEvent, ssePriming, startSse } from "./sse.js";
 
@@ -22,7 +22,25 @@ export interface StreamOptions {
   /** The HTTP status of a JSON body. */
   readonly statusOf: (body: unknown) => number;
   /** Resumability (session era): where events are kept, for whom, and whether to prime. */
-  readonly resumable?: { readonly store: EventStore; readonly owner: string; readonly prime: boolean; readonly retryMs?: number };
+  readonly resumable?: Resumable;
+}
+
+/** Where a resumable stream keeps its events: in this process (an id at once) or shared by many instances (an id once stored). */
+export interface EventLog {
+  append(owner: string, streamId: string, data: string): string | Promise<string>;
+  primingId(streamId: string): string;
+}
+
+export interface Resumable {
+  readonly store: EventLog;
+  readonly owner: string;
+  readonly prime: boolean;
+  readonly retryMs?: number;
+  /**
+   * Many instances: told of each event once stored (undefined: the stream ended) while no
+   * connection of this instance carries it, so that a client resumed on another instance gets it.
+   */
+  readonly unattached?: (streamId: string, event: StoredEvent | undefined) => void;
 }
 
 export interface StreamEvents {
@@ -51,10 +69,13 @@ export class ResponseStream {
   /** Resolves when the stream finishes; made only when a closed connection leaves work behind. */
   private whenFinished: Promise<void> | undefined;
   private resolveFinished: (() => void) | undefined;
+  /** With a shared event store: what waits for an event's id, so that the connection gets events (and its end) in order. */
+  private queue: Promise<void> | undefined;
 
   constructor(
     readonly id: string,
-    res: Reply,
+    /** Undefined: the stream starts with no connection (one resumes it). */
+    res: Reply | undefined,
     requestIds: readonly RequestId[] | undefined,
     private readonly options: StreamOptions,
     private readonly events: StreamEvents,
@@ -62,7 +83,7 @@ export class ResponseStream {
     this.res = res;
     this.pending = new Set(requestIds ?? []);
     this.standalone = requestIds === undefined;
-    this.unlisten = res.onClose(this.onClose);
+    this.unlisten = res?.onClose(this.onClose);
     if (options.sseFirst || this.standalone) this.beginSse();
   }
 
@@ -200,21 +221,33 @@ export class ResponseStream {
 
   private emit(data: string): void {
     const resumable = this.options.resumable;
-    const id = resumable ? resumable.store.append(resumable.owner, this.id, data) : undefined;
-    this.res?.write(sseEvent(data, id));
+    if (!resumable) return void this.res?.write(sseEvent(data));
+    const id = resumable.store.append(resumable.owner, this.id, data);
+    if (typeof id === "string" && !this.queue) return this.written({ id, data });
+    this.queue = (this.queue ?? Promise.resolve()).then(async () => this.written({ id: await id, data }));
+    this.queue.catch(() => {}); // a failed append reaches the finish below, which logs nothing more
+  }
+
+  private written(event: StoredEvent): void {
+    if (this.res) this.res.write(sseEvent(event.data, event.id));
+    else this.options.resumable?.unattached?.(this.id, event);
   }
 
   private finish(): void {
     if (this.isFinished) return;
     this.isFinished = true;
-    this.resolveFinished?.();
-    const res = this.res;
-    this.detach(false);
-    if (res && !res.ended) {
-      if (!res.started) res.send(202, this.options.headers);
-      else res.end();
-    }
-    this.events.finished(this);
+    const done = () => {
+      this.resolveFinished?.();
+      const res = this.res;
+      this.detach(false);
+      if (res && !res.ended) {
+        if (!res.started) res.send(202, this.options.headers);
+        else res.end();
+      } else if (!res && this.mode === "sse") this.options.resumable?.unattached?.(this.id, undefined);
+      this.events.finished(this);
+    };
+    if (this.queue) void this.queue.then(done, done);
+    else done();
   }
 
   /** Lets go of the connection; `end` closes it too. */

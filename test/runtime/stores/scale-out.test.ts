@@ -91,7 +91,7 @@ describe("scale-out, stateless era: three instances behind a round-robin proxy",
       cursor = listed.nextCursor;
       if (cursor === undefined) break;
     }
-    expect(names).to.deep.equal(["whoami", "ask", "tool-0", "tool-1", "tool-2", "tool-3", "tool-4"]);
+    expect(names).to.deep.equal(["whoami", "ask", "touch", "tool-0", "tool-1", "tool-2", "tool-3", "tool-4"]);
     const served = proxy.counts.map((count, i) => count - before[i]!);
     expect(served.sort(), "4 pages, one request each, round robin over 3 instances").to.deep.equal([1, 1, 2]);
   });

@@ -1,0 +1,56 @@
+// Sharing sessions between endpoints (runtime/transports/http/sessions.ts) without Redis: two
+// endpoints of one process share a MemorySessionStore, one event store and a MemoryEventBus, behind
+// a round-robin proxy with no affinity. The Redis scale-out runs in sessions.test.ts.
+import { expect } from "chai";
+import { McpClient, MemoryEventBus, MemorySessionStore } from "../../../../runtime/index.js";
+import { HttpClientTransport } from "../../../../runtime/http.js";
+import { sharedMemoryEvents } from "../../../../runtime/transports/http/sessions.js";
+import { startProxy, type RoundRobinProxy } from "../../../support/round-robin-proxy.js";
+import { LATEST_SESSION, startServer, type Running } from "./support.js";
+
+describe("transports/http/sessions: two endpoints sharing sessions in memory", () => {
+  const shared = { sessions: new MemorySessionStore(), events: sharedMemoryEvents(), bus: new MemoryEventBus() };
+  let servers: Running[] = [];
+  let proxy: RoundRobinProxy;
+
+  before(async () => {
+    servers = await Promise.all(
+      ["a", "b"].map((name) =>
+        startServer(shared, (server) => {
+          server.tool({ name: "who", inputSchema: { type: "object" } }, () => ({ content: [{ type: "text", text: name }] }));
+          server.tool({ name: "ask", inputSchema: { type: "object" } }, async (_args, ctx) => {
+            const answer = await ctx.elicit({ message: "name?", requestedSchema: { type: "object", properties: { name: { type: "string" } } } });
+            return { content: [{ type: "text", text: `${name}:${JSON.stringify(answer.content)}` }] };
+          });
+        }),
+      ),
+    );
+    proxy = await startProxy(servers.map((server) => server.url));
+  });
+  after(async () => {
+    await proxy?.close();
+    await Promise.all(servers.map((server) => server.close()));
+  });
+
+  it("serves one session from both endpoints, and brings the client's answer to the endpoint that asked", async () => {
+    let asked = 0;
+    const client = await McpClient.connect(new HttpClientTransport(proxy.url), {
+      name: "t",
+      version: "1",
+      revision: LATEST_SESSION,
+      handlers: { elicitation: () => ({ action: "accept", content: { name: `n${++asked}` } }) },
+    });
+    try {
+      const served = new Set<string>();
+      for (let i = 0; i < 4; i++) served.add(((await client.callTool("who")).content as { text: string }[])[0]!.text);
+      expect([...served].sort()).to.deep.equal(["a", "b"]);
+      const answers: string[] = [];
+      for (let i = 0; i < 4; i++) answers.push(((await client.callTool("ask")).content as { text: string }[])[0]!.text);
+      // Each call's answer is a POST of its own, which the proxy sends to the other endpoint.
+      expect(answers.map((answer) => answer.slice(2)).sort()).to.deep.equal(['{"name":"n1"}', '{"name":"n2"}', '{"name":"n3"}', '{"name":"n4"}']);
+      expect(servers.every((server) => server.endpoint.sessionCount === 1), "a replica on each endpoint").to.equal(true);
+    } finally {
+      await client.close();
+    }
+  });
+});
