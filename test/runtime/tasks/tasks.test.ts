@@ -60,7 +60,7 @@ function tasksServer(options: { ttlMs?: number } = {}): McpServer {
 async function connect(server: McpServer, revision: "2026-07-28" | "2025-11-25" | "2025-06-18", capabilities: Record<string, unknown> = {}, handlers = {}): Promise<McpClient> {
   const [clientEnd, serverEnd] = createMemoryPair();
   await server.listen(serverEnd);
-  return McpClient.connect(clientEnd, { name: "t", version: "1", revision, capabilities, handlers, validate: "off", cache: false, logger: quiet });
+  return McpClient.connect(clientEnd, { name: "t", version: "1", revision, capabilities, handlers, validate: "off", cache: false, tasks: false, logger: quiet });
 }
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
