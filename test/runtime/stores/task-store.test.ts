@@ -4,14 +4,13 @@
 // started on A and followed, answered and finished through B (McpClient resuming it by id).
 import { expect } from "chai";
 import { createServer, McpClient, type McpServer } from "../../../runtime/index.js";
-import { connectRedis, type RedisConnection } from "../../../runtime/stores/redis-connection.js";
 import { RedisTaskStore } from "../../../runtime/stores/redis-task-store.js";
 import { MemoryTaskStore, type TaskStore } from "../../../runtime/stores/task-store.js";
 import type { TaskRecord } from "../../../runtime/tasks/task.js";
 import { createMemoryPair } from "../../../runtime/transports/memory.js";
 import { quiet } from "../../support/features-server.js";
 import { until } from "../../support/mcp.js";
-import { startRedis, type RedisServer } from "../../support/redis-server.js";
+import { redisForSuite } from "../../support/redis-server.js";
 
 const task = (taskId: string, ttlMs: number | null, createdAt = new Date()): TaskRecord => ({
   taskId,
@@ -22,20 +21,7 @@ const task = (taskId: string, ttlMs: number | null, createdAt = new Date()): Tas
 });
 
 describe("stores: tasks", () => {
-  let redis: RedisServer;
-  const connections: RedisConnection[] = [];
-  const connect = async () => {
-    const connection = await connectRedis(redis.url);
-    connections.push(connection);
-    return connection;
-  };
-  before(async () => {
-    redis = await startRedis();
-  });
-  after(async () => {
-    await Promise.all(connections.map((connection) => connection.close()));
-    await redis?.stop();
-  });
+  const { connect } = redisForSuite();
 
   const contract = (name: string, make: () => Promise<[TaskStore, TaskStore]>) =>
     describe(name, () => {
