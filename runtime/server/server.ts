@@ -165,7 +165,7 @@ export class McpServer<Types extends RevisionTypes = any> {
     this.tasks = new TaskManager(options.tasks ?? {}, this.logger, (task, origin) => this.coreTasks.observe(task, origin));
     this.coreTasks = new CoreTasks(this.tasks, this.logger);
     for (const [method, served] of tasksExtensionMethods(this.tasks)) this.extensions.set(method, served);
-    this.subscriptions = new Subscriptions(() => this.sessions, (kind) => this.registry(kind).size > 0, this.logger);
+    this.subscriptions = new Subscriptions(() => this.sessions, (kind) => this.registry(kind).size > 0, this.logger, this.tasks);
 
     const info = { ...options.info, name: options.name, version: options.version };
     this.core = {

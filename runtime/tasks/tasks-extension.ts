@@ -54,3 +54,35 @@ function negotiated(context: HandlerContext, method: string): HandlerContext {
     });
   return context;
 }
+
+/**
+ * subscriptions/listen with `notifications.taskIds` (the extension's status notifications): the
+ * ids of tasks this request may see are honoured, and each change of one that shows in tasks/get
+ * is sent as notifications/tasks carrying the whole DetailedTask, through the store (so a change
+ * made on any instance). A request that did not negotiate the extension: -32021.
+ */
+export async function watchTasks(
+  tasks: TaskManager,
+  taskIds: unknown,
+  context: HandlerContext,
+  notify: (task: Record<string, unknown>) => void,
+): Promise<{ readonly honoured: string[]; stop(): void }> {
+  negotiated(context, "subscriptions/listen (notifications.taskIds)");
+  if (!Array.isArray(taskIds) || !taskIds.every((id) => typeof id === "string"))
+    throw new RpcError(ErrorCode.InvalidParams, "Invalid params for subscriptions/listen: /params/notifications/taskIds must be an array of strings", {
+      path: "/params/notifications/taskIds",
+    });
+  const found = await Promise.all(taskIds.map((taskId: string) => tasks.find(taskId, context).then(() => taskId, () => undefined)));
+  const honoured = [...new Set(found.filter((taskId): taskId is string => taskId !== undefined))];
+  const stops = honoured.map((taskId) => {
+    let last = "";
+    return tasks.store.watch(taskId, (task) => {
+      const view = detailedTaskView(task);
+      const json = JSON.stringify(view);
+      if (json === last) return;
+      last = json;
+      notify(view);
+    });
+  });
+  return { honoured, stop: () => stops.forEach((stop) => stop()) };
+}

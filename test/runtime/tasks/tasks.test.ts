@@ -203,6 +203,28 @@ describe("tasks, 2026-07-28 (io.modelcontextprotocol/tasks)", () => {
     expect(required.data).to.deep.equal({ requiredCapabilities: { extensions: { [TASKS]: {} } } });
   });
 
+  it("status notifications: subscriptions/listen with taskIds honours the caller's tasks and sends each change as a DetailedTask", async () => {
+    const { taskId } = await client.request<Json>("tools/call", { name: "work", arguments: { gate: "n" } });
+    const seen: Json[] = [];
+    const stop = client.on("notifications/tasks", (params) => seen.push(params));
+    const subscription = client.listen({ taskIds: [taskId, "no-such-task"] });
+    try {
+      expect(await subscription.acknowledged).to.deep.equal({ taskIds: [taskId] });
+      await until(() => gates.has("n"));
+      gates.get("n")!();
+      await until(() => seen.some((task) => task.status === "completed"));
+      const completed = seen.find((task) => task.status === "completed")!;
+      expect(completed).to.include({ taskId });
+      expect(completed.result.content[0].text).to.equal(`done n (task ${taskId})`);
+      expect(completed._meta["io.modelcontextprotocol/subscriptionId"]).to.not.equal(undefined);
+    } finally {
+      subscription.close();
+      stop();
+    }
+    const refused = plain.listen({ taskIds: [taskId] });
+    expect((await rejectionOf(refused.acknowledged)).code).to.equal(-32021);
+  });
+
   it("2025-11-25's tasks/result and tasks/list do not exist here: -32601", async () => {
     for (const method of ["tasks/result", "tasks/list"]) expect((await rejectionOf(client.request(method, { taskId: "x" }))).code, method).to.equal(-32601);
   });
