@@ -15,6 +15,8 @@ export interface StaleFile {
 export interface CheckReport {
   /** Pinned revisions, all of which were regenerated in memory. */
   readonly revisions: readonly string[];
+  /** Pinned extensions, by identifier, regenerated in memory too. */
+  readonly extensions: readonly string[];
   /** Files compared with the fresh generation. */
   readonly checked: number;
   readonly stale: readonly StaleFile[];
@@ -48,7 +50,8 @@ export async function check(root: string): Promise<CheckReport> {
   for (const path of listFiles(outDir)) if (!expected.has(path) && !KEPT.has(path)) stale.push({ path, problem: "extra" });
 
   return {
-    revisions: report.revisions.map((r) => r.revision),
+    revisions: report.revisions.filter((r) => r.extension === undefined).map((r) => r.revision),
+    extensions: report.revisions.flatMap((r) => (r.extension === undefined ? [] : [r.extension])),
     checked: expected.size,
     stale,
     causes: causes(root, stale),
@@ -59,11 +62,14 @@ export async function check(root: string): Promise<CheckReport> {
 /** What the stamp says moved since the last `generate`, for each revision with a stale file. */
 function causes(root: string, stale: readonly StaleFile[]): Map<string, string> {
   const stamp = readStamp(join(root, GENERATED_DIR));
-  const pinned = pinnedRevisions(readPinned(root));
+  const pinnedSpec = readPinned(root);
+  const extensionFolders = Object.values(pinnedSpec.extensions ?? {}).map((e) => e.folder);
+  const pinned = [...pinnedRevisions(pinnedSpec), ...extensionFolders];
   const generatorMoved = stamp !== undefined && stamp.generator !== generatorHash();
   const out = new Map<string, string>();
   for (const { path, problem } of stale) {
-    const revision = path.includes("/") ? path.slice(0, path.indexOf("/")) : "generated/";
+    const folder = extensionFolders.find((f) => path.startsWith(`${f}/`));
+    const revision = folder ?? (path.includes("/") ? path.slice(0, path.indexOf("/")) : "generated/");
     if (out.has(revision)) continue;
     const entry = stamp?.revisions[revision];
     let cause: string;

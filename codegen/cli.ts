@@ -72,7 +72,8 @@ const COMMANDS: Record<string, Command> = {
       const report = await check(root);
       const ms = `${Math.round(report.milliseconds)} ms`;
       if (report.stale.length === 0) {
-        console.log(`generated/ is up to date: ${report.checked} files of ${report.revisions.length} revisions match a fresh generation (${ms})`);
+        const extensions = report.extensions.length ? ` and ${report.extensions.length} extension${report.extensions.length === 1 ? "" : "s"}` : "";
+        console.log(`generated/ is up to date: ${report.checked} files of ${report.revisions.length} revisions${extensions} match a fresh generation (${ms})`);
         return 0;
       }
       const lines = [`generated/ is stale: ${report.stale.length} ${report.stale.length === 1 ? "file differs" : "files differ"} from a fresh generation (${ms})`];

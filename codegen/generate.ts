@@ -17,7 +17,10 @@ export interface GenerateOptions {
 }
 
 export interface RevisionSummary {
+  /** The revision; for an extension, its folder (extensions/tasks). */
   readonly revision: string;
+  /** An extension's identifier (io.modelcontextprotocol/tasks); absent for a revision. */
+  readonly extension?: string;
   readonly era: Era;
   readonly definitions: number;
   readonly methods: Readonly<Record<MethodGroup, number>>;
@@ -89,36 +92,62 @@ export async function generate(options: GenerateOptions): Promise<GenerateReport
 
   const generator = generatorHash();
   const stamp = readStamp(outDir);
-  const work: { revision: string; text: string; input: string; schema: string }[] = [];
+  const work: { revision: string; text: string; input: string; schema: string; extension?: { id: string; core: string } }[] = [];
   const fresh: RevisionSummary[] = [];
-  for (const revision of requested) {
-    const text = readSchema(root, revision, pinned.revisions[revision]!.files["schema.json"]!);
+  const schemaOf = (revision: string) => readSchema(root, revision, pinned.revisions[revision]!.files["schema.json"]!);
+  // Extensions are generated with every revision (not for a --revision subset), each after the core revision it builds on.
+  const extensions = options.revisions?.length ? [] : Object.entries(pinned.extensions ?? {});
+  const targets: { revision: string; text: string; salt: string; extension?: { id: string; core: string } }[] = [
+    ...requested.map((revision) => ({ revision, text: schemaOf(revision), salt: "" })),
+    ...extensions.map(([id, entry]) => ({
+      revision: entry.folder,
+      text: readSchema(root, entry.folder, entry.files["schema.json"]!),
+      extension: { id, core: entry.core },
+      salt: `\n${id}\n${sha256(schemaOf(entry.core))}`,
+    })),
+  ];
+  for (const { revision, text, extension, salt } of targets) {
     const schema = sha256(text);
-    const input = sha256(`${generator}\n${revision}\n${schema}`);
+    const input = sha256(`${generator}\n${revision}\n${schema}${salt}`);
     const previous = stamp?.revisions[revision];
     if (!options.force && previous?.input === input && intact(outDir, previous.files)) {
       const { input: _input, schema: _schema, files, ...summary } = previous;
       fresh.push({ ...summary, fresh: true, written: [], unchanged: Object.keys(files) });
-    } else work.push({ revision, text, input, schema });
+    } else work.push({ revision, text, input, schema, ...(extension ? { extension } : {}) });
   }
 
   const entries: Record<string, StampEntry> = {};
+  const folders = [...all, ...Object.values(pinned.extensions ?? {}).map((e) => e.folder)];
   for (const [revision, entry] of Object.entries(stamp?.revisions ?? {}))
-    if (all.includes(revision) && existsSync(join(outDir, revision))) entries[revision] = entry;
+    if (folders.includes(revision) && existsSync(join(outDir, revision))) entries[revision] = entry;
 
   const summaries = [...fresh];
   const shared: string[] = [];
   const sharedMissing = SHARED_FILES.some((path) => !existsSync(join(outDir, path)));
   if (work.length > 0 || sharedMissing) {
     // Loaded only when there is something to emit (json-schema-to-typescript and prettier are heavy).
-    const { emitRevision } = await import("./pipeline.js");
+    const { emitExtension, emitRevision } = await import("./pipeline.js");
     const { emitRegistry } = await import("./emit/registry.js");
     const { formatFiles, writeFiles } = await import("./write.js");
 
-    const emitted = await Promise.all(work.map(async (w) => ({ ...w, ...(await emitRevision(w.revision, w.text)) })));
-    for (const { revision, protocol, input, schema, patches } of emitted)
+    const emitted = await Promise.all(
+      work.map(async (w) => ({
+        ...w,
+        ...(await (w.extension
+          ? emitExtension({
+              id: w.extension.id,
+              folder: w.revision,
+              file: `spec/${w.revision}/schema.json`,
+              text: w.text,
+              core: { revision: w.extension.core, text: schemaOf(w.extension.core) },
+            })
+          : emitRevision(w.revision, w.text))),
+      })),
+    );
+    for (const { revision, protocol, input, schema, patches, extension } of emitted)
       entries[revision] = {
         revision,
+        ...(extension ? { extension: extension.id } : {}),
         era: protocol.era,
         definitions: protocol.definitions.size,
         methods: countMethods(protocol),
@@ -127,7 +156,7 @@ export async function generate(options: GenerateOptions): Promise<GenerateReport
         schema,
         files: {},
       };
-    const registry = emitRegistry(Object.values(entries).map(({ revision, era }) => ({ revision, era })));
+    const registry = emitRegistry(Object.values(entries).filter((e) => e.extension === undefined).map(({ revision, era }) => ({ revision, era })));
     const support = supportFiles();
     const formatted = await formatFiles([...emitted.flatMap((e) => e.files), ...registry, ...support]);
     const result = writeFiles(outDir, formatted, options.dryRun);

@@ -8,7 +8,7 @@ import { emitValidators } from "./emit/validators.js";
 import { loadSchema } from "./load/load.js";
 import { SCHEMA_PATCHES, type SchemaPatch } from "./load/patches.js";
 import { buildProtocol } from "./model/build.js";
-import type { Protocol } from "./model/protocol.js";
+import { folderOf, type Protocol } from "./model/protocol.js";
 
 export interface EmittedFile {
   /** Relative to generated/. */
@@ -36,18 +36,52 @@ export async function emitRevision(
   patches: readonly SchemaPatch[] = SCHEMA_PATCHES,
 ): Promise<EmittedRevision> {
   const loaded = loadSchema(revision, schemaText, patches);
-  const protocol = buildProtocol(loaded);
+  return emitProtocolFiles(revision, buildProtocol(loaded), loaded.patches, options);
+}
+
+/** An extension's schema as read for generation (codegen/load -> codegen/model). */
+export interface ExtensionInput {
+  /** The extension identifier, e.g. "io.modelcontextprotocol/tasks". */
+  readonly id: string;
+  /** Its module's folder, relative to the output root, e.g. "extensions/tasks". */
+  readonly folder: string;
+  /** The schema file, as errors name it. */
+  readonly file: string;
+  readonly text: string;
+  /** The core revision it builds on, and that revision's schema text. */
+  readonly core: { readonly revision: string; readonly text: string };
+}
+
+/**
+ * load -> model -> emit for an extension's schema: the same files as a revision's, into its own
+ * folder, with the definitions it restates from its core revision checked equal and imported.
+ */
+export async function emitExtension(
+  input: ExtensionInput,
+  options: ModuleOptions = IN_REPOSITORY,
+  patches: readonly SchemaPatch[] = SCHEMA_PATCHES,
+): Promise<EmittedRevision> {
+  const coreSchema = loadSchema(input.core.revision, input.core.text, patches);
+  const core = buildProtocol(loadSchema(input.core.revision, input.core.text, patches));
+  const loaded = loadSchema(input.file, input.text, patches);
+  const protocol = buildProtocol(loaded, { id: input.id, folder: input.folder, core, coreSchema });
+  return emitProtocolFiles(input.file, protocol, loaded.patches, options);
+}
+
+/** `source` names the schema in errors. */
+async function emitProtocolFiles(source: string, protocol: Protocol, patches: readonly string[], options: ModuleOptions): Promise<EmittedRevision> {
   for (const [file, names] of [["protocol.ts", PROTOCOL_EXPORTS], ["handlers.ts", HANDLER_EXPORTS]] as const)
     for (const name of names)
       if (protocol.definitions.has(name))
-        throw new GenerationError(revision, protocol.definitions.get(name)!.schema.pointer, `definition ${name} collides with a generated export of ${file}`);
+        throw new GenerationError(source, protocol.definitions.get(name)!.schema.pointer, `definition ${name} collides with a generated export of ${file}`);
+  const folder = folderOf(protocol);
   const files: EmittedFile[] = [
-    { path: `${revision}/types.ts`, content: await emitTypes(protocol) },
-    { path: `${revision}/protocol.ts`, content: emitProtocol(protocol) },
-    { path: `${revision}/validators.ts`, content: emitValidators(protocol), formatted: true },
-    { path: `${revision}/handlers.ts`, content: emitHandlers(protocol) },
-    { path: `${revision}/module.ts`, content: emitModule(protocol, options) },
-    { path: `${revision}/index.ts`, content: emitRevisionIndex(protocol) },
+    { path: `${folder}/types.ts`, content: await emitTypes(protocol) },
+    { path: `${folder}/protocol.ts`, content: emitProtocol(protocol) },
+    { path: `${folder}/validators.ts`, content: emitValidators(protocol), formatted: true },
+    { path: `${folder}/handlers.ts`, content: emitHandlers(protocol) },
+    { path: `${folder}/module.ts`, content: emitModule(protocol, options) },
+    { path: `${folder}/index.ts`, content: emitRevisionIndex(protocol) },
   ];
-  return { protocol, files, patches: loaded.patches };
+  return { protocol, files, patches };
 }

@@ -63,3 +63,15 @@ export interface RevisionModule<Types extends RevisionTypes = RevisionTypes> {
   /** Types only, never present at run time: what handlers of this revision receive and return. */
   readonly types?: Types;
 }
+
+/**
+ * An extension (SEP-2133) as a value the runtime can serve: generated from the extension's own
+ * schema (generated/extensions/<name>/module.ts, or `mcp-codegen generate --extension`), its
+ * tables shaped like a revision's. `revision` and `era` are those of the core revision its
+ * schema builds on; `validators` holds every definition the extension's schema restates too.
+ */
+export interface ExtensionModule<Types extends RevisionTypes = RevisionTypes>
+  extends Pick<RevisionModule<Types>, "revision" | "era" | "methods" | "capabilityGates" | "validators" | "types"> {
+  /** The extension identifier negotiated under `capabilities.extensions`, e.g. "io.modelcontextprotocol/tasks". */
+  readonly extension: string;
+}

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { sha256, writeAtomically } from "./files.js";
-import { pinnedRevisions, readPinned, specPath, type PinnedSpec } from "./pinned.js";
+import { pinnedFolders, readPinned, specPath, type PinnedSpec } from "./pinned.js";
 
 /** Where `make spec` looks for a file, in order; the first that has it wins. */
 export interface SpecSources {
@@ -32,13 +32,12 @@ export function defaultSources(root: string, env = process.env): SpecSources {
 export async function fetchSpec(root: string, sources = defaultSources(root), pinned: PinnedSpec = readPinned(root)): Promise<FetchReport> {
   let checked = 0;
   const copied: FetchReport["copied"][number][] = [];
-  for (const revision of pinnedRevisions(pinned)) {
-    const entry = pinned.revisions[revision]!;
-    for (const [file, expected] of Object.entries(entry.files)) {
+  for (const { folder: revision, files } of pinnedFolders(pinned)) {
+    for (const { file, url, sha256: expected } of files) {
       checked++;
       const target = specPath(root, revision, file);
       if (existsSync(target) && sha256(readFileSync(target)) === expected) continue;
-      const { data, from } = await obtain(revision, file, entry.url, sources);
+      const { data, from } = await obtain(revision, file, url, sources);
       const actual = sha256(data);
       if (actual !== expected)
         throw new Error(
@@ -52,13 +51,12 @@ export async function fetchSpec(root: string, sources = defaultSources(root), pi
   return { checked, copied };
 }
 
-async function obtain(revision: string, file: string, baseUrl: string, sources: SpecSources): Promise<{ data: Buffer; from: string }> {
+async function obtain(revision: string, file: string, url: string, sources: SpecSources): Promise<{ data: Buffer; from: string }> {
   for (const folder of [sources.mirror, sources.shared]) {
     if (folder === undefined) continue;
     const candidate = join(folder, revision, file);
     if (existsSync(candidate)) return { data: readFileSync(candidate), from: candidate };
   }
-  const url = new URL(file, baseUrl).href;
   if (sources.network === false) throw new Error(`${revision}/${file}: not in any local source, and downloads are off`);
   const response = await fetch(url, { signal: AbortSignal.timeout(30_000) }).catch((error: Error) => {
     throw new Error(`${revision}/${file}: download from ${url} failed: ${error.message}`);

@@ -9,6 +9,20 @@ import { join } from "node:path";
 export interface PinnedSpec {
   readonly source: { readonly repository: string; readonly commit: string };
   readonly revisions: Readonly<Record<string, PinnedRevision>>;
+  /** Extensions (SEP-2133) by identifier, each pinned from its own repository. */
+  readonly extensions?: Readonly<Record<string, PinnedExtension>>;
+}
+
+/** An extension's pinned files: its schema (and schema.ts, specification, licence) from its own repository. */
+export interface PinnedExtension {
+  /** Where its files live under spec/ (and in a mirror), and its module under generated/: e.g. "extensions/tasks". */
+  readonly folder: string;
+  /** The pinned core revision its schema builds on. */
+  readonly core: string;
+  /** Relative path -> upstream URL; upstream lays an extension's files out in folders of its own. */
+  readonly urls: Readonly<Record<string, string>>;
+  /** Relative path -> sha256 (hex). */
+  readonly files: Readonly<Record<string, string>>;
 }
 
 export interface PinnedRevision {
@@ -36,7 +50,26 @@ export function readPinned(root: string): PinnedSpec {
   for (const [revision, entry] of Object.entries(pinned.revisions))
     if (typeof entry?.files?.[SCHEMA_FILE] !== "string")
       throw new Error(`${path}: revision ${revision} pins no ${SCHEMA_FILE}`);
+  for (const [id, entry] of Object.entries(pinned.extensions ?? {})) {
+    if (typeof entry?.files?.[SCHEMA_FILE] !== "string") throw new Error(`${path}: extension ${id} pins no ${SCHEMA_FILE}`);
+    if (!Object.hasOwn(pinned.revisions, entry.core)) throw new Error(`${path}: extension ${id} builds on ${entry.core}, which is not pinned`);
+    for (const file of Object.keys(entry.files))
+      if (typeof entry.urls?.[file] !== "string") throw new Error(`${path}: extension ${id} pins ${file} without its upstream URL`);
+  }
   return pinned;
+}
+
+/** Every pinned folder under spec/: the revisions, then the extensions, each file with its upstream URL and sha256. */
+export function pinnedFolders(pinned: PinnedSpec): { folder: string; files: { file: string; url: string; sha256: string }[] }[] {
+  const revisions = pinnedRevisions(pinned).map((revision) => {
+    const entry = pinned.revisions[revision]!;
+    return { folder: revision, files: Object.entries(entry.files).map(([file, sha256]) => ({ file, url: new URL(file, entry.url).href, sha256 })) };
+  });
+  const extensions = Object.values(pinned.extensions ?? {}).map((entry) => ({
+    folder: entry.folder,
+    files: Object.entries(entry.files).map(([file, sha256]) => ({ file, url: entry.urls[file]!, sha256 })),
+  }));
+  return [...revisions, ...extensions];
 }
 
 /** Pinned revisions, oldest first (revisions are ISO dates, so they sort as strings). */

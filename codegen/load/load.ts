@@ -53,7 +53,7 @@ export function loadSchema(
   if (!isPlainObject(rawDefinitions))
     throw new GenerationError(revision, `#/${definitionsKey}`, `a ${dialect} MCP schema keeps its definitions here`);
 
-  const ctx = { revision, dialect, definitionsKey, definitionNames: new Set(Object.keys(rawDefinitions)) };
+  const ctx = { revision, dialect, definitionsKey, definitionNames: new Set(Object.keys(rawDefinitions)), declared: declared as string };
   const definitions = new Map<string, Schema>();
   for (const [name, raw] of Object.entries(rawDefinitions))
     definitions.set(name, normalize(raw, childPointer(`#/${definitionsKey}`, name), ctx));

@@ -19,6 +19,8 @@ export interface NormalizeContext {
   /** `definitions` (draft-07) or `$defs` (2020-12): the only place a `$ref` may point into. */
   readonly definitionsKey: string;
   readonly definitionNames: ReadonlySet<string>;
+  /** The document's `$schema`; a node may restate it (ext-tasks declares it on every definition), never change it. */
+  readonly declared?: string;
 }
 
 type Raw = Record<string, unknown>;
@@ -38,6 +40,9 @@ export function normalize(raw: unknown, pointer: string, ctx: NormalizeContext):
   for (const [keyword, value] of Object.entries(raw)) {
     const at = childPointer(pointer, keyword);
     switch (keyword) {
+      case "$schema":
+        if (value !== ctx.declared) fail(at, `a nested $schema must be the document's (${JSON.stringify(ctx.declared)}), found ${JSON.stringify(value)}`);
+        break;
       case "$ref":
         node.ref = resolveRef(value, at, ctx, fail);
         break;
@@ -70,7 +75,13 @@ export function normalize(raw: unknown, pointer: string, ctx: NormalizeContext):
         node.required = value as string[];
         break;
       case "additionalProperties":
-        node.additionalProperties = value === false ? false : normalize(value, at, ctx);
+        // `{ not: {} }` admits nothing: zod's `z.record(z.string(), z.never())` (ext-tasks) says `false` that way.
+        node.additionalProperties = value === false || isNothing(value) ? false : normalize(value, at, ctx);
+        break;
+      case "propertyNames":
+        // Every JSON property name is a string: `{ type: "string" }` constrains nothing (zod's z.record writes it).
+        if (!isPlainObject(value) || Object.keys(value).length !== 1 || value.type !== "string")
+          fail(at, `only propertyNames { "type": "string" } (no constraint) is supported, found ${JSON.stringify(value)}`);
         break;
       case "items":
         if (Array.isArray(value)) fail(at, "tuple-form items is not supported");
@@ -126,6 +137,10 @@ function resolveRef(
 function primitive(value: unknown, at: string, fail: (at: string, reason: string) => never): JsonPrimitive {
   if (value === null || ["string", "number", "boolean"].includes(typeof value)) return value as JsonPrimitive;
   return fail(at, `only primitive const and enum values are supported, found ${JSON.stringify(value)}`);
+}
+
+function isNothing(value: unknown): boolean {
+  return isPlainObject(value) && Object.keys(value).length === 1 && isPlainObject(value.not) && Object.keys(value.not).length === 0;
 }
 
 export function isPlainObject(value: unknown): value is Raw {

@@ -2,7 +2,7 @@ import { GenerationError } from "../errors.js";
 import type { LoadedSchema } from "../load/load.js";
 import type { Schema } from "../load/schema.js";
 import { capabilityGates } from "./capabilities.js";
-import type { Definition, Era, NotificationMethod, Protocol, RequestMethod, Side } from "./protocol.js";
+import type { CapabilityGate, Definition, Era, ExtensionBasis, NotificationMethod, Protocol, RequestMethod, Side } from "./protocol.js";
 import { openDefinitions } from "./openness.js";
 import { resultsOf } from "./results.js";
 
@@ -14,10 +14,20 @@ const UNIONS = {
 const INPUT_REQUEST_UNION = "InputRequest";
 const BATCH_DEFINITION = "JSONRPCBatchRequest";
 
-export function buildProtocol(loaded: LoadedSchema): Protocol {
-  const { revision } = loaded;
+/** What an extension's model is built on: its identity, and its core revision as loaded (before lifting) and modelled. */
+export interface ExtensionSource extends Omit<ExtensionBasis, "imported"> {
+  readonly coreSchema: LoadedSchema;
+}
+
+/**
+ * The model of a revision's schema, or, given `extension`, of an extension's schema read on top of
+ * its core revision: `loaded.revision` then names the extension's schema file, for errors.
+ */
+export function buildProtocol(loaded: LoadedSchema, extension?: ExtensionSource): Protocol {
+  const source = loaded.revision;
+  const revision = extension?.core.revision ?? source;
   const fail = (pointer: string, reason: string): never => {
-    throw new GenerationError(revision, pointer, reason);
+    throw new GenerationError(source, pointer, reason);
   };
   const definitions = new Map<string, Definition>();
   for (const [name, schema] of loaded.definitions) definitions.set(name, { name, schema });
@@ -43,7 +53,9 @@ export function buildProtocol(loaded: LoadedSchema): Protocol {
 
   /** Names the params object of a message, lifting an inline one into `<Message>Params`. */
   const paramsOf = (message: string): { params?: string; paramsRequired: boolean } => {
-    const schema = schemaOf(message);
+    const whole = schemaOf(message);
+    // An extension's schema writes a message as allOf [JSONRPCRequest, { method, params }].
+    const schema = ownPart(whole, "params");
     const paramsRequired = schema.required?.includes("params") ?? false;
     const property = schema.properties?.find((p) => p.name === "params");
     if (!property) return { paramsRequired };
@@ -51,16 +63,16 @@ export function buildProtocol(loaded: LoadedSchema): Protocol {
 
     const lifted = `${message}Params`;
     const existing = definitions.get(lifted);
-    if (existing && existing.liftedFrom !== message)
+    // A schema generated from zod (ext-tasks) inlines a params definition it also names: the same shape is that definition.
+    const restated = existing !== undefined && existing.liftedFrom === undefined && shapeOf(existing.schema) === shapeOf(property.schema);
+    if (existing && !restated && existing.liftedFrom !== message)
       fail(property.schema.pointer, `cannot name these inline params ${lifted}: that definition already exists`);
-    definitions.set(lifted, { name: lifted, schema: property.schema, liftedFrom: message });
+    if (!restated) definitions.set(lifted, { name: lifted, schema: property.schema, liftedFrom: message });
     const reference: Schema = { pointer: property.schema.pointer, ref: lifted, description: property.schema.description };
+    const rewritten: Schema = { ...schema, properties: schema.properties!.map((p) => (p === property ? { name: p.name, schema: reference } : p)) };
     definitions.set(message, {
       name: message,
-      schema: {
-        ...schema,
-        properties: schema.properties!.map((p) => (p === property ? { name: p.name, schema: reference } : p)),
-      },
+      schema: schema === whole ? rewritten : { ...whole, allOf: whole.allOf!.map((member) => (member === schema ? rewritten : member)) },
     });
     return { params: lifted, paramsRequired };
   };
@@ -102,26 +114,74 @@ export function buildProtocol(loaded: LoadedSchema): Protocol {
 
   const requests = new Map<string, RequestMethod>();
   const notifications = new Map<string, NotificationMethod>();
+  const imported = extension ? importedDefinitions(loaded, extension, fail) : new Set<string>();
   for (const side of ["client", "server"] as const) {
-    for (const request of unionMembers(UNIONS.request[side])) collect(requests, request, side, describeRequest);
-    for (const notification of unionMembers(UNIONS.notification[side])) collect(notifications, notification, side, describeNotification);
+    for (const request of messagesOf("request", side)) collect(requests, request, side, describeRequest);
+    for (const notification of messagesOf("notification", side)) collect(notifications, notification, side, describeNotification);
   }
-  const inputRequests = unionMembers(INPUT_REQUEST_UNION).map((request) => describeRequest(request, ["server"]));
+  /**
+   * A side's messages: its union's members. An extension's schema lists no unions (ext-tasks does
+   * not): its own requests are then the client's and its own notifications the server's, as in
+   * every SEP-2133 extension so far (tasks.md: the client sends tasks/*, the server notifications/tasks).
+   */
+  function messagesOf(kind: "request" | "notification", side: Side): string[] {
+    if (!extension || definitions.has(UNIONS[kind][side])) return unionMembers(UNIONS[kind][side]);
+    if (side !== (kind === "request" ? "client" : "server")) return [];
+    const suffix = kind === "request" ? "Request" : "Notification";
+    return [...loaded.definitions.keys()].filter((name) => !imported.has(name) && name.endsWith(suffix) && methodOf(schemaOf(name)) !== undefined);
+  }
+  const inputRequests = extension ? [] : unionMembers(INPUT_REQUEST_UNION).map((request) => describeRequest(request, ["server"]));
 
   const requestList = [...requests.values()];
-  const era = eraOf(requestList, definitions, revision);
+  const notificationList = [...notifications.values()];
+  const era = extension ? extension.core.era : eraOf(requestList, definitions, revision);
   return {
     revision,
     dialect: loaded.dialect,
     era,
     definitions,
     requests: requestList,
-    notifications: [...notifications.values()],
+    notifications: notificationList,
     inputRequests,
-    capabilityGates: capabilityGates(definitions, [...requestList, ...notifications.values(), ...inputRequests]),
-    batches: definitions.has(BATCH_DEFINITION),
+    capabilityGates: extension
+      ? extensionGates(extension.id, [...requestList, ...notificationList])
+      : capabilityGates(definitions, [...requestList, ...notificationList, ...inputRequests]),
+    batches: !extension && definitions.has(BATCH_DEFINITION),
     open: openDefinitions(definitions, new Set(requestList.flatMap((r) => r.results))),
+    ...(extension ? { extension: { id: extension.id, folder: extension.folder, core: extension.core, imported } } : {}),
   };
+}
+
+/**
+ * SEP-2133: an extension's methods may be used only when it was negotiated, the receiver having
+ * declared it under `capabilities.extensions[id]`. Requests the client sends are gated on the
+ * server's declaration, notifications the server sends on the client's.
+ */
+function extensionGates(id: string, methods: readonly (RequestMethod | NotificationMethod)[]): CapabilityGate[] {
+  return methods.map((m) => ({ method: m.method, owner: m.senders.includes("client") ? "server" : "client", path: ["extensions", id] }));
+}
+
+/**
+ * The definitions an extension's schema restates from its core revision (Result, RequestId, the
+ * JSON-RPC envelopes...): each must equal the core's, prose aside, and is then taken from there.
+ * An unequal one would be two types of one name: an error at the extension's definition.
+ */
+function importedDefinitions(loaded: LoadedSchema, { core, coreSchema }: ExtensionSource, fail: (pointer: string, reason: string) => never): Set<string> {
+  const imported = new Set<string>();
+  for (const [name, schema] of loaded.definitions) {
+    const theirs = coreSchema.definitions.get(name);
+    if (!theirs) continue;
+    if (shapeOf(schema) !== shapeOf(theirs))
+      fail(schema.pointer, `${name} is also defined by MCP ${core.revision} (${theirs.pointer}), differently: an extension may restate a core definition only unchanged`);
+    imported.add(name);
+  }
+  return imported;
+}
+
+/** The part of a message schema that declares `property`: the schema itself, or the allOf member that does. */
+function ownPart(schema: Schema, property: string): Schema {
+  if (schema.properties?.some((p) => p.name === property)) return schema;
+  return schema.allOf?.find((member) => member.properties?.some((p) => p.name === property)) ?? schema;
 }
 
 /**
@@ -145,7 +205,7 @@ function eraOf(requests: readonly RequestMethod[], definitions: ReadonlyMap<stri
 }
 
 function methodOf(schema: Schema): string | undefined {
-  const method = schema.properties?.find((p) => p.name === "method")?.schema.const;
+  const method = ownPart(schema, "method").properties?.find((p) => p.name === "method")?.schema.const;
   return typeof method === "string" ? method : undefined;
 }
 

@@ -39,7 +39,19 @@ export interface CapabilityGate extends RuntimeGate {
   readonly method: string;
 }
 
-/** Everything the emitters need to know about one revision. */
+/** An extension's schema (SEP-2133), read on top of the core revision it builds on. */
+export interface ExtensionBasis {
+  /** The extension identifier, e.g. "io.modelcontextprotocol/tasks". */
+  readonly id: string;
+  /** Where its module goes, relative to the output root, e.g. "extensions/tasks". */
+  readonly folder: string;
+  /** The core revision's model. */
+  readonly core: Protocol;
+  /** Definitions the extension restates from the core revision, equal there: imported, never emitted again. */
+  readonly imported: ReadonlySet<string>;
+}
+
+/** Everything the emitters need to know about one revision (or one extension). */
 export interface Protocol {
   readonly revision: string;
   readonly dialect: Dialect;
@@ -58,6 +70,23 @@ export interface Protocol {
   readonly batches: boolean;
   /** Definitions typed with an index signature, as upstream's schema.ts has them (model/openness.ts). */
   readonly open: ReadonlySet<string>;
+  /** Set for an extension: `revision` and `era` are then its core revision's. */
+  readonly extension?: ExtensionBasis;
+}
+
+/** Where a module's files live, relative to the output root: `2025-11-25` or `extensions/tasks`. */
+export function folderOf(protocol: Protocol): string {
+  return protocol.extension?.folder ?? protocol.revision;
+}
+
+/** From a module's folder back to the output root, where the support files and the revisions live: `../` or `../../`. */
+export function toRoot(protocol: Protocol): string {
+  return "../".repeat(folderOf(protocol).split("/").length);
+}
+
+/** The definitions a module emits itself: an extension's own, not those it takes from its core revision. */
+export function ownDefinitions(protocol: Protocol): Definition[] {
+  return [...protocol.definitions.values()].filter((d) => !protocol.extension?.imported.has(d.name));
 }
 
 export function sentBy<M extends MethodBase>(methods: readonly M[], side: Side): M[] {

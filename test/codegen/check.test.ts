@@ -61,7 +61,8 @@ describe("codegen/check, through the CLI", function () {
     const run = runCli(["check", "--root", root]);
     expect(run.status, describeRun(run)).to.equal(0);
     const files = [...before.keys()].filter((p) => p !== ".stamp.json").length;
-    expect(run.stdout).to.match(new RegExp(`^generated/ is up to date: ${files} files of 2 revisions match a fresh generation`, "m"));
+    expect(run.stdout).to.match(new RegExp(`^generated/ is up to date: ${files} files of 2 revisions and 1 extension match a fresh generation`, "m"));
+    expect(before.has("extensions/tasks/module.ts"), "the tasks extension, built on 2026-07-28, is generated and checked").to.equal(true);
     expect(snapshot(generated)).to.deep.equal(before);
   });
 

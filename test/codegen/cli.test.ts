@@ -93,7 +93,7 @@ describe("codegen/cli", function () {
       root = tempDir("cli-root");
       mkdirSync(join(root, "spec"));
       const pinned = JSON.parse(readFileSync(join(ROOT, "spec", "pinned.json"), "utf8")) as { revisions: Record<string, unknown> };
-      writeFileSync(join(root, "spec", "pinned.json"), JSON.stringify({ ...pinned, revisions: { "2025-11-25": pinned.revisions["2025-11-25"] } }));
+      writeFileSync(join(root, "spec", "pinned.json"), JSON.stringify({ ...pinned, revisions: { "2025-11-25": pinned.revisions["2025-11-25"] }, extensions: {} }));
     });
     after(() => removeDir(root));
 

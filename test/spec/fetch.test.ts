@@ -14,15 +14,20 @@ import { describeRun, listFiles, removeDir, REVISIONS, ROOT, runCli, snapshot, t
 interface Pinned {
   source: { repository: string; commit: string };
   revisions: Record<string, { url: string; files: Record<string, string> }>;
+  extensions?: Record<string, { folder: string; core: string; urls: Record<string, string>; files: Record<string, string> }>;
 }
 
 const sha256 = (data: Uint8Array) => createHash("sha256").update(data).digest("hex");
 const pinned = (): Pinned => JSON.parse(readFileSync(join(ROOT, "spec", "pinned.json"), "utf8")) as Pinned;
-const pinnedFiles = (p: Pinned) => Object.entries(p.revisions).flatMap(([revision, entry]) => Object.keys(entry.files).map((file) => `${revision}/${file}`));
+const pinnedFiles = (p: Pinned) => [
+  ...Object.entries(p.revisions).flatMap(([revision, entry]) => Object.keys(entry.files).map((file) => `${revision}/${file}`)),
+  ...Object.values(p.extensions ?? {}).flatMap((entry) => Object.keys(entry.files).map((file) => `${entry.folder}/${file}`)),
+];
 
-/** A mirror laid out as <rev>/<file>, copied from the verified files `make spec` put in spec/. */
+/** A mirror laid out as <rev>/<file> (and <extension folder>/<file>), copied from the verified files `make spec` put in spec/. */
 function makeMirror(dir: string): string {
   for (const revision of REVISIONS) cpSync(join(ROOT, "spec", revision), join(dir, revision), { recursive: true });
+  for (const { folder } of Object.values(pinned().extensions ?? {})) cpSync(join(ROOT, "spec", folder), join(dir, folder), { recursive: true });
   return dir;
 }
 
@@ -74,7 +79,26 @@ describe("spec: pinned.json", () => {
     const p = pinned();
     for (const path of pinnedFiles(p)) {
       const [revision, ...file] = path.split("/");
-      expect(sha256(readFileSync(join(ROOT, "spec", path))), path).to.equal(p.revisions[revision!]!.files[file.join("/")]);
+      const extension = Object.values(p.extensions ?? {}).find((e) => path.startsWith(`${e.folder}/`));
+      const expected = extension ? extension.files[path.slice(extension.folder.length + 1)] : p.revisions[revision!]!.files[file.join("/")];
+      expect(sha256(readFileSync(join(ROOT, "spec", path))), path).to.equal(expected);
+    }
+  });
+
+  it("pins each extension as ../shared/mcp-spec/extensions/<name>/PINNED.json states it, on a pinned core revision", function () {
+    const p = pinned();
+    expect(Object.keys(p.extensions ?? {})).to.include("io.modelcontextprotocol/tasks");
+    for (const [id, entry] of Object.entries(p.extensions ?? {})) {
+      expect(Object.keys(p.revisions), id).to.include(entry.core);
+      expect(Object.keys(entry.urls).sort(), id).to.deep.equal(Object.keys(entry.files).sort());
+      const path = join(ROOT, "..", "shared", "mcp-spec", entry.folder, "PINNED.json");
+      if (!existsSync(path)) continue;
+      const upstream = JSON.parse(readFileSync(path, "utf8")) as { extension: string; files: Record<string, { url: string; sha256: string }> };
+      expect(upstream.extension).to.equal(id);
+      for (const [file, { url, sha256: hash }] of Object.entries(upstream.files)) {
+        expect(entry.urls[file], `${id} ${file}`).to.equal(url);
+        expect(entry.files[file], `${id} ${file}`).to.equal(hash);
+      }
     }
   });
 });
@@ -97,6 +121,7 @@ describe("spec fetch, through the CLI", function () {
     expect(first.status, describeRun(first)).to.equal(0);
     expect(first.stdout).to.contain(`${expected.length} pinned files verified, ${expected.length} copied`);
     for (const revision of REVISIONS) expect(first.stdout).to.contain(`spec/${revision}  <-  ${join(mirror, revision)}/`);
+    for (const { folder } of Object.values(pinned().extensions ?? {})) expect(first.stdout).to.contain(`spec/${folder}  <-  ${join(mirror, folder)}/`);
     const files = listFiles(join(root, "spec")).filter((f) => f !== "pinned.json");
     expect(files.sort()).to.deep.equal([...expected].sort());
     for (const path of expected) expect(readFileSync(join(root, "spec", path)).equals(readFileSync(join(mirror, path))), path).to.equal(true);

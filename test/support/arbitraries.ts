@@ -203,6 +203,7 @@ export class SchemaArbitraries {
   private readonly nodeDepth = new WeakMap<Schema, number>();
   private readonly memo = new WeakMap<Schema, Map<number, fc.Arbitrary<Generated>>>();
   private readonly merged = new WeakMap<Schema, Schema>();
+  private readonly distributed = new WeakMap<Schema, Schema | null>();
 
   constructor(
     readonly protocol: Protocol,
@@ -330,7 +331,7 @@ export class SchemaArbitraries {
       // Only references into a cycle spend budget; a branch that cannot finish was filtered out.
       return this.node(this.schemaOf(s.ref), budget - (this.recursive.has(s.ref) ? 1 : 0));
     }
-    if (s.allOf) return this.node(this.mergeAllOf(s), budget);
+    if (s.allOf) return this.node(this.distributeAnyOf(s) ?? this.mergeAllOf(s), budget);
     if (s.anyOf) {
       if (keywords.length > 1) throw new Error(`arbitraries: anyOf beside other keywords is not supported (${s.pointer})`);
       return this.anyOf(s, budget);
@@ -527,6 +528,40 @@ export class SchemaArbitraries {
   }
 
   // -- allOf ---------------------------------------------------------------------------------------
+
+  /**
+   * allOf [A, anyOf [B1, B2], C] as anyOf [allOf [A, B1, C], allOf [A, B2, C]] (ext-tasks writes
+   * `Result & DetailedTask` so), or null when no branch (directly or by reference) is a union.
+   * One schema object per allOf, so that memoisation keeps working.
+   */
+  private distributeAnyOf(s: Schema): Schema | null {
+    const cached = this.distributed.get(s);
+    if (cached !== undefined) return cached;
+    // The allOf's leaves: nested allOfs and references followed, as mergeAllOf reads them.
+    const leaves: Schema[] = [];
+    const flatten = (b: Schema) => {
+      if (b.allOf) b.allOf.forEach(flatten);
+      if (b.ref !== undefined) flatten(this.schemaOf(b.ref));
+      const { allOf: _a, ref: _r, ...rest } = b;
+      leaves.push(rest);
+    };
+    s.allOf!.forEach(flatten);
+    const at = leaves.findIndex((leaf) => leaf.anyOf !== undefined);
+    let result: Schema | null = null;
+    if (at >= 0) {
+      const { anyOf, ...beside } = leaves[at]!;
+      const { allOf: _a, ...rest } = s;
+      result = {
+        ...rest,
+        anyOf: anyOf!.map((branch, i) => ({
+          pointer: `${s.pointer}(branch ${i})`,
+          allOf: leaves.map((leaf, j) => (j === at ? { ...beside, allOf: [branch] } : leaf)),
+        })),
+      };
+    }
+    this.distributed.set(s, result);
+    return result;
+  }
 
   /**
    * The branches of an allOf as one schema, for generation: references followed, types

@@ -17,7 +17,8 @@ import addFormatsModule, { type FormatsPlugin } from "ajv-formats";
 import { loadSchema } from "../../codegen/load/load.js";
 import { buildProtocol } from "../../codegen/model/build.js";
 import type { Protocol } from "../../codegen/model/protocol.js";
-import { schemaText } from "./project.js";
+import { readPinned } from "../../spec/pinned.js";
+import { ROOT, schemaText } from "./project.js";
 
 // ajv-formats is CommonJS with `exports.default`; under NodeNext the default import is the module.
 const addFormats: FormatsPlugin = (addFormatsModule as unknown as { default?: FormatsPlugin }).default ?? (addFormatsModule as unknown as FormatsPlugin);
@@ -47,12 +48,21 @@ export interface Oracle {
 
 const oracles = new Map<string, Oracle>();
 
-/** The oracle of one revision, built once per process. */
+/**
+ * The oracle of one revision, built once per process; or of a pinned extension, by its folder
+ * (`extensions/tasks`), whose document ajv compiles on its own, as upstream wrote it.
+ */
 export function oracleFor(revision: string): Oracle {
   const cached = oracles.get(revision);
   if (cached) return cached;
   const loaded = loadSchema(revision, schemaText(revision));
-  const protocol = buildProtocol(loaded);
+  const extension = Object.entries(readPinned(ROOT).extensions ?? {}).find(([, entry]) => entry.folder === revision);
+  const core = extension?.[1].core;
+  const coreSchema = core === undefined ? undefined : loadSchema(core, schemaText(core));
+  const protocol =
+    extension && core && coreSchema
+      ? buildProtocol(loaded, { id: extension[0], folder: revision, core: buildProtocol(loadSchema(core, schemaText(core))), coreSchema })
+      : buildProtocol(loaded);
   const id = `https://mcp-codegen.invalid/${revision}/schema.json`;
   const ajv = createAjv(loaded.dialect);
   // The document as loaded (patched), minus any $id of its own, under an id we choose.

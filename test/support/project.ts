@@ -4,7 +4,7 @@
  * CLI run as a child process.
  */
 import { spawnSync } from "node:child_process";
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -66,15 +66,19 @@ export function removeDir(dir: string | undefined): void {
 
 /**
  * A throwaway project root for `generate --root`: a copy of spec/pinned.json and of the given
- * revisions' schema.json (generation reads nothing else).
+ * revisions' schema.json (generation reads nothing else), and of the pinned extensions' schemas
+ * when their core revision is among them; pinned.json keeps only the extensions it can generate.
  */
 export function tempProjectRoot(label: string, revisions: readonly string[] = REVISIONS): string {
   const root = tempDir(label);
   mkdirSync(join(root, "spec"), { recursive: true });
-  copyFileSync(join(ROOT, "spec", "pinned.json"), join(root, "spec", "pinned.json"));
-  for (const revision of revisions) {
-    mkdirSync(dirname(schemaPath(revision, root)), { recursive: true });
-    copyFileSync(schemaPath(revision), schemaPath(revision, root));
+  const pinned = JSON.parse(readFileSync(join(ROOT, "spec", "pinned.json"), "utf8")) as { extensions?: Record<string, { folder: string; core: string }> };
+  const extensions = Object.entries(pinned.extensions ?? {}).filter(([, entry]) => revisions.includes(entry.core));
+  if (extensions.length === Object.keys(pinned.extensions ?? {}).length) copyFileSync(join(ROOT, "spec", "pinned.json"), join(root, "spec", "pinned.json"));
+  else writeFileSync(join(root, "spec", "pinned.json"), `${JSON.stringify({ ...pinned, extensions: Object.fromEntries(extensions) }, null, 2)}\n`);
+  for (const folder of [...revisions, ...extensions.map(([, entry]) => entry.folder)]) {
+    mkdirSync(dirname(schemaPath(folder, root)), { recursive: true });
+    copyFileSync(schemaPath(folder), schemaPath(folder, root));
   }
   return root;
 }

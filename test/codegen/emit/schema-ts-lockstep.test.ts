@@ -2,7 +2,7 @@
  * Lockstep with upstream's schema.ts, the TypeScript source schema.json is generated from
  * (pinned beside it in spec/pinned.json): for every type name both schema.ts and
  * generated/<rev>/types.ts export, the compiler assigns each to the other, for all five
- * revisions, under the project's strict flags. The pairs that fail must be exactly the kept
+ * revisions and each pinned extension (its schema.ts beside its core revision's), under the project's strict flags. The pairs that fail must be exactly the kept
  * divergences below, each with its reason; a new one fails the test, and so does one that
  * disappears. The same program type-checks every 2026-07-28 example message as an object
  * literal of its definition, so excess-property checks run on them.
@@ -13,6 +13,7 @@ import { expect } from "chai";
 import ts from "typescript";
 import { removeDir, REVISIONS, ROOT, tempDir } from "../../support/project.js";
 import { STRICT_FLAGS } from "../../support/tsc.js";
+import { readPinned } from "../../../spec/pinned.js";
 
 type Direction = "ours->upstream" | "upstream->ours";
 
@@ -95,6 +96,17 @@ function checkLockstep(dir: string): Lockstep {
     copyFileSync(join(ROOT, "generated", revision, "types.ts"), files.ours);
     names.set(revision, files);
   }
+  // Each pinned extension beside its core revision: upstream's schema.ts imports the core's as
+  // ./spec.types.js, ours imports generated/<core>/types.ts; both are pointed at the copies above.
+  for (const { folder, core } of EXTENSIONS) {
+    const files = { upstream: join(dir, `upstream-${fileTag(folder)}.ts`), ours: join(dir, `ours-${fileTag(folder)}.ts`) };
+    const upstream = readFileSync(join(ROOT, "spec", folder, "schema.ts"), "utf8");
+    expect(upstream, `${folder}/schema.ts imports its core revision's types`).to.contain(`from "./spec.types.js"`);
+    writeFileSync(files.upstream, upstream.replaceAll(`from "./spec.types.js"`, `from "./upstream-${core}.js"`));
+    const ours = readFileSync(join(ROOT, "generated", folder, "types.ts"), "utf8");
+    writeFileSync(files.ours, ours.replaceAll(`from "${"../".repeat(folder.split("/").length)}${core}/types.js"`, `from "./ours-${core}.js"`));
+    names.set(folder, files);
+  }
   // First pass: which names each side exports.
   const probe = ts.createProgram([...names.values()].flatMap((f) => [f.upstream, f.ours]), options);
   const checker = probe.getTypeChecker();
@@ -115,11 +127,11 @@ function checkLockstep(dir: string): Lockstep {
   const lineOwner = new Map<string, string[]>();
   const checks: string[] = [];
   for (const [revision, files] of names) {
-    const tag = revision.replaceAll("-", "");
+    const tag = fileTag(revision).replaceAll("-", "");
     const owners: string[] = [];
     const lines = [
-      `import type * as Ours from "./ours-${revision}.js";`,
-      `import type * as Upstream from "./upstream-${revision}.js";`,
+      `import type * as Ours from "./ours-${fileTag(revision)}.js";`,
+      `import type * as Upstream from "./upstream-${fileTag(revision)}.js";`,
     ];
     owners.push("", "");
     for (const name of shared.get(revision)!) {
@@ -172,6 +184,14 @@ function checkLockstep(dir: string): Lockstep {
   return { shared, failing, openness, badExamples, examples: examples.length, unmapped };
 }
 
+/** The pinned extensions, each with the core revision its schema builds on. */
+const EXTENSIONS = Object.values(readPinned(ROOT).extensions ?? {});
+
+/** A revision or an extension folder (extensions/tasks) as part of a file name. */
+function fileTag(folder: string): string {
+  return folder.replaceAll("/", "_");
+}
+
 /** Per revision: pairs of names assignable both ways, over names shared. */
 function lockstepScores(result: Lockstep): Map<string, { passing: number; shared: number }> {
   const scores = new Map<string, { passing: number; shared: number }>();
@@ -194,8 +214,15 @@ describe("codegen/emit/types: lockstep with upstream schema.ts, all revisions", 
   });
   after(() => removeDir(dir));
 
-  it("shares every type name upstream exports, in every revision", () => {
+  it("shares every type name upstream exports, in every revision and extension", () => {
+    for (const { folder } of EXTENSIONS) {
+      // An extension's schema.ts exports its own types only (the core's it imports); ours exports them all.
+      const names = result.shared.get(folder)!;
+      if (folder === "extensions/tasks") expect(names, folder).to.include.members(["Task", "CreateTaskResult", "GetTaskRequest", "GetTaskResult", "TaskStatusNotification"]);
+      expect(names.length, folder).to.be.greaterThan(10);
+    }
     for (const [revision, names] of result.shared) {
+      if (EXTENSIONS.some((e) => e.folder === revision)) continue;
       expect(names.length, revision).to.be.greaterThan(70);
       for (const name of ["Result", "RequestId", "JSONRPCMessage", "CallToolResult", "ServerCapabilities"]) expect(names, revision).to.include(name);
     }

@@ -14,11 +14,15 @@
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import { expect } from "chai";
 import fc from "fast-check";
 import type { ValidateFunction } from "ajv";
 import { emitRevision } from "../../../codegen/pipeline.js";
 import { GenerationError } from "../../../codegen/errors.js";
+import type { ExtensionModule } from "../../../runtime/contract.js";
+import type { RequestMethod } from "../../../codegen/model/protocol.js";
+import { readPinned } from "../../../spec/pinned.js";
 import { PROTOCOLS } from "../../../generated/index.js";
 import { isByte, isUri, isUriTemplate, type ValidationIssue, type Validator } from "../../../generated/validation.js";
 import { applyMutation, SchemaArbitraries, type Generated, type Mutation, type MutationKind } from "../../support/arbitraries.js";
@@ -137,6 +141,51 @@ function differential(revision: string, definition: string, ours: Validator, ajv
   });
 }
 
+/** Every definition in `names`, valid and mutated, judged against ajv; `sameNames`: the validators are exactly these. */
+function differentialOfAll(revision: string, validators: Readonly<Record<string, Validator>>, names: readonly string[], sameNames = true): void {
+  const oracle = oracleFor(revision);
+  const arbitraries = new SchemaArbitraries(oracle.protocol);
+  if (sameNames) expect(Object.keys(validators).sort()).to.deep.equal([...names].sort());
+
+  const tally: Tally = { instances: 0, mutated: 0, certain: 0, invalid: 0, kinds: new Map() };
+  const failures: string[] = [];
+  for (const definition of names) {
+    if (ONLY !== undefined && ONLY !== `${revision}/${definition}`) continue;
+    const before = tally.instances;
+    const property = differential(revision, definition, validators[definition]!, oracle.validator(definition), arbitraries.definition(definition), tally);
+    try {
+      fc.assert(property, { seed: SEED, numRuns: RUNS, includeErrorInReport: true, ...(REPLAY_PATH !== undefined ? { path: REPLAY_PATH } : {}) });
+    } catch (error) {
+      failures.push(`${revision} ${definition} (replay: MCP_FC_ONLY=${revision}/${definition} MCP_FC_SEED=${SEED} MCP_FC_PATH=<path below>)\n${(error as Error).message}`);
+      continue;
+    }
+    if (REPLAY_PATH === undefined) expect(tally.instances - before, `${definition}: valid instances`).to.be.at.least(RUNS);
+  }
+  expect(failures.length, `${failures.length} definition(s) disagree with ajv:\n\n${failures.join("\n\n")}`).to.equal(0);
+
+  if (ONLY === undefined) {
+    // The mutation engine is not vacuous: every kind the schemas allow was tried, and most
+    // mutations were provably invalid (and ajv agreed, or the property above would have failed).
+    const missing = [...arbitraries.possibleKinds()].filter((kind) => !tally.kinds.has(kind));
+    expect(missing, "mutation kinds never tried").to.deep.equal([]);
+    expect(tally.certain / tally.mutated).to.be.greaterThan(0.5);
+    console.log(
+      `      ${revision}: ${names.length} definitions, ${tally.instances} valid instances, ${tally.mutated} mutants ` +
+        `(${tally.certain} provably invalid, ${tally.invalid} invalid); kinds: ` +
+        [...tally.kinds].map(([kind, n]) => `${kind} ${n}`).join(", "),
+    );
+  }
+}
+
+/** The pinned extensions: their folders under spec/ and generated/. */
+const EXTENSIONS = Object.entries(readPinned(ROOT).extensions ?? {}).map(([id, entry]) => ({ id, folder: entry.folder }));
+
+/** A generated extension's validators, from its module.ts (generated/<folder>/module.ts). */
+async function extensionValidators(folder: string): Promise<Readonly<Record<string, Validator>>> {
+  const module = (await import(pathToFileURL(join(ROOT, "generated", folder, "module.ts")).href)) as { extensionModule: ExtensionModule };
+  return module.extensionModule.validators;
+}
+
 describe("codegen/emit/validators: the generated validators agree with ajv", function () {
   describe("the 129 example messages of 2026-07-28", () => {
     it("are valid for their definition, by isX, checkX and ajv", () => {
@@ -164,46 +213,67 @@ describe("codegen/emit/validators: the generated validators agree with ajv", fun
     });
   });
 
+  describe("the extensions' example messages (the JSON blocks of their specification, e.g. tasks.md)", () => {
+    for (const { folder, id } of EXTENSIONS) {
+      it(`${folder} (${id}): every request, notification and result is valid for its definition, by isX, checkX and ajv`, async () => {
+        const oracle = oracleFor(folder);
+        const validators = await extensionValidators(folder);
+        const methods = oracle.protocol.extension ? [...oracle.protocol.requests, ...oracle.protocol.notifications] : [];
+        const specification = readdirSync(join(ROOT, "spec", folder)).find((file) => file.endsWith(".md"));
+        expect(specification, `a specification beside spec/${folder}/schema.json`).to.be.a("string");
+        const blocks = [...readFileSync(join(ROOT, "spec", folder, specification!), "utf8").matchAll(/```json\n([\s\S]*?)```/g)].map((m) => JSON.parse(m[1]!) as Record<string, Json>);
+        const problems: string[] = [];
+        const judged: string[] = [];
+        let lastRequest: RequestMethod | undefined;
+        for (const [index, message] of blocks.entries()) {
+          let definition: string | undefined;
+          let value: Json | undefined = message;
+          if (typeof message.method === "string") {
+            const method = methods.find((m) => m.method === message.method);
+            lastRequest = method?.kind === "request" ? method : undefined;
+            definition = method ? (method.kind === "request" ? method.request : method.notification) : undefined;
+          } else if (message.result !== undefined) {
+            // A response answers the request before it; a task handle (resultType "task") answers a core request the task augments.
+            const result = message.result as Record<string, Json>;
+            value = result;
+            definition = result.resultType === "task" ? "CreateTaskResult" : "taskId" in result ? "GetTaskResult" : lastRequest?.results[0];
+          }
+          if (definition === undefined || value === undefined) continue;
+          judged.push(definition);
+          const { problem } = judge(validators[definition]!, oracle.validator(definition), value, true, oracle.document);
+          if (problem) problems.push(`block ${index + 1} (${definition}): ${problem}`);
+        }
+        expect(problems, problems.join("\n")).to.deep.equal([]);
+        // Most blocks are the extension's messages (the rest: core requests, errors), and both kinds are among them.
+        expect(judged.length).to.be.greaterThan(blocks.length / 2);
+        expect(methods.some((m) => m.kind === "request" && judged.includes(m.request))).to.equal(true);
+        expect(methods.some((m) => m.kind === "notification" && judged.includes(m.notification))).to.equal(true);
+        console.log(`      ${folder}: ${judged.length} example messages of ${specification} judged`);
+      });
+    }
+  });
+
   describe(`property-based, ${RUNS} valid instances per definition and ${MUTATIONS_PER_INSTANCE} mutations of each (fast-check seed ${SEED}; override with MCP_FC_SEED)`, () => {
     for (const revision of REVISIONS) {
       if (ONLY !== undefined && !ONLY.startsWith(`${revision}/`)) continue;
       it(`${revision}: every definition, valid and mutated, same verdict as ajv`, function () {
         this.timeout(600_000);
         const oracle = oracleFor(revision);
-        const validators = validatorsOf(revision);
-        const arbitraries = new SchemaArbitraries(oracle.protocol);
-        const names = [...oracle.protocol.definitions.keys()];
         // The model's definitions, lifted params included, are exactly the generated validators.
-        expect(Object.keys(validators).sort()).to.deep.equal([...names].sort());
-
-        const tally: Tally = { instances: 0, mutated: 0, certain: 0, invalid: 0, kinds: new Map() };
-        const failures: string[] = [];
-        for (const definition of names) {
-          if (ONLY !== undefined && ONLY !== `${revision}/${definition}`) continue;
-          const before = tally.instances;
-          const property = differential(revision, definition, validators[definition]!, oracle.validator(definition), arbitraries.definition(definition), tally);
-          try {
-            fc.assert(property, { seed: SEED, numRuns: RUNS, includeErrorInReport: true, ...(REPLAY_PATH !== undefined ? { path: REPLAY_PATH } : {}) });
-          } catch (error) {
-            failures.push(`${revision} ${definition} (replay: MCP_FC_ONLY=${revision}/${definition} MCP_FC_SEED=${SEED} MCP_FC_PATH=<path below>)\n${(error as Error).message}`);
-            continue;
-          }
-          if (REPLAY_PATH === undefined) expect(tally.instances - before, `${definition}: valid instances`).to.be.at.least(RUNS);
-        }
-        expect(failures.length, `${failures.length} definition(s) disagree with ajv:\n\n${failures.join("\n\n")}`).to.equal(0);
-
-        if (ONLY === undefined) {
-          // The mutation engine is not vacuous: every kind the schemas allow was tried, and most
-          // mutations were provably invalid (and ajv agreed, or the property above would have failed).
-          const missing = [...arbitraries.possibleKinds()].filter((kind) => !tally.kinds.has(kind));
-          expect(missing, "mutation kinds never tried").to.deep.equal([]);
-          expect(tally.certain / tally.mutated).to.be.greaterThan(0.5);
-          console.log(
-            `      ${revision}: ${names.length} definitions, ${tally.instances} valid instances, ${tally.mutated} mutants ` +
-              `(${tally.certain} provably invalid, ${tally.invalid} invalid); kinds: ` +
-              [...tally.kinds].map(([kind, n]) => `${kind} ${n}`).join(", "),
-          );
-        }
+        differentialOfAll(revision, validatorsOf(revision), [...oracle.protocol.definitions.keys()]);
+      });
+    }
+    for (const { folder, id } of EXTENSIONS) {
+      if (ONLY !== undefined && !ONLY.startsWith(`${folder}/`)) continue;
+      it(`${folder} (${id}): every definition of its own, valid and mutated, same verdict as ajv on the extension's schema`, async function () {
+        this.timeout(600_000);
+        const oracle = oracleFor(folder);
+        const validators = await extensionValidators(folder);
+        // Every definition of the extension's schema has a validator; those it restates are the core revision's, proven there.
+        expect(Object.keys(validators).sort()).to.deep.equal([...oracle.protocol.definitions.keys()].sort());
+        const own = [...oracle.protocol.definitions.keys()].filter((name) => !oracle.protocol.extension!.imported.has(name));
+        expect(own.length).to.be.greaterThan(0);
+        differentialOfAll(folder, validators, own, false);
       });
     }
   });
