@@ -3,6 +3,8 @@ import type { HandlerContext, RequestContext, TaskContext, TaskLauncher, TaskOpt
 import { ExtensionResult } from "../dispatch/router.js";
 import { ErrorCode, RpcError } from "../jsonrpc/errors.js";
 import { revisionModule } from "../session/revisions.js";
+import { reported, summarize } from "../session/validate.js";
+import { loadTasksExtension } from "./tasks-extension.js";
 import { MemoryTaskStore, type TaskStore } from "../stores/task-store.js";
 import type { Logger } from "../util/logger.js";
 import { createdTaskView } from "./views.js";
@@ -68,10 +70,12 @@ export class TaskManager implements TaskLauncher {
       ...(options.statusMessage === undefined ? {} : { statusMessage: options.statusMessage }),
       ...(ownerOf(context) === undefined ? {} : { owner: ownerOf(context) }),
     };
+    const created = createdTaskView(context.era, record);
+    await checkCreated(context, created);
     await this.store.create(record);
     this.observe?.(record, context);
     this.run(record, context, work);
-    return new ExtensionResult(createdTaskView(context.era, record)) as unknown as R;
+    return new ExtensionResult(created) as unknown as R;
   }
 
   /** The task, if `context` may see it; otherwise -32602, the same as for an id that never existed (no existence leak). */
@@ -186,6 +190,14 @@ function ownerOf(context: HandlerContext): string | undefined {
 
 function mayAccess(task: TaskRecord, context: HandlerContext): boolean {
   return task.owner === undefined || task.owner === ownerOf(context);
+}
+
+/** The CreateTaskResult against its generated definition (the extension's, or 2025-11-25's): invalid data is never sent. */
+async function checkCreated(context: HandlerContext, created: Record<string, unknown>): Promise<void> {
+  const validator = context.era === "stateless" ? (await loadTasksExtension()).validators.CreateTaskResult : revisionModule(context.revision)?.validator("CreateTaskResult");
+  if (!validator || validator.is(created)) return;
+  const issues = validator.check(created);
+  throw new RpcError(ErrorCode.InternalError, `the task's CreateTaskResult is invalid: ${summarize(issues)}`, { issues: reported(issues) });
 }
 
 /** -32602, for tasks/get (MUST), tasks/update and tasks/cancel (SHOULD): unknown, expired or not the caller's. */

@@ -1,5 +1,8 @@
 import type { HandlerContext } from "../dispatch/context.js";
 import type { ExtensionMethod } from "../dispatch/router.js";
+import { METHODS as tasksModuleMethods } from "../../generated/extensions/tasks/protocol.js";
+import type { ExtensionModule } from "../contract.js";
+import { reported, summarize } from "../session/validate.js";
 import { ErrorCode, RpcError } from "../jsonrpc/errors.js";
 import { declaresTasksExtension, TASKS_EXTENSION } from "./task.js";
 import type { TaskManager } from "./task-manager.js";
@@ -7,41 +10,61 @@ import { detailedTaskView } from "./views.js";
 
 /**
  * 2026-07-28 with the io.modelcontextprotocol/tasks extension: tasks/get, tasks/update and
- * tasks/cancel, served through the dispatcher's extension methods (methods no revision defines).
- * Each is refused with -32021 to a request whose client capabilities do not declare the extension,
- * and with -32602 for a task id that is unknown, expired or another caller's.
+ * tasks/cancel, served through the dispatcher's extension methods (methods no revision defines),
+ * their params and results held to the extension's generated validators
+ * (generated/extensions/tasks, loaded on the first tasks request). Each is refused with -32021 to
+ * a request whose client capabilities do not declare the extension, and with -32602 for a task id
+ * that is unknown, expired or another caller's.
  */
 export function tasksExtensionMethods(tasks: TaskManager): ReadonlyMap<string, ExtensionMethod> {
-  const method = (name: string, fields: readonly (readonly [string, "string" | "object"])[], serve: (params: Record<string, unknown>, context: HandlerContext) => Promise<Record<string, unknown>>): [string, ExtensionMethod] => [
-    name,
-    {
-      handler: (params, context) => serve(params, negotiated(context as HandlerContext, name)),
-      checkParams(params) {
-        for (const [field, type] of fields) {
-          const value = (params as Record<string, unknown>)[field];
-          const ok = type === "string" ? typeof value === "string" : typeof value === "object" && value !== null && !Array.isArray(value);
-          if (!ok)
-            throw new RpcError(ErrorCode.InvalidParams, `Invalid params for ${name}: /params/${field} must be ${type === "string" ? "a string" : "an object"}`, {
-              path: `/params/${field}`,
-            });
-        }
+  const method = (name: "tasks/get" | "tasks/update" | "tasks/cancel", serve: (params: Record<string, unknown>, context: HandlerContext) => Promise<Record<string, unknown>>): [string, ExtensionMethod] => {
+    const { params: paramsDefinition, results } = tasksModuleMethods[name];
+    return [
+      name,
+      {
+        handler: async (params, context) => {
+          const module = await loadTasksExtension();
+          negotiated(context as HandlerContext, name);
+          // tasks/update: answers are checked one by one against what their question expects, and
+          // answers to keys that are not outstanding are ignored (the extension: a server SHOULD),
+          // so only the map's shape is checked here.
+          const checked = name === "tasks/update" && isObject(params.inputResponses) ? { ...params, inputResponses: {} } : params;
+          const issues = module.validators[paramsDefinition]!.check(checked);
+          if (issues.length > 0) throw new RpcError(ErrorCode.InvalidParams, `Invalid params for ${name}: ${summarize(issues)}`, { issues: reported(issues) });
+          return serve(params, context as HandlerContext);
+        },
+        // Done by the handler, once the generated validators are loaded.
+        checkParams() {},
+        checkResult(result) {
+          const validator = loadedTasksExtension?.validators[results[0]];
+          if (!validator || validator.is(result)) return;
+          const issues = validator.check(result);
+          throw new RpcError(ErrorCode.InternalError, `the ${name} result is not a valid ${results[0]}: ${summarize(issues)}`, { issues: reported(issues) });
+        },
       },
-      // The results are built here, from the store's record, never from a handler's data.
-      checkResult() {},
-    },
-  ];
+    ];
+  };
   return new Map([
-    method("tasks/get", [["taskId", "string"]], async (params, context) => detailedTaskView(await tasks.find(params.taskId as string, context))),
-    method("tasks/update", [["taskId", "string"], ["inputResponses", "object"]], async (params, context) => {
+    method("tasks/get", async (params, context) => detailedTaskView(await tasks.find(params.taskId as string, context))),
+    method("tasks/update", async (params, context) => {
       await tasks.answer(params.taskId as string, params.inputResponses as Record<string, unknown>, context);
       return {};
     }),
-    method("tasks/cancel", [["taskId", "string"]], async (params, context) => {
+    method("tasks/cancel", async (params, context) => {
       // Idempotent: cancelling a task that is over is acknowledged the same way.
       await tasks.cancel(params.taskId as string, context);
       return {};
     }),
   ]);
+}
+
+/** The generated module of the extension, once loaded; see {@link loadTasksExtension}. */
+let loadedTasksExtension: ExtensionModule | undefined;
+let loadingTasksExtension: Promise<ExtensionModule> | undefined;
+
+/** Loads generated/extensions/tasks on first use: a server that never sees a tasks request never pays for its validators. */
+export function loadTasksExtension(): Promise<ExtensionModule> {
+  return (loadingTasksExtension ??= import("../../generated/extensions/tasks/module.js").then(({ extensionModule }) => (loadedTasksExtension = extensionModule)));
 }
 
 /** The context, once the request is known to have negotiated the extension. */
@@ -68,6 +91,7 @@ export async function watchTasks(
   notify: (task: Record<string, unknown>) => void,
 ): Promise<{ readonly honoured: string[]; stop(): void }> {
   negotiated(context, "subscriptions/listen (notifications.taskIds)");
+  await loadTasksExtension();
   if (!Array.isArray(taskIds) || !taskIds.every((id) => typeof id === "string"))
     throw new RpcError(ErrorCode.InvalidParams, "Invalid params for subscriptions/listen: /params/notifications/taskIds must be an array of strings", {
       path: "/params/notifications/taskIds",
@@ -85,4 +109,8 @@ export async function watchTasks(
     });
   });
   return { honoured, stop: () => stops.forEach((stop) => stop()) };
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
 }

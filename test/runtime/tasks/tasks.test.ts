@@ -187,9 +187,9 @@ describe("tasks, 2026-07-28 (io.modelcontextprotocol/tasks)", () => {
     expect((await rejectionOf(client.request("tasks/update", { taskId: "no-such-task", inputResponses: {} }))).code).to.equal(-32602);
     const missing = await rejectionOf(client.request("tasks/get", {}));
     expect(missing.code).to.equal(-32602);
-    expect(missing.message).to.contain("/params/taskId");
+    expect(missing.message).to.contain("Invalid params for tasks/get").and.contain("taskId");
     const notObject = await rejectionOf(client.request("tasks/update", { taskId: "x", inputResponses: [] }));
-    expect(notObject.message).to.contain("/params/inputResponses");
+    expect(notObject.message).to.contain("/inputResponses");
   });
 
   it("a client that did not declare the extension: -32021 naming it on tasks/*; a required tool refused the same way", async () => {
