@@ -1,4 +1,3 @@
-import { randomUUID } from "node:crypto";
 import type { HandlerContext, RequestContext, TaskContext, TaskLauncher, TaskOptions } from "../dispatch/context.js";
 import { ExtensionResult } from "../dispatch/router.js";
 import { ErrorCode, RpcError } from "../jsonrpc/errors.js";
@@ -61,7 +60,8 @@ export class TaskManager implements TaskLauncher {
     }
     const now = new Date().toISOString();
     const record: TaskRecord = {
-      taskId: randomUUID(),
+      // Web Crypto (Node, Bun, Deno, workerd): 122 random bits.
+      taskId: crypto.randomUUID(),
       status: "working",
       createdAt: now,
       lastUpdatedAt: now,
