@@ -1,7 +1,8 @@
-import type { AskOptions, HandlerContext, LogLevelName, RequestContext, TaskContext, TaskOptions } from "../dispatch/context.js";
+import type { AskOptions, HandlerContext, LogLevelName, TaskContext, TaskOptions } from "../dispatch/context.js";
 import { ErrorCode, RpcError } from "../jsonrpc/errors.js";
 import type { RequestId } from "../jsonrpc/messages.js";
-import type { Era, Revision } from "../session/revisions.js";
+import { revisionModule, type Era, type Revision } from "../session/revisions.js";
+import { summarize } from "../session/validate.js";
 import type { ClientIdentity, ServerSession } from "../session/server-session.js";
 import type { TaskStore } from "../stores/task-store.js";
 import type { AuthInfo } from "../transports/auth-info.js";
@@ -175,7 +176,13 @@ export class RunningTaskContext extends FromRequest {
     const meta = { ...(params._meta as Record<string, unknown> | undefined), [RELATED_TASK]: { taskId: this.taskId } };
     await this.setStatus("input_required", "working");
     try {
-      return (await this.session.request(method, { ...params, _meta: meta }, { signal: this.signal })) as Record<string, unknown>;
+      const result = await this.session.request(method, { ...params, _meta: meta }, { signal: this.signal });
+      // The answer is the client's data: held to the revision's definition, as a request's own questions are.
+      const module = revisionModule(this.revision);
+      const expected = module?.methods.get(method)?.results?.[0];
+      if (module && expected && !module.validator(expected).is(result))
+        throw new RpcError(ErrorCode.InvalidParams, `the client answered ${method} with an invalid ${expected}: ${summarize(module.validator(expected).check(result))}`);
+      return result as Record<string, unknown>;
     } finally {
       await this.setStatus("working", "input_required");
     }

@@ -160,7 +160,7 @@ export class TaskManager implements TaskLauncher {
     });
     const settle = (change: (task: TaskRecord) => TaskRecord) =>
       this.store.update(record.taskId, (current) => (isTerminal(current) ? undefined : change(current)));
-    Promise.resolve()
+    const running = Promise.resolve()
       .then(() => work(task))
       .then(
         (result) => settle((current) => ({ ...withoutInput(current), status: "completed", result: result as Record<string, unknown>, lastUpdatedAt: new Date().toISOString() })),
@@ -170,6 +170,9 @@ export class TaskManager implements TaskLauncher {
         },
       )
       .catch((error: Error) => this.logger("error", `task ${record.taskId}: its outcome could not be stored: ${error.message}`));
+    // A Worker ends a request's work with its response unless told to wait (fetchHandler passes ctx.waitUntil).
+    const waitUntil = origin.transport?.waitUntil;
+    if (typeof waitUntil === "function") (waitUntil as (work: Promise<unknown>) => void)(running);
   }
 }
 

@@ -43,7 +43,15 @@ const RUNTIMES = {
  * tool's handler belongs to the closed request, whose timers workerd no longer runs.
  */
 const EXPECTED = {
-  workerd: [{ suite: "0.2.0-alpha 2025-11-25", problem: "server-sse-polling / server-sse-disconnect-resume" }],
+  workerd: [
+    { suite: "0.2.0-alpha 2025-11-25", problem: "server-sse-polling / server-sse-disconnect-resume" },
+    // A task keeps running after its CreateTaskResult (fetchHandler passes ctx.waitUntil), but an
+    // answer that a later request (tasks/update) delivers resolves the task's waiting promise from
+    // that request's context, and workerd does not run continuations across requests' contexts.
+    // Tasks that ask mid-flight need one context per task on workerd (a Durable Object).
+    { suite: "0.2.0-alpha 2026-07-28", problem: "tasks-mrtr-input / tasks-mrtr-tasks-update-resumes" },
+    { suite: "0.2.0-alpha 2026-07-28", problem: "tasks-mrtr-input / tasks-mrtr-partial-fulfillment" },
+  ],
 };
 
 const { values } = parseArgs({ options: { runtime: { type: "string", multiple: true } } });

@@ -8,7 +8,7 @@ import { DEFAULT_MAX_BODY_BYTES, parseJson } from "./body.js";
 import { HttpError, refuse, writeError } from "./errors.js";
 import { InMemoryEventStore, type EventStore } from "./event-store.js";
 import { checkStatelessHeaders, HEADER, metaVersion } from "./headers.js";
-import { webIncoming, type Incoming } from "./incoming.js";
+import { webIncoming, type Incoming, type PlatformContext } from "./incoming.js";
 import { checkGet, checkPost, type Accepts } from "./negotiation.js";
 import { WebReply, type BackpressureOptions, type Reply } from "./reply.js";
 import { checkHostAndOrigin, corsHeaders, preflightHeaders, type SecurityOptions } from "./security.js";
@@ -95,10 +95,10 @@ export class StreamableHttpEndpoint {
     for (const exchange of this.exchanges) void exchange.close();
   }
 
-  /** A web Request in, its Response out: the whole endpoint for fetch-style platforms. */
-  readonly fetch = (request: Request): Promise<Response> => {
+  /** A web Request in, its Response out: the whole endpoint for fetch-style platforms (a Worker passes its ExecutionContext, for `waitUntil`). */
+  readonly fetch = (request: Request, platform?: PlatformContext): Promise<Response> => {
     const reply = new WebReply(`${request.method} ${request.url}`, this.options, this.logger, request.signal);
-    this.handle(webIncoming(request), reply);
+    this.handle(webIncoming(request, platform), reply);
     return reply.response;
   };
 
@@ -185,7 +185,7 @@ export class StreamableHttpEndpoint {
     // Per-tool, per-prompt and per-resource scopes: 403 insufficient_scope before anything is dispatched.
     const refused = auth && this.options.auth?.authorize?.(auth, body);
     if (refused) return res.respond(refused);
-    const context: MessageContext = auth ? { headers: req.headers(), auth } : { headers: req.headers() };
+    const context: MessageContext = { headers: req.headers(), ...(auth && { auth }), ...(req.waitUntil && { waitUntil: req.waitUntil }) };
 
     const sessionId = req.header(HEADER.sessionId);
     if (sessionId !== undefined) {

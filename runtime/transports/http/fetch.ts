@@ -1,8 +1,9 @@
 import { stderrLogger } from "../../util/logger.js";
 import { StreamableHttpEndpoint, type EndpointOptions, type Listenable } from "./endpoint.js";
+import type { PlatformContext } from "./incoming.js";
 
 /** A web-standard handler: what Workers, Deno.serve, Bun.serve and hono take. */
-export type FetchHandler = ((request: Request) => Promise<Response>) & { readonly endpoint: StreamableHttpEndpoint };
+export type FetchHandler = ((request: Request, env?: unknown, platform?: PlatformContext) => Promise<Response>) & { readonly endpoint: StreamableHttpEndpoint };
 
 /**
  * Streamable HTTP, both eras, as `(request: Request) => Promise<Response>`, on Web APIs alone:
@@ -17,5 +18,6 @@ export type FetchHandler = ((request: Request) => Promise<Response>) & { readonl
 export function fetchHandler(server: Listenable, options: EndpointOptions = {}): FetchHandler {
   const endpoint = new StreamableHttpEndpoint(options);
   server.listen(endpoint).catch((error: Error) => (options.logger ?? stderrLogger)("error", `the HTTP handler could not start: ${error.message}`));
-  return Object.assign((request: Request) => endpoint.fetch(request), { endpoint });
+  // A Worker's fetch is (request, env, ctx): ctx.waitUntil keeps tasks running after their CreateTaskResult.
+  return Object.assign((request: Request, _env?: unknown, platform?: PlatformContext) => endpoint.fetch(request, platform), { endpoint });
 }

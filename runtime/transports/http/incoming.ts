@@ -18,12 +18,15 @@ export interface Incoming {
   readonly parsed?: unknown;
   /** The request as a web Request, for the authorization hook and routes. */
   request(): Request;
+  /** Keeps the platform running `work` after the response (a Worker's `ctx.waitUntil`); handlers see it as `ctx.transport.waitUntil`. */
+  readonly waitUntil?: (work: Promise<unknown>) => void;
 }
 
 /** A web Request as the endpoint reads it. */
-export function webIncoming(request: Request): Incoming {
+export function webIncoming(request: Request, platform?: PlatformContext): Incoming {
   let path: string | undefined;
   return {
+    ...(platform?.waitUntil && { waitUntil: (work: Promise<unknown>) => platform.waitUntil!(work) }),
     method: request.method,
     get path() {
       return (path ??= new URL(request.url).pathname);
@@ -33,6 +36,11 @@ export function webIncoming(request: Request): Incoming {
     body: (limit) => readWebBody(request, limit),
     request: () => request,
   };
+}
+
+/** What a fetch platform hands a handler besides the request: a Worker's ExecutionContext. */
+export interface PlatformContext {
+  waitUntil?(work: Promise<unknown>): void;
 }
 
 /** Reads a web body up to `limit` bytes; stops reading (and cancels the stream) once past it. */
