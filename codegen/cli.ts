@@ -31,18 +31,26 @@ interface Command {
 
 const COMMANDS: Record<string, Command> = {
   generate: {
-    usage: "generate [--out <dir>] [--revision R ...] [--schema <file> --name R] [--force]",
-    summary: "regenerate generated/ from the pinned schemas, or write revision modules into your project with --out",
+    usage: "generate [--out <dir>] [--revision R ...] [--schema|--extension <file> --name N] [--force]",
+    summary: "regenerate generated/ from the pinned schemas, or write revision and extension modules into your project with --out",
     options: {
       revision: { type: "string", multiple: true, short: "r", description: "only this pinned revision (repeatable)", placeholder: "R" },
       out: { type: "string", description: "write revision modules into this folder of your project instead of generated/", placeholder: "dir" },
       schema: { type: "string", description: "with --out: generate from this schema.json (a revision not pinned here)", placeholder: "file" },
-      name: { type: "string", description: "with --schema: the revision's name, the protocol version it speaks", placeholder: "R" },
+      extension: {
+        type: "string",
+        description: "with --out: an extension's schema.json (SEP-2133), emitted as extensions/<name>/ beside its core revision",
+        placeholder: "file",
+      },
+      name: { type: "string", description: "with --schema: the revision's name; with --extension: its identifier (vendor/name)", placeholder: "R|ID" },
+      core: { type: "string", description: "with --extension: the revision its schema builds on (default: the latest pinned)", placeholder: "R" },
       force: { type: "boolean", description: "ignore the stamp and regenerate everything requested" },
       ...ROOT_OPTION,
     },
     async run({ values, root }) {
       if (values.out !== undefined) return generateOut(values, root, false);
+      if (values.extension !== undefined)
+        throw new UsageError("--extension goes with --out: generate --out src/mcp --extension tasks/schema.json --name io.modelcontextprotocol/tasks");
       if (values.schema !== undefined || values.name !== undefined) throw new UsageError("--schema and --name go with --out: generate --out src/mcp --schema next/schema.json --name 2026-12-01");
       const { generate } = await import("./generate.js");
       const report = await generate({ root, revisions: values.revision as string[] | undefined, force: values.force === true });
@@ -220,6 +228,9 @@ const COMMANDS: Record<string, Command> = {
   },
 };
 
+/** SEP-2133: an extension identifier is a vendor prefix (reverse DNS), a slash, and a name. */
+const EXTENSION_ID = /^[A-Za-z0-9][A-Za-z0-9.-]*\/[A-Za-z0-9][A-Za-z0-9._-]*$/;
+
 /** A revision's name becomes a folder name and an export name: keep it to what both allow. */
 const REVISION_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 
@@ -227,7 +238,18 @@ const REVISION_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 async function generateOut(values: Record<string, unknown>, root: string, dryRun: boolean): Promise<number> {
   const out = values.out as string;
   const sources: { revision: string; schema?: string }[] = ((values.revision as string[] | undefined) ?? []).map((revision) => ({ revision }));
-  if (values.schema !== undefined || values.name !== undefined) {
+  const extensions: { id: string; schema: string; core: string }[] = [];
+  if (values.extension !== undefined) {
+    if (typeof values.extension !== "string" || typeof values.name !== "string")
+      throw new UsageError("--extension and --name go together: generate --out src/mcp --extension tasks/schema.json --name io.modelcontextprotocol/tasks");
+    if (values.schema !== undefined) throw new UsageError("--name names either a --schema revision or an --extension: give them in two runs");
+    if (!EXTENSION_ID.test(values.name))
+      throw new UsageError(`${JSON.stringify(values.name)} is not an extension identifier: a vendor prefix, a slash and a name (e.g. io.modelcontextprotocol/tasks)`);
+    const { pinnedRevisions, readPinned } = await import("../spec/pinned.js");
+    const core = (values.core as string | undefined) ?? pinnedRevisions(readPinned(root)).at(-1)!;
+    extensions.push({ id: values.name, schema: resolve(values.extension), core });
+  } else if (values.core !== undefined) throw new UsageError("--core goes with --extension");
+  else if (values.schema !== undefined || values.name !== undefined) {
     if (typeof values.schema !== "string" || typeof values.name !== "string")
       throw new UsageError("--schema and --name go together: generate --out src/mcp --schema next/schema.json --name 2026-12-01");
     sources.push({ revision: values.name, schema: resolve(values.schema) });
@@ -235,7 +257,7 @@ async function generateOut(values: Record<string, unknown>, root: string, dryRun
   for (const { revision } of sources)
     if (!REVISION_NAME.test(revision)) throw new UsageError(`${JSON.stringify(revision)} is not a usable revision name: use letters, digits, . _ - (e.g. 2026-12-01)`);
   const { generateOut: run } = await import("./out.js");
-  const report = await run({ root, out, sources: dryRun ? [] : sources, dryRun });
+  const report = await run({ root, out, sources: dryRun ? [] : sources, extensions: dryRun ? [] : extensions, dryRun });
   if (dryRun) {
     if (report.stale.length === 0) {
       console.log(`${out} is up to date: ${report.revisions.map((r) => r.revision).join(", ")} match a fresh generation`);
@@ -247,9 +269,15 @@ async function generateOut(values: Record<string, unknown>, root: string, dryRun
     return 1;
   }
   for (const r of report.revisions) console.log(`  ${r.revision}  ${r.era.padEnd(9)}  ${String(r.definitions).padStart(3)} definitions  from ${r.source}`);
+  for (const e of report.extensions)
+    console.log(`  ${e.folder}  ${e.id} on ${e.core}: ${e.definitions} definitions of its own (${e.imported} restated from ${e.core}, equal), ${e.methods} methods  from ${e.source}`);
   console.log(`  ${out}: ${report.written.length} written, ${report.unchanged.length} unchanged`);
   const { moduleName } = await import("./emit/module.js");
   console.log(`Serve them: import { ${report.revisions.map((r) => moduleName(r.revision)).join(", ")} } from "${join(out, "index.js")}", then createServer({ revisions: [...] })`);
+  if (report.extensions.length > 0) {
+    const { extensionExportName } = await import("./out.js");
+    console.log(`Extensions: import { ${report.extensions.map((e) => extensionExportName(e.id)).join(", ")} } from "${join(out, "index.js")}", then createServer({ extensions: [...] })`);
+  }
   return 0;
 }
 

@@ -21,13 +21,34 @@ export interface OutSource {
   readonly schema?: string;
 }
 
+/** An extension's schema (`generate --extension <file> --name <id>`), on a core revision generated beside it. */
+export interface OutExtension {
+  /** The extension identifier, e.g. "io.modelcontextprotocol/tasks". */
+  readonly id: string;
+  readonly schema: string;
+  /** The core revision its schema builds on: pinned with the generator, or one of the folder's --schema revisions. */
+  readonly core: string;
+}
+
 interface Manifest {
   readonly revisions: Record<string, { readonly schema?: string; readonly sha256: string }>;
+  readonly extensions?: Record<string, { readonly schema: string; readonly core: string; readonly sha256: string }>;
+}
+
+/** Where an extension's module goes in a folder: extensions/<its name> ("io.modelcontextprotocol/tasks" -> extensions/tasks). */
+export function extensionFolder(id: string): string {
+  return `extensions/${id.slice(id.lastIndexOf("/") + 1)}`;
+}
+
+/** `io.modelcontextprotocol/tasks` -> `ext_io_modelcontextprotocol_tasks`: an extension's identifier as an export name of the folder's index. */
+export function extensionExportName(id: string): string {
+  return `ext_${id.replace(/\W/g, "_")}`;
 }
 
 export interface OutReport {
   readonly dir: string;
   readonly revisions: readonly { revision: string; era: Era; definitions: number; source: string }[];
+  readonly extensions: readonly { id: string; folder: string; core: string; definitions: number; imported: number; methods: number; source: string }[];
   readonly written: readonly string[];
   readonly unchanged: readonly string[];
   /** With `dryRun` (`check --out`): files a generation would write, change or find missing. */
@@ -38,8 +59,9 @@ export interface OutOptions {
   /** The generator's own root (pinned schemas). */
   readonly root: string;
   readonly out: string;
-  /** What to generate; nothing means every revision already recorded in the folder (regeneration). */
+  /** What to generate; nothing (and no extension) means everything already recorded in the folder (regeneration). */
   readonly sources: readonly OutSource[];
+  readonly extensions?: readonly OutExtension[];
   readonly dryRun?: boolean;
 }
 
@@ -51,29 +73,58 @@ export async function generateOut(options: OutOptions): Promise<OutReport> {
     revision,
     ...(entry.schema === undefined ? {} : { schema: resolve(dir, entry.schema) }),
   }));
+  const recordedExtensions = Object.entries(previous.extensions ?? {}).map(([id, entry]) => ({ id, core: entry.core, schema: resolve(dir, entry.schema) }));
+  const adding = options.sources.length > 0 || (options.extensions?.length ?? 0) > 0;
   const sources = new Map<string, OutSource>();
-  for (const source of options.sources.length > 0 ? [...recorded, ...options.sources] : recorded) sources.set(source.revision, source);
-  if (sources.size === 0) throw new Error(`nothing to generate in ${dir}: name a --revision or a --schema with --name`);
+  for (const source of adding ? [...recorded, ...options.sources] : recorded) sources.set(source.revision, source);
+  const extensions = new Map<string, OutExtension>();
+  for (const extension of adding ? [...recordedExtensions, ...(options.extensions ?? [])] : recordedExtensions) extensions.set(extension.id, extension);
+  // An extension's module imports its core revision's: generated beside it, pinned unless the folder has its own.
+  for (const { core } of extensions.values()) if (!sources.has(core)) sources.set(core, { revision: core });
+  const folders = new Map<string, string>();
+  for (const { id } of extensions.values()) {
+    const other = folders.get(extensionFolder(id));
+    if (other !== undefined) throw new Error(`the extensions ${other} and ${id} would share ${extensionFolder(id)}/ in ${dir}`);
+    folders.set(extensionFolder(id), id);
+  }
+  if (sources.size === 0) throw new Error(`nothing to generate in ${dir}: name a --revision, a --schema with --name, or an --extension with --name`);
 
-  const { emitRevision } = await import("./pipeline.js");
+  const { emitExtension, emitRevision } = await import("./pipeline.js");
   const { IN_PROJECT, moduleName } = await import("./emit/module.js");
   const { formatFiles, writeFiles } = await import("./write.js");
-  const manifest: Manifest = { revisions: {} };
+  const manifest: { revisions: Record<string, Manifest["revisions"][string]>; extensions?: NonNullable<Manifest["extensions"]> } = { revisions: {} };
   const emitted = [];
   const revisions = [];
+  const texts = new Map<string, string>();
   for (const source of [...sources.values()].sort((a, b) => a.revision.localeCompare(b.revision))) {
     const text = source.schema === undefined ? readPinnedSchema(options.root, source.revision) : readSchemaFile(source.schema);
+    texts.set(source.revision, text);
     const { protocol, files } = await emitRevision(source.revision, text, IN_PROJECT);
     emitted.push(...files);
     const schema = source.schema === undefined ? undefined : portable(relative(dir, source.schema));
     manifest.revisions[source.revision] = { ...(schema === undefined ? {} : { schema }), sha256: sha256(text) };
     revisions.push({ revision: source.revision, era: protocol.era, definitions: protocol.definitions.size, source: source.schema ?? "pinned" });
   }
+  const generatedExtensions = [];
+  for (const extension of [...extensions.values()].sort((a, b) => a.id.localeCompare(b.id))) {
+    const text = readSchemaFile(extension.schema);
+    const folder = extensionFolder(extension.id);
+    const { protocol, files } = await emitExtension(
+      { id: extension.id, folder, file: extension.schema, text, core: { revision: extension.core, text: texts.get(extension.core)! } },
+      IN_PROJECT,
+    );
+    emitted.push(...files);
+    (manifest.extensions ??= {})[extension.id] = { schema: portable(relative(dir, extension.schema)), core: extension.core, sha256: sha256(text) };
+    const imported = protocol.extension!.imported.size;
+    const methods = protocol.requests.length + protocol.notifications.length;
+    generatedExtensions.push({ id: extension.id, folder, core: extension.core, definitions: protocol.definitions.size - imported, imported, methods, source: extension.schema });
+  }
   const index = {
     path: "index.ts",
-    content: `/* Revision modules generated by mcp-codegen; regenerate with \`mcp-codegen generate --out\`. Do not edit. */\n\n${revisions
-      .map(({ revision }) => `export { revisionModule as ${moduleName(revision)} } from "./${revision}/module.js";`)
-      .join("\n")}\n`,
+    content: `/* Revision and extension modules generated by mcp-codegen; regenerate with \`mcp-codegen generate --out\`. Do not edit. */\n\n${[
+      ...revisions.map(({ revision }) => `export { revisionModule as ${moduleName(revision)} } from "./${revision}/module.js";`),
+      ...generatedExtensions.map(({ id, folder }) => `export { extensionModule as ${extensionExportName(id)} } from "./${folder}/module.js";`),
+    ].join("\n")}\n`,
   };
   const formatted = await formatFiles([...emitted, ...supportFiles(), index]);
   const result = writeFiles(dir, formatted, options.dryRun);
@@ -83,6 +134,7 @@ export async function generateOut(options: OutOptions): Promise<OutReport> {
   return {
     dir,
     revisions,
+    extensions: generatedExtensions,
     written: options.dryRun ? [] : result.written,
     unchanged: result.unchanged,
     stale: options.dryRun ? [...result.written, ...(manifestStale ? [OUT_MANIFEST] : [])] : [],

@@ -121,7 +121,8 @@ if (cli.dependencies?.[runtime.name] !== runtime.version)
 
 const pinned = readPinned(ROOT);
 const revisions = pinnedRevisions(pinned);
-for (const built of ["dist/runtime/index.js", "dist/codegen/cli.js", ...revisions.map((r) => `dist/generated/${r}/index.js`)])
+const extensions = Object.values(pinned.extensions ?? {});
+for (const built of ["dist/runtime/index.js", "dist/codegen/cli.js", ...[...revisions, ...extensions.map((e) => e.folder)].map((r) => `dist/generated/${r}/index.js`)])
   if (!existsSync(join(ROOT, built))) fail(`${built} is missing: run \`make build\` first`);
 
 rmSync(PACK, { recursive: true, force: true });
@@ -131,6 +132,8 @@ const compiled = (name: string) => name.endsWith(".js") || name.endsWith(".d.ts"
 const runtimeStage = join(STAGING, "runtime");
 for (const file of [...filesUnder("dist/runtime", compiled), ...filesUnder("dist/generated", compiled)]) stageFile(runtimeStage, file);
 writeFileSync(join(runtimeStage, "dist", "generated", "LICENSE"), license);
+// An extension comes from its own repository, under its own licence (ext-tasks: Apache-2.0), pinned beside its schema.
+for (const { folder } of extensions) stageFile(runtimeStage, relative(ROOT, specPath(ROOT, folder, "LICENSE")), join("dist", "generated", folder, "LICENSE"));
 stageManifest(runtimeStage, "runtime");
 
 const cliStage = join(STAGING, "mcp-codegen");
@@ -147,6 +150,13 @@ for (const revision of revisions) {
   if (!existsSync(join(ROOT, schema)) || sha256(readFileSync(join(ROOT, schema))) !== pinned.revisions[revision]!.files["schema.json"])
     fail(`${schema} is missing or does not match spec/pinned.json: run \`make spec\``);
   stageFile(cliStage, schema);
+}
+for (const { folder, files } of extensions) {
+  for (const file of ["schema.json", "LICENSE"]) {
+    const path = relative(ROOT, specPath(ROOT, folder, file));
+    if (!existsSync(join(ROOT, path)) || sha256(readFileSync(join(ROOT, path))) !== files[file]) fail(`${path} is missing or does not match spec/pinned.json: run \`make spec\``);
+    stageFile(cliStage, path);
+  }
 }
 writeFileSync(join(cliStage, "spec", "LICENSE"), license);
 stageManifest(cliStage, "mcp-codegen");

@@ -2,7 +2,16 @@
  * mcp-codegen's runtime: serve and call MCP, every generated revision, both eras, from the
  * same handler code.
  */
-export { createServer, McpServer, type MethodHandler, type Endpoint, type PromptOptions, type ResourceTemplateOptions, type ServerOptions } from "./server/server.js";
+export {
+  createServer,
+  McpServer,
+  type MethodHandler,
+  type Endpoint,
+  type ExtensionTypes,
+  type PromptOptions,
+  type ResourceTemplateOptions,
+  type ServerOptions,
+} from "./server/server.js";
 export type { Completer, Completers } from "./server/completion.js";
 export type { ToolDefinition, ToolHandler, ToolResult } from "./server/tools.js";
 export type { FromSchema, ObjectSchema, ToolArguments } from "./server/schema-types.js";
@@ -17,6 +26,8 @@ export {
   type CallOptions,
   type ClientHandlers,
   type ClientOptions,
+  type ExtensionParams,
+  type ExtensionResult,
   type ListOptions,
   type NotificationListener,
   type Page,
@@ -43,9 +54,9 @@ export { ErrorCode, RpcError } from "./jsonrpc/errors.js";
 export type { RequestOptions } from "./jsonrpc/peer.js";
 export { ServerSession } from "./session/server-session.js";
 export { ALL_REVISIONS, LATEST_REVISION, type DefaultRevision, type PinnedRevision, type Revision, type RevisionRef } from "./session/revisions.js";
-export type { CapabilityGate, Era, MethodDescriptor, RevisionModule, RevisionTypes, ValidationIssue, Validator } from "./contract.js";
+export type { CapabilityGate, Era, ExtensionModule, MethodDescriptor, RevisionModule, RevisionTypes, ValidationIssue, Validator } from "./contract.js";
 export type { DefaultTypes, ServedMethod, ServedParams, ServedResult, ServedTypes } from "./server/served.js";
-export type { MethodSchemas } from "./server/extensions.js";
+export { clientExtension, type MethodSchemas } from "./server/extensions.js";
 
 export type { Transport, Receiver, SendOptions, FrameProblem } from "./transports/transport.js";
 export { stdio, StdioTransport, type StdioTransportOptions } from "./transports/stdio.js";

@@ -15,7 +15,9 @@ import {
   type Revision,
   type RevisionRef,
 } from "../session/revisions.js";
-import { reported, resultCandidates, summarize } from "../session/validate.js";
+import { declaredExtension, loadExtension, type LoadedExtension } from "../session/extensions.js";
+import { reported, resultCandidates, summarize, type Validating } from "../session/validate.js";
+import type { ExtensionModule, RevisionTypes } from "../contract.js";
 import type { Transport } from "../transports/transport.js";
 import { stderrLogger, type Logger } from "../util/logger.js";
 import type {
@@ -68,6 +70,12 @@ export interface ClientOptions {
   readonly revision?: RevisionRef | "auto";
   /** Declared capabilities; those of `handlers` are added where the revision defines them. */
   readonly capabilities?: Record<string, unknown>;
+  /**
+   * Extensions this client speaks (SEP-2133), as generated modules: each is declared under
+   * `capabilities.extensions` (at initialize, or in every request's `_meta`), with the settings
+   * `capabilities.extensions[id]` gives it, else `{}`; `requestExtension` calls their methods.
+   */
+  readonly extensions?: readonly ExtensionModule[];
   readonly handlers?: ClientHandlers;
   /**
    * Tasks (default on): 2026-07-28, declare the io.modelcontextprotocol/tasks extension in every
@@ -224,6 +232,30 @@ export class McpClient {
     return this.serverInstructions;
   }
 
+  /** The settings the server declared for an extension (`capabilities.extensions[id]`), or undefined when it did not declare it. */
+  serverExtension(id: string): Record<string, unknown> | undefined {
+    return declaredExtension(this.serverCaps as Record<string, unknown>, id);
+  }
+
+  /**
+   * A request of an extension the server declared, typed by its generated module, the result
+   * checked by the module's validators (as a revision's are, by `validate`).
+   */
+  requestExtension<T extends RevisionTypes, M extends Extract<keyof T["ClientRequests"], string>>(
+    module: ExtensionModule<T>,
+    method: M,
+    params: ExtensionParams<T, M>,
+    options: CallOptions = {},
+  ): Promise<ExtensionResult<T, M>> {
+    const extension = loadExtension(module);
+    const descriptor = extension.methods.get(method);
+    if (descriptor?.kind !== "request" || !descriptor.senders.includes("client"))
+      return Promise.reject(new Error(`${method} is not a client request of the extension ${extension.id}`));
+    if (this.serverExtension(extension.id) === undefined)
+      return Promise.reject(new Error(`the server did not declare the extension ${extension.id}: it may not be used (SEP-2133)`));
+    return this.send<ExtensionResult<T, M>>(method, params as Record<string, unknown>, options, true, extension);
+  }
+
   // -- typed calls ----------------------------------------------------------------------------------
 
   ping(options?: CallOptions): Promise<Record<string, unknown>> {
@@ -342,8 +374,9 @@ export class McpClient {
     return this.send<R>(method, params, options, true);
   }
 
-  private async send<R>(method: string, params: Record<string, unknown>, options: CallOptions, mayRetryVersion: boolean): Promise<R> {
-    const descriptor = this.module.methods.get(method);
+  /** `extension`: a method of that extension module, described and checked by it. */
+  private async send<R>(method: string, params: Record<string, unknown>, options: CallOptions, mayRetryVersion: boolean, extension?: LoadedExtension): Promise<R> {
+    const descriptor = (extension ?? this.module).methods.get(method);
     if (descriptor && (descriptor.kind !== "request" || !descriptor.senders.includes("client")))
       throw new RpcError(ErrorCode.MethodNotFound, `${method} is not a client request in MCP ${this.revision}`);
     const cacheable = descriptor?.cacheable === true && this.cache !== undefined && this.era === "stateless";
@@ -359,7 +392,7 @@ export class McpClient {
     if (!descriptor && options.resultSchema && this.mode !== "off") await (this.schemas ??= new SchemaCompiler(this.logger)).load();
     try {
       const result = await this.peer.request(method, sent, options);
-      const done = await this.received<R>(method, descriptor, sent, result as Record<string, unknown>, options, 0);
+      const done = await this.received<R>(method, descriptor, sent, result as Record<string, unknown>, options, 0, extension);
       if (cacheable) this.cache!.put(method, params, done as Record<string, unknown>);
       return done;
     } catch (error) {
@@ -367,7 +400,7 @@ export class McpClient {
       const other = mayRetryVersion ? this.supportedVersion(error) : undefined;
       if (other === undefined) throw error;
       await this.open(other, false);
-      return this.send<R>(method, params, options, false);
+      return this.send<R>(method, params, options, false, extension);
     } finally {
       if (token !== undefined) this.progress.delete(token);
     }
@@ -381,12 +414,13 @@ export class McpClient {
     answered: Record<string, unknown>,
     options: CallOptions,
     round: number,
+    extension?: LoadedExtension,
   ): R | Promise<R> {
     // 2026-07-28: "a client MUST treat a result without resultType as complete".
     const result = this.era === "stateless" && isObject(answered) && answered.resultType === undefined ? { ...answered, resultType: "complete" } : answered;
     const task = this.options.tasks === false || !isObject(result) ? undefined : createdTask(this.era, result);
     // 2025-11-25 defines CreateTaskResult (checked as a tools/call result); the extension's is checked as it is followed.
-    if (this.era === "session" || !task) this.checkResult(method, descriptor, result, options);
+    if (this.era === "session" || !task) this.checkResult(method, descriptor, result, options, extension ?? this.module);
     if (task) return followTask(this.tasks, task, options) as Promise<R>;
     if (result.resultType !== "input_required") return result as R;
     if (round >= MAX_INPUT_ROUNDS) throw new Error(`${method} still asks for input after ${MAX_INPUT_ROUNDS} rounds`);
@@ -394,7 +428,9 @@ export class McpClient {
       const retry: Record<string, unknown> = { ...sent, inputResponses };
       if (result.requestState !== undefined) retry.requestState = result.requestState;
       else delete retry.requestState;
-      return this.peer.request(method, retry, options).then((next) => this.received<R>(method, descriptor, retry, next as Record<string, unknown>, options, round + 1));
+      return this.peer
+        .request(method, retry, options)
+        .then((next) => this.received<R>(method, descriptor, retry, next as Record<string, unknown>, options, round + 1, extension));
     });
   }
 
@@ -619,8 +655,12 @@ export class McpClient {
   /** The capabilities to declare at `module`: those of `handlers` only where the revision has the method. */
   private declared(module: LoadedRevision): Record<string, unknown> {
     const capabilities = { ...this.options.capabilities };
-    if (module.era === "stateless" && this.options.tasks !== false)
-      capabilities.extensions = { ...(capabilities.extensions as Record<string, unknown> | undefined), [TASKS_EXTENSION]: {} };
+    if (this.options.extensions?.length || (module.era === "stateless" && this.options.tasks !== false)) {
+      const extensions = { ...(capabilities.extensions as Record<string, unknown> | undefined) };
+      for (const extension of this.options.extensions ?? []) extensions[loadExtension(extension).id] ??= {};
+      if (module.era === "stateless" && this.options.tasks !== false) extensions[TASKS_EXTENSION] ??= {};
+      capabilities.extensions = extensions;
+    }
     for (const [method, name] of Object.entries(ANSWERS)) {
       const defined = module.methods.get(method)?.senders.includes("server") || module.inputRequests.has(method);
       if (!defined) delete capabilities[name];
@@ -637,7 +677,7 @@ export class McpClient {
     return [...ALL_REVISIONS].reverse().find((revision) => supported.includes(revision));
   }
 
-  private checkResult(method: string, descriptor: MethodDescriptor | undefined, result: Record<string, unknown>, options: CallOptions): void {
+  private checkResult(method: string, descriptor: MethodDescriptor | undefined, result: Record<string, unknown>, options: CallOptions, module: Validating): void {
     if (this.mode === "off") return;
     if (!descriptor) {
       if (!options.resultSchema) return;
@@ -646,9 +686,9 @@ export class McpClient {
       return;
     }
     const candidates = resultCandidates(descriptor.results ?? [], result);
-    if (candidates.length === 0 || candidates.some((name) => this.module.validator(name).is(result))) return;
-    const issues = this.module.validator(candidates[0]!).check(result);
-    this.report(`the server's ${method} result is not a valid ${candidates[0]} of MCP ${this.revision}: ${summarize(issues)}`, ErrorCode.InternalError, {
+    if (candidates.length === 0 || candidates.some((name) => module.validator(name).is(result))) return;
+    const issues = module.validator(candidates[0]!).check(result);
+    this.report(`the server's ${method} result is not a valid ${candidates[0]} of MCP ${module.revision}: ${summarize(issues)}`, ErrorCode.InternalError, {
       issues: reported(issues),
       result,
     });
@@ -688,6 +728,16 @@ export class McpClient {
     return { ...params, _meta: meta };
   }
 }
+
+/** What `requestExtension` sends for `M`: the params of the extension's request (`{}` for one that takes none). */
+export type ExtensionParams<T extends RevisionTypes, M extends keyof T["ClientRequests"]> = T["ClientRequests"][M] extends { readonly params?: infer P }
+  ? [NonNullable<P>] extends [never]
+    ? Record<string, never>
+    : NonNullable<P>
+  : Record<string, never>;
+
+/** What `requestExtension` resolves to for `M`: any result the extension's request may answer with. */
+export type ExtensionResult<T extends RevisionTypes, M extends keyof T["ClientRequests"]> = T["ClientRequests"][M] extends { readonly result: infer R } ? R : never;
 
 /** The newest generated revision of an era. */
 function latest(era: Era): Revision {

@@ -22,8 +22,10 @@ export interface DispatchOptions extends ContextOptions {
 /** A request method that no served revision defines (an extension's), served with checks of its own. */
 export interface ExtensionMethod {
   readonly handler: Handler;
+  /** The method as its extension module describes it (a generated one); absent for one served by JSON Schemas. */
+  readonly descriptor?: MethodDescriptor;
   /** Throws -32602 naming the offending fields. */
-  checkParams(params: unknown): void;
+  checkParams(params: unknown, request: Request): void;
   /** Throws -32603 naming the offending fields: invalid data is never sent. */
   checkResult(result: unknown): void;
 }
@@ -72,10 +74,10 @@ export function createDispatcher(handlers: ReadonlyMap<string, Handler>, options
   return (request: Request, inbound: InboundRequest, scope: RequestScope) => {
     const { module } = scope;
     const extension = module.methods.has(request.method) ? undefined : options.extensions?.get(request.method);
-    const descriptor = extension ? EXTENSION : clientRequest(module, request.method);
+    const descriptor = extension ? (extension.descriptor ?? EXTENSION) : clientRequest(module, request.method);
     const handler = extension?.handler ?? handlers.get(request.method);
     if (!handler) throw new RpcError(ErrorCode.MethodNotFound, `Method not found: this server does not implement ${request.method}`);
-    if (extension) extension.checkParams(request.params ?? {});
+    if (extension) extension.checkParams(request.params ?? {}, request);
     else checkRequest(module, descriptor, request);
 
     const context = new HandlerContext(inbound, scope, request, descriptor, options);

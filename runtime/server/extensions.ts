@@ -1,6 +1,8 @@
-import type { Handler } from "../dispatch/context.js";
+import type { Handler, RequestContext } from "../dispatch/context.js";
 import type { ExtensionMethod } from "../dispatch/router.js";
 import { ErrorCode, RpcError } from "../jsonrpc/errors.js";
+import { declaredExtension, type LoadedExtension } from "../session/extensions.js";
+import { checkRequest, checkResult, isValidResult } from "../session/validate.js";
 import type { SchemaCompiler, SchemaValidator } from "./json-schema.js";
 
 /** The JSON Schemas of an extension method's params and result (draft-07 or 2020-12, by `$schema`). */
@@ -39,4 +41,34 @@ export function extensionMethod(method: string, handler: Handler, schemas: Metho
       if (problem !== undefined) throw new RpcError(ErrorCode.InternalError, `the handler for ${method} returned an invalid result: ${problem}`);
     },
   };
+}
+
+/**
+ * A request of a generated extension module (`server.useExtension`), checked by its generated
+ * validators as a core method is: the whole request (-32602 with `data.issues` and their paths),
+ * then the result against the definitions the method may answer with.
+ */
+export function generatedMethod(extension: LoadedExtension, method: string, handler: Handler): ExtensionMethod {
+  const descriptor = extension.methods.get(method);
+  if (!descriptor || descriptor.kind !== "request" || !descriptor.senders.includes("client"))
+    throw new Error(`${method} is not a client request of the extension ${extension.id}`);
+  return {
+    handler,
+    descriptor,
+    checkParams(_params, request) {
+      checkRequest(extension, descriptor, request);
+    },
+    checkResult(result) {
+      if (!isValidResult(extension, descriptor, result)) checkResult(extension, descriptor, method, result);
+    },
+  };
+}
+
+/**
+ * What the client declared for an extension, for this request: its settings object, or
+ * undefined when it did not declare it. Session era: at initialize; 2026-07-28: in the request's
+ * `_meta` client capabilities, which may differ from one request to the next (SEP-2133).
+ */
+export function clientExtension(context: RequestContext, id: string): Record<string, unknown> | undefined {
+  return declaredExtension(context.client.capabilities, id);
 }

@@ -2,7 +2,7 @@ import type { ServerHandlers as SessionEraHandlers } from "../../generated/2025-
 import type { ServerHandlers as StatelessHandlers } from "../../generated/2026-07-28/handlers.js";
 import { LOG_LEVELS, type Handler, type HandlerContext, type LogLevelName, type RequestContext } from "../dispatch/context.js";
 import { createDispatcher, handlerTable, type AsWritten, type ExtensionMethod } from "../dispatch/router.js";
-import type { RevisionTypes } from "../contract.js";
+import type { ExtensionModule, RevisionTypes } from "../contract.js";
 import { ErrorCode, RpcError } from "../jsonrpc/errors.js";
 import { InputRequiredCodec, type InputRequiredOptions } from "../session/input-required.js";
 import { ALL_REVISIONS, eraOf, isRevision, revisionName, type PinnedRevision, type Revision, type RevisionRef } from "../session/revisions.js";
@@ -15,7 +15,8 @@ import type { Transport } from "../transports/transport.js";
 import { stderrLogger, type Logger } from "../util/logger.js";
 import { Sealer, type Secret } from "../util/sealed.js";
 import { complete, type Completers } from "./completion.js";
-import { extensionMethod, type MethodSchemas } from "./extensions.js";
+import { loadExtension, type LoadedExtension } from "../session/extensions.js";
+import { extensionMethod, generatedMethod, type MethodSchemas } from "./extensions.js";
 import { SchemaCompiler, type SchemaEngine } from "./json-schema.js";
 import { Paginator } from "./pagination.js";
 import { PromptRegistry, type PromptDefinition, type PromptHandler } from "./prompts.js";
@@ -32,7 +33,10 @@ import type { ObjectSchema, ToolArguments } from "./schema-types.js";
 import { ToolRegistry, type ToolDefinition, type ToolHandler, type ToolResult } from "./tools.js";
 import type { Implementation } from "./types.js";
 
-export interface ServerOptions<Revisions extends readonly RevisionRef[] = readonly RevisionRef[]> {
+export interface ServerOptions<
+  Revisions extends readonly RevisionRef[] = readonly RevisionRef[],
+  Extensions extends readonly ExtensionModule[] = readonly ExtensionModule[],
+> {
   readonly name: string;
   readonly version: string;
   /** More of the server's identity (title, description, icons, websiteUrl). */
@@ -43,6 +47,12 @@ export interface ServerOptions<Revisions extends readonly RevisionRef[] = readon
    * every pinned revision, both eras.
    */
   readonly revisions?: Revisions;
+  /**
+   * Extensions to serve (SEP-2133), as modules generated from their schemas (generated/extensions/,
+   * or `mcp-codegen generate --extension`), each declared with empty settings; `useExtension`
+   * declares one with settings. Their methods' handlers are typed by them (`server.handle`).
+   */
+  readonly extensions?: Extensions;
   /** Natural-language guidance for the client's model. */
   readonly instructions?: string;
   /** Check every result against the revision's schema before sending it (default true). */
@@ -110,11 +120,14 @@ export type RuntimeHandlers = Pick<SessionEraHandlers<RequestContext>, Exclude<k
 /** The registries read params as plain records: the dispatcher has validated them against the request's revision. */
 const fields = (params: object): Record<string, unknown> => params as Record<string, unknown>;
 
-export function createServer<const Revisions extends readonly RevisionRef[] = readonly Revision[]>(
-  options: ServerOptions<Revisions>,
-): McpServer<ServedTypes<Revisions[number]>> {
+export function createServer<const Revisions extends readonly RevisionRef[] = readonly Revision[], const Extensions extends readonly ExtensionModule[] = []>(
+  options: ServerOptions<Revisions, Extensions>,
+): McpServer<ServedTypes<Revisions[number]> | ExtensionTypes<Extensions[number]>> {
   return new McpServer(options);
 }
+
+/** The method maps of an extension module. */
+export type ExtensionTypes<E> = E extends ExtensionModule<infer T> ? T : never;
 
 /** A handler for `server.handle`: the params of any served revision with the method, a result valid in all of them. */
 export type MethodHandler<Types extends RevisionTypes, M extends string> = (
@@ -145,6 +158,8 @@ export class McpServer<Types extends RevisionTypes = any> {
   /** Built-in handlers, then what `handle` adds. */
   private readonly table: Map<string, Handler>;
   private readonly extensions = new Map<string, ExtensionMethod>();
+  /** The extensions served (`useExtension`), by identifier, with the settings declared for each. */
+  private readonly served = new Map<string, { readonly extension: LoadedExtension; readonly settings: Record<string, unknown> }>();
   private readonly isVisible: ServerOptions["visible"];
   private readonly tasks: TaskManager;
   private readonly coreTasks: CoreTasks;
@@ -187,6 +202,29 @@ export class McpServer<Types extends RevisionTypes = any> {
       closed: (session) => this.sessions.delete(session),
       logger: this.logger,
     };
+    for (const module of options.extensions ?? []) this.useExtension(module);
+  }
+
+  /**
+   * Serves an extension (SEP-2133) from its generated module: declares it under
+   * `capabilities.extensions[id]` with `settings` (initialize in the session era, server/discover
+   * in 2026-07-28), and serves its methods with the handlers `handle` registers, each request and
+   * result checked by the module's generated validators (also those `handle` took before).
+   */
+  useExtension<E extends RevisionTypes>(module: ExtensionModule<E>, settings: Record<string, unknown> = {}): McpServer<Types | E> {
+    const extension = loadExtension(module);
+    const known = this.served.get(extension.id);
+    if (known && known.extension.module !== module) throw new Error(`the extension ${extension.id} is already served by another module`);
+    this.served.set(extension.id, { extension, settings });
+    // A handler `handle` took before the extension was known is the extension's now, checked by its module.
+    for (const method of this.userMethods) {
+      const handler = this.table.get(method);
+      if (handler && this.extensionOf(method) === extension) {
+        this.table.delete(method);
+        this.extensions.set(method, generatedMethod(extension, method, handler));
+      }
+    }
+    return this as McpServer<Types | E>;
   }
 
   // -- registration ---------------------------------------------------------------------------------
@@ -233,21 +271,37 @@ export class McpServer<Types extends RevisionTypes = any> {
   /**
    * Serves a request method of the served revisions that the server API does not cover (a
    * method a new revision adds, say), typed by their method maps: params are validated against
-   * the request's revision before the handler runs, and the result after. A method no served
-   * revision defines (an extension's) needs the JSON Schemas of its params and result.
+   * the request's revision before the handler runs, and the result after. A method of an
+   * extension served with `useExtension` is typed and checked by its generated module; any other
+   * method no served revision defines needs the JSON Schemas of its params and result.
    */
   handle<M extends ServedMethod<Types>>(method: M, handler: MethodHandler<Types, M>): this;
   handle(method: string, handler: (params: Record<string, unknown>, context: RequestContext) => unknown, schemas: MethodSchemas): this;
   handle(method: string, handler: (params: never, context: RequestContext) => unknown, schemas?: MethodSchemas): this {
-    if (this.table.has(method) && !this.userMethods.has(method))
+    const extension = schemas ? undefined : this.extensionOf(method);
+    // A served extension's method replaces the runtime's own answer where it gives one (the tasks
+    // extension's tasks/*, runtime/tasks): 2025-11-25's core tasks/* stay the runtime's.
+    // 2025-11-25's core tasks/* are the runtime's only where that revision is served.
+    const runtimeOwn = this.table.has(method) && !(method.startsWith("tasks/") && !this.revisions.includes("2025-11-25"));
+    if (runtimeOwn && !this.userMethods.has(method) && !extension)
       throw new Error(`${method} is served by the runtime itself; use the server API (tool, resource, prompt...) to shape its answers`);
     this.userMethods.add(method);
     const served = handler as Handler;
-    if (schemas) this.extensions.set(method, extensionMethod(method, served, schemas, this.schemas));
+    if (extension) this.extensions.set(method, generatedMethod(extension, method, served));
+    else if (schemas) this.extensions.set(method, extensionMethod(method, served, schemas, this.schemas));
     else this.table.set(method, served);
     return this;
   }
   private readonly userMethods = new Set<string>();
+
+  /** The served extension whose client requests include `method`. */
+  private extensionOf(method: string): LoadedExtension | undefined {
+    for (const { extension } of this.served.values()) {
+      const descriptor = extension.methods.get(method);
+      if (descriptor?.kind === "request" && descriptor.senders.includes("client")) return extension;
+    }
+    return undefined;
+  }
 
   removeTool(name: string): boolean {
     return this.tools.remove(name) && !!this.changed("tools");
@@ -334,6 +388,8 @@ export class McpServer<Types extends RevisionTypes = any> {
     if (this.resources.size > 0) capabilities.resources = { subscribe: true, listChanged: true };
     if (this.prompts.size > 0) capabilities.prompts = { listChanged: true };
     if (this.prompts.hasCompleters || this.resources.hasCompleters) capabilities.completions = {};
+    if (this.served.size > 0)
+      capabilities.extensions = { ...(capabilities.extensions as Record<string, unknown> | undefined), ...Object.fromEntries([...this.served].map(([id, { settings }]) => [id, settings])) };
     return capabilities;
   }
 

@@ -3,6 +3,9 @@ import { ErrorCode, RpcError } from "../jsonrpc/errors.js";
 import type { Request } from "../jsonrpc/messages.js";
 import type { MethodDescriptor, LoadedRevision } from "./revisions.js";
 
+/** What checking a message needs of a revision, or of an extension module (runtime/server/extensions.ts). */
+export type Validating = Pick<LoadedRevision, "revision" | "validator">;
+
 /** How many issues an error carries in `data.issues`: enough to fix a message, bounded for a hostile one. */
 export const MAX_REPORTED_ISSUES = 20;
 
@@ -15,7 +18,7 @@ export function clientRequest(module: LoadedRevision, method: string): MethodDes
 }
 
 /** The whole request against its generated definition, or -32602 with the issues' paths. */
-export function checkRequest(module: LoadedRevision, descriptor: MethodDescriptor, request: Request): void {
+export function checkRequest(module: Validating, descriptor: MethodDescriptor, request: Request): void {
   const validator = module.validator(descriptor.message);
   const message: unknown = request;
   if (validator.is(message)) return;
@@ -35,13 +38,13 @@ export function resultCandidates(results: readonly string[], result: unknown): r
 }
 
 /** Whether a result matches one of the definitions its method may answer with (the fast path of {@link checkResult}). */
-export function isValidResult(module: LoadedRevision, descriptor: MethodDescriptor, result: unknown): boolean {
+export function isValidResult(module: Validating, descriptor: MethodDescriptor, result: unknown): boolean {
   for (const name of resultCandidates(descriptor.results ?? [], result)) if (module.validator(name).is(result)) return true;
   return false;
 }
 
 /** A result against the definitions its method may answer with, or -32603: invalid data is never sent. */
-export function checkResult(module: LoadedRevision, descriptor: MethodDescriptor, method: string, result: unknown): void {
+export function checkResult(module: Validating, descriptor: MethodDescriptor, method: string, result: unknown): void {
   if (isValidResult(module, descriptor, result)) return;
   const candidates = resultCandidates(descriptor.results ?? [], result);
   const primary = candidates[0]!;

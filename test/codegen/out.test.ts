@@ -4,16 +4,38 @@
 // field; `server.handle` implements its new method; McpClient and the SDK client get correct
 // answers at the old and the new revision.
 import { spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { expect } from "chai";
-import { createServer, type RevisionModule } from "../../runtime/index.js";
+import { createServer, type ExtensionModule, type RevisionModule } from "../../runtime/index.js";
 import { connectSdk, quiet } from "../support/features-server.js";
 import { connectClient } from "../support/mcp.js";
 import { ROOT } from "../support/project.js";
 import { SYNTHETIC, syntheticSchema } from "../support/synthetic-revision.js";
 import { TSC } from "../support/tsc.js";
+
+/** The user's tsconfig: strict, with the runtime package's name mapped onto this checkout's runtime/. */
+function writeProjectTsconfig(project: string): void {
+  const tsconfig = {
+    compilerOptions: {
+      strict: true,
+      target: "ES2022",
+      module: "NodeNext",
+      moduleResolution: "NodeNext",
+      noEmit: true,
+      skipLibCheck: true,
+      types: ["node"],
+      typeRoots: [join(ROOT, "node_modules", "@types")],
+      paths: {
+        "@mcp-codegen/runtime": [join(ROOT, "runtime", "index.ts")],
+        "@mcp-codegen/runtime/contract": [join(ROOT, "runtime", "contract.ts")],
+      },
+    },
+    include: ["src"],
+  };
+  writeFileSync(join(project, "tsconfig.json"), JSON.stringify(tsconfig, null, 2));
+}
 
 const cli = (...args: string[]) => spawnSync(process.execPath, ["--import", "tsx", join(ROOT, "codegen", "cli.ts"), ...args], { encoding: "utf8", cwd: ROOT });
 
@@ -71,24 +93,7 @@ describe("codegen/out: generate --out into a user's project, and a version bump 
   });
 
   it("tsc fails in the handlers the bump reaches, naming the required fields, and passes once they are given", () => {
-    const tsconfig = {
-      compilerOptions: {
-        strict: true,
-        target: "ES2022",
-        module: "NodeNext",
-        moduleResolution: "NodeNext",
-        noEmit: true,
-        skipLibCheck: true,
-        types: ["node"],
-        typeRoots: [join(ROOT, "node_modules", "@types")],
-        paths: {
-          "@mcp-codegen/runtime": [join(ROOT, "runtime", "index.ts")],
-          "@mcp-codegen/runtime/contract": [join(ROOT, "runtime", "contract.ts")],
-        },
-      },
-      include: ["src"],
-    };
-    writeFileSync(join(project, "tsconfig.json"), JSON.stringify(tsconfig, null, 2));
+    writeProjectTsconfig(project);
     const tsc = () => spawnSync(process.execPath, [TSC, "-p", project, "--pretty", "false"], { encoding: "utf8", cwd: project });
 
     writeFileSync(join(project, "src", "server.ts"), BEFORE);
@@ -153,5 +158,101 @@ describe("codegen/out: generate --out into a user's project, and a version bump 
     } finally {
       await server.close();
     }
+  });
+});
+
+/** A user's server on the tasks extension generated into src/mcp: typed by the module, one typing mistake expected. */
+const EXTENSION_SERVER = `import { createServer } from "@mcp-codegen/runtime";
+import { ext_io_modelcontextprotocol_tasks as tasks } from "./mcp/index.js";
+
+export const server = createServer({ name: "tasks", version: "1.0.0", revisions: ["2026-07-28"], extensions: [tasks] });
+server.handle("tasks/cancel", (params) => ({ resultType: "complete" as const, _meta: { cancelled: params.taskId } }));
+// @ts-expect-error tasks/get answers a GetTaskResult: a task's status and times
+server.handle("tasks/get", (params) => ({ resultType: "complete" as const, taskId: params.taskId }));
+`;
+
+describe("codegen/out: generate --extension into a user's project", function () {
+  this.timeout(240_000);
+  const ID = "io.modelcontextprotocol/tasks";
+  let project: string;
+  let out: string;
+  let schema: string;
+
+  before(() => {
+    mkdirSync(join(ROOT, "test", "fixtures", "out"), { recursive: true });
+    project = mkdtempSync(join(ROOT, "test", "fixtures", "out", "ext-"));
+    out = join(project, "src", "mcp");
+    schema = join(project, "tasks.schema.json");
+    writeFileSync(schema, readFileSync(join(ROOT, "spec", "extensions", "tasks", "schema.json")));
+    const run = cli("generate", "--out", out, "--extension", schema, "--name", ID);
+    expect(run.status, run.stderr).to.equal(0);
+    // Its core revision (the latest pinned, 2026-07-28) is generated beside it, and the definitions it restates are counted, not emitted.
+    expect(run.stdout).to.match(/extensions\/tasks {2}io\.modelcontextprotocol\/tasks on 2026-07-28: \d+ definitions of its own \(\d+ restated from 2026-07-28, equal\), 4 methods/);
+    expect(run.stdout).to.contain("2026-07-28  stateless").and.to.contain("ext_io_modelcontextprotocol_tasks");
+  });
+  after(() => rmSync(project, { recursive: true, force: true }));
+
+  it("writes the extension's module beside its core revision, and check --out regenerates both", () => {
+    const index = readFileSync(join(out, "index.ts"), "utf8");
+    expect(index).to.contain(`export { extensionModule as ext_io_modelcontextprotocol_tasks } from "./extensions/tasks/module.js";`);
+    const types = readFileSync(join(out, "extensions", "tasks", "types.ts"), "utf8");
+    expect(types).to.contain(`from "../../2026-07-28/types.js"`).and.to.match(/export interface Task \{/);
+    expect(types, "Result is the core revision's, imported, not emitted again").not.to.match(/export interface Result \{/);
+    expect(cli("check", "--out", out).status).to.equal(0);
+    const file = join(out, "extensions", "tasks", "validators.ts");
+    const text = readFileSync(file, "utf8");
+    writeFileSync(file, `${text}// edited\n`);
+    const stale = cli("check", "--out", out);
+    expect(stale.status).to.equal(1);
+    expect(stale.stderr).to.contain(file);
+    writeFileSync(file, text);
+  });
+
+  it("types the user's handlers by the module: tsc passes but for the mistake it was told to expect", () => {
+    writeProjectTsconfig(project);
+    writeFileSync(join(project, "src", "server.ts"), EXTENSION_SERVER);
+    const run = spawnSync(process.execPath, [TSC, "-p", project, "--pretty", "false"], { encoding: "utf8", cwd: project });
+    expect(run.stdout + run.stderr).to.equal("");
+    expect(run.status).to.equal(0);
+  });
+
+  it("serves the generated module: a round trip, and -32602 naming the field of bad params", async () => {
+    const { ext_io_modelcontextprotocol_tasks: tasks } = (await import(pathToFileURL(join(out, "index.ts")).href)) as { ext_io_modelcontextprotocol_tasks: ExtensionModule };
+    expect(tasks).to.include({ extension: ID, revision: "2026-07-28", era: "stateless" });
+    const server = createServer({ name: "tasks", version: "1.0.0", logger: quiet, extensions: [tasks] });
+    server.handle("tasks/cancel" as never, (() => ({ resultType: "complete" })) as never);
+    try {
+      const client = await connectClient(server, "2026-07-28", { capabilities: { extensions: { [ID]: {} } } });
+      expect(client.serverExtension(ID)).to.deep.equal({});
+      expect(await client.request("tasks/cancel", { taskId: "t1" })).to.include({ resultType: "complete" });
+      const error = (await client.request("tasks/cancel", {}).catch((e: unknown) => e)) as { code: number; data: { issues: { path: string; message: string }[] } };
+      expect(error.code).to.equal(-32602);
+      expect(error.data.issues.map((i) => `${i.path} ${i.message}`).join("\n")).to.contain("taskId");
+      await client.close();
+    } finally {
+      await server.close();
+    }
+  });
+
+  it("names the file and the JSON Pointer of a definition that differs from the core revision's, and writes nothing", () => {
+    const document = JSON.parse(readFileSync(schema, "utf8")) as { $defs: Record<string, { required?: string[] }> };
+    document.$defs.Result!.required = [];
+    const bad = join(project, "bad.schema.json");
+    writeFileSync(bad, JSON.stringify(document));
+    const into = join(project, "bad-out");
+    const run = cli("generate", "--out", into, "--extension", bad, "--name", ID);
+    expect(run.status).to.equal(1);
+    expect(run.stderr).to.contain(`${bad} #/$defs/Result: Result is also defined by MCP 2026-07-28 (#/$defs/Result), differently`);
+    expect(existsSync(into)).to.equal(false);
+  });
+
+  it("refuses a missing file, a bad identifier, --extension without --out or --name", () => {
+    const missing = cli("generate", "--out", join(project, "x"), "--extension", join(project, "nope.json"), "--name", ID);
+    expect(missing.status).to.equal(1);
+    expect(missing.stderr).to.contain(`${join(project, "nope.json")}: no such schema file`);
+    expect(cli("generate", "--out", out, "--extension", schema, "--name", "tasks").stderr).to.contain("not an extension identifier");
+    expect(cli("generate", "--extension", schema, "--name", ID).stderr).to.contain("--extension goes with --out");
+    expect(cli("generate", "--out", out, "--extension", schema).stderr).to.contain("--extension and --name go together");
+    expect(cli("generate", "--help").stdout).to.match(/--extension <file> +with --out: an extension's schema\.json/).and.to.match(/--core <R> +with --extension/);
   });
 });

@@ -15,8 +15,12 @@ import { describeRun, removeDir, ROOT, runCli, tempDir, type CliRun } from "../s
 import { startRegistry, tarballManifest, type LocalRegistry } from "../support/registry.js";
 import { SYNTHETIC, syntheticSchema } from "../support/synthetic-revision.js";
 
-const PINNED = JSON.parse(readFileSync(join(ROOT, "spec", "pinned.json"), "utf8")) as { revisions: Record<string, { files: Record<string, string> }> };
+const PINNED = JSON.parse(readFileSync(join(ROOT, "spec", "pinned.json"), "utf8")) as {
+  revisions: Record<string, { files: Record<string, string> }>;
+  extensions?: Record<string, { folder: string; files: Record<string, string> }>;
+};
 const REVISIONS = Object.keys(PINNED.revisions).sort();
+const EXTENSIONS = Object.entries(PINNED.extensions ?? {}).map(([id, entry]) => ({ id, ...entry }));
 const GENERATOR_PACKAGES = ["prettier", "ts-morph", "json-schema-to-typescript", "code-block-writer", "typescript", "tsx"];
 
 function tarballFiles(tarball: string): string[] {
@@ -146,12 +150,15 @@ describe("the packed packages, installed as a user installs them", function () {
       for (const path of ["package.json", "README.md", "dist/runtime/index.js", "dist/runtime/index.d.ts", "dist/runtime/http.js", "dist/generated/LICENSE"])
         expect(files, path).to.include(path);
       for (const revision of REVISIONS) expect(files, revision).to.include.members([`dist/generated/${revision}/index.js`, `dist/generated/${revision}/index.d.ts`]);
+      // Each pinned extension, with the licence of the repository it comes from.
+      for (const { folder } of EXTENSIONS)
+        expect(files, folder).to.include.members([`dist/generated/${folder}/index.js`, `dist/generated/${folder}/index.d.ts`, `dist/generated/${folder}/LICENSE`]);
     });
 
     it("@mcp-codegen/runtime depends on ajv alone, and every export names a file it ships", () => {
       const manifest = tarballManifest(packed.runtime);
       expect(Object.keys(manifest.dependencies ?? {})).to.deep.equal(["ajv"]);
-      expect(manifest.exports).to.include.keys(".", "./http", "./contract", "./revisions/*", "./package.json");
+      expect(manifest.exports).to.include.keys(".", "./http", "./contract", "./revisions/*", "./extensions/*", "./package.json");
       const files = tarballFiles(packed.runtime);
       for (const [entry, target] of Object.entries(manifest.exports ?? {}))
         for (const file of typeof target === "string" ? [target] : Object.values(target))
@@ -225,6 +232,29 @@ describe("the packed packages, installed as a user installs them", function () {
       expect(node.status, describeRun(node)).to.equal(0);
       const out = JSON.parse(node.stdout) as Record<string, unknown>;
       for (const revision of REVISIONS) expect(out[revision], revision).to.deep.equal({ revision, valid: true, invalid: false });
+    });
+
+    it("serves the tasks extension from @mcp-codegen/runtime/extensions/tasks: negotiated, a round trip, -32602 with the path of bad params", () => {
+      const script = `
+        import { createMemoryPair, createServer, McpClient } from "@mcp-codegen/runtime";
+        import { extensionModule as tasks, EXTENSION } from "@mcp-codegen/runtime/extensions/tasks";
+        const server = createServer({ name: "tasks", version: "1.0.0", revisions: ["2026-07-28"], extensions: [tasks], logger: () => {} });
+        server.handle("tasks/cancel", () => ({ resultType: "complete" }));
+        const [clientEnd, serverEnd] = createMemoryPair();
+        await server.listen(serverEnd);
+        const client = await McpClient.connect(clientEnd, { name: "c", version: "1", revision: "2026-07-28", extensions: [tasks], logger: () => {} });
+        const out = { id: EXTENSION, declared: client.serverExtension(EXTENSION), cancelled: await client.requestExtension(tasks, "tasks/cancel", { taskId: "t1" }) };
+        out.bad = await client.request("tasks/cancel", { taskId: 5 }).catch((error) => ({ code: error.code, path: error.data.issues[0].path }));
+        await client.close();
+        await server.close();
+        console.log(JSON.stringify(out));`;
+      const node = run(process.execPath, ["--input-type=module", "-e", script], project);
+      expect(node.status, describeRun(node)).to.equal(0);
+      const out = JSON.parse(node.stdout) as { id: string; declared: unknown; cancelled: { resultType: string }; bad: unknown };
+      expect(out.id).to.equal("io.modelcontextprotocol/tasks");
+      expect(out.declared).to.deep.equal({});
+      expect(out.cancelled.resultType).to.equal("complete");
+      expect(out.bad).to.deep.equal({ code: -32602, path: "/params/taskId" });
     });
   });
 
