@@ -54,7 +54,19 @@ export {
 export { DIRECTORY_MIME_TYPE, SKILL_LIMITS, SKILLS_EXTENSION, type SkillEntry, type SkillResourceEntry } from "./util/skill-entry.js";
 export { FrontmatterError, parseFrontmatter, type Frontmatter, type YamlValue } from "./util/frontmatter.js";
 
-export { LOG_LEVELS, type AskOptions, type ClientIdentity, type Handler, type LogLevelName, type RequestContext } from "./dispatch/context.js";
+export {
+  LOG_LEVELS,
+  type AskOptions,
+  type ClientIdentity,
+  type Handler,
+  type LogLevelName,
+  type RequestContext,
+  type TaskContext,
+  type TaskOptions,
+} from "./dispatch/context.js";
+export type { TasksOptions } from "./tasks/task-manager.js";
+export { TASKS_EXTENSION, type TaskInputRequest, type TaskRecord, type TaskStatus } from "./tasks/task.js";
+export type { FollowOptions } from "./client/tasks.js";
 export type { InputRequiredOptions } from "./session/input-required.js";
 export { ErrorCode, RpcError } from "./jsonrpc/errors.js";
 export type { RequestOptions } from "./jsonrpc/peer.js";
@@ -72,6 +84,7 @@ export type { Logger, LogLevel } from "./util/logger.js";
 export type { Secret } from "./util/sealed.js";
 export { MemoryNonceStore, type NonceStore } from "./stores/nonce-store.js";
 export { MemorySessionStore, type SessionRecord, type SessionStore } from "./stores/session-store.js";
+export { MemoryTaskStore, type TaskStore } from "./stores/task-store.js";
 export { CHANNELS, MemoryEventBus, type EventBus } from "./stores/event-bus.js";
 export { BusRelay, type RelayedMessage, type SessionEndpoint } from "./stores/bus-relay.js";
 

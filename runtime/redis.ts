@@ -9,3 +9,4 @@ export type { EventStore, Replay, StoredEvent } from "./stores/event-store.js";
 export { RedisEventStore, type RedisEventStoreOptions } from "./stores/redis-event-store.js";
 export { RedisSessionStore } from "./stores/redis-session-store.js";
 export { RedisEventBus } from "./stores/redis-event-bus.js";
+export { RedisTaskStore } from "./stores/redis-task-store.js";

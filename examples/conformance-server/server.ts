@@ -84,6 +84,7 @@ export function createConformanceServer(options: ConformanceServerOptions = {}):
   addTools(server, options);
   addStatelessDiagnostics(server, options);
   addInputRequiredTools(server);
+  addTaskTools(server);
   addResources(server);
   addPrompts(server);
   addSkills(server);
@@ -305,6 +306,74 @@ function addStatelessDiagnostics(server: McpServer, options: ConformanceServerOp
   server.tool({ name: "test_trigger_prompt_change", description: "Adds or removes a prompt, so that prompts/list changes", inputSchema: NO_ARGS }, async () => {
     await change("prompts");
     return text("prompts changed");
+  });
+}
+
+/**
+ * SEP-2663, the io.modelcontextprotocol/tasks extension (and 2025-11-25's tasks): the fixtures the
+ * tasks-* scenarios name. Tools that declare `execution.taskSupport` finish later through
+ * `ctx.task`; one that is "required" refuses a client that cannot take a task.
+ */
+function addTaskTools(server: McpServer): void {
+  const optional = { taskSupport: "optional" } as const;
+  const required = { taskSupport: "required" } as const;
+  server.tool(
+    { name: "greet", description: "Greets at once (never a task)", inputSchema: { type: "object", properties: { name: { type: "string" } }, required: ["name"] } },
+    ({ name }) => text(`Hello, ${name}!`),
+  );
+  server.tool(
+    {
+      name: "slow_compute",
+      description: "Sleeps `seconds`, then answers; as a task when the client can take one",
+      inputSchema: { type: "object", properties: { seconds: { type: "number", minimum: 0 }, label: { type: "string" } }, required: ["seconds"] },
+      execution: optional,
+    },
+    ({ seconds, label }, ctx) =>
+      ctx.task(async (task) => {
+        await sleep(seconds * 1000, task.signal);
+        return text(`Computed ${label ?? "result"} after ${seconds} s`);
+      }),
+  );
+  server.tool({ name: "failing_job", description: "A task whose tool reports an error after a second", inputSchema: NO_ARGS, execution: required }, (_args, ctx) =>
+    ctx.task(async (task) => {
+      await sleep(1000, task.signal);
+      return { ...text("The job failed: the input could not be processed"), isError: true };
+    }),
+  );
+  server.tool({ name: "protocol_error_job", description: "A task that ends in a JSON-RPC error", inputSchema: NO_ARGS, execution: optional }, (_args, ctx) =>
+    ctx.task(async () => {
+      throw new RpcError(-32603, "The job crashed: internal error");
+    }),
+  );
+  const confirmSchema = { type: "object", properties: { confirm: { type: "boolean" } }, required: ["confirm"] };
+  server.tool(
+    {
+      name: "confirm_delete",
+      description: "A task that asks the user to confirm, then deletes",
+      inputSchema: { type: "object", properties: { filename: { type: "string" } }, required: ["filename"] },
+      execution: optional,
+    },
+    ({ filename }, ctx) =>
+      ctx.task(async (task) => {
+        const answer = await task.elicit({ message: `Delete ${filename}?`, requestedSchema: confirmSchema });
+        const confirmed = answer.action === "accept" && (answer.content as { confirm?: unknown } | undefined)?.confirm === true;
+        return text(confirmed ? `Deleted ${filename}` : `Kept ${filename}`);
+      }),
+  );
+  server.tool({ name: "multi_input", description: "A task that asks two questions at once", inputSchema: NO_ARGS, execution: optional }, (_args, ctx) =>
+    ctx.task(async (task) => {
+      const nameSchema = { type: "object", properties: { name: { type: "string" } }, required: ["name"] };
+      const [first, second] = await Promise.all([
+        task.elicit({ message: "Your name?", requestedSchema: nameSchema }),
+        task.elicit({ message: "Proceed?", requestedSchema: confirmSchema }),
+      ]);
+      return text(`Answers: ${first.action}, ${second.action}`);
+    }),
+  );
+  server.tool({ name: "test_tool_with_task", description: "Asks the user's name (InputRequiredResult), then finishes as a task", inputSchema: NO_ARGS, execution: required }, async (_args, ctx) => {
+    const answer = await ctx.elicit({ message: "What is your name?", requestedSchema: { type: "object", properties: { name: { type: "string" } }, required: ["name"] } }, { key: "user_name" });
+    const name = String((answer.content as { name?: unknown } | undefined)?.name ?? "stranger");
+    return ctx.task(async () => text(`Hello, ${name}! (from a task)`));
   });
 }
 

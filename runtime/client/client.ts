@@ -35,6 +35,8 @@ import type {
 import { ResponseCache, type CacheOptions } from "./cache.js";
 import { withElicitationDefaults } from "./elicitation-defaults.js";
 import { paramHeaders, scanHeaderAnnotations, type HeaderDeclaration } from "./param-headers.js";
+import { createdTask, followTask, type FollowOptions, type TaskChannel } from "./tasks.js";
+import { TASKS_EXTENSION } from "../tasks/task.js";
 
 /** How the client answers what a server asks, in either era. Each one declares its capability where the revision defines it. */
 export interface ClientHandlers {
@@ -76,6 +78,12 @@ export interface ClientOptions {
    */
   readonly extensions?: readonly ExtensionModule[];
   readonly handlers?: ClientHandlers;
+  /**
+   * Tasks (default on): 2026-07-28, declare the io.modelcontextprotocol/tasks extension in every
+   * request; both eras, when a server answers with a task, follow it (polling at its interval,
+   * answering its questions with `handlers`) and return the request's own result.
+   */
+  readonly tasks?: boolean;
   /** Default timeout of each request (default 60 s). */
   readonly requestTimeoutMs?: number;
   /** Results and server-to-client requests against the revision's schema (default "strict"). */
@@ -94,7 +102,9 @@ export interface ClientOptions {
   readonly logger?: Logger;
 }
 
-export interface CallOptions extends RequestOptions {
+export interface CallOptions extends RequestOptions, FollowOptions {
+  /** 2025-11-25: task-augment this tools/call (`params.task`), with the ttl to ask for. */
+  readonly task?: { readonly ttl?: number };
   /** Asks for progress notifications on this request. */
   readonly onProgress?: (progress: { progress: number; total?: number; message?: string }) => void;
   /** Stateless era: ask for log messages at or above this level on this request. */
@@ -271,7 +281,9 @@ export class McpClient {
       const declarations = this.era === "stateless" ? this.toolHeaders.get(name) : undefined;
       // Options are copied only to add headers: most calls have none to add.
       const sent = declarations ? { ...options, headers: { ...options?.headers, ...paramHeaders(declarations, args) } } : options;
-      return this.request<CallToolResult>("tools/call", { name, arguments: args }, sent);
+      const params: Record<string, unknown> = { name, arguments: args };
+      if (options?.task && this.era === "session") params.task = options.task;
+      return this.request<CallToolResult>("tools/call", params, sent);
     };
     // SEP-2243: -32020 means our idea of the tool's headers is stale: list the tools again, retry once.
     return call().catch(async (error: unknown) => {
@@ -411,7 +423,10 @@ export class McpClient {
     // 2026-07-28: "a client MUST treat a result without resultType as complete".
     let result = answered;
     if (this.era === "stateless" && isObject(answered) && answered.resultType === undefined) (result = shallowCopy(answered)).resultType = "complete";
-    this.checkResult(method, descriptor, result, options, extension ?? this.module);
+    const task = this.options.tasks === false || !isObject(result) ? undefined : createdTask(this.era, result);
+    // 2025-11-25 defines CreateTaskResult (checked as a tools/call result); the extension's is checked as it is followed.
+    if (this.era === "session" || !task) this.checkResult(method, descriptor, result, options, extension ?? this.module);
+    if (task) return followTask(this.tasks, task, options) as Promise<R>;
     if (result.resultType !== "input_required") return result as R;
     if (round >= MAX_INPUT_ROUNDS) throw new Error(`${method} still asks for input after ${MAX_INPUT_ROUNDS} rounds`);
     return this.answerInputs(result.inputRequests).then((inputResponses) => {
@@ -426,6 +441,35 @@ export class McpClient {
 
   notify(method: string, params?: Record<string, unknown>): Promise<void> {
     return this.peer.notify(method, params);
+  }
+
+  // -- tasks ----------------------------------------------------------------------------------------
+
+  /** A task's state: tasks/get (2026-07-28: with its result, error or questions inlined). */
+  getTask(taskId: string, options?: CallOptions): Promise<Record<string, unknown>> {
+    return this.request("tasks/get", { taskId }, options);
+  }
+
+  /** Asks the server to cancel a task (it may finish anyway). */
+  cancelTask(taskId: string, options?: CallOptions): Promise<Record<string, unknown>> {
+    return this.request("tasks/cancel", { taskId }, options);
+  }
+
+  /**
+   * Follows a task by id to the result of the request that started it, as a call does: to resume
+   * after a reconnect or a restart (keep the id from `onTask`). Any client of the server (and of
+   * the same principal) may; the id is the handle.
+   */
+  async awaitTask<R = CallToolResult>(taskId: string, options: FollowOptions = {}): Promise<R> {
+    return (await followTask(this.tasks, await this.getTask(taskId, { signal: options.signal }), options)) as R;
+  }
+
+  private get tasks(): TaskChannel {
+    return {
+      era: this.era,
+      request: (method, params, options) => this.request(method, params, options),
+      answerInputs: (requests) => this.answerInputs(requests),
+    };
   }
 
   /** Listens to a notification from the server; returns the function that stops listening. */
@@ -616,9 +660,10 @@ export class McpClient {
   /** The capabilities to declare at `module`: those of `handlers` only where the revision has the method. */
   private declared(module: LoadedRevision): Record<string, unknown> {
     const capabilities = { ...this.options.capabilities };
-    if (this.options.extensions?.length) {
+    if (this.options.extensions?.length || (module.era === "stateless" && this.options.tasks !== false)) {
       const extensions = { ...(capabilities.extensions as Record<string, unknown> | undefined) };
-      for (const extension of this.options.extensions) extensions[loadExtension(extension).id] ??= {};
+      for (const extension of this.options.extensions ?? []) extensions[loadExtension(extension).id] ??= {};
+      if (module.era === "stateless" && this.options.tasks !== false) extensions[TASKS_EXTENSION] ??= {};
       capabilities.extensions = extensions;
     }
     for (const [method, name] of Object.entries(ANSWERS)) {

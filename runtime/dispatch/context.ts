@@ -51,6 +51,46 @@ export interface RequestContext {
   sample(params: Record<string, unknown>, options?: AskOptions): Promise<Record<string, unknown>>;
   /** Asks the client for its roots (roots/list). */
   listRoots(options?: AskOptions): Promise<Record<string, unknown>>;
+  /**
+   * Whether this request may be answered with a task: 2026-07-28, when the request's client
+   * capabilities declare the io.modelcontextprotocol/tasks extension; 2025-11-25, when the
+   * request is task-augmented (`params.task`). Only tools/call, and only for a tool that declares
+   * `execution.taskSupport`.
+   */
+  readonly canCreateTask: boolean;
+  /**
+   * Finishes the request later, as a task (runtime/tasks): the client gets a CreateTaskResult
+   * now, and `work`'s result (or the JSON-RPC error it throws) through tasks/get. Return what it
+   * returns: `return ctx.task(async (task) => ...)`. When the client cannot take a task
+   * ({@link canCreateTask}), `work` runs at once and its result is the answer, or, with
+   * `required`, the request fails (-32021 in 2026-07-28, -32601 in 2025-11-25).
+   */
+  task<R>(work: (task: TaskContext) => R | Promise<R>, options?: TaskOptions): Promise<R>;
+}
+
+/** What a task's work can do: a request context whose questions park the task in input_required. */
+export interface TaskContext extends RequestContext {
+  /** The task's id; undefined when the work runs inline because the client cannot take a task. */
+  readonly taskId: string | undefined;
+  /** Replaces the task's statusMessage (tasks/get shows it). */
+  status(message: string): Promise<void>;
+}
+
+export interface TaskOptions {
+  /** How long the task is kept from its creation (default: ServerOptions.tasks.ttlMs); null: until the server restarts. */
+  readonly ttlMs?: number | null;
+  /** How often the client should poll (default: ServerOptions.tasks.pollIntervalMs). */
+  readonly pollIntervalMs?: number;
+  /** Refuse a client that cannot take a task instead of running the work inline. */
+  readonly required?: boolean;
+  /** The task's first statusMessage. */
+  readonly statusMessage?: string;
+}
+
+/** How the context starts tasks: implemented by runtime/tasks, above this layer. */
+export interface TaskLauncher {
+  canCreate(context: HandlerContext): boolean;
+  launch<R>(context: HandlerContext, work: (task: TaskContext) => R | Promise<R>, options: TaskOptions): Promise<R>;
 }
 
 export interface AskOptions {
@@ -69,6 +109,8 @@ export interface ContextOptions {
   /** Timeout of the requests a handler sends the client (session era). */
   readonly clientRequestTimeoutMs: number;
   readonly logger: Logger;
+  /** Starts tasks for `ctx.task`; without it, work always runs inline. */
+  readonly tasks?: TaskLauncher;
 }
 
 /** Which client capability each question needs. */
@@ -90,7 +132,7 @@ export class HandlerContext implements RequestContext {
   constructor(
     private readonly inbound: InboundRequest,
     private readonly scope: RequestScope,
-    request: Request,
+    private readonly request: Request,
     descriptor: MethodDescriptor,
     private readonly options: ContextOptions,
   ) {
@@ -159,6 +201,21 @@ export class HandlerContext implements RequestContext {
 
   listRoots(options?: AskOptions): Promise<Record<string, unknown>> {
     return this.ask("roots/list", {}, options?.key);
+  }
+
+  get canCreateTask(): boolean {
+    return this.options.tasks?.canCreate(this) ?? false;
+  }
+
+  task<R>(work: (task: TaskContext) => R | Promise<R>, options: TaskOptions = {}): Promise<R> {
+    const tasks = this.options.tasks;
+    if (!tasks) throw new Error("this server does not run tasks");
+    return tasks.launch(this, work, options);
+  }
+
+  /** The request's params, as sent (the task launcher reads `params.task`). */
+  get params(): Readonly<Record<string, unknown>> {
+    return this.request.params ?? {};
   }
 
   /** Answered, cancelled by the client, or abandoned for input: nothing more belongs to this request. */

@@ -35,6 +35,16 @@ const EXTENSION: MethodDescriptor = { kind: "request", senders: ["client"], mess
 /** An extension method served by JSON Schemas whose result is a CacheableResult (SEP-2549). */
 export const CACHEABLE_EXTENSION: MethodDescriptor = { ...EXTENSION, cacheable: true };
 
+/**
+ * A result that is not the method's own but one an extension answers in its place, built and
+ * checked by that extension: the tasks extension's CreateTaskResult for tools/call
+ * (runtime/tasks). Sent as is, past the method's result check (stateless era: completed with
+ * the server's identity like any result).
+ */
+export class ExtensionResult {
+  constructor(readonly value: Record<string, unknown>) {}
+}
+
 /** The result fields the dispatcher completes on stateless-era results (completeStateless below). */
 export type Completed = "resultType" | "ttlMs" | "cacheScope";
 
@@ -151,6 +161,7 @@ function finishResult(
   options: DispatchOptions,
 ): unknown {
   context.done();
+  if (result instanceof ExtensionResult) return scope.module.era === "stateless" ? completeStateless(result.value, descriptor, options) : result.value;
   if (typeof result !== "object" || result === null || Array.isArray(result))
     throw new RpcError(ErrorCode.InternalError, `the handler for ${describeRequest(request)} returned ${result === null ? "null" : typeof result}, not a result object`);
   const completed = scope.module.era === "stateless" ? completeStateless(result as Record<string, unknown>, descriptor, options) : result;

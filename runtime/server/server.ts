@@ -1,12 +1,16 @@
 import type { ServerHandlers as SessionEraHandlers } from "../../generated/2025-11-25/handlers.js";
 import type { ServerHandlers as StatelessHandlers } from "../../generated/2026-07-28/handlers.js";
-import { LOG_LEVELS, type Handler, type LogLevelName, type RequestContext } from "../dispatch/context.js";
+import { LOG_LEVELS, type Handler, type HandlerContext, type LogLevelName, type RequestContext } from "../dispatch/context.js";
 import { createDispatcher, handlerTable, type AsWritten, type ExtensionMethod } from "../dispatch/router.js";
 import type { ExtensionModule, RevisionTypes } from "../contract.js";
 import { ErrorCode, RpcError } from "../jsonrpc/errors.js";
 import { InputRequiredCodec, type InputRequiredOptions } from "../session/input-required.js";
-import { ALL_REVISIONS, isRevision, revisionName, type PinnedRevision, type Revision, type RevisionRef } from "../session/revisions.js";
+import { ALL_REVISIONS, eraOf, isRevision, revisionName, type PinnedRevision, type Revision, type RevisionRef } from "../session/revisions.js";
 import { ServerSession, type ServerCore } from "../session/server-session.js";
+import { CoreTasks } from "../tasks/core-tasks.js";
+import { TASKS_EXTENSION } from "../tasks/task.js";
+import { TaskManager, type TasksOptions } from "../tasks/task-manager.js";
+import { tasksExtensionMethods } from "../tasks/tasks-extension.js";
 import type { Transport } from "../transports/transport.js";
 import { stderrLogger, type Logger } from "../util/logger.js";
 import { Sealer, type Secret } from "../util/sealed.js";
@@ -77,6 +81,12 @@ export interface ServerOptions<
    * `(kind, name, ctx) => auth.allows(ctx.auth, kind, name)` with runtime/auth's bearerAuth.
    */
   readonly visible?: (kind: "tools" | "prompts" | "resources", name: string, context: RequestContext) => boolean;
+  /**
+   * Tasks (`ctx.task` in a tool that declares `execution.taskSupport`): where they are kept, how
+   * long, and how often clients should poll. Served as the io.modelcontextprotocol/tasks extension
+   * (2026-07-28) and as 2025-11-25's experimental tasks.
+   */
+  readonly tasks?: TasksOptions;
   /** How tool schemas are checked: "ajv" (compiled), "interpreter" (no code generation), "auto" (default: the interpreter where code generation is forbidden). */
   readonly toolSchemaEngine?: SchemaEngine;
   /**
@@ -116,11 +126,11 @@ export interface ResourceTemplateOptions {
 /**
  * The requests the server answers, typed by the generated handler interfaces: those of
  * 2025-11-25 (where runtime/server/types.ts takes its types from) but initialize, which the
- * session answers, and tasks, which are not offered; plus the stateless-only methods of
+ * session answers; plus the stateless-only methods of
  * 2026-07-28, with the fields the dispatcher completes left optional. A handler returning the
  * wrong shape does not compile.
  */
-export type RuntimeHandlers = Pick<SessionEraHandlers<RequestContext>, Exclude<keyof SessionEraHandlers, "initialize" | `tasks/${string}`>> & {
+export type RuntimeHandlers = Pick<SessionEraHandlers<RequestContext>, Exclude<keyof SessionEraHandlers, "initialize">> & {
   [M in "server/discover" | "subscriptions/listen"]: AsWritten<StatelessHandlers<RequestContext>[M]>;
 };
 
@@ -168,6 +178,8 @@ export class McpServer<Types extends RevisionTypes = any> {
   /** The extensions served (`useExtension`), by identifier, with the settings declared for each. */
   private readonly served = new Map<string, { readonly extension: LoadedExtension; readonly settings: Record<string, unknown> }>();
   private readonly isVisible: ServerOptions["visible"];
+  private readonly tasks: TaskManager;
+  private readonly coreTasks: CoreTasks;
 
   constructor(options: ServerOptions) {
     this.logger = options.logger ?? stderrLogger;
@@ -182,14 +194,17 @@ export class McpServer<Types extends RevisionTypes = any> {
     // Protocol versions are dates: sorting them as text puts them oldest first.
     this.revisions = [...new Set(requested)].sort();
     if (this.revisions.length === 0) throw new Error("a server needs at least one revision");
-    this.subscriptions = new Subscriptions(() => this.sessions, (kind) => this.registry(kind).size > 0, this.logger);
+    this.tasks = new TaskManager(options.tasks ?? {}, this.logger, (task, origin) => this.coreTasks.observe(task, origin));
+    this.coreTasks = new CoreTasks(this.tasks, this.logger);
+    for (const [method, served] of tasksExtensionMethods(this.tasks)) this.extensions.set(method, served);
+    this.subscriptions = new Subscriptions(() => this.sessions, (kind) => this.registry(kind).size > 0, this.logger, this.tasks);
 
     const info = { ...options.info, name: options.name, version: options.version };
     this.core = {
       info,
       instructions: options.instructions,
       revisions: this.revisions,
-      capabilities: () => this.capabilities(),
+      capabilities: (revision) => this.capabilities(revision),
       dispatch: createDispatcher((this.table = new Map(this.handlers())), {
         validateResults: options.validateResults ?? true,
         serverInfo: info,
@@ -198,6 +213,7 @@ export class McpServer<Types extends RevisionTypes = any> {
         clientRequestTimeoutMs: options.clientRequestTimeoutMs ?? 5 * 60_000,
         logger: this.logger,
         extensions: this.extensions,
+        tasks: this.tasks,
       }),
       notification: options.onNotification,
       closed: (session) => this.sessions.delete(session),
@@ -279,11 +295,15 @@ export class McpServer<Types extends RevisionTypes = any> {
   handle<M extends ServedMethod<Types>>(method: M, handler: MethodHandler<Types, M>): this;
   handle(method: string, handler: (params: Record<string, unknown>, context: RequestContext) => unknown, schemas: MethodSchemas): this;
   handle(method: string, handler: (params: never, context: RequestContext) => unknown, schemas?: MethodSchemas): this {
-    if (this.table.has(method) && !this.userMethods.has(method))
+    const extension = schemas ? undefined : this.extensionOf(method);
+    // A served extension's method replaces the runtime's own answer where it gives one (the tasks
+    // extension's tasks/*, runtime/tasks): 2025-11-25's core tasks/* stay the runtime's.
+    // 2025-11-25's core tasks/* are the runtime's only where that revision is served.
+    const runtimeOwn = this.table.has(method) && !(method.startsWith("tasks/") && !this.revisions.includes("2025-11-25"));
+    if (runtimeOwn && !this.userMethods.has(method) && !extension)
       throw new Error(`${method} is served by the runtime itself; use the server API (tool, resource, prompt...) to shape its answers`);
     this.userMethods.add(method);
     const served = handler as Handler;
-    const extension = schemas ? undefined : this.extensionOf(method);
     if (extension) this.extensions.set(method, generatedMethod(extension, method, served));
     else if (schemas) this.extensions.set(method, extensionMethod(method, served, schemas, this.schemas));
     else this.table.set(method, served);
@@ -409,14 +429,26 @@ export class McpServer<Types extends RevisionTypes = any> {
     await Promise.all([...this.sessions].map((session) => session.close()));
   }
 
-  /** Declared from what is registered; list changes are always announced. */
-  capabilities(): Record<string, unknown> {
+  /**
+   * Declared from what is registered; list changes are always announced. Tasks, when a tool
+   * declares `execution.taskSupport`: 2025-11-25's `tasks` capability, or the tasks extension from
+   * 2026-07-28 on (`revision` says which; without it, as of the latest served revision).
+   */
+  capabilities(revision: Revision = this.revisions[this.revisions.length - 1]!): Record<string, unknown> {
     const capabilities: Record<string, unknown> = { logging: {} };
+    if (this.tools.hasTaskTools) {
+      if (eraOf(revision) === "stateless") capabilities.extensions = { [TASKS_EXTENSION]: {} };
+      else if (revision === "2025-11-25") capabilities.tasks = { list: {}, cancel: {}, requests: { tools: { call: {} } } };
+    }
     if (this.tools.size > 0) capabilities.tools = { listChanged: true };
     if (this.resources.size > 0) capabilities.resources = { subscribe: true, listChanged: true };
     if (this.prompts.size > 0) capabilities.prompts = { listChanged: true };
     if (this.prompts.hasCompleters || this.resources.hasCompleters) capabilities.completions = {};
-    const extensions = { ...Object.fromEntries(this.declaredExtensions), ...Object.fromEntries([...this.served].map(([id, { settings }]) => [id, settings])) };
+    const extensions = {
+      ...(capabilities.extensions as Record<string, unknown> | undefined),
+      ...Object.fromEntries(this.declaredExtensions),
+      ...Object.fromEntries([...this.served].map(([id, { settings }]) => [id, settings])),
+    };
     if (Object.keys(extensions).length > 0) capabilities.extensions = extensions;
     return capabilities;
   }
@@ -438,13 +470,19 @@ export class McpServer<Types extends RevisionTypes = any> {
         if (this.registry(kind).size === 0) throw new RpcError(ErrorCode.MethodNotFound, `Method not found: this server offers no ${kind}`);
         return handler(params, context);
       };
+    const offeringTasks =
+      <P, R>(handler: (params: P, context: RequestContext) => R) =>
+      (params: P, context: RequestContext): R => {
+        if (!this.tools.hasTaskTools) throw new RpcError(ErrorCode.MethodNotFound, "Method not found: this server offers no tasks");
+        return handler(params, context);
+      };
     const page = <K extends string, T>(list: string, items: readonly T[], key: K, cursor: unknown) => {
       const { items: slice, nextCursor } = this.paginator.page(list, items, cursor);
       return (nextCursor === undefined ? { [key]: slice } : { [key]: slice, nextCursor }) as Record<K, T[]> & { nextCursor?: string };
     };
     const subscriptions = this.subscriptions;
     const handlers: RuntimeHandlers = {
-      "server/discover": () => this.discover(),
+      "server/discover": (_params, context) => this.discover(context),
       // Session era, after initialize (the session answers the ping before it itself).
       ping: () => ({}),
       "logging/setLevel": (params, context) => ((context.session.logLevel = params.level), {}),
@@ -462,6 +500,10 @@ export class McpServer<Types extends RevisionTypes = any> {
       "subscriptions/listen": (params, context) => subscriptions.listen(fields(params), context),
       "prompts/list": offering("prompts", (params, context) => page("prompts", this.visible("prompts", this.prompts.list(), (p) => p.name, context), "prompts", params.cursor)),
       "prompts/get": offering("prompts", (params, context) => this.prompts.render(fields(params), context)),
+      "tasks/get": offeringTasks((params, context) => this.coreTasks.get(params, context as HandlerContext)),
+      "tasks/result": offeringTasks((params, context) => this.coreTasks.result(params, context as HandlerContext)),
+      "tasks/cancel": offeringTasks((params, context) => this.coreTasks.cancel(params, context as HandlerContext)),
+      "tasks/list": offeringTasks((params, context) => this.coreTasks.list(context as HandlerContext, (tasks) => page("tasks", tasks, "tasks", params.cursor))),
       "completion/complete": (params, context) => {
         if (!("completions" in this.capabilities())) throw new RpcError(ErrorCode.MethodNotFound, "Method not found: this server offers no completions");
         return complete(fields(params), context, {
@@ -479,8 +521,8 @@ export class McpServer<Types extends RevisionTypes = any> {
     return visible ? items.filter((item) => visible(kind, name(item), context)) : items;
   }
 
-  private discover(): ReturnType<RuntimeHandlers["server/discover"]> {
-    const result = { supportedVersions: [...this.revisions].reverse(), capabilities: this.capabilities() };
+  private discover(context: RequestContext): ReturnType<RuntimeHandlers["server/discover"]> {
+    const result = { supportedVersions: [...this.revisions].reverse(), capabilities: this.capabilities(context.revision) };
     return this.core.instructions === undefined ? result : { ...result, instructions: this.core.instructions };
   }
 }

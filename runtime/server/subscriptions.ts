@@ -1,7 +1,9 @@
-import type { RequestContext } from "../dispatch/context.js";
+import type { HandlerContext, RequestContext } from "../dispatch/context.js";
 import type { RequestId } from "../jsonrpc/messages.js";
 import { META } from "../session/meta.js";
 import type { ServerSession } from "../session/server-session.js";
+import type { TaskManager } from "../tasks/task-manager.js";
+import { watchTasks } from "../tasks/tasks-extension.js";
 import type { Logger } from "../util/logger.js";
 
 export type ListKind = "tools" | "prompts" | "resources";
@@ -12,6 +14,8 @@ export interface SubscriptionFilter {
   promptsListChanged?: boolean;
   resourcesListChanged?: boolean;
   resourceSubscriptions?: string[];
+  /** The tasks extension: status notifications of these tasks. */
+  taskIds?: string[];
 }
 
 /**
@@ -28,6 +32,8 @@ interface Listener {
   readonly id: RequestId;
   readonly filter: SubscriptionFilter;
   readonly end: (result: ListenResult) => void;
+  /** Stops what the stream watches besides the server's own changes (tasks). */
+  readonly stop?: () => void;
 }
 
 /**
@@ -43,6 +49,7 @@ export class Subscriptions {
     private readonly sessions: () => Iterable<ServerSession>,
     private readonly offers: (kind: ListKind) => boolean,
     private readonly logger: Logger,
+    private readonly tasks?: TaskManager,
   ) {}
 
   subscribe(params: Record<string, unknown>, context: RequestContext): Record<string, never> {
@@ -56,7 +63,7 @@ export class Subscriptions {
   }
 
   /** subscriptions/listen: acknowledged first, then the stream stays open until the client closes it or the server does. */
-  listen(params: Record<string, unknown>, context: RequestContext): Promise<ListenResult> {
+  async listen(params: Record<string, unknown>, context: RequestContext): Promise<ListenResult> {
     const requested = (params.notifications ?? {}) as SubscriptionFilter;
     const filter: SubscriptionFilter = {};
     for (const kind of ["tools", "prompts", "resources"] as const)
@@ -65,11 +72,18 @@ export class Subscriptions {
 
     const id = context.requestId;
     const session = context.session;
+    // The acknowledgement is the stream's first message: task changes before it wait for it.
+    let early: Record<string, unknown>[] | undefined = [];
+    const taskChanged = (task: Record<string, unknown>) => (early ? early.push(task) : this.send(session, id, "notifications/tasks", task));
+    const watched = requested.taskIds !== undefined && this.tasks ? await watchTasks(this.tasks, requested.taskIds, context as HandlerContext, taskChanged) : undefined;
+    if (watched) filter.taskIds = watched.honoured;
     this.send(session, id, "notifications/subscriptions/acknowledged", { notifications: filter });
+    for (const task of early) this.send(session, id, "notifications/tasks", task);
+    early = undefined;
     return new Promise((resolve) => {
-      const listener: Listener = { session, id, filter, end: resolve };
+      const listener: Listener = { session, id, filter, end: resolve, stop: watched?.stop };
       this.listeners.add(listener);
-      context.signal.addEventListener("abort", () => this.listeners.delete(listener), { once: true });
+      context.signal.addEventListener("abort", () => (this.listeners.delete(listener), listener.stop?.()), { once: true });
     });
   }
 
@@ -90,7 +104,10 @@ export class Subscriptions {
 
   /** The server is going away: end every stream with its result. */
   close(): void {
-    for (const listener of this.listeners) listener.end({ _meta: { [META.subscriptionId]: listener.id } });
+    for (const listener of this.listeners) {
+      listener.stop?.();
+      listener.end({ _meta: { [META.subscriptionId]: listener.id } });
+    }
     this.listeners.clear();
   }
 

@@ -1,4 +1,6 @@
-import type { RequestContext } from "../dispatch/context.js";
+import type { RequestContext, TaskContext, TaskOptions } from "../dispatch/context.js";
+import { ExtensionResult } from "../dispatch/router.js";
+import { taskRequired } from "../tasks/task-manager.js";
 import { isThenable } from "../util/thenable.js";
 import { ErrorCode, RpcError } from "../jsonrpc/errors.js";
 import { precompiled, type CompiledToolValidators, type SchemaCompiler, type SchemaValidator } from "./json-schema.js";
@@ -58,6 +60,12 @@ export class ToolRegistry {
     return this.tools.size;
   }
 
+  /** Whether a tool may run as a task (`execution.taskSupport` optional or required): the server then offers tasks. */
+  get hasTaskTools(): boolean {
+    for (const tool of this.tools.values()) if (taskSupport(tool.definition) !== "forbidden") return true;
+    return false;
+  }
+
   register<Args, Result>(definition: ToolDefinition, handler: ToolHandler<Args, Result>): void {
     if (!TOOL_NAME.test(definition.name))
       throw new Error(`invalid tool name ${JSON.stringify(definition.name)}: use 1 to 128 of A-Z a-z 0-9 _ . -`);
@@ -111,11 +119,13 @@ export class ToolRegistry {
     const invalid = input(args);
     if (invalid !== undefined) return failure(`Invalid arguments for tool ${name}: ${invalid}`);
     const output = tool.definition.outputSchema ? (tool.output ??= this.compile(tool, "outputSchema")) : undefined;
+    const support = taskSupport(tool.definition);
+    if (support === "required" && !context.canCreateTask) throw taskRequired(context);
 
     // A handler may answer at once or later; only a later answer costs a promise.
     let outcome: CallToolResult | Promise<CallToolResult>;
     try {
-      outcome = tool.handler(args as never, context);
+      outcome = tool.handler(args as never, support === "forbidden" ? context : taskingContext(context, name, output));
     } catch (error) {
       return thrown(error);
     }
@@ -133,6 +143,27 @@ export class ToolRegistry {
   }
 }
 
+function taskSupport(definition: ToolDefinition): "forbidden" | "optional" | "required" {
+  return (definition as { execution?: { taskSupport?: "forbidden" | "optional" | "required" } }).execution?.taskSupport ?? "forbidden";
+}
+
+/**
+ * The context of a tool that may run as a task: the task's work is held to the tool's rules too
+ * (a throw is an isError result, structuredContent must match the outputSchema), since its
+ * result is the tools/call result the client gets from tasks/get.
+ */
+function taskingContext(context: RequestContext, name: string, output: SchemaValidator | undefined): RequestContext {
+  const task = <R>(work: (task: TaskContext) => R | Promise<R>, options?: TaskOptions): Promise<R> =>
+    context.task(async (running) => {
+      try {
+        return checked(name, output, (await work(running)) as CallToolResult) as R;
+      } catch (error) {
+        return thrown(error) as R;
+      }
+    }, options);
+  return Object.create(context, { task: { value: task } }) as RequestContext;
+}
+
 /** A handler's throw or rejection: an isError result, unless it chose a JSON-RPC error itself. */
 function thrown(error: unknown): CallToolResult {
   if (error instanceof RpcError) throw error;
@@ -141,7 +172,7 @@ function thrown(error: unknown): CallToolResult {
 
 /** Completes a result's text copy of structuredContent, and holds it to the outputSchema. */
 function checked(name: string, output: SchemaValidator | undefined, result: CallToolResult): CallToolResult {
-  if (typeof result !== "object" || result === null) return result;
+  if (typeof result !== "object" || result === null || result instanceof ExtensionResult) return result;
   if (result.structuredContent !== undefined && result.content === undefined)
     result = { ...result, content: [{ type: "text", text: JSON.stringify(result.structuredContent) }] };
   if (output && !result.isError) {

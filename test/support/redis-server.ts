@@ -5,6 +5,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { connectRedis, type RedisConnection } from "../../runtime/stores/redis-connection.js";
 
 export interface RedisServer {
   readonly url: string;
@@ -77,4 +78,27 @@ function ready(child: ChildProcess): Promise<void> {
       reject(new Error(`redis-server exited (${code}) before it was ready: ${output}`));
     });
   });
+}
+
+/**
+ * One redis-server for the enclosing describe block, started before its tests and stopped after
+ * them with every connection `connect` opened.
+ */
+export function redisForSuite(): { connect(): Promise<RedisConnection> } {
+  let redis: RedisServer | undefined;
+  const connections: RedisConnection[] = [];
+  before(async () => {
+    redis = await startRedis();
+  });
+  after(async () => {
+    await Promise.all(connections.map((connection) => connection.close()));
+    await redis?.stop();
+  });
+  return {
+    connect: async () => {
+      const connection = await connectRedis(redis!.url);
+      connections.push(connection);
+      return connection;
+    },
+  };
 }

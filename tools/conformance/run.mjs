@@ -11,9 +11,8 @@
 // Every check must be SUCCESS (INFO and SKIPPED are neutral); a FAILURE or a WARNING fails the
 // run unless expected-failures.yml lists that suite, scenario and check with a reason. The one
 // other exception: scenarios the alpha's requirements file itself marks `not_scored` with reason
-// `extension` (optional by definition, SEP-1730: today the io.modelcontextprotocol/tasks
-// extension, which this project does not implement) run and are reported apart, as the suite
-// does. Its not_scored `pending` scenarios count like any other. Prints
+// `extension` (optional by definition, SEP-1730) run and are reported apart, as the suite does,
+// unless this project serves that extension (SERVED_EXTENSIONS): then they are scored. Its not_scored `pending` scenarios count like any other. Prints
 // each suite's totals; exits non-zero on any failure; stops the server in every case; each
 // suite and the whole run are bounded in time.
 //
@@ -36,6 +35,9 @@ const ALPHA = join(here, "node_modules", "conformance-alpha", "dist", "index.js"
 const SERVER_START_TIMEOUT_MS = 60_000;
 const SUITE_TIMEOUT_MS = 240_000;
 const RUN_TIMEOUT_MS = 480_000;
+
+/** Extension scenarios scored like any other, because the fixture serves their extension. */
+const SERVED_EXTENSIONS = [/^tasks-/]; // io.modelcontextprotocol/tasks (SEP-2663)
 
 const SUITES = [
   { name: "0.1.16 active", cli: STABLE, args: [] },
@@ -173,6 +175,7 @@ function optionalExtensions(revision) {
   const notScored = text.slice(text.indexOf("\nnot_scored:"));
   for (const block of notScored.split(/\n\s*- scenario:\s*/).slice(1)) {
     const scenario = block.split("\n")[0].trim();
+    if (SERVED_EXTENSIONS.some((served) => served.test(scenario))) continue;
     if (/\n\s*leg:\s*server\b/.test(block) && /\n\s*reason:\s*extension\b/.test(block)) found.add(scenario);
   }
   return found;

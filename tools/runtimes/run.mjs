@@ -43,7 +43,16 @@ const RUNTIMES = {
  * check that needs more (SEP-1699 polling: the server closes the POST's stream, the tool finishes
  * for the client's GET) passes since the Worker hands fetchHandler its ctx (ctx.waitUntil).
  */
-const EXPECTED = {};
+const EXPECTED = {
+  workerd: [
+    // A task keeps running after its CreateTaskResult (fetchHandler passes ctx.waitUntil), but an
+    // answer that a later request (tasks/update) delivers resolves the task's waiting promise from
+    // that request's context, and workerd does not run continuations across requests' contexts.
+    // Tasks that ask mid-flight need one context per task on workerd (a Durable Object).
+    { suite: "0.2.0-alpha 2026-07-28", problem: "tasks-mrtr-input / tasks-mrtr-tasks-update-resumes" },
+    { suite: "0.2.0-alpha 2026-07-28", problem: "tasks-mrtr-input / tasks-mrtr-partial-fulfillment" },
+  ],
+};
 
 const { values } = parseArgs({ options: { runtime: { type: "string", multiple: true } } });
 const selected = values.runtime ?? Object.keys(RUNTIMES);

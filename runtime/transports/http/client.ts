@@ -1,7 +1,7 @@
 import type { RequestId } from "../../jsonrpc/messages.js";
 import { TransportClosedError } from "../closed-error.js";
 import type { Receiver, SendOptions, Transport } from "../transport.js";
-import { metaVersion } from "./headers.js";
+import { metaVersion, NAMED_BY } from "./headers.js";
 import { SseParser } from "./sse-parser.js";
 
 export interface HttpClientTransportOptions {
@@ -22,8 +22,6 @@ export interface HttpClientTransportOptions {
   readonly authProvider?: { fetch(base: typeof fetch): typeof fetch };
 }
 
-/** Which param each method names in Mcp-Name (2026-07-28). */
-const NAMED_BY: Readonly<Record<string, string>> = { "tools/call": "name", "prompts/get": "name", "resources/read": "uri" };
 
 /**
  * The client side of Streamable HTTP, over fetch, for both eras: our Transport, for McpClient.

@@ -114,10 +114,11 @@ export class StreamableHttpEndpoint {
     for (const exchange of this.exchanges) void exchange.close();
   }
 
-  /** A web Request in, its Response out: the whole endpoint for fetch-style platforms. */
+  /** A web Request in, its Response out: the whole endpoint for fetch-style platforms (a Worker passes its ExecutionContext, for `waitUntil`). */
   readonly fetch = (request: Request, context?: PlatformContext): Promise<Response> => {
-    const reply = new WebReply(`${request.method} ${request.url}`, this.options, this.logger, request.signal, waitUntilOf(context));
-    this.handle(webIncoming(request), reply);
+    const waitUntil = waitUntilOf(context);
+    const reply = new WebReply(`${request.method} ${request.url}`, this.options, this.logger, request.signal, waitUntil);
+    this.handle(webIncoming(request, waitUntil), reply);
     return reply.response;
   };
 
@@ -205,7 +206,7 @@ export class StreamableHttpEndpoint {
     // Per-tool, per-prompt and per-resource scopes: 403 insufficient_scope before anything is dispatched.
     const refused = auth && this.options.auth?.authorize?.(auth, body);
     if (refused) return res.respond(refused);
-    const context: MessageContext = auth ? { headers: req.headers(), auth } : { headers: req.headers() };
+    const context: MessageContext = { headers: req.headers(), ...(auth && { auth }), ...(req.waitUntil && { waitUntil: req.waitUntil }) };
 
     const sessionId = req.header(HEADER.sessionId);
     if (sessionId !== undefined) {

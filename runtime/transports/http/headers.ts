@@ -14,8 +14,15 @@ export const HEADER = {
 
 const PROTOCOL_VERSION_META = "io.modelcontextprotocol/protocolVersion";
 
-/** Which param each method names in Mcp-Name. */
-const NAMED_BY: Readonly<Record<string, string>> = { "tools/call": "name", "prompts/get": "name", "resources/read": "uri" };
+/** Which param each method names in Mcp-Name: SEP-2243's, and the tasks extension's (its "Routing Headers"). */
+export const NAMED_BY: Readonly<Record<string, string>> = {
+  "tools/call": "name",
+  "prompts/get": "name",
+  "resources/read": "uri",
+  "tasks/get": "taskId",
+  "tasks/update": "taskId",
+  "tasks/cancel": "taskId",
+};
 
 /** The protocol version a stateless request names in its `_meta`, if any. */
 export function metaVersion(message: unknown): unknown {

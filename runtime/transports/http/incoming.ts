@@ -18,12 +18,15 @@ export interface Incoming {
   readonly parsed?: unknown;
   /** The request as a web Request, for the authorization hook and routes. */
   request(): Request;
+  /** Keeps the platform running `work` after the response (a Worker's `ctx.waitUntil`); handlers see it as `ctx.transport.waitUntil`. */
+  readonly waitUntil?: (work: Promise<unknown>) => void;
 }
 
 /** A web Request as the endpoint reads it. */
-export function webIncoming(request: Request): Incoming {
+export function webIncoming(request: Request, waitUntil?: (work: Promise<unknown>) => void): Incoming {
   let path: string | undefined;
   return {
+    ...(waitUntil && { waitUntil }),
     method: request.method,
     get path() {
       return (path ??= new URL(request.url).pathname);

@@ -130,7 +130,8 @@ describe("McpClient", () => {
       expect((await client.listTools()).items).to.deep.equal([]);
       const meta = {
         "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-        "io.modelcontextprotocol/clientCapabilities": { elicitation: {} },
+        // The tasks extension is declared unless `tasks: false` (runtime/client/tasks.ts follows tasks).
+        "io.modelcontextprotocol/clientCapabilities": { elicitation: {}, extensions: { "io.modelcontextprotocol/tasks": {} } },
         "io.modelcontextprotocol/clientInfo": { name: "unit-client", version: "3.2.1" },
       };
       expect(server.received.map((m) => [m.method, m.params?._meta])).to.deep.equal([

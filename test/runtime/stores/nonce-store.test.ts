@@ -5,28 +5,14 @@
 import { expect } from "chai";
 import { createServer, type McpServer, type RequestContext } from "../../../runtime/index.js";
 import { MemoryNonceStore, type NonceStore } from "../../../runtime/stores/nonce-store.js";
-import { connectRedis, type RedisConnection } from "../../../runtime/stores/redis-connection.js";
 import { RedisNonceStore } from "../../../runtime/stores/redis-nonce-store.js";
 import { quiet, RawPeer, type Json } from "../../support/features-server.js";
-import { startRedis, type RedisServer } from "../../support/redis-server.js";
+import { redisForSuite } from "../../support/redis-server.js";
 
 const ROOTS = { roots: [{ uri: "file:///work", name: "work" }] };
 
 describe("stores: single-use nonces", () => {
-  let redis: RedisServer;
-  const connections: RedisConnection[] = [];
-  const connect = async () => {
-    const connection = await connectRedis(redis.url);
-    connections.push(connection);
-    return connection;
-  };
-  before(async () => {
-    redis = await startRedis();
-  });
-  after(async () => {
-    await Promise.all(connections.map((connection) => connection.close()));
-    await redis?.stop();
-  });
+  const { connect } = redisForSuite();
 
   const contract = (name: string, make: () => Promise<[NonceStore, NonceStore]>) =>
     describe(name, () => {

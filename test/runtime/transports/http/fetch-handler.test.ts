@@ -98,3 +98,27 @@ describe("transports/http: fetchHandler hands work that outlives its response to
     expect(await resumed.text()).to.contain('"text":"finished"');
   });
 });
+
+describe("transports/http: fetchHandler with a Worker's ctx.waitUntil", () => {
+  it("hands a task's work to waitUntil, so the platform keeps running it after the CreateTaskResult", async () => {
+    const server = createServer({ name: "worker", version: "1.0.0", logger: () => {} });
+    server.tool({ name: "later", description: "a task", inputSchema: { type: "object" }, execution: { taskSupport: "optional" } }, (_args, ctx) =>
+      ctx.task(async () => ({ content: [{ type: "text" as const, text: "finished" }] })),
+    );
+    const handler = fetchHandler(server, { path: "/mcp" });
+    try {
+      const kept: Promise<unknown>[] = [];
+      const call = stateless(1, "tools/call", { name: "later", arguments: {}, _meta: { "io.modelcontextprotocol/clientCapabilities": { extensions: { "io.modelcontextprotocol/tasks": {} } } } });
+      const request = new Request("http://localhost/mcp", { method: "POST", headers: { "Content-Type": "application/json", Accept: "application/json, text/event-stream", ...call.headers }, body: JSON.stringify(call.body) });
+      const answer = (await (await handler(request, { waitUntil: (work: Promise<unknown>) => kept.push(work) })).json()) as { result: { resultType: string; taskId: string } };
+      expect(answer.result.resultType).to.equal("task");
+      expect(kept).to.have.length(1);
+      await kept[0];
+      const get = stateless(2, "tasks/get", { taskId: answer.result.taskId, _meta: { "io.modelcontextprotocol/clientCapabilities": { extensions: { "io.modelcontextprotocol/tasks": {} } } } });
+      const got = await handler(new Request("http://localhost/mcp", { method: "POST", headers: { "Content-Type": "application/json", Accept: "application/json, text/event-stream", ...get.headers, "Mcp-Name": answer.result.taskId }, body: JSON.stringify(get.body) }));
+      expect(((await got.json()) as { result: { status: string } }).result.status).to.equal("completed");
+    } finally {
+      await server.close();
+    }
+  });
+});
