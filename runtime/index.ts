@@ -86,6 +86,5 @@ export { MemoryNonceStore, type NonceStore } from "./stores/nonce-store.js";
 export { MemorySessionStore, type SessionRecord, type SessionStore } from "./stores/session-store.js";
 export { MemoryTaskStore, type TaskStore } from "./stores/task-store.js";
 export { CHANNELS, MemoryEventBus, type EventBus } from "./stores/event-bus.js";
-export { BusRelay, type RelayedMessage, type SessionEndpoint } from "./stores/bus-relay.js";
 
 // Streamable HTTP is its own entry point, runtime/http.ts (mcp-codegen/runtime/http): stdio servers never load node:http.

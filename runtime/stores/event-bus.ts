@@ -21,7 +21,7 @@ export const CHANNELS = {
   session: (sessionId: string) => `session:${sessionId}`,
   /** A request's SSE stream, to the instance where its client resumed it while another produces it. */
   stream: (streamId: string) => `stream:${streamId}`,
-  /** Answers to the server-to-client requests one instance relayed. */
+  /** A client's answers that reached another instance, forwarded to the instance that asked. */
   replies: (instanceId: string) => `replies:${instanceId}`,
 } as const;
 

@@ -2,8 +2,6 @@
 // the instance holding a session's stream, and answers come back. The same tests in memory and on
 // a real redis-server, where each instance has its own connections.
 import { expect } from "chai";
-import { RpcError } from "../../../runtime/index.js";
-import { BusRelay } from "../../../runtime/stores/bus-relay.js";
 import { CHANNELS, MemoryEventBus, type EventBus } from "../../../runtime/stores/event-bus.js";
 import { connectRedis, type RedisConnection } from "../../../runtime/stores/redis-connection.js";
 import { RedisEventBus } from "../../../runtime/stores/redis-event-bus.js";
@@ -21,7 +19,7 @@ async function collect(bus: EventBus, channel: string, count: number): Promise<{
   return { messages: all, stop };
 }
 
-describe("stores: event bus and relay", () => {
+describe("stores: event bus", () => {
   let redis: RedisServer;
   const connections: RedisConnection[] = [];
   let n = 0;
@@ -64,41 +62,6 @@ describe("stores: event bus and relay", () => {
         await onA.stop();
         await onB.stop();
         expect(await a.publish(CHANNELS.notifications, update), "nobody listens any more").to.equal(0);
-      });
-
-      it("relays a request to the instance holding the session's stream, and its answer or error back", async () => {
-        const [a, b] = await make();
-        const holder = new BusRelay(a, "instance-a");
-        const asker = new BusRelay(b, "instance-b");
-        const notified: unknown[] = [];
-        const stop = await holder.serve("session-1", {
-          notification: (method, params) => notified.push({ method, params }),
-          request: async (method, params) => {
-            if (method === "elicitation/create") return { action: "accept", content: { name: "Ada" }, asked: params };
-            throw new RpcError(-32601, `Method not found: ${method}`);
-          },
-        });
-        const answer = await asker.request("session-1", "elicitation/create", { message: "Your name?" }, 10_000);
-        expect(answer).to.deep.equal({ action: "accept", content: { name: "Ada" }, asked: { message: "Your name?" } });
-        let refused: RpcError | undefined;
-        await asker.request("session-1", "sampling/createMessage", {}, 10_000).catch((error: RpcError) => (refused = error));
-        expect(refused).to.be.instanceOf(RpcError);
-        expect(refused!.code).to.equal(-32601);
-        expect(await asker.notify("session-1", "notifications/message", { level: "info", data: "hi" })).to.equal(true);
-        for (let i = 0; i < 200 && notified.length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 5));
-        expect(notified).to.deep.equal([{ method: "notifications/message", params: { level: "info", data: "hi" } }]);
-        await stop();
-        await Promise.all([holder.close(), asker.close()]);
-      });
-
-      it("refuses at once a request for a session no instance holds", async () => {
-        const [, b] = await make();
-        const asker = new BusRelay(b);
-        let refused: Error | undefined;
-        await asker.request("nobody", "roots/list", {}, 60_000).catch((error: Error) => (refused = error));
-        expect(refused?.message).to.equal("no instance holds a stream of session nobody");
-        expect(await asker.notify("nobody", "notifications/message")).to.equal(false);
-        await asker.close();
       });
     });
 
