@@ -24,7 +24,9 @@ export function taskView(era: Era, task: TaskRecord): Record<string, unknown> {
 /** 2026-07-28 DetailedTask (tasks/get, notifications/tasks): the task with what its status carries. */
 export function detailedTaskView(task: TaskRecord): Record<string, unknown> {
   const view = taskView("stateless", task);
-  if (task.status === "completed" && task.result) view.result = task.result;
+  // The result "matches the result type of the original request" (tasks.md), and every 2026-07-28
+  // Result carries resultType (schema.ts Result): a tool's result is stored without it.
+  if (task.status === "completed" && task.result) view.result = { resultType: "complete", ...task.result };
   if (task.status === "failed" && task.error) view.error = task.error;
   if (task.status === "input_required") view.inputRequests = task.inputRequests ?? {};
   return view;

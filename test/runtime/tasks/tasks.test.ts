@@ -114,6 +114,8 @@ describe("tasks, 2026-07-28 (io.modelcontextprotocol/tasks)", () => {
     const done = await poll(client, created.taskId, terminal);
     expect(done).to.include({ status: "completed", statusMessage: "gate a opened" });
     expect(done.result.content[0].text).to.equal(`done a (task ${created.taskId})`);
+    // The inlined result is the tool's 2026-07-28 CallToolResult, so it carries resultType too.
+    expect(done.result.resultType).to.equal("complete");
   });
 
   it("the same handler answers at once, inline, a request that did not declare the extension", async () => {
