@@ -18,3 +18,6 @@ export { SkillsExtension, memorySkillFiles, skillEntry } from "@modelcontextprot
 // MCP Apps: the ext-apps server helpers and the JSON Schema of its types.
 export { registerAppTool, registerAppResource, getUiCapability } from "@modelcontextprotocol/ext-apps/server";
 export const EXT_APPS_SCHEMA = fileURLToPath(import.meta.resolve("@modelcontextprotocol/ext-apps/schema.json"));
+
+// The tasks extension's official requester (@modelcontextprotocol/ext-tasks), its client side.
+export { createTaskSessionFromClient, resultFromTaskOutcome, TaskCancelledError, TaskFailedError } from "@modelcontextprotocol/ext-tasks/client";
