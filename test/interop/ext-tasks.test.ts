@@ -4,19 +4,18 @@
 // endpoint. It creates tasks through tools/call, polls tasks/get, answers input_required through
 // tasks/update and cancels through tasks/cancel.
 import { expect } from "chai";
-import { createServer, RpcError, type McpServer } from "../../runtime/index.js";
+import { createServer, type McpServer } from "../../runtime/index.js";
+import { NAMED_BY } from "../../runtime/transports/http/headers.js";
 import { http, type HttpEndpoint } from "../../runtime/transports/http/index.js";
 import { quiet, rejectionOf } from "../support/features-server.js";
 import { until } from "../support/mcp.js";
+import { registerTaskTools } from "../support/task-tools.js";
 import { interopPeers } from "./support/peers.js";
 
 type Any = any; // eslint-disable-line @typescript-eslint/no-explicit-any
 
 const REVISION = "2026-07-28";
 const TASKS = "io.modelcontextprotocol/tasks";
-const text = (value: string) => ({ content: [{ type: "text" as const, text: value }] });
-const nameSchema = { type: "object", properties: { name: { type: "string" } }, required: ["name"] };
-
 /** Gates opened by the test, by name; and the gates whose task was stopped. */
 const gates = new Map<string, () => void>();
 const stopped: string[] = [];
@@ -24,31 +23,9 @@ const stopped: string[] = [];
 function server(): McpServer {
   const served = createServer({ name: "ext-tasks-interop", version: "1.0.0", logger: quiet, tasks: { pollIntervalMs: 20 } });
   served.tool({ name: "square", description: "squares n, as a task", inputSchema: { type: "object", properties: { n: { type: "number" } }, required: ["n"] }, execution: { taskSupport: "optional" } }, ({ n }, ctx) =>
-    ctx.task(async () => text(String((n as number) ** 2))),
+    ctx.task(async () => ({ content: [{ type: "text" as const, text: String((n as number) ** 2) }] })),
   );
-  served.tool(
-    { name: "gated", description: "waits for its gate", inputSchema: { type: "object", properties: { gate: { type: "string" } }, required: ["gate"] }, execution: { taskSupport: "optional" } },
-    ({ gate }, ctx) =>
-      ctx.task(async (task) => {
-        await new Promise<void>((resolve) => {
-          gates.set(gate as string, resolve);
-          task.signal.addEventListener("abort", () => (stopped.push(gate as string), resolve()), { once: true });
-        });
-        return text(`opened ${gate}`);
-      }),
-  );
-  served.tool({ name: "greet", description: "asks a name, as a task", inputSchema: { type: "object", properties: {} }, execution: { taskSupport: "optional" } }, (_args, ctx) =>
-    ctx.task(async (task) => {
-      const answer = await task.elicit({ message: "Name?", requestedSchema: nameSchema });
-      return text(`Hello, ${String((answer.content as { name?: string }).name)}!`);
-    }),
-  );
-  served.tool({ name: "crash", description: "fails", inputSchema: { type: "object", properties: {} }, execution: { taskSupport: "required" } }, (_args, ctx) =>
-    ctx.task(() => {
-      throw new RpcError(-32603, "crashed");
-    }),
-  );
-  return served;
+  return registerTaskTools(served, { opened: gates, stopped });
 }
 
 /** A 2026-07-28 POST of one JSON-RPC request, with the routing headers its body implies (SEP-2243); the response from JSON or from the SSE stream. */
@@ -56,7 +33,8 @@ function rawDispatch(url: string) {
   let next = 0;
   return async (request: Any) => {
     const message = { jsonrpc: "2.0", id: `ext-${++next}`, ...request };
-    const named = message.method === "tools/call" ? message.params?.name : message.method.startsWith("tasks/") ? message.params?.taskId : undefined;
+    const param = NAMED_BY[message.method];
+    const named = param === undefined ? undefined : message.params?.[param];
     const response = await fetch(url, {
       method: "POST",
       headers: {

@@ -9,43 +9,16 @@ import { createMemoryPair } from "../../../runtime/transports/memory.js";
 import { http, HttpClientTransport, type HttpEndpoint } from "../../../runtime/transports/http/index.js";
 import { quiet, rejectionOf } from "../../support/features-server.js";
 import { until } from "../../support/mcp.js";
+import { registerTaskTools } from "../../support/task-tools.js";
 
 const POLL_MS = 40;
-const nameSchema = { type: "object", properties: { name: { type: "string" } }, required: ["name"] };
-const text = (value: string) => ({ content: [{ type: "text" as const, text: value }] });
-
 /** Gates opened by the test, by name; and the gates whose task was stopped. */
 const gates = new Map<string, () => void>();
 const stopped: string[] = [];
 /** Every tasks/get the server saw: method handlers cannot be replaced, so the tool's work counts its polls through the store instead. */
 let polls = 0;
 
-function server(): McpServer {
-  const served = createServer({ name: "tasks", version: "1.0.0", logger: quiet, tasks: { pollIntervalMs: POLL_MS } });
-  served.tool(
-    { name: "gated", description: "waits for its gate", inputSchema: { type: "object", properties: { gate: { type: "string" } }, required: ["gate"] }, execution: { taskSupport: "optional" } },
-    ({ gate }, ctx) =>
-      ctx.task(async (task) => {
-        await new Promise<void>((resolve) => {
-          gates.set(gate, resolve);
-          task.signal.addEventListener("abort", () => (stopped.push(gate), resolve()), { once: true });
-        });
-        return text(`opened ${gate}`);
-      }),
-  );
-  served.tool({ name: "greet", description: "asks a name, as a task", inputSchema: { type: "object", properties: {} }, execution: { taskSupport: "optional" } }, (_args, ctx) =>
-    ctx.task(async (task) => {
-      const answer = await task.elicit({ message: "Name?", requestedSchema: nameSchema });
-      return text(`Hello, ${String((answer.content as { name?: string }).name)}!`);
-    }),
-  );
-  served.tool({ name: "crash", description: "fails", inputSchema: { type: "object", properties: {} }, execution: { taskSupport: "required" } }, (_args, ctx) =>
-    ctx.task(() => {
-      throw new RpcError(-32603, "crashed");
-    }),
-  );
-  return served;
-}
+const server = (): McpServer => registerTaskTools(createServer({ name: "tasks", version: "1.0.0", logger: quiet, tasks: { pollIntervalMs: POLL_MS } }), { opened: gates, stopped });
 
 const elicitation = { elicitation: () => ({ action: "accept", content: { name: "Ada" } }) };
 
