@@ -47,6 +47,8 @@ export const DEFAULT_EVENT_STORE_LIMITS: Required<EventStoreLimits> = {
 };
 
 interface Kept extends StoredEvent {
+  /** Emptied once the event is dropped: `order` may still reference it until it is compacted. */
+  data: string;
   readonly seq: number;
   readonly at: number;
   readonly streamId: string;
@@ -124,10 +126,7 @@ export class InMemoryEventStore implements EventStore {
     for (const [streamId, log] of this.streams)
       if (log.owner === owner) {
         this.size -= log.events.length;
-        for (const event of log.events) {
-          this.bytes -= event.data.length;
-          event.gone = true;
-        }
+        for (const event of log.events) this.release(event);
         this.streams.delete(streamId);
       }
     this.bytesByOwner.delete(owner);
@@ -174,13 +173,19 @@ export class InMemoryEventStore implements EventStore {
   private drop(event: Kept): void {
     const log = this.streams.get(event.streamId)!;
     log.events.shift();
-    event.gone = true;
     log.firstKept = log.events[0]?.seq ?? log.next;
     this.size--;
-    this.bytes -= event.data.length;
     this.bytesByOwner.set(log.owner, (this.bytesByOwner.get(log.owner) ?? 0) - event.data.length);
+    this.release(event);
     if (this.order[this.head] === event) this.head++;
     this.compact();
+  }
+
+  /** Marks `event` gone for eviction to skip, and lets its data go. */
+  private release(event: Kept): void {
+    this.bytes -= event.data.length;
+    event.gone = true;
+    event.data = "";
   }
 
   private compact(): void {

@@ -1,4 +1,6 @@
 import { expect } from "chai";
+import { setFlagsFromString } from "node:v8";
+import { runInNewContext } from "node:vm";
 import { InMemoryEventStore } from "../../../../runtime/transports/http/event-store.js";
 import { openSession, post, sessionHeaders, startServer } from "./support.js";
 
@@ -52,6 +54,25 @@ describe("transports/http/event-store", () => {
     store.append("fourth", "f", kb(8));
     expect(store.byteCount).to.be.at.most(25);
     expect(store.replayAfter("quiet", store.primingId("q"))?.evicted, "the oldest event overall went first").to.equal(true);
+  });
+
+  it("holds in memory no more than its bounds: events dropped for a session's share or forgotten are released", () => {
+    // Found by bench/memory-abuse.ts: the byte count kept its bound while dropped events stayed
+    // referenced behind the oldest live one, so answers nobody resumed stayed in the heap.
+    setFlagsFromString("--expose-gc");
+    const gc = runInNewContext("gc") as () => void;
+    const MiB = 2 ** 20;
+    const store = new InMemoryEventStore({ maxBytesPerSession: MiB, maxBytes: 64 * MiB });
+    gc();
+    const before = process.memoryUsage().heapUsed;
+    // A quiet session's one event stays oldest; 16 sessions then each send 12 MiB against a 1 MiB share.
+    store.append("quiet", "q", "hello");
+    for (let i = 0; i < 48; i++) for (let s = 0; s < 16; s++) store.append(`s${s}`, `stream${s}`, Buffer.alloc(MiB / 4, 97 + (i % 26)).toString("latin1"));
+    store.forget("s0");
+    gc();
+    const held = (process.memoryUsage().heapUsed - before) / MiB;
+    expect(store.byteCount).to.equal(15 * MiB + "hello".length);
+    expect(held, "MiB of heap held by the store (15 MiB kept)").to.be.below(40);
   });
 
   it("is bounded in age", () => {

@@ -1,0 +1,52 @@
+// The server for bench/memory-abuse.ts, in its own process so that its RSS is its own: the
+// runtime of the checkout at <tree> (its TypeScript sources, so a commit's tree measures as it
+// was), on Streamable HTTP at 127.0.0.1, with the endpoint's defaults (event store, bounds) and SSE
+// answers, so every answer goes through the stream and the event store.
+//   node --expose-gc --import tsx bench/memory-abuse/server.ts <tree>
+// Tools: flood {count, bytes} sends `count` progress notifications of `bytes` each, then answers;
+// blob {bytes} answers a text of `bytes`. Prints "listening on URL", "flooded" when flood has sent
+// everything, and "collected heap <bytes> external <bytes>" after a "gc" line on stdin; warnings go to stderr; stops when stdin ends.
+import { join, resolve } from "node:path";
+import { createInterface } from "node:readline";
+import { pathToFileURL } from "node:url";
+
+const given = process.argv[2];
+if (!given) throw new Error("usage: server.ts <tree>");
+const tree = resolve(given);
+
+/** What this bench uses of the runtime, the same in every tree it measures. */
+interface Context {
+  progress(progress: number, total?: number, message?: string): void;
+}
+interface Server {
+  tool(definition: object, handler: (args: never, ctx: Context) => unknown): unknown;
+  listen(endpoint: unknown): Promise<void>;
+  close(): Promise<void>;
+}
+const { createServer } = (await import(pathToFileURL(join(tree, "runtime/index.ts")).href)) as { createServer(options: object): Server };
+const { http } = (await import(pathToFileURL(join(tree, "runtime/transports/http/index.ts")).href)) as { http(options: object): { url: string } };
+
+const server = createServer({ name: "memory-abuse", version: "1.0.0", logger: () => {} });
+const sized = { type: "object", properties: { count: { type: "integer" }, bytes: { type: "integer" } }, required: ["bytes"] };
+server.tool({ name: "flood", description: "sends many large progress notifications", inputSchema: sized }, (args: { count: number; bytes: number }, ctx) => {
+  const text = "x".repeat(args.bytes);
+  for (let i = 1; i <= args.count; i++) ctx.progress(i, args.count, text);
+  console.log("flooded");
+  return { content: [{ type: "text", text: "done" }] };
+});
+server.tool({ name: "blob", description: "answers a large text", inputSchema: sized }, (args: { bytes: number }) => ({ content: [{ type: "text", text: "x".repeat(args.bytes) }] }));
+
+const endpoint = http({ port: 0, host: "127.0.0.1", responseMode: "sse", logger: (level: string, message: string) => console.error(`${level}: ${message}`) });
+await server.listen(endpoint);
+console.log(`listening on ${endpoint.url}`);
+
+const gc = (globalThis as { gc?: () => void }).gc;
+createInterface({ input: process.stdin })
+  .on("line", (line) => {
+    if (line === "gc") {
+      gc?.();
+      const { heapUsed, external } = process.memoryUsage();
+      console.log(`collected heap ${heapUsed} external ${external}`);
+    }
+  })
+  .on("close", () => void server.close().finally(() => process.exit(0)));
