@@ -3,7 +3,7 @@
 // alone answering the same echo with JSON.parse + JSON.stringify, the best any MCP server could do
 // on this transport. Same machine, same run, same client.
 //
-//   node --import tsx bench/http.ts [--quick] [--runs N]
+//   node --import tsx bench/http.ts [--quick] [--runs N] [--era 2025-11-25|2026-07-28] [--mode json|sse]
 //
 // Each server runs in a child process (bench/http/server.ts); this process is the load: 16
 // clients, each with one call in flight at a time over a keep-alive connection (in 2025-11-25 each
@@ -22,7 +22,7 @@ import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { median, Session, type Era } from "./http/client.js";
 
-const { values } = parseArgs({ options: { quick: { type: "boolean", default: false }, runs: { type: "string" } } });
+const { values } = parseArgs({ options: { quick: { type: "boolean", default: false }, runs: { type: "string" }, era: { type: "string" }, mode: { type: "string" } } });
 const CLIENTS = 16;
 const RUNS = Number(values.runs ?? (values.quick ? 3 : 5));
 const RUN_MS = values.quick ? 1_000 : 2_000;
@@ -109,8 +109,8 @@ console.log(`tools/call over Streamable HTTP on node:http, ${CLIENTS} concurrent
 console.log(`node ${process.version}, ${cpus().length} cores; servers in child processes, bound to 127.0.0.1\n`);
 console.log("| era, answers | ours | SDK v2 | SDK v1 | floor | ours / floor | ours / v2 | ours / v1 |");
 console.log("|---|---:|---:|---:|---:|---:|---:|---:|");
-for (const era of ["2025-11-25", "2026-07-28"] as const)
-  for (const mode of ["json", "sse"] as const) {
+for (const era of (["2025-11-25", "2026-07-28"] as const).filter((e) => (values.era ?? e) === e))
+  for (const mode of (["json", "sse"] as const).filter((m) => (values.mode ?? m) === m)) {
     const impls: Impl[] = era === "2025-11-25" ? ["ours", "v2", "v1", "floor"] : ["ours", "v2", "floor"];
     const targets = new Map<Impl, Target>();
     try {

@@ -99,7 +99,10 @@ export class Peer {
   private readonly deadlines = new Deadlines<RequestId>((id) => this.timedOut(id));
   private readonly direct: Sink = { answer: (response) => this.reply(response), none: () => {} };
   private nextId = 1;
-  private closedError: Error | undefined;
+  /** Why the connection closed (undefined: closed without an error); read only once closed. */
+  private closedBy: Error | undefined;
+  /** Built when first needed: most peers close with nothing pending, and an Error with its stack costs (a stateless exchange closes after every call). */
+  private closedErrorValue: RpcError | undefined;
   private isClosed = false;
   /** The other side's input ended: nothing more will arrive, answers still go out. */
   private inputEnded: Error | undefined;
@@ -393,10 +396,14 @@ export class Peer {
     if (!this.isClosed) this.options.cancel?.(id, pending.method, error.message);
   }
 
+  private get closedError(): RpcError {
+    return (this.closedErrorValue ??= new RpcError(ErrorCode.InternalError, `connection closed${this.closedBy ? `: ${this.closedBy.message}` : ""}`));
+  }
+
   private onClosed(error?: Error): void {
     if (this.isClosed) return;
     this.isClosed = true;
-    this.closedError = new RpcError(ErrorCode.InternalError, `connection closed${error ? `: ${error.message}` : ""}`);
+    this.closedBy = error;
     this.deadlines.clear();
     for (const id of [...this.pending.keys()]) this.settle(id)?.reject(this.closedError);
     for (const inbound of this.inbound.values()) {

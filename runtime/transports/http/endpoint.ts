@@ -222,9 +222,8 @@ export class StreamableHttpEndpoint {
       if (Array.isArray(body)) return fail(refuse.invalid("2026-07-28 has no batches: send one message per POST"));
       const mismatch = checkStatelessHeaders(req, body as Record<string, unknown>);
       if (mismatch) return fail(mismatch);
-      const exchange = new StatelessExchange(res, body, context, accepts, this.options.responseMode === "sse", cors);
+      const exchange = new StatelessExchange(res, body, context, accepts, this.options.responseMode === "sse", cors, (ended) => this.exchanges.delete(ended));
       this.exchanges.add(exchange);
-      res.onClose(() => this.exchanges.delete(exchange));
       this.accept!(exchange);
       return;
     }

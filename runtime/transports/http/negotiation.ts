@@ -19,7 +19,19 @@ export interface Accepts {
  */
 export function accepts(req: Incoming): Accepts {
   const header = req.header("accept");
-  if (header === undefined || header.trim() === "") return { json: true, sse: true, preferSse: false };
+  if (header === undefined || header.trim() === "") return ANYTHING;
+  // A client sends the same Accept on every request: parse it once.
+  if (header === lastHeader) return lastAccepts!;
+  lastAccepts = parseAccept(header);
+  lastHeader = header;
+  return lastAccepts;
+}
+
+const ANYTHING: Accepts = Object.freeze({ json: true, sse: true, preferSse: false });
+let lastHeader: string | undefined;
+let lastAccepts: Accepts | undefined;
+
+function parseAccept(header: string): Accepts {
   // [q, specificity, -position] of the best range matching each type.
   let json: number[] | undefined;
   let sse: number[] | undefined;
@@ -38,7 +50,7 @@ export function accepts(req: Incoming): Accepts {
     else if (range === "text/event-stream") sse = better(sse, [q, 2, -position]);
   });
   const preferSse = sse !== undefined && (json === undefined || sse[0]! > json[0]! || (sse[0] === json[0] && sse[2]! > json[2]!));
-  return { json: json !== undefined, sse: sse !== undefined, preferSse };
+  return Object.freeze({ json: json !== undefined, sse: sse !== undefined, preferSse });
 }
 
 function compare(a: number[], b: number[]): number {

@@ -185,9 +185,12 @@ class NodeReply implements Reply {
 
   send(status: number, headers: Readonly<Record<string, string>>, body?: string): void {
     if (this.res.headersSent) return;
+    // One object for writeHead, and the body with its Content-Length in the same end(): headers and body leave in one write.
+    const head: Record<string, string | number> = { ...headers };
     // Unread request bytes would otherwise be taken for the next request on this connection.
-    const close = this.req.complete ? {} : { Connection: "close" };
-    this.res.writeHead(status, body === undefined ? { ...headers, ...close } : { ...headers, ...close, "Content-Length": Buffer.byteLength(body) });
+    if (!this.req.complete) head.Connection = "close";
+    if (body !== undefined) head["Content-Length"] = Buffer.byteLength(body);
+    this.res.writeHead(status, head);
     this.res.end(body);
   }
 

@@ -33,12 +33,25 @@ export function newStreamId(): string {
   return randomHex(8);
 }
 
-/** `bytes` random bytes as hex, from the Web Crypto API (every runtime has it). */
+/**
+ * `bytes` random bytes as hex, from the Web Crypto API (every runtime has it). Drawn 4 KiB at a
+ * time, as node's randomUUID buffers: one getRandomValues call per POST cost more than the rest of
+ * making its stream.
+ */
 function randomHex(bytes: number): string {
+  if (poolOffset + bytes > pool.length) {
+    pool = crypto.getRandomValues(new Uint8Array(4096));
+    poolOffset = 0;
+  }
   let hex = "";
-  for (const byte of crypto.getRandomValues(new Uint8Array(bytes))) hex += byte.toString(16).padStart(2, "0");
+  for (let i = poolOffset; i < poolOffset + bytes; i++) hex += HEX[pool[i]!];
+  poolOffset += bytes;
   return hex;
 }
+
+let pool = new Uint8Array(0);
+let poolOffset = 0;
+const HEX = Array.from({ length: 256 }, (_, byte) => byte.toString(16).padStart(2, "0"));
 
 /**
  * Session era: one MCP session over Streamable HTTP, seen by its ServerSession as one transport.
@@ -345,8 +358,7 @@ export class HttpSession implements Transport {
       sse: accepts.sse,
       sseFirst: accepts.sse && (accepts.preferSse || !accepts.json || this.settings.sseFirst),
       headers,
-      // A message that failed as a whole (id null) is the client's fault; answers to requests travel with 200.
-      statusOf: (body) => ((body as { id?: unknown } | null)?.id === null ? statusOfResponse(body) : 200),
+      statusOf: sessionStatusOf,
       resumable: shared
         ? { store: shared.events, owner: this.id, prime: this.settings.prime(), retryMs, unattached: (streamId, event) => shared.unattached(this.id, streamId, event) }
         : store
@@ -354,6 +366,11 @@ export class HttpSession implements Transport {
           : undefined,
     };
   }
+}
+
+/** A message that failed as a whole (id null) is the client's fault; answers to requests travel with 200. */
+function sessionStatusOf(body: unknown): number {
+  return (body as { id?: unknown } | null)?.id === null ? statusOfResponse(body) : 200;
 }
 
 const NOT_A_RESPONSE = Symbol("not a response");

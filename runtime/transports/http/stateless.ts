@@ -4,7 +4,6 @@ import { statusOfResponse } from "./errors.js";
 import type { Accepts } from "./negotiation.js";
 import type { Reply } from "./reply.js";
 import { ResponseStream } from "./stream.js";
-import { newStreamId } from "./session.js";
 
 /**
  * Stateless era (2026-07-28): one POST, one short-lived transport. The endpoint hands it to the
@@ -25,11 +24,14 @@ export class StatelessExchange implements Transport {
     accepts: Accepts,
     sseFirst: boolean,
     headers: Record<string, string>,
+    /** Called once when the exchange closes: answered, or the client went away. */
+    private readonly ended: (exchange: StatelessExchange) => void,
   ) {
     const id = (message as { id?: unknown }).id;
     const ids = typeof id === "string" || typeof id === "number" ? [id] : [];
     this.stream = new ResponseStream(
-      newStreamId(),
+      // No event store here: the stream is never resumed, so its id is never used (a random one cost 1-3% of a call).
+      "",
       res,
       ids,
       { json: accepts.json, sse: accepts.sse, sseFirst: accepts.sse && (accepts.preferSse || !accepts.json || sseFirst), headers, statusOf: statusOfResponse },
@@ -67,6 +69,7 @@ export class StatelessExchange implements Transport {
   private shut(error?: Error): void {
     if (this.isClosed) return;
     this.isClosed = true;
+    this.ended(this);
     this.receiver?.closed(error);
   }
 }

@@ -31,6 +31,18 @@ describe("transports/http: negotiation, security, headers", () => {
     expect(accepts(req({ accept: "text/html" }))).to.deep.include({ json: false, sse: false });
   });
 
+  it("reads a repeated Accept once but never answers one header with another's result", () => {
+    const sseFirst = "text/event-stream, application/json";
+    const jsonOnly = "application/json";
+    for (let i = 0; i < 3; i++) {
+      expect(accepts(req({ accept: sseFirst }))).to.deep.equal({ json: true, sse: true, preferSse: true });
+      expect(accepts(req({ accept: sseFirst }))).to.deep.equal({ json: true, sse: true, preferSse: true });
+      expect(accepts(req({ accept: jsonOnly }))).to.deep.equal({ json: true, sse: false, preferSse: false });
+      expect(accepts(req({}))).to.deep.equal({ json: true, sse: true, preferSse: false });
+    }
+    expect(Object.isFrozen(accepts(req({ accept: jsonOnly }))), "a shared answer cannot be changed by a caller").to.equal(true);
+  });
+
   it("allows localhost names by default, any port; refuses others", () => {
     expect(hostnameOf("[::1]:3000")).to.equal("[::1]");
     expect(hostnameOf("LocalHost:80")).to.equal("localhost");
