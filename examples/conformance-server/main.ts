@@ -4,7 +4,7 @@
 // Options: --port N (0 picks a free port; the URL is printed on stderr as "listening on URL"),
 // --host H (default 127.0.0.1).
 // Many instances behind a load balancer (the scale-out tests): --redis URL keeps sessions, SSE
-// events, requestState nonces and messages between instances in that Redis; --secret S seals
+// events, requestState nonces, tasks and messages between instances in that Redis; --secret S seals
 // cursors and requestState alike on every instance.
 import { parseArgs } from "node:util";
 import { stdio, type NonceStore } from "../../runtime/index.js";
@@ -15,14 +15,16 @@ const { values } = parseArgs({ options: { port: { type: "string" }, host: { type
 
 let shared: Pick<EndpointOptions, "sessions" | "events" | "bus"> = {};
 let nonces: NonceStore | undefined;
+let tasks: ConformanceServerOptions["tasks"];
 let changes: ConformanceServerOptions["changes"];
 let onChange = (_apply: (change: Change) => void): Promise<unknown> => Promise.resolve();
 let closeRedis = async () => {};
 if (values.redis !== undefined) {
-  const { connectRedis, RedisSessionStore, RedisEventStore, RedisEventBus, RedisNonceStore } = await import("../../runtime/redis.js");
+  const { connectRedis, RedisSessionStore, RedisEventStore, RedisEventBus, RedisNonceStore, RedisTaskStore } = await import("../../runtime/redis.js");
   const redis = await connectRedis(values.redis);
   shared = { sessions: new RedisSessionStore(redis.commands), events: new RedisEventStore(redis.commands), bus: new RedisEventBus(redis) };
   nonces = new RedisNonceStore(redis.commands);
+  tasks = { store: new RedisTaskStore(redis) };
   const bus = shared.bus!;
   changes = { publish: (change) => bus.publish("fixture:changes", change) };
   onChange = (apply) => bus.subscribe("fixture:changes", (change) => apply(change as Change));
@@ -30,7 +32,7 @@ if (values.redis !== undefined) {
 }
 
 let endpoint: HttpEndpoint | undefined;
-const server = createConformanceServer({ closeStream: (ctx) => endpoint?.closeStream(ctx.session, ctx.requestId) ?? false, secret: values.secret, nonces, changes });
+const server = createConformanceServer({ closeStream: (ctx) => endpoint?.closeStream(ctx.session, ctx.requestId) ?? false, secret: values.secret, nonces, tasks, changes });
 await onChange((change) => applyChange(server, change));
 
 if (values.port !== undefined) {

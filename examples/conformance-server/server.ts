@@ -1,7 +1,7 @@
 // The conformance fixture: the server the official MCP conformance suite expects, with its exact
 // tool, resource and prompt names and texts (see ../../../shared/CONFORMANCE.md and the suite's
 // scenario sources). Built only on our runtime; main.ts serves it over Streamable HTTP or stdio.
-import { createServer, RpcError, type McpServer, type NonceStore, type RequestContext } from "../../runtime/index.js";
+import { createServer, RpcError, type McpServer, type NonceStore, type RequestContext, type TasksOptions } from "../../runtime/index.js";
 
 /** A 1x1 red PNG. */
 export const TEST_IMAGE_BASE64 = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==";
@@ -41,6 +41,8 @@ export interface ConformanceServerOptions {
   /** Many instances: one secret for cursors and requestState, and one store of requestState nonces. */
   readonly secret?: string;
   readonly nonces?: NonceStore;
+  /** Many instances: one store of tasks, so that any instance answers for a task another runs. */
+  readonly tasks?: TasksOptions;
   /**
    * Many instances: a tool or prompt toggled on one instance is toggled on all (an application
    * keeps its registrations alike everywhere; here, over the same bus): `publish` sends the change,
@@ -80,7 +82,7 @@ function sampledText(result: Record<string, unknown>): string {
 }
 
 export function createConformanceServer(options: ConformanceServerOptions = {}): McpServer {
-  const server = createServer({ name: "mcp-conformance-test-server", version: "1.0.0", secret: options.secret, inputRequired: { nonces: options.nonces } });
+  const server = createServer({ name: "mcp-conformance-test-server", version: "1.0.0", secret: options.secret, inputRequired: { nonces: options.nonces }, tasks: options.tasks });
   addTools(server, options);
   addStatelessDiagnostics(server, options);
   addInputRequiredTools(server);

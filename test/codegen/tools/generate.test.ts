@@ -38,14 +38,14 @@ describe("codegen/tools: generate --tools", function () {
     expect(tools).to.contain('from "./validation.js"').and.not.to.match(/from "(ajv|@)/);
     expect([...(await generateTools(join(dir, "mcp.server.json"), join(dir, "out"))).unchanged].sort()).to.deep.equal(["tools.ts", "validation.ts"]);
 
-    writeFileSync(join(dir, "bad.json"), manifest([{ name: "t", inputSchema: { type: "object", propertyNames: { pattern: "^a" } } }]));
+    writeFileSync(join(dir, "bad.json"), manifest([{ name: "t", inputSchema: { type: "object", patternProperties: { "^a": { type: "string" } } } }]));
     let message = "";
     try {
       await generateTools(join(dir, "bad.json"), join(dir, "bad-out"));
     } catch (error) {
       message = (error as Error).message;
     }
-    expect(message).to.equal('bad.json #/tools/0/inputSchema/propertyNames: unsupported keyword "propertyNames"');
+    expect(message).to.equal('bad.json #/tools/0/inputSchema/patternProperties: unsupported keyword "patternProperties"');
     expect(existsSync(join(dir, "bad-out"))).to.equal(false);
   });
 
