@@ -2,8 +2,8 @@
 // affinity, sharing one real Redis (sessions, SSE events, requestState nonces, the bus). Every
 // request lands on the next instance: a session initialized on one is served by the others, a
 // client's answer to a question reaches the instance that asked, and a GET stream survives the
-// death of the instance that held it (Last-Event-ID on another). The official conformance server
-// suites run through the same kind of proxy.
+// death of the instance that held it (Last-Event-ID on another). SDK v1 and v2 clients hold a
+// session through it, and the official conformance server suites run through the same kind of proxy.
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { ElicitRequestSchema, LoggingMessageNotificationSchema, ResourceUpdatedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
@@ -14,6 +14,7 @@ import { SseParser, type SseEvent } from "../../../../runtime/transports/http/in
 import { startProxy, type RoundRobinProxy } from "../../../support/round-robin-proxy.js";
 import { startRedis, type RedisServer } from "../../../support/redis-server.js";
 import { startConformanceInstance, startInstance, type Instance } from "../../../support/scale-out.js";
+import { interopPeers } from "../../../interop/support/peers.js";
 import { until } from "./support.js";
 
 const SECRET = "one secret for the service";
@@ -41,8 +42,8 @@ describe("scale-out, session era: three instances sharing one Redis behind a rou
       await Promise.all(instances.map((instance) => instance.stop()));
     });
 
-    it("pass: 0.2.0-alpha 2025-11-25 (sessions) and 2026-07-28 (stateless), every check", async () => {
-      const suites = ["0.2.0-alpha 2025-11-25", "0.2.0-alpha 2026-07-28"];
+    it("pass: 0.1.16 active, 0.2.0-alpha 2025-11-25 (sessions) and 2026-07-28 (stateless), every check", async () => {
+      const suites = ["0.1.16 active", "0.2.0-alpha 2025-11-25", "0.2.0-alpha 2026-07-28"];
       const child = spawn(process.execPath, [CONFORMANCE, "--url", proxy.url, ...suites.flatMap((suite) => ["--suite", suite])], { stdio: ["ignore", "pipe", "pipe"] });
       let output = "";
       child.stdout.on("data", (chunk: Buffer) => (output += chunk));
@@ -64,62 +65,29 @@ describe("scale-out, session era: three instances sharing one Redis behind a rou
     });
 
     it("SDK v1 client: lists, calls with progress and logs, answers an elicitation asked by another instance, and gets resources/updated raised by any instance", async () => {
-      const client = new Client({ name: "sdk-v1-scale-out", version: "1.0.0" }, { capabilities: { elicitation: {} } });
-      const logs: unknown[] = [];
-      const updates: string[] = [];
-      client.setNotificationHandler(LoggingMessageNotificationSchema, (notification) => void logs.push(notification.params.data));
-      client.setNotificationHandler(ResourceUpdatedNotificationSchema, (notification) => void updates.push(notification.params.uri));
-      client.setRequestHandler(ElicitRequestSchema, () => ({ action: "accept", content: { name: "Ada" } }));
-      const transport = new StreamableHTTPClientTransport(new URL(proxy.url));
-      await client.connect(transport);
-      try {
-        expect(client.getServerVersion()).to.deep.include({ name: "scale-out" });
-        const pids = new Set<number>();
-        for (let i = 0; i < 3; i++) pids.add(jsonOf(await client.callTool({ name: "whoami", arguments: {} })).pid);
-        expect(pids.size, "three calls of one session, three instances").to.equal(3);
+      await sessionThroughProxy(proxy.url, async (url, on) => {
+        const client = new Client({ name: "sdk-v1-scale-out", version: "1.0.0" }, { capabilities: { elicitation: {} } });
+        client.setNotificationHandler(LoggingMessageNotificationSchema, (notification) => on.log(notification.params.data));
+        client.setNotificationHandler(ResourceUpdatedNotificationSchema, (notification) => on.updated(notification.params.uri));
+        client.setRequestHandler(ElicitRequestSchema, () => ELICITED);
+        const transport = new StreamableHTTPClientTransport(new URL(url));
+        await client.connect(transport);
+        return { client, transport, call: (params, onprogress) => client.callTool(params, undefined, onprogress && { onprogress: (p) => onprogress(p.progress) }) };
+      });
+    });
 
-        const names: string[] = [];
-        let cursor: string | undefined;
-        for (let page = 0; page < 10; page++) {
-          const listed = await client.listTools(cursor === undefined ? {} : { cursor });
-          names.push(...listed.tools.map((tool) => tool.name));
-          if ((cursor = listed.nextCursor) === undefined) break;
-        }
-        expect(names).to.deep.equal(["whoami", "ask", "touch", "tool-0", "tool-1", "tool-2", "tool-3", "tool-4"]);
-
-        for (let i = 0; i < 3; i++) {
-          const asked = jsonOf(await client.callTool({ name: "ask", arguments: {} }));
-          expect(asked.answer).to.deep.equal({ action: "accept", content: { name: "Ada" } });
-        }
-
-        await client.setLoggingLevel("info");
-        await client.subscribeResource({ uri: "test://watched" });
-        const progress: number[] = [];
-        const touchedBy = new Set<number>();
-        for (let i = 0; i < 3; i++) {
-          const result = await client.callTool({ name: "touch", arguments: { uri: "test://watched" } }, undefined, { onprogress: (p) => void progress.push(p.progress) });
-          touchedBy.add(jsonOf(result).pid);
-        }
-        expect(touchedBy.size, "touched on every instance").to.equal(3);
-        expect(progress).to.deep.equal([1, 1, 1]);
-        expect(logs.filter((data) => (data as Json).touching === "test://watched")).to.have.length(3);
-        await until(() => updates.length >= 3, "three resources/updated", 10_000);
-        expect(updates).to.deep.equal(["test://watched", "test://watched", "test://watched"]);
-
-        await client.setLoggingLevel("error");
-        await client.callTool({ name: "touch", arguments: { uri: "test://watched" } });
-        expect(logs.filter((data) => (data as Json).touching === "test://watched"), "the level set on one instance holds on the others").to.have.length(3);
-        await client.unsubscribeResource({ uri: "test://watched" });
-        await client.callTool({ name: "touch", arguments: { uri: "test://watched" } });
-        await until(() => updates.length >= 4, "the fourth resources/updated", 10_000);
-        await new Promise((resolve) => setTimeout(resolve, 300));
-        expect(updates, "one more before unsubscribing, none after").to.have.length(4);
-      } finally {
-        await transport.terminateSession().catch(() => {});
-        await client.close();
-      }
-      const gone = await fetch(proxy.url, { method: "POST", headers: { ...HEADERS, "mcp-session-id": transport.sessionId ?? "none" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ping" }) });
-      expect(gone.status, "DELETE on one instance ends the session on all").to.equal(404);
+    it("SDK v2 client: the same session, from @modelcontextprotocol/client 2.4", async function () {
+      const peers = await interopPeers(this);
+      await sessionThroughProxy(proxy.url, async (url, on) => {
+        const client = new peers.Client({ name: "sdk-v2-scale-out", version: "2.4.0" }, { capabilities: { elicitation: {} } });
+        client.setNotificationHandler("notifications/message", (notification: Json) => on.log(notification.params.data));
+        client.setNotificationHandler("notifications/resources/updated", (notification: Json) => on.updated(notification.params.uri));
+        client.setRequestHandler("elicitation/create", async () => ELICITED);
+        const transport = new peers.StreamableHTTPClientTransport(new URL(url));
+        await client.connect(transport);
+        expect(client.getNegotiatedProtocolVersion(), "the session era").to.equal("2025-11-25");
+        return { client, transport, call: (params, onprogress) => client.callTool(params, onprogress && { onprogress: (p: Json) => onprogress(p.progress) }) };
+      });
     });
 
     it("kill the instance holding the GET stream: the client resumes with Last-Event-ID on another, nothing lost or duplicated", async () => {
@@ -163,6 +131,76 @@ describe("scale-out, session era: three instances sharing one Redis behind a rou
 });
 
 const HEADERS = { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2025-11-25" };
+
+const ELICITED = { action: "accept", content: { name: "Ada" } } as const;
+
+/** One SDK client, connected through the proxy; `call` hides the SDKs' different callTool signatures. */
+interface SdkSession {
+  client: {
+    getServerVersion(): { name: string } | undefined;
+    listTools(params?: { cursor?: string }): Promise<{ tools: { name: string }[]; nextCursor?: string }>;
+    setLoggingLevel(level: "info" | "error"): Promise<unknown>;
+    subscribeResource(params: { uri: string }): Promise<unknown>;
+    unsubscribeResource(params: { uri: string }): Promise<unknown>;
+    close(): Promise<void>;
+  };
+  transport: { readonly sessionId?: string; terminateSession(): Promise<void> };
+  call(params: { name: string; arguments: Json }, onprogress?: (progress: number) => void): Promise<unknown>;
+}
+type ConnectSdk = (url: string, on: { log(data: unknown): void; updated(uri: string): void }) => Promise<SdkSession>;
+
+/**
+ * A session of an SDK client through the round-robin proxy: lists, calls with progress and logs,
+ * answers elicitations asked by any instance, gets resources/updated raised by any instance, and
+ * ends with DELETE.
+ */
+async function sessionThroughProxy(url: string, connect: ConnectSdk): Promise<void> {
+  const logs: unknown[] = [];
+  const updates: string[] = [];
+  const { client, transport, call } = await connect(url, { log: (data) => void logs.push(data), updated: (uri) => void updates.push(uri) });
+  try {
+    expect(client.getServerVersion()).to.deep.include({ name: "scale-out" });
+    const pids = new Set<number>();
+    for (let i = 0; i < 3; i++) pids.add(jsonOf(await call({ name: "whoami", arguments: {} })).pid);
+    expect(pids.size, "three calls of one session, three instances").to.equal(3);
+
+    const names: string[] = [];
+    let cursor: string | undefined;
+    for (let page = 0; page < 10; page++) {
+      const listed = await client.listTools(cursor === undefined ? {} : { cursor });
+      names.push(...listed.tools.map((tool) => tool.name));
+      if ((cursor = listed.nextCursor) === undefined) break;
+    }
+    expect(names).to.deep.equal(["whoami", "ask", "touch", "tool-0", "tool-1", "tool-2", "tool-3", "tool-4"]);
+
+    for (let i = 0; i < 3; i++) expect(jsonOf(await call({ name: "ask", arguments: {} })).answer).to.deep.equal(ELICITED);
+
+    await client.setLoggingLevel("info");
+    await client.subscribeResource({ uri: "test://watched" });
+    const progress: number[] = [];
+    const touchedBy = new Set<number>();
+    for (let i = 0; i < 3; i++) touchedBy.add(jsonOf(await call({ name: "touch", arguments: { uri: "test://watched" } }, (p) => void progress.push(p))).pid);
+    expect(touchedBy.size, "touched on every instance").to.equal(3);
+    expect(progress).to.deep.equal([1, 1, 1]);
+    expect(logs.filter((data) => (data as Json).touching === "test://watched")).to.have.length(3);
+    await until(() => updates.length >= 3, "three resources/updated", 10_000);
+    expect(updates).to.deep.equal(["test://watched", "test://watched", "test://watched"]);
+
+    await client.setLoggingLevel("error");
+    await call({ name: "touch", arguments: { uri: "test://watched" } });
+    expect(logs.filter((data) => (data as Json).touching === "test://watched"), "the level set on one instance holds on the others").to.have.length(3);
+    await client.unsubscribeResource({ uri: "test://watched" });
+    await call({ name: "touch", arguments: { uri: "test://watched" } });
+    await until(() => updates.length >= 4, "the fourth resources/updated", 10_000);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(updates, "one more before unsubscribing, none after").to.have.length(4);
+  } finally {
+    await transport.terminateSession().catch(() => {});
+    await client.close();
+  }
+  const gone = await fetch(url, { method: "POST", headers: { ...HEADERS, "mcp-session-id": transport.sessionId ?? "none" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ping" }) });
+  expect(gone.status, "DELETE on one instance ends the session on all").to.equal(404);
+}
 
 async function initialize(url: string): Promise<string> {
   const response = await fetch(url, {
