@@ -197,7 +197,7 @@ function mayAccess(task: TaskRecord, context: HandlerContext): boolean {
 
 /** The CreateTaskResult against its generated definition (the extension's, or 2025-11-25's): invalid data is never sent. */
 async function checkCreated(context: HandlerContext, created: Record<string, unknown>): Promise<void> {
-  const validator = context.era === "stateless" ? (await loadTasksExtension()).validators.CreateTaskResult : revisionModule(context.revision)?.validator("CreateTaskResult");
+  const validator = context.era === "stateless" ? (await loadTasksExtension()).validator("CreateTaskResult") : revisionModule(context.revision)?.validator("CreateTaskResult");
   if (!validator || validator.is(created)) return;
   const issues = validator.check(created);
   throw new RpcError(ErrorCode.InternalError, `the task's CreateTaskResult is invalid: ${summarize(issues)}`, { issues: reported(issues) });

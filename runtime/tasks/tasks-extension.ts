@@ -1,8 +1,8 @@
 import type { HandlerContext } from "../dispatch/context.js";
 import type { ExtensionMethod } from "../dispatch/router.js";
 import { METHODS as tasksModuleMethods } from "../../generated/extensions/tasks/protocol.js";
-import type { ExtensionModule } from "../contract.js";
-import { reported, summarize } from "../session/validate.js";
+import { loadExtension, type LoadedExtension } from "../session/extensions.js";
+import { checkResult, isValidResult, reported, summarize } from "../session/validate.js";
 import { ErrorCode, RpcError } from "../jsonrpc/errors.js";
 import { declaresTasksExtension, TASKS_EXTENSION } from "./task.js";
 import type { TaskManager } from "./task-manager.js";
@@ -18,7 +18,7 @@ import { detailedTaskView } from "./views.js";
  */
 export function tasksExtensionMethods(tasks: TaskManager): ReadonlyMap<string, ExtensionMethod> {
   const method = (name: "tasks/get" | "tasks/update" | "tasks/cancel", serve: (params: Record<string, unknown>, context: HandlerContext) => Promise<Record<string, unknown>>): [string, ExtensionMethod] => {
-    const { params: paramsDefinition, results } = tasksModuleMethods[name];
+    const descriptor = tasksModuleMethods[name];
     return [
       name,
       {
@@ -29,17 +29,15 @@ export function tasksExtensionMethods(tasks: TaskManager): ReadonlyMap<string, E
           // answers to keys that are not outstanding are ignored (the extension: a server SHOULD),
           // so only the map's shape is checked here.
           const checked = name === "tasks/update" && isObject(params.inputResponses) ? { ...params, inputResponses: {} } : params;
-          const issues = module.validators[paramsDefinition]!.check(checked);
+          const issues = module.validator(descriptor.params!).check(checked);
           if (issues.length > 0) throw new RpcError(ErrorCode.InvalidParams, `Invalid params for ${name}: ${summarize(issues)}`, { issues: reported(issues) });
           return serve(params, context as HandlerContext);
         },
         // Done by the handler, once the generated validators are loaded.
         checkParams() {},
+        // The same result check as a core method's (session/validate.ts), once the module is loaded.
         checkResult(result) {
-          const validator = loadedTasksExtension?.validators[results[0]];
-          if (!validator || validator.is(result)) return;
-          const issues = validator.check(result);
-          throw new RpcError(ErrorCode.InternalError, `the ${name} result is not a valid ${results[0]}: ${summarize(issues)}`, { issues: reported(issues) });
+          if (loadedTasksExtension && !isValidResult(loadedTasksExtension, descriptor, result)) checkResult(loadedTasksExtension, descriptor, name, result);
         },
       },
     ];
@@ -59,12 +57,12 @@ export function tasksExtensionMethods(tasks: TaskManager): ReadonlyMap<string, E
 }
 
 /** The generated module of the extension, once loaded; see {@link loadTasksExtension}. */
-let loadedTasksExtension: ExtensionModule | undefined;
-let loadingTasksExtension: Promise<ExtensionModule> | undefined;
+let loadedTasksExtension: LoadedExtension | undefined;
+let loadingTasksExtension: Promise<LoadedExtension> | undefined;
 
 /** Loads generated/extensions/tasks on first use: a server that never sees a tasks request never pays for its validators. */
-export function loadTasksExtension(): Promise<ExtensionModule> {
-  return (loadingTasksExtension ??= import("../../generated/extensions/tasks/module.js").then(({ extensionModule }) => (loadedTasksExtension = extensionModule)));
+export function loadTasksExtension(): Promise<LoadedExtension> {
+  return (loadingTasksExtension ??= import("../../generated/extensions/tasks/module.js").then(({ extensionModule }) => (loadedTasksExtension = loadExtension(extensionModule))));
 }
 
 /** The context, once the request is known to have negotiated the extension. */
