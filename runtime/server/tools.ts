@@ -60,11 +60,14 @@ export class ToolRegistry {
     return this.tools.size;
   }
 
-  /** Whether a tool may run as a task (`execution.taskSupport` optional or required): the server then offers tasks. */
+  /**
+   * Whether a tool may run as a task (`execution.taskSupport` optional or required): the server
+   * then offers tasks. Read by every capabilities(), so found once per change of the tools.
+   */
   get hasTaskTools(): boolean {
-    for (const tool of this.tools.values()) if (taskSupport(tool.definition) !== "forbidden") return true;
-    return false;
+    return (this.taskTools ??= [...this.tools.values()].some((tool) => taskSupport(tool.definition) !== "forbidden"));
   }
+  private taskTools: boolean | undefined;
 
   register<Args, Result>(definition: ToolDefinition, handler: ToolHandler<Args, Result>): void {
     if (!TOOL_NAME.test(definition.name))
@@ -83,9 +86,11 @@ export class ToolRegistry {
         this.logger("warn", `tool ${definition.name}: its schemas differ from those its compiled validators were generated from; checking it with the ${this.schemas.kind} engine (run mcp-codegen generate --tools again)`);
     }
     this.tools.set(definition.name, tool);
+    this.taskTools = undefined;
   }
 
   remove(name: string): boolean {
+    this.taskTools = undefined;
     return this.tools.delete(name);
   }
 
