@@ -120,7 +120,13 @@ const BAD_URI_TEMPLATES = ["{unclosed", "a b", "{}", "x{a b}", "%zz", "{a}}", "a
 
 const URI_SCHEMES = ["https", "http", "file", "mcp", "git+ssh", "urn", "data", "custom.scheme"];
 
-function uriArbitrary(): fc.Arbitrary<string> {
+/** `make` called once, on first use: fc.stringMatching tokenizes its regex at construction, which costs far more than a draw. */
+function once<T>(make: () => T): () => T {
+  let made: { value: T } | undefined;
+  return () => (made ??= { value: make() }).value;
+}
+
+const uriArbitrary = once((): fc.Arbitrary<string> => {
   const segment = fc.stringMatching(/^(?:[a-z0-9\-._~!$&'()*+,;=:@]|%[0-9A-F]{2}){0,8}$/);
   const host = fc.oneof(
     fc.domain(),
@@ -137,9 +143,9 @@ function uriArbitrary(): fc.Arbitrary<string> {
     fc.tuple(path, query).map(([p, q]) => `file://${p || "/"}${q}`),
     fc.constantFrom("file:///home/user/notes.md", "urn:isbn:0451450523", "mailto:someone@example.com", "data:text/plain;base64,SGk=", "mcp:tools/echo", "ui://widget/view.html"),
   );
-}
+});
 
-function uriTemplateArbitrary(): fc.Arbitrary<string> {
+const uriTemplateArbitrary = once((): fc.Arbitrary<string> => {
   const name = fc.stringMatching(/^[a-z_][a-z0-9_]{0,6}$/);
   const expression = fc
     .tuple(fc.constantFrom("", "+", "#", ".", "/", ";", "?", "&"), fc.array(fc.tuple(name, fc.constantFrom("", "*", ":3", ":30")), { minLength: 1, maxLength: 3 }))
@@ -149,15 +155,15 @@ function uriTemplateArbitrary(): fc.Arbitrary<string> {
     fc.array(fc.oneof(literal, expression), { maxLength: 5 }).map((parts) => parts.join("")),
     fc.constantFrom("file:///{path}", "https://api.example.com/users/{id}{?fields,limit}", "repo://{owner}/{repo}/blob/{+path}", "db://{table}/rows{/id*}"),
   );
-}
+});
 
-function stringArbitrary(): fc.Arbitrary<string> {
-  return fc.oneof(
+const stringArbitrary = once((): fc.Arbitrary<string> =>
+  fc.oneof(
     fc.string({ maxLength: 12 }),
     fc.string({ unit: "grapheme", maxLength: 6 }),
     fc.constantFrom("", "hello", "2025-01-01T00:00:00Z", "line\nbreak", "\u0000"),
-  );
-}
+  ),
+);
 
 /** Small numbers most of the time, the bounds and the edges of doubles and safe integers some of the time. */
 function numberArbitrary(integer: boolean, minimum: number | undefined, maximum: number | undefined): fc.Arbitrary<number> {
