@@ -1,7 +1,8 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { format } from "prettier";
+import { format, version } from "prettier";
 import { writeAtomically } from "../spec/files.js";
+import { cachedFormatter, defaultCacheDir } from "./format-cache.js";
 import type { EmittedFile } from "./pipeline.js";
 
 /** Generated files are formatted the same way wherever they are generated: no user config applies. */
@@ -14,10 +15,10 @@ export interface WriteResult {
   readonly contents: ReadonlyMap<string, string>;
 }
 
-export async function formatFiles(files: readonly EmittedFile[]): Promise<EmittedFile[]> {
-  return Promise.all(
-    files.map(async (file) => (file.formatted ? file : { path: file.path, content: await format(file.content, PRETTIER) })),
-  );
+/** Formats what is not `formatted` yet with prettier, through the format cache (format-cache.ts) in `cacheDir`. */
+export async function formatFiles(files: readonly EmittedFile[], cacheDir = defaultCacheDir()): Promise<EmittedFile[]> {
+  const prettier = cachedFormatter((text) => format(text, PRETTIER), `prettier@${version} ${JSON.stringify(PRETTIER)}`, cacheDir);
+  return Promise.all(files.map(async (file) => (file.formatted ? file : { path: file.path, content: await prettier(file.content) })));
 }
 
 /** Writes only files whose content changed, each atomically. With `dryRun`, only reports. */
