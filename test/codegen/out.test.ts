@@ -11,7 +11,7 @@ import { expect } from "chai";
 import { createServer, type ExtensionModule, type RevisionModule } from "../../runtime/index.js";
 import { connectSdk, quiet } from "../support/features-server.js";
 import { connectClient } from "../support/mcp.js";
-import { ROOT } from "../support/project.js";
+import { CLI_ARGV, ROOT } from "../support/project.js";
 import { SYNTHETIC, syntheticSchema } from "../support/synthetic-revision.js";
 import { TSC } from "../support/tsc.js";
 
@@ -37,7 +37,7 @@ function writeProjectTsconfig(project: string): void {
   writeFileSync(join(project, "tsconfig.json"), JSON.stringify(tsconfig, null, 2));
 }
 
-const cli = (...args: string[]) => spawnSync(process.execPath, ["--import", "tsx", join(ROOT, "codegen", "cli.ts"), ...args], { encoding: "utf8", cwd: ROOT });
+const cli = (...args: string[]) => spawnSync(process.execPath, [...CLI_ARGV, ...args], { encoding: "utf8", cwd: ROOT });
 
 /** A user's server, written before the bump: its tool result lacks the field 2026-12-01 requires. */
 const BEFORE = `import { createServer } from "@mcp-codegen/runtime";

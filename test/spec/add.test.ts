@@ -15,6 +15,7 @@ import { loadSchema } from "../../codegen/load/load.js";
 import { SCHEMA_PATCHES } from "../../codegen/load/patches.js";
 import { sha256 } from "../../spec/files.js";
 import {
+  CLI_ARGV,
   describeRun,
   rawSchema,
   removeDir,
@@ -87,7 +88,7 @@ function baseRoot(label: string): string {
 /** The CLI as a child that does not block this process (the download case serves HTTP meanwhile). */
 function runCliAsync(args: readonly string[]): Promise<CliRun> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--import", "tsx", join(ROOT, "codegen", "cli.ts"), ...args], { cwd: ROOT, timeout: 120_000 });
+    const child = spawn(process.execPath, [...CLI_ARGV, ...args], { cwd: ROOT, timeout: 120_000 });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
