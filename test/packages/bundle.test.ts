@@ -63,6 +63,18 @@ describe("packages/bundle: an entry's modules in one file", () => {
     expect(readFileSync(join(dir, "pkg", "dist", "gen", "lazy.js"), "utf8")).to.include('"lazy"');
   });
 
+  it("writes non-ASCII characters of comments as escapes and leaves strings as they were", async () => {
+    writeTree(dir, {
+      "pkg/index.js": '/** about 3 µs (RFC 9110 §5) */\nexport const unit = "µs"; // µ\nexport const pattern = /é/.test("é");',
+    });
+    bundleModules(join(dir, "pkg"), join(dir, "pkg", "index.js"));
+    const bundle = readFileSync(join(dir, "pkg", "bundle.js"), "utf8");
+    expect(bundle).to.include("about 3 \\u00b5s (RFC 9110 \\u00a75)").and.include("// \\u00b5");
+    expect(bundle.replace(/"µs"|\/é\/|"é"/g, "")).to.match(/^[\x00-\x7f]*$/);
+    const index = await import(pathToFileURL(join(dir, "pkg", "index.js")).href);
+    expect([index.unit, index.pattern]).to.deep.equal(["µs", true]);
+  });
+
   const refusals: [string, Record<string, string>, RegExp][] = [
     ["an import cycle", { "index.js": 'import { b } from "./b.js"; export const a = 1;', "b.js": 'import { a } from "./index.js"; export const b = a;' }, /import cycle: index\.js -> b\.js -> index\.js/],
     ["an exported let", { "index.js": "export let counter = 0;" }, /index\.js:1: an exported let or var/],
