@@ -36,7 +36,7 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { McpServer as SdkMcpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { spawn } from "node:child_process";
-import { existsSync, readdirSync, statSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { cpus } from "node:os";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -400,8 +400,23 @@ function rateSync(run: () => void, count: number): number {
   return count / ((performance.now() - t0) / 1000);
 }
 
-/** ms from spawn() to the initialize response's line on stdout. */
-function spawnToInitialize(script: string): Promise<number> {
+/**
+ * CPU ms a process has used so far, all its threads, from Linux's /proc/<pid>/task/<tid>/schedstat
+ * (nanoseconds on CPU); NaN elsewhere. Steadier than wall time on a shared machine: waiting for a
+ * core does not count.
+ */
+function cpuMsOf(pid: number | undefined): number {
+  try {
+    let ns = 0;
+    for (const task of readdirSync(`/proc/${pid}/task`)) ns += Number(readFileSync(`/proc/${pid}/task/${task}/schedstat`, "utf8").split(" ")[0]);
+    return ns / 1e6;
+  } catch {
+    return Number.NaN;
+  }
+}
+
+/** ms from spawn() to the initialize response's line on stdout, and the CPU ms the child used by then. */
+function spawnToInitialize(script: string): Promise<{ ms: number; cpuMs: number }> {
   return new Promise((resolvePromise, reject) => {
     const t0 = performance.now();
     const child = spawn(process.execPath, [script], { stdio: ["pipe", "pipe", "inherit"] });
@@ -414,10 +429,11 @@ function spawnToInitialize(script: string): Promise<number> {
       out += text;
       if (!out.includes("\n")) return;
       const ms = performance.now() - t0;
+      const cpuMs = cpuMsOf(child.pid);
       clearTimeout(timer);
       const response = JSON.parse(out.slice(0, out.indexOf("\n"))) as { id?: unknown; result?: { protocolVersion?: string } };
       child.once("exit", () =>
-        response.id === 1 && response.result?.protocolVersion === "2025-11-25" ? resolvePromise(ms) : reject(new Error(`unexpected: ${out.slice(0, 200)}`)),
+        response.id === 1 && response.result?.protocolVersion === "2025-11-25" ? resolvePromise({ ms, cpuMs }) : reject(new Error(`unexpected: ${out.slice(0, 200)}`)),
       );
       child.kill("SIGKILL");
     });
@@ -433,12 +449,23 @@ async function measureSpawn(): Promise<void> {
   const scripts = { ours: OURS_SERVER, v2: V2_SERVER, v1: SDK_SERVER, floor: BARE_NODE } as const;
   for (const script of Object.values(scripts)) await spawnToInitialize(script); // warm the file system cache
   const times: Record<keyof typeof scripts, number[]> = { ours: [], v2: [], v1: [], floor: [] };
-  for (let i = 0; i < SPAWNS; i++) for (const [side, script] of Object.entries(scripts)) times[side as keyof typeof scripts].push(await spawnToInitialize(script));
+  const cpu: Record<keyof typeof scripts, number[]> = { ours: [], v2: [], v1: [], floor: [] };
+  for (let i = 0; i < SPAWNS; i++)
+    for (const [side, script] of Object.entries(scripts)) {
+      const { ms, cpuMs } = await spawnToInitialize(script);
+      times[side as keyof typeof scripts].push(ms);
+      cpu[side as keyof typeof scripts].push(cpuMs);
+    }
   const ms = (values: number[]) => `${median(values).toFixed(0)} ms (${Math.min(...values).toFixed(0)}-${Math.max(...values).toFixed(0)})`;
   const ratio = (a: number[], b: number[]) => `${(median(a) / median(b)).toFixed(2)}x`;
   const cells = [ms(times.ours), ms(times.v2), ms(times.v1), ms(times.floor), ratio(times.ours, times.floor), ratio(times.ours, times.v2), ratio(times.ours, times.v1), "<= 1.2x floor"];
   rows.push({ measure: "spawn -> initialize response", cells });
   console.log(`  ${cells.join(", ")}`);
+  if (!cpu.ours.some(Number.isNaN)) {
+    const cpuCells = [ms(cpu.ours), ms(cpu.v2), ms(cpu.v1), ms(cpu.floor), ratio(cpu.ours, cpu.floor), ratio(cpu.ours, cpu.v2), ratio(cpu.ours, cpu.v1), "-"];
+    rows.push({ measure: "spawn -> initialize response, CPU of the server", cells: cpuCells });
+    console.log(`  CPU: ${cpuCells.join(", ")}`);
+  }
 }
 
 async function measureLarge(): Promise<void> {

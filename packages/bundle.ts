@@ -11,16 +11,20 @@
  * - the file layout, the `exports` map and the .d.ts files stay as they are;
  * - modules outside the bundle (other entry points, e.g. /http importing jsonrpc/errors.js) reach
  *   the same single instance through the stubs: no class exists twice;
- * - imports leaving the closure (other folders, packages) stay real imports at the top of the bundle.
+ * - imports leaving the scope (by default the entry's folder; packages) stay real imports at the
+ *   top of the bundle;
+ * - relative dynamic imports and `import.meta.url` are rewritten to resolve from the bundle as they
+ *   did from the module's own file;
+ * - non-ASCII characters in comments are written as `\uXXXX`, so the bundle decodes on V8's ASCII path.
  *
  * It handles exactly what tsc emits for this runtime and refuses the rest by name, so a new
  * construct fails `make pack` instead of shipping changed semantics: import cycles (a wrapper
  * would see a binding before its module ran), `export let`/`var` (live bindings), default
- * exports and imports, destructuring exports, top-level await, and an imported name its module
- * does not export (ES modules fail that at link time; a destructuring would yield undefined).
+ * exports and imports, destructuring exports, top-level await, a dynamic import of a computed
+ * specifier, `import.meta` beyond `.url`, and an imported name its module does not export (ES modules fail that at link time; a destructuring would yield undefined).
  */
 import { readFileSync, writeFileSync } from "node:fs";
-import { dirname, join, relative, resolve, sep } from "node:path";
+import { basename, dirname, join, relative, resolve, sep } from "node:path";
 import ts from "typescript";
 
 /** The bundle's name, beside the entry. */
@@ -49,8 +53,9 @@ export class BundleError extends Error {}
  * Bundles the static closure of `entry` (a compiled ES module) within `root`: writes
  * `<dir of entry>/bundle.js` and turns every bundled file into a stub. Returns the bundled files.
  */
-export function bundleModules(root: string, entry: string): string[] {
+export function bundleModules(root: string, entry: string, scope: string = dirname(entry)): string[] {
   const entryPath = resolve(entry);
+  const scopePath = resolve(scope);
   const bundlePath = join(dirname(entryPath), BUNDLE_FILE);
   const modules = new Map<string, Module>();
   /** External specifier (as written from the bundle) -> its namespace's name. */
@@ -69,15 +74,15 @@ export function bundleModules(root: string, entry: string): string[] {
     if (seen) return seen;
     if (visiting.has(path)) throw new BundleError(`import cycle: ${[...chain.slice(chain.indexOf(path)), path].map((p) => relative(root, p)).join(" -> ")}`);
     visiting.add(path);
-    const module = parse(path, root, (specifier) => {
+    const fromBundle = (specifier: string) => {
+      const relocated = relative(dirname(bundlePath), resolve(dirname(path), specifier)).split(sep).join("/");
+      return relocated.startsWith(".") ? relocated : `./${relocated}`;
+    };
+    const module = parse(path, root, fromBundle, (specifier) => {
       if (!specifier.startsWith(".")) return { external: externalName(specifier) };
       const target = resolve(dirname(path), specifier);
-      // Only the entry's own folder is bundled; beyond it (dist/generated) imports stay imports.
-      if (!target.startsWith(dirname(entryPath) + sep)) {
-        let fromBundle = relative(dirname(bundlePath), target).split(sep).join("/");
-        if (!fromBundle.startsWith(".")) fromBundle = `./${fromBundle}`;
-        return { external: externalName(fromBundle) };
-      }
+      // Only the scope (by default the entry's own folder) is bundled; beyond it imports stay imports.
+      if (!target.startsWith(scopePath + sep)) return { external: externalName(fromBundle(specifier)) };
       return { module: load(target, [...chain, path]) };
     });
     visiting.delete(path);
@@ -136,7 +141,11 @@ function checkImports(module: Module, exportNames: Map<Module, Set<string>>, roo
 
 let nextId = 0;
 
-function parse(path: string, root: string, target: (specifier: string) => Target): Module {
+/**
+ * `fromBundle` turns a specifier relative to `path` into one relative to the bundle: the bundle
+ * sits elsewhere, so a relative `import("./x.js")` and `import.meta.url` would resolve from there.
+ */
+function parse(path: string, root: string, fromBundle: (specifier: string) => string, target: (specifier: string) => Target): Module {
   const text = readFileSync(path, "utf8");
   const where = (node: ts.Node) => `${relative(root, path)}:${source.getLineAndCharacterOfPosition(node.getStart(source)).line + 1}`;
   const source = ts.createSourceFile(path, text, ts.ScriptTarget.Latest, true, ts.ScriptKind.JS);
@@ -214,6 +223,34 @@ function parse(path: string, root: string, target: (specifier: string) => Target
     ts.forEachChild(node, findAwait);
   };
   for (const statement of source.statements) findAwait(statement);
+  // Dynamic imports and import.meta.url, anywhere in the module, resolved from where the module was.
+  const relocate = (node: ts.Node): void => {
+    if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword) {
+      const specifier = node.arguments[0];
+      if (!specifier || !ts.isStringLiteralLike(specifier)) refuse(node, "a dynamic import of a computed specifier");
+      const text = (specifier as ts.StringLiteralLike).text;
+      if (text.startsWith(".")) remove(specifier!, JSON.stringify(fromBundle(text)));
+    } else if (ts.isMetaProperty(node) && node.keywordToken === ts.SyntaxKind.ImportKeyword) {
+      const access = node.parent;
+      if (!ts.isPropertyAccessExpression(access) || access.name.text !== "url") refuse(node, "import.meta other than import.meta.url");
+      remove(access, `new URL(${JSON.stringify(fromBundle(`./${basename(path)}`))}, import.meta.url).href`);
+    }
+    ts.forEachChild(node, relocate);
+  };
+  relocate(source);
+  // Comments in ASCII: V8 decodes an all-ASCII source on its fast path, and one "µ" in a comment
+  // cost the runtime's bundle about 6 million instructions of UTF-8 decoding at start-up (issue 19).
+  const comments = new Map<number, number>();
+  const collect = (node: ts.Node): void => {
+    for (const range of [...(ts.getLeadingCommentRanges(text, node.pos) ?? []), ...(ts.getTrailingCommentRanges(text, node.end) ?? [])]) comments.set(range.pos, range.end);
+    ts.forEachChild(node, collect);
+  };
+  collect(source);
+  for (const [start, end] of comments) {
+    const comment = text.slice(start, end);
+    if (!/[^\x00-\x7f]/.test(comment) || edits.some((edit) => edit.start < end && start < edit.end)) continue;
+    edits.push({ start, end, text: comment.replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`) });
+  }
 
   let body = text;
   for (const edit of edits.sort((a, b) => b.start - a.start)) body = body.slice(0, edit.start) + edit.text + body.slice(edit.end);

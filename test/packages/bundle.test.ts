@@ -45,6 +45,36 @@ describe("packages/bundle: an entry's modules in one file", () => {
     expect((globalThis as { __bundleTestLog?: string[] }).__bundleTestLog).to.deep.equal(["a", "c", "b"]);
   });
 
+  it("resolves relative dynamic imports and import.meta.url from the module's own file; a wider scope bundles sibling folders", async () => {
+    writeTree(dir, {
+      "pkg/dist/lib/deep/loader.js": 'export const load = () => import("../../gen/lazy.js").then((m) => m.lazy);\nexport const here = import.meta.url;\nexport const bare = () => import("node:path").then((m) => typeof m.join);',
+      "pkg/dist/gen/table.js": 'export const TABLE = ["t"];',
+      "pkg/dist/gen/lazy.js": 'export const lazy = "lazy";',
+      "pkg/dist/lib/index.js": 'export { load, here, bare } from "./deep/loader.js";\nexport { TABLE } from "../gen/table.js";',
+    });
+    const bundled = bundleModules(join(dir, "pkg"), join(dir, "pkg", "dist", "lib", "index.js"), join(dir, "pkg", "dist"));
+    expect(bundled.map((p) => p.slice(dir.length + 1)).sort()).to.deep.equal(["pkg/dist/gen/table.js", "pkg/dist/lib/deep/loader.js", "pkg/dist/lib/index.js"]);
+    const index = await import(pathToFileURL(join(dir, "pkg", "dist", "lib", "index.js")).href);
+    expect(await index.load()).to.equal("lazy");
+    expect(index.here).to.equal(pathToFileURL(join(dir, "pkg", "dist", "lib", "deep", "loader.js")).href);
+    expect(await index.bare()).to.equal("function");
+    expect(index.TABLE).to.deep.equal(["t"]);
+    // The lazily imported module is not in the static closure: it stays its own file, unstubbed.
+    expect(readFileSync(join(dir, "pkg", "dist", "gen", "lazy.js"), "utf8")).to.include('"lazy"');
+  });
+
+  it("writes non-ASCII characters of comments as escapes and leaves strings as they were", async () => {
+    writeTree(dir, {
+      "pkg/index.js": '/** about 3 µs (RFC 9110 §5) */\nexport const unit = "µs"; // µ\nexport const pattern = /é/.test("é");',
+    });
+    bundleModules(join(dir, "pkg"), join(dir, "pkg", "index.js"));
+    const bundle = readFileSync(join(dir, "pkg", "bundle.js"), "utf8");
+    expect(bundle).to.include("about 3 \\u00b5s (RFC 9110 \\u00a75)").and.include("// \\u00b5");
+    expect(bundle.replace(/"µs"|\/é\/|"é"/g, "")).to.match(/^[\x00-\x7f]*$/);
+    const index = await import(pathToFileURL(join(dir, "pkg", "index.js")).href);
+    expect([index.unit, index.pattern]).to.deep.equal(["µs", true]);
+  });
+
   const refusals: [string, Record<string, string>, RegExp][] = [
     ["an import cycle", { "index.js": 'import { b } from "./b.js"; export const a = 1;', "b.js": 'import { a } from "./index.js"; export const b = a;' }, /import cycle: index\.js -> b\.js -> index\.js/],
     ["an exported let", { "index.js": "export let counter = 0;" }, /index\.js:1: an exported let or var/],
@@ -52,6 +82,8 @@ describe("packages/bundle: an entry's modules in one file", () => {
     ["a default import", { "index.js": 'import x from "./b.js"; export const y = x;', "b.js": "export const b = 1;" }, /a default import/],
     ["a missing name", { "index.js": 'import { nope } from "./b.js"; export const y = nope;', "b.js": "export const b = 1;" }, /index\.js imports nope, which b\.js does not export/],
     ["top-level await", { "index.js": "export const x = await Promise.resolve(1);" }, /top-level await/],
+    ["a computed dynamic import", { "index.js": 'export const load = (name) => import(name);' }, /index\.js:1: a dynamic import of a computed specifier/],
+    ["import.meta beyond url", { "index.js": "export const dir = import.meta.dirname;" }, /index\.js:1: import\.meta other than import\.meta\.url/],
   ];
   for (const [what, files, message] of refusals)
     it(`refuses ${what}, naming the file, and writes nothing`, () => {

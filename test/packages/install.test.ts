@@ -285,6 +285,28 @@ describe("the packed packages, installed as a user installs them", function () {
       ]);
     });
 
+    it("serves a tool as a 2026-07-28 task from the main entry alone: the bundle imports the tasks extension's module lazily, from inside the package", () => {
+      const script = `
+        import { createMemoryPair, createServer, McpClient } from "@mcp-codegen/runtime";
+        const server = createServer({ name: "tasks", version: "1.0.0", revisions: ["2026-07-28"], logger: () => {} });
+        server.tool({ name: "must", inputSchema: { type: "object", properties: {} }, execution: { taskSupport: "required" } }, (_args, ctx) => ctx.task(() => ({ content: [{ type: "text", text: "ran" }] })));
+        const [clientEnd, serverEnd] = createMemoryPair();
+        await server.listen(serverEnd);
+        const client = await McpClient.connect(clientEnd, { name: "c", version: "1", revision: "2026-07-28", capabilities: { extensions: { "io.modelcontextprotocol/tasks": {} } }, validate: "off", tasks: false, logger: () => {} });
+        const created = await client.request("tools/call", { name: "must", arguments: {} });
+        let task;
+        for (let i = 0; i < 100 && task?.status !== "completed"; i++) {
+          await new Promise((r) => setTimeout(r, 20));
+          task = await client.request("tasks/get", { taskId: created.taskId });
+        }
+        await client.close();
+        await server.close();
+        console.log(JSON.stringify({ created: created.resultType, status: task.status, text: task.result?.content[0].text }));`;
+      const node = run(process.execPath, ["--input-type=module", "-e", script], project);
+      expect(node.status, describeRun(node)).to.equal(0);
+      expect(JSON.parse(node.stdout)).to.deep.equal({ created: "task", status: "completed", text: "ran" });
+    });
+
     it("every pinned revision is an entry point that loads at run time with its validators", () => {
       const script = `
         const out = {};
