@@ -10,6 +10,7 @@ import { createServer } from "../../../runtime/index.js";
 import { StdioTransport } from "../../../runtime/transports/stdio.js";
 import { silentLogger } from "../../../runtime/util/logger.js";
 import { statelessMeta } from "../../support/features-server.js";
+import { within } from "../../support/mcp.js";
 import { join } from "node:path";
 import { Client as ClientV1 } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport as StdioV1 } from "@modelcontextprotocol/sdk/client/stdio.js";
@@ -78,10 +79,16 @@ describe("stdio: progress reaches SDK clients before the response (typescript-sd
 describe("stdio, 2026-07-28: progress in writes of its own, the response after them", () => {
   it("writes each progress line alone, and the response only once they are written", async () => {
     const writes: string[] = [];
+    const lines = () => writes.join("").split("\n").filter(Boolean).length;
+    // Resolved by the write that completes both calls' messages (STEPS progress and a response
+    // each), whenever that is: the first request loads the revision's modules from disk first.
+    let allWritten!: () => void;
+    const written = new Promise<void>((resolve) => (allWritten = resolve));
     const output = new Writable({
       // Completion is deferred a turn, as a pipe's may be: the response must wait for it.
       write(chunk: Buffer, _encoding, done) {
         writes.push(chunk.toString("utf8"));
+        if (lines() >= 2 * (STEPS + 1)) allWritten();
         setImmediate(done);
       },
     });
@@ -94,7 +101,7 @@ describe("stdio, 2026-07-28: progress in writes of its own, the response after t
     await server.listen(new StdioTransport(input, output));
     const meta = { ...statelessMeta(), progressToken: "t" };
     for (let id = 1; id <= 2; id++) input.write(`${JSON.stringify({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "steps", arguments: {}, _meta: meta } })}\n`);
-    for (let turns = 0; writes.join("").split("\n").length <= 2 * (STEPS + 1) && turns < 10_000; turns++) await new Promise((r) => setImmediate(r));
+    await within(30_000, written, "both calls' progress and responses");
     await server.close();
     const kinds = writes.map((chunk) =>
       chunk
