@@ -103,7 +103,9 @@ export function httpHandler(server: Listenable, options: Omit<HttpOptions, "port
 /** An IncomingMessage as the endpoint reads it; a web Request is made only when asked for (authorization). */
 function nodeIncoming(req: IncomingMessage, parsed: unknown): Incoming {
   let request: Request | undefined;
-  const path = (req.url ?? "/").split("?")[0]!;
+  const url = req.url ?? "/";
+  const query = url.indexOf("?");
+  const path = query < 0 ? url : url.slice(0, query);
   return {
     method: req.method ?? "GET",
     path,
