@@ -166,7 +166,7 @@ export function readBody(req: IncomingMessage, limit: number): Promise<Uint8Arra
   });
 }
 
-/** What a streamed answer may hold back before its first write (see NodeReply.open). */
+/** How much (in characters) a streamed answer may hold back before its first write (see NodeReply.open). */
 const HOLD_BYTES = 16 * 1024;
 
 /** A Reply written to a ServerResponse, with the same bound on unread bytes as WebReply. */
