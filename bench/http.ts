@@ -13,8 +13,11 @@
 // default "auto"; SDK v1/v2: enableJsonResponse, or responseMode "auto" in 2026-07-28) and SSE (ours: responseMode
 // "sse"; the SDKs: their default or "sse"). Every run measures each server once, the order rotating
 // from run to run; the figure is the median calls/s over the runs, the spread is the slowest and
-// fastest run, and the ratios are of medians. Every loop is bounded in count and time.
+// fastest run, and the ratios are of medians. Every loop is bounded in count and time. On Linux a
+// second table gives each server's CPU time per call (median over the runs, from /proc), which a
+// machine shared with other work disturbs less than the rates.
 import { spawn, type ChildProcess } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { Agent } from "node:http";
 import { cpus } from "node:os";
 import { dirname, join } from "node:path";
@@ -67,8 +70,19 @@ function stopTarget(target: Target): Promise<void> {
   });
 }
 
-/** Calls per second of CLIENTS sessions for RUN_MS (at most MAX_CALLS_PER_RUN calls), after `warmup` calls. */
-async function measure(target: Target, era: Era, warmup: number): Promise<number> {
+/** A process's CPU time (user + system) in µs, from /proc (Linux); undefined elsewhere. */
+function cpuMicros(pid: number | undefined): number | undefined {
+  try {
+    // Fields 14 and 15 (utime, stime) in clock ticks, after the command in parentheses; USER_HZ is 100 on Linux.
+    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+    return (Number(fields[11]) + Number(fields[12])) * 10_000;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Calls per second of CLIENTS sessions for RUN_MS (at most MAX_CALLS_PER_RUN calls), after `warmup` calls, and the server's CPU µs per call. */
+async function measure(target: Target, era: Era, warmup: number): Promise<{ rate: number; cpu: number | undefined }> {
   const agent = new Agent({ keepAlive: true, maxSockets: CLIENTS });
   try {
     const sessions = Array.from({ length: CLIENTS }, () => new Session(target.url, agent, era));
@@ -86,6 +100,7 @@ async function measure(target: Target, era: Era, warmup: number): Promise<number
       }),
     );
     let calls = 0;
+    const cpuBefore = cpuMicros(target.child.pid);
     const started = performance.now();
     const deadline = started + RUN_MS;
     await Promise.all(
@@ -96,7 +111,9 @@ async function measure(target: Target, era: Era, warmup: number): Promise<number
         }
       }),
     );
-    return calls / ((performance.now() - started) / 1000);
+    const rate = calls / ((performance.now() - started) / 1000);
+    const cpuAfter = cpuMicros(target.child.pid);
+    return { rate, cpu: cpuBefore === undefined || cpuAfter === undefined ? undefined : (cpuAfter - cpuBefore) / calls };
   } finally {
     agent.destroy();
   }
@@ -109,6 +126,7 @@ console.log(`tools/call over Streamable HTTP on node:http, ${CLIENTS} concurrent
 console.log(`node ${process.version}, ${cpus().length} cores; servers in child processes, bound to 127.0.0.1\n`);
 console.log("| era, answers | ours | SDK v2 | SDK v1 | floor | ours / floor | ours / v2 | ours / v1 |");
 console.log("|---|---:|---:|---:|---:|---:|---:|---:|");
+const cpuRows: string[] = [];
 for (const era of (["2025-11-25", "2026-07-28"] as const).filter((e) => (values.era ?? e) === e))
   for (const mode of (["json", "sse"] as const).filter((m) => (values.mode ?? m) === m)) {
     const impls: Impl[] = era === "2025-11-25" ? ["ours", "v2", "v1", "floor"] : ["ours", "v2", "floor"];
@@ -116,11 +134,19 @@ for (const era of (["2025-11-25", "2026-07-28"] as const).filter((e) => (values.
     try {
       for (const impl of impls) targets.set(impl, await startTarget(impl, era, mode));
       const runs = new Map<Impl, number[]>(impls.map((impl) => [impl, []]));
+      const cpu = new Map<Impl, number[]>(impls.map((impl) => [impl, []]));
       for (let run = 0; run < RUNS; run++)
         for (let i = 0; i < impls.length; i++) {
           const impl = impls[(i + run) % impls.length]!;
-          runs.get(impl)!.push(await measure(targets.get(impl)!, era, run === 0 ? WARMUP_CALLS : REWARM_CALLS));
+          const measured = await measure(targets.get(impl)!, era, run === 0 ? WARMUP_CALLS : REWARM_CALLS);
+          runs.get(impl)!.push(measured.rate);
+          if (measured.cpu !== undefined) cpu.get(impl)!.push(measured.cpu);
         }
+      const cpuOf = (impl: Impl) => (cpu.get(impl)?.length ? median(cpu.get(impl)!) : undefined);
+      const cpuCell = (impl: Impl) => (cpuOf(impl) === undefined ? "-" : cpuOf(impl)!.toFixed(0));
+      const oursCpu = cpuOf("ours");
+      if (oursCpu !== undefined)
+        cpuRows.push(`| ${era}, ${mode === "json" ? "JSON" : "SSE"} | ${cpuCell("ours")} | ${cpuCell("v2")} | ${cpuCell("v1")} | ${cpuCell("floor")} | ${ratio(oursCpu, cpuOf("floor"))} | ${ratio(oursCpu, cpuOf("v2"))} |`);
       const med = new Map([...runs].map(([impl, rates]) => [impl, median(rates)]));
       const cell = (impl: Impl) => (runs.has(impl) ? `${fmt(med.get(impl)!)} (${fmt(Math.min(...runs.get(impl)!))}-${fmt(Math.max(...runs.get(impl)!))})` : "-");
       const ours = med.get("ours")!;
@@ -129,3 +155,9 @@ for (const era of (["2025-11-25", "2026-07-28"] as const).filter((e) => (values.
       await Promise.all([...targets.values()].map(stopTarget));
     }
   }
+if (cpuRows.length > 0) {
+  console.log("\nServer CPU time per call, µs (median over the runs; lower is better):\n");
+  console.log("| era, answers | ours | SDK v2 | SDK v1 | floor | ours / floor | ours / v2 |");
+  console.log("|---|---:|---:|---:|---:|---:|---:|");
+  for (const row of cpuRows) console.log(row);
+}

@@ -81,6 +81,8 @@ export class StreamableHttpEndpoint {
   private readonly adopting = new Map<string, Promise<HttpSession | undefined>>();
   private readonly path: string | undefined;
   private isClosed = false;
+  /** The session-era MCP-Protocol-Version last found valid: clients send the same one on every request. */
+  private lastSessionVersion: string | undefined;
   private sweeper: ReturnType<typeof setInterval> | undefined;
   protected readonly logger: Logger;
 
@@ -152,11 +154,12 @@ export class StreamableHttpEndpoint {
 
   private async serve(req: Incoming, res: Reply): Promise<void> {
     // Metadata paths (RFC 9728 protected resource metadata...) before the MCP path check.
-    for (const routes of [this.options.routes, this.options.auth?.routes?.bind(this.options.auth)]) {
-      if (!routes) continue;
-      const routed = await routes(req.request());
-      if (routed) return res.respond(routed);
-    }
+    if (this.options.routes || this.options.auth?.routes)
+      for (const routes of [this.options.routes, this.options.auth?.routes?.bind(this.options.auth)]) {
+        if (!routes) continue;
+        const routed = await routes(req.request());
+        if (routed) return res.respond(routed);
+      }
     const cors = corsHeaders(req, this.options);
     const fail = (error: HttpError) => writeError(res, error, cors);
     if (this.path !== undefined && req.path !== this.path) return fail(refuse.notFound(`the MCP endpoint is ${this.path}`));
@@ -206,7 +209,10 @@ export class StreamableHttpEndpoint {
     // Per-tool, per-prompt and per-resource scopes: 403 insufficient_scope before anything is dispatched.
     const refused = auth && this.options.auth?.authorize?.(auth, body);
     if (refused) return res.respond(refused);
-    const context: MessageContext = { headers: req.headers(), ...(auth && { auth }), ...(req.waitUntil && { waitUntil: req.waitUntil }) };
+    // Built field by field: spreads of optional parts take V8's slow object-cloning path on every POST.
+    const context: Record<string, unknown> = { headers: req.headers() };
+    if (auth) context.auth = auth;
+    if (req.waitUntil) context.waitUntil = req.waitUntil;
 
     const sessionId = req.header(HEADER.sessionId);
     if (sessionId !== undefined) {
@@ -370,8 +376,8 @@ export class StreamableHttpEndpoint {
   /** Session era: MCP-Protocol-Version, when present, must name a session-era revision (missing means 2025-03-26). */
   private checkSessionVersion(req: Incoming): HttpError | undefined {
     const version = req.header(HEADER.protocolVersion);
-    if (version === undefined) return undefined;
-    if (isRevision(version) && eraOf(version) === "session") return undefined;
+    if (version === undefined || version === this.lastSessionVersion) return undefined;
+    if (isRevision(version) && eraOf(version) === "session") return void (this.lastSessionVersion = version);
     return refuse.badRequest(`unsupported MCP-Protocol-Version ${JSON.stringify(version)} for a session`);
   }
 

@@ -61,8 +61,7 @@ function compare(a: number[], b: number[]): number {
 /** A POST must be JSON (415) and accept JSON or SSE (406). */
 export function checkPost(req: Incoming): Accepts | HttpError {
   const type = req.header("content-type");
-  const mediaType = type?.split(";")[0]?.trim().toLowerCase();
-  if (mediaType !== "application/json") return refuse.unsupportedMediaType(type);
+  if (type !== "application/json" && type?.split(";")[0]?.trim().toLowerCase() !== "application/json") return refuse.unsupportedMediaType(type);
   const accepted = accepts(req);
   if (!accepted.json && !accepted.sse) return refuse.notAcceptable("the client must accept application/json or text/event-stream");
   return accepted;

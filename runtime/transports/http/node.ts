@@ -103,7 +103,9 @@ export function httpHandler(server: Listenable, options: Omit<HttpOptions, "port
 /** An IncomingMessage as the endpoint reads it; a web Request is made only when asked for (authorization). */
 function nodeIncoming(req: IncomingMessage, parsed: unknown): Incoming {
   let request: Request | undefined;
-  const path = (req.url ?? "/").split("?")[0]!;
+  const url = req.url ?? "/";
+  const query = url.indexOf("?");
+  const path = query < 0 ? url : url.slice(0, query);
   return {
     method: req.method ?? "GET",
     path,
@@ -164,9 +166,15 @@ export function readBody(req: IncomingMessage, limit: number): Promise<Uint8Arra
   });
 }
 
+/** How much (in characters) a streamed answer may hold back before its first write (see NodeReply.open). */
+const HOLD_BYTES = 16 * 1024;
+
 /** A Reply written to a ServerResponse, with the same bound on unread bytes as WebReply. */
 class NodeReply implements Reply {
   private stuck: ReturnType<typeof setTimeout> | undefined;
+  /** A streamed answer opened but not yet on the wire: its headers, and what was written since. */
+  private held: Record<string, string | number> | undefined;
+  private unsent = "";
 
   constructor(
     private readonly req: IncomingMessage,
@@ -176,7 +184,7 @@ class NodeReply implements Reply {
   ) {}
 
   get started(): boolean {
-    return this.res.headersSent;
+    return this.held !== undefined || this.res.headersSent;
   }
 
   get ended(): boolean {
@@ -184,9 +192,65 @@ class NodeReply implements Reply {
   }
 
   send(status: number, headers: Readonly<Record<string, string>>, body?: string): void {
-    if (this.res.headersSent) return;
-    // One object for writeHead, and the body with its Content-Length in the same end(): headers and body leave in one write.
-    const head: Record<string, string | number> = { ...headers };
+    if (this.started) return;
+    this.whole(status, { ...headers }, body);
+  }
+
+  respond(response: Response): void {
+    if (this.started) return;
+    this.res.writeHead(response.status, [...response.headers].flat());
+    if (!response.body) return void this.res.end();
+    builtin<typeof import("node:stream")>("node:stream").Readable.fromWeb(response.body as import("node:stream/web").ReadableStream).pipe(this.res);
+  }
+
+  /**
+   * The stream's head waits for the rest of this turn of the event loop: an answer complete by
+   * then (a quick tool, answered over SSE) leaves as one write with its Content-Length, as a JSON
+   * answer does, instead of three (head, event, last chunk). Otherwise the head and what was
+   * written go out in setImmediate, or as soon as HOLD_BYTES are waiting.
+   */
+  open(headers: Readonly<Record<string, string>>): void {
+    if (this.started) return;
+    this.held = { ...headers };
+    setImmediate(this.flush);
+  }
+
+  write(text: string): void {
+    if (this.ended) return;
+    if (this.held) {
+      this.unsent += text;
+      if (this.unsent.length > HOLD_BYTES) this.flush();
+      return;
+    }
+    this.res.write(text);
+    this.watch();
+  }
+
+  end(): void {
+    if (this.ended) return;
+    const held = this.held;
+    if (held) {
+      this.held = undefined;
+      const body = this.unsent;
+      this.unsent = "";
+      this.whole(200, held, body);
+      return this.watch();
+    }
+    if (!this.res.headersSent) return this.send(202, {});
+    this.res.end();
+  }
+
+  onClose(listener: () => void): () => void {
+    const once = () => {
+      clearTimeout(this.stuck);
+      listener();
+    };
+    this.res.once("close", once);
+    return () => this.res.off("close", once);
+  }
+
+  /** A whole answer: `head` (ours to change) for writeHead, and the body with its Content-Length in the same end(), so that they leave in one write. */
+  private whole(status: number, head: Record<string, string | number>, body: string | undefined): void {
     // Unread request bytes would otherwise be taken for the next request on this connection.
     if (!this.req.complete) head.Connection = "close";
     if (body !== undefined) head["Content-Length"] = Buffer.byteLength(body);
@@ -194,22 +258,20 @@ class NodeReply implements Reply {
     this.res.end(body);
   }
 
-  respond(response: Response): void {
-    if (this.res.headersSent) return;
-    this.res.writeHead(response.status, [...response.headers].flat());
-    if (!response.body) return void this.res.end();
-    builtin<typeof import("node:stream")>("node:stream").Readable.fromWeb(response.body as import("node:stream/web").ReadableStream).pipe(this.res);
-  }
+  /** Puts a held stream on the wire: its head, and what was written meanwhile. */
+  private readonly flush = (): void => {
+    const held = this.held;
+    if (!held || this.ended) return;
+    this.held = undefined;
+    this.res.writeHead(200, held);
+    if (this.unsent === "") return void this.res.flushHeaders();
+    this.res.write(this.unsent);
+    this.unsent = "";
+    this.watch();
+  };
 
-  open(headers: Readonly<Record<string, string>>): void {
-    if (this.res.headersSent) return;
-    this.res.writeHead(200, headers);
-    this.res.flushHeaders();
-  }
-
-  write(text: string): void {
-    if (this.ended) return;
-    this.res.write(text);
+  /** Bytes the client does not read are bounded: past maxBufferedBytes for stuckTimeoutMs, the connection is closed. */
+  private watch(): void {
     const limit = this.limits.maxBufferedBytes ?? DEFAULT_MAX_BUFFERED_BYTES;
     if (this.stuck === undefined && this.res.writableLength > limit) {
       const timeoutMs = this.limits.stuckTimeoutMs ?? DEFAULT_STUCK_TIMEOUT_MS;
@@ -225,20 +287,5 @@ class NodeReply implements Reply {
         this.stuck = undefined;
       });
     }
-  }
-
-  end(): void {
-    if (this.ended) return;
-    if (!this.res.headersSent) return this.send(202, {});
-    this.res.end();
-  }
-
-  onClose(listener: () => void): () => void {
-    const once = () => {
-      clearTimeout(this.stuck);
-      listener();
-    };
-    this.res.once("close", once);
-    return () => this.res.off("close", once);
   }
 }

@@ -61,10 +61,14 @@ export function originAllowed(origin: string, options: SecurityOptions): boolean
   return allowed.some((entry) => (entry.includes("://") ? entry.toLowerCase() === url.origin.toLowerCase() : entry.toLowerCase() === hostname));
 }
 
+/** No CORS headers: one frozen object for every request (callers copy what they add to it). */
+const NO_HEADERS: Record<string, string> = Object.freeze({}) as Record<string, string>;
+
 /** CORS response headers for an allowed Origin, when CORS is on; none otherwise. */
 export function corsHeaders(req: Incoming, options: SecurityOptions): Record<string, string> {
+  if (!options.cors) return NO_HEADERS;
   const origin = req.header("origin");
-  if (!options.cors || origin === undefined || !originAllowed(origin, options)) return {};
+  if (origin === undefined || !originAllowed(origin, options)) return NO_HEADERS;
   return {
     "Access-Control-Allow-Origin": origin,
     "Access-Control-Expose-Headers": "Mcp-Session-Id, MCP-Protocol-Version",

@@ -78,6 +78,8 @@ export class HttpSession implements Transport {
   /** The id of the initialize request that started the session, until it is answered. */
   private initializeId: RequestId | undefined;
   private closing: Promise<void> | undefined;
+  private streamCount = 0;
+  private lastOptions: { readonly accepts: Accepts; readonly headers: Record<string, string>; readonly prime: boolean; readonly options: StreamOptions } | undefined;
 
   constructor(
     readonly id: string,
@@ -345,10 +347,21 @@ export class HttpSession implements Transport {
       disconnected: () => {},
     };
     // Only notifications and responses: 202 with no body, even for a client that accepts only SSE.
-    const options = this.streamOptions(accepts, headers);
-    const stream = new ResponseStream(newStreamId(), res, ids, ids.length === 0 ? { ...options, sseFirst: false } : options, events);
+    const options = this.requestStreamOptions(accepts, headers);
+    // A stream whose events no store keeps needs an id only here: a number is enough (a random id cost more than the rest of making the stream).
+    const id = this.settings.store || this.settings.shared ? newStreamId() : String(++this.streamCount);
+    const stream = new ResponseStream(id, res, ids, ids.length === 0 ? { ...options, sseFirst: false } : options, events);
     this.streams.set(stream.id, stream);
     return stream;
+  }
+
+  /** The options of the last POST's stream, when this one's are the same (a client sends the same Accept each time; no CORS: the same headers). */
+  private requestStreamOptions(accepts: Accepts, headers: Record<string, string>): StreamOptions {
+    const last = this.lastOptions;
+    if (last && last.accepts === accepts && last.headers === headers && last.prime === this.settings.prime()) return last.options;
+    const options = this.streamOptions(accepts, headers);
+    this.lastOptions = { accepts, headers, prime: this.settings.prime(), options };
+    return options;
   }
 
   private streamOptions(accepts: Accepts, headers: Record<string, string>): StreamOptions {
