@@ -93,7 +93,7 @@ describe("interop over Streamable HTTP: the SDK Client against our server", () =
     let changes = 0;
     client.setNotificationHandler(ToolListChangedNotificationSchema, () => void changes++);
     // The SDK opens its GET stream after initialization, in the background: wait until a change reaches it.
-    for (let attempt = 0; attempt < 50 && changes === 0; attempt++) {
+    for (const deadline = Date.now() + 10_000; changes === 0 && Date.now() < deadline; ) {
       await client.callTool({ name: "test_trigger_tool_change", arguments: {} });
       await new Promise((r) => setTimeout(r, 20));
     }
