@@ -85,11 +85,14 @@ export class StreamableHttpEndpoint {
   private lastSessionVersion: string | undefined;
   private sweeper: ReturnType<typeof setInterval> | undefined;
   protected readonly logger: Logger;
+  /** Paths served before the MCP path check: the application's, then authorization's (RFC 9728 metadata). */
+  private readonly routes: readonly ((request: Request) => Promise<Response | undefined>)[];
 
   constructor(protected readonly options: EndpointOptions) {
     this.logger = options.logger ?? stderrLogger;
     this.store = options.eventStore === false ? undefined : (options.eventStore ?? new InMemoryEventStore());
     this.path = options.path;
+    this.routes = [options.routes, options.auth?.routes?.bind(options.auth)].filter((routes) => routes !== undefined);
     const idle = options.sessionIdleTimeoutMs ?? 30 * 60_000;
     // A session kept "until DELETE" still needs a bound in a shared store: a week.
     if (options.sessions) this.shared = new SharedSessions({ ...options, sessions: options.sessions }, Number.isFinite(idle) ? idle : 7 * 24 * 3_600_000, this.logger);
@@ -154,12 +157,10 @@ export class StreamableHttpEndpoint {
 
   private async serve(req: Incoming, res: Reply): Promise<void> {
     // Metadata paths (RFC 9728 protected resource metadata...) before the MCP path check.
-    if (this.options.routes || this.options.auth?.routes)
-      for (const routes of [this.options.routes, this.options.auth?.routes?.bind(this.options.auth)]) {
-        if (!routes) continue;
-        const routed = await routes(req.request());
-        if (routed) return res.respond(routed);
-      }
+    for (const routes of this.routes) {
+      const routed = await routes(req.request());
+      if (routed) return res.respond(routed);
+    }
     const cors = corsHeaders(req, this.options);
     const fail = (error: HttpError) => writeError(res, error, cors);
     if (this.path !== undefined && req.path !== this.path) return fail(refuse.notFound(`the MCP endpoint is ${this.path}`));
