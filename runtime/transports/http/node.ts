@@ -166,8 +166,8 @@ export function readBody(req: IncomingMessage, limit: number): Promise<Uint8Arra
   });
 }
 
-/** How much (in characters) a streamed answer may hold back before its first write (see NodeReply.open). */
-const HOLD_BYTES = 16 * 1024;
+/** How many characters a streamed answer may hold back before its first write (see NodeReply.open). */
+const HOLD_CHARACTERS = 16 * 1024;
 
 /** A Reply written to a ServerResponse, with the same bound on unread bytes as WebReply. */
 class NodeReply implements Reply {
@@ -207,7 +207,7 @@ class NodeReply implements Reply {
    * The stream's head waits for the rest of this turn of the event loop: an answer complete by
    * then (a quick tool, answered over SSE) leaves as one write with its Content-Length, as a JSON
    * answer does, instead of three (head, event, last chunk). Otherwise the head and what was
-   * written go out in setImmediate, or as soon as HOLD_BYTES are waiting.
+   * written go out in setImmediate, or as soon as HOLD_CHARACTERS are waiting.
    */
   open(headers: Readonly<Record<string, string>>): void {
     if (this.started) return;
@@ -219,7 +219,7 @@ class NodeReply implements Reply {
     if (this.ended) return;
     if (this.held) {
       this.unsent += text;
-      if (this.unsent.length > HOLD_BYTES) this.flush();
+      if (this.unsent.length > HOLD_CHARACTERS) this.flush();
       return;
     }
     this.res.write(text);
