@@ -47,7 +47,10 @@ export function cachedFormatter(format: Formatter, identity: string, dir: string
     const formatted = await format(text);
     try {
       writeAtomically(entry, `${sha256(formatted)}\n${formatted}`);
-      if (!pruned) pruned = prune(dir);
+      if (!pruned) {
+        pruned = true;
+        prune(dir);
+      }
     } catch {
       // Read-only or full: the cache is an optimisation, the formatted text is the result.
     }
@@ -68,10 +71,9 @@ function read(entry: string): string | undefined {
 }
 
 /** Keeps the folder bounded: past MAX_ENTRIES, removes the least recently written. */
-function prune(dir: string): true {
+function prune(dir: string): void {
   const names = readdirSync(dir).filter((name) => /^[0-9a-f]{64}$/.test(name));
-  if (names.length <= MAX_ENTRIES) return true;
+  if (names.length <= MAX_ENTRIES) return;
   const byAge = names.map((name) => ({ name, mtime: statSync(join(dir, name)).mtimeMs })).sort((a, b) => a.mtime - b.mtime);
   for (const { name } of byAge.slice(0, names.length - MAX_ENTRIES / 2)) rmSync(join(dir, name), { force: true });
-  return true;
 }
