@@ -14,16 +14,16 @@
 // "sse"; the SDKs: their default or "sse"). Every run measures each server once, the order rotating
 // from run to run; the figure is the median calls/s over the runs, the spread is the slowest and
 // fastest run, and the ratios are of medians. Every loop is bounded in count and time. On Linux a
-// second table gives each server's CPU time per call (median over the runs, from /proc), which a
+// second table gives each server's CPU time per call (median over the runs, from /proc schedstat), which a
 // machine shared with other work disturbs less than the rates.
 import { spawn, type ChildProcess } from "node:child_process";
-import { readFileSync } from "node:fs";
 import { Agent } from "node:http";
 import { cpus } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { median, Session, type Era } from "./http/client.js";
+import { processCpuMs } from "./support/process-cpu.js";
 
 const { values } = parseArgs({ options: { quick: { type: "boolean", default: false }, runs: { type: "string" }, era: { type: "string" }, mode: { type: "string" } } });
 const CLIENTS = 16;
@@ -70,17 +70,6 @@ function stopTarget(target: Target): Promise<void> {
   });
 }
 
-/** A process's CPU time (user + system) in µs, from /proc (Linux); undefined elsewhere. */
-function cpuMicros(pid: number | undefined): number | undefined {
-  try {
-    // Fields 14 and 15 (utime, stime) in clock ticks, after the command in parentheses; USER_HZ is 100 on Linux.
-    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
-    return (Number(fields[11]) + Number(fields[12])) * 10_000;
-  } catch {
-    return undefined;
-  }
-}
-
 /** Calls per second of CLIENTS sessions for RUN_MS (at most MAX_CALLS_PER_RUN calls), after `warmup` calls, and the server's CPU µs per call. */
 async function measure(target: Target, era: Era, warmup: number): Promise<{ rate: number; cpu: number | undefined }> {
   const agent = new Agent({ keepAlive: true, maxSockets: CLIENTS });
@@ -100,7 +89,7 @@ async function measure(target: Target, era: Era, warmup: number): Promise<{ rate
       }),
     );
     let calls = 0;
-    const cpuBefore = cpuMicros(target.child.pid);
+    const cpuBefore = processCpuMs(target.child.pid);
     const started = performance.now();
     const deadline = started + RUN_MS;
     await Promise.all(
@@ -112,8 +101,8 @@ async function measure(target: Target, era: Era, warmup: number): Promise<{ rate
       }),
     );
     const rate = calls / ((performance.now() - started) / 1000);
-    const cpuAfter = cpuMicros(target.child.pid);
-    return { rate, cpu: cpuBefore === undefined || cpuAfter === undefined ? undefined : (cpuAfter - cpuBefore) / calls };
+    const cpuUs = ((processCpuMs(target.child.pid) - cpuBefore) * 1000) / calls;
+    return { rate, cpu: Number.isNaN(cpuUs) ? undefined : cpuUs };
   } finally {
     agent.destroy();
   }

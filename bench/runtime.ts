@@ -36,7 +36,7 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { McpServer as SdkMcpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { spawn } from "node:child_process";
-import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { existsSync, readdirSync, statSync } from "node:fs";
 import { cpus } from "node:os";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -46,6 +46,7 @@ import { runInNewContext } from "node:vm";
 import * as z from "zod";
 import type { McpClient } from "../runtime/index.js";
 import { runtime } from "./support/ours.js";
+import { processCpuMs } from "./support/process-cpu.js";
 import { v2Client, v2ClientStdio, v2Server, v2ServerStdio, zod4 } from "./support/peers.js";
 import { payload } from "./servers/payload.mjs";
 
@@ -400,21 +401,6 @@ function rateSync(run: () => void, count: number): number {
   return count / ((performance.now() - t0) / 1000);
 }
 
-/**
- * CPU ms a process has used so far, all its threads, from Linux's /proc/<pid>/task/<tid>/schedstat
- * (nanoseconds on CPU); NaN elsewhere. Steadier than wall time on a shared machine: waiting for a
- * core does not count.
- */
-function cpuMsOf(pid: number | undefined): number {
-  try {
-    let ns = 0;
-    for (const task of readdirSync(`/proc/${pid}/task`)) ns += Number(readFileSync(`/proc/${pid}/task/${task}/schedstat`, "utf8").split(" ")[0]);
-    return ns / 1e6;
-  } catch {
-    return Number.NaN;
-  }
-}
-
 /** ms from spawn() to the initialize response's line on stdout, and the CPU ms the child used by then. */
 function spawnToInitialize(script: string): Promise<{ ms: number; cpuMs: number }> {
   return new Promise((resolvePromise, reject) => {
@@ -429,7 +415,7 @@ function spawnToInitialize(script: string): Promise<{ ms: number; cpuMs: number 
       out += text;
       if (!out.includes("\n")) return;
       const ms = performance.now() - t0;
-      const cpuMs = cpuMsOf(child.pid);
+      const cpuMs = processCpuMs(child.pid);
       clearTimeout(timer);
       const response = JSON.parse(out.slice(0, out.indexOf("\n"))) as { id?: unknown; result?: { protocolVersion?: string } };
       child.once("exit", () =>
