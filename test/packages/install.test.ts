@@ -295,7 +295,7 @@ describe("the packed packages, installed as a user installs them", function () {
         const client = await McpClient.connect(clientEnd, { name: "c", version: "1", revision: "2026-07-28", capabilities: { extensions: { "io.modelcontextprotocol/tasks": {} } }, validate: "off", tasks: false, logger: () => {} });
         const created = await client.request("tools/call", { name: "must", arguments: {} });
         let task;
-        for (let i = 0; i < 100 && task?.status !== "completed"; i++) {
+        for (const deadline = Date.now() + 10_000; task?.status !== "completed" && Date.now() < deadline; ) {
           await new Promise((r) => setTimeout(r, 20));
           task = await client.request("tasks/get", { taskId: created.taskId });
         }
