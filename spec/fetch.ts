@@ -51,6 +51,10 @@ export async function fetchSpec(root: string, sources = defaultSources(root), pi
   return { checked, copied };
 }
 
+/** What a failed download says next: where a local copy would have been found (offline machines, CI). */
+const NO_LOCAL_COPY =
+  "; no local copy either: set MCP_SPEC_MIRROR to a folder laid out as <revision>/<file>, or put the schemas in ../shared/mcp-spec beside the checkout";
+
 async function obtain(revision: string, file: string, url: string, sources: SpecSources): Promise<{ data: Buffer; from: string }> {
   for (const folder of [sources.mirror, sources.shared]) {
     if (folder === undefined) continue;
@@ -59,8 +63,8 @@ async function obtain(revision: string, file: string, url: string, sources: Spec
   }
   if (sources.network === false) throw new Error(`${revision}/${file}: not in any local source, and downloads are off`);
   const response = await fetch(url, { signal: AbortSignal.timeout(30_000) }).catch((error: Error) => {
-    throw new Error(`${revision}/${file}: download from ${url} failed: ${error.message}`);
+    throw new Error(`${revision}/${file}: download from ${url} failed: ${error.message}${NO_LOCAL_COPY}`);
   });
-  if (!response.ok) throw new Error(`${revision}/${file}: download from ${url} failed: HTTP ${response.status}`);
+  if (!response.ok) throw new Error(`${revision}/${file}: download from ${url} failed: HTTP ${response.status}${NO_LOCAL_COPY}`);
   return { data: Buffer.from(await response.arrayBuffer()), from: url };
 }

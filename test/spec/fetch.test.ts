@@ -203,4 +203,18 @@ describe("spec/fetch", () => {
       removeDir(dir);
     }
   });
+
+  it("a download that fails says where a local copy would have been found", async () => {
+    const dir = tempDir("unreachable");
+    try {
+      const root = makeRoot(join(dir, "root"));
+      // A closed port on loopback: the download fails at once, with no network involved.
+      const only = { ...pinned(), revisions: { "2024-11-05": { ...pinned().revisions["2024-11-05"]!, url: "http://127.0.0.1:1/schema" } }, extensions: {} };
+      let caught: Error | undefined;
+      await fetchSpec(root, { network: true }, only as ReturnType<typeof pinned>).catch((error: Error) => (caught = error));
+      expect(caught?.message).to.match(/^2024-11-05\/schema\.json: download from \S+ failed: .*; no local copy either: set MCP_SPEC_MIRROR .* or put the schemas in \.\.\/shared\/mcp-spec beside the checkout$/);
+    } finally {
+      removeDir(dir);
+    }
+  });
 });
