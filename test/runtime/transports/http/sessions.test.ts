@@ -189,9 +189,11 @@ async function sessionThroughProxy(url: string, connect: ConnectSdk): Promise<vo
     await client.setLoggingLevel("error");
     await call({ name: "touch", arguments: { uri: "test://watched" } });
     expect(logs.filter((data) => (data as Json).touching === "test://watched"), "the level set on one instance holds on the others").to.have.length(3);
+    // Received before unsubscribing: every instance decides delivery by the session's subscriptions
+    // when the bus brings it the update, and an unsubscribe handled first elsewhere would win.
+    await until(() => updates.length >= 4, "the fourth resources/updated", 10_000);
     await client.unsubscribeResource({ uri: "test://watched" });
     await call({ name: "touch", arguments: { uri: "test://watched" } });
-    await until(() => updates.length >= 4, "the fourth resources/updated", 10_000);
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(updates, "one more before unsubscribing, none after").to.have.length(4);
   } finally {
