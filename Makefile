@@ -5,7 +5,7 @@ SHELL := bash
 CLI := node --import tsx codegen/cli.ts
 TSC := node node_modules/typescript/bin/tsc
 
-.PHONY: all install tools redis spec generate build pack typecheck conformance runtimes test tests mocha bench clean
+.PHONY: all install tools redis spec generate build pack typecheck conformance runtimes test tests clean-tree mocha bench clean
 
 all: build
 
@@ -21,15 +21,11 @@ node_modules/.package-lock.json: package.json package-lock.json
 # Bun, Deno and workerd from the npm registry (tools/runtimes).
 tools: tools/conformance/node_modules/.package-lock.json tools/inspector/node_modules/.package-lock.json tools/interop/node_modules/.package-lock.json tools/bench-peers/node_modules/.package-lock.json tools/runtimes/node_modules/.package-lock.json
 
+# Each lock holds every platform's optional packages (npm 11 writes them all), so `npm ci` installs
+# exactly it with npm 10 and 11. Install scripts run only where the folder's package.json
+# `allowScripts` approves them (npm 11; written by `npm install-scripts approve`).
 tools/%/node_modules/.package-lock.json: tools/%/package.json tools/%/package-lock.json
 	cd tools/$* && npm ci --no-audit --no-fund
-	@touch $@
-
-# deno and workerd list platform packages for other systems that npm cannot resolve here, so it
-# writes no lock entry for them and `npm ci` refuses the lock; `npm install` installs exactly it.
-tools/runtimes/node_modules/.package-lock.json: tools/runtimes/package.json tools/runtimes/package-lock.json
-	cd tools/runtimes && npm install --no-audit --no-fund
-	@git diff --quiet -- tools/runtimes/package-lock.json || { echo "tools/runtimes/package-lock.json changed: commit it"; exit 1; }
 	@touch $@
 
 # The Redis tests start their own redis-server: the one on PATH, else Debian's package (as root), else a clear failure.
@@ -69,6 +65,17 @@ runtimes: generate tools
 TEST_JOBS ?= 3
 test:
 	@$(MAKE) --no-print-directory --jobs=$(TEST_JOBS) --output-sync=target tests
+	@$(MAKE) --no-print-directory clean-tree
+
+# A build or a test that changes a tracked file, or leaves one git does not ignore, fails the run:
+# a lock file npm rewrote must be committed, anything else is a bug in the step that wrote it.
+clean-tree:
+	@changed="$$(git status --porcelain --untracked-files=all)"; \
+	if [ -n "$$changed" ]; then \
+	  echo "make test changed the work tree (git status --porcelain):"; echo "$$changed"; \
+	  echo "Commit what a build should have written (a lock file npm rewrote), or fix the step that wrote it; 'git diff' shows the change."; \
+	  exit 1; \
+	fi
 
 tests: mocha conformance runtimes
 
