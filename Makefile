@@ -5,7 +5,7 @@ SHELL := bash
 CLI := node --import tsx codegen/cli.ts
 TSC := node node_modules/typescript/bin/tsc
 
-.PHONY: all install tools redis spec generate build pack typecheck conformance runtimes test tests clean-tree mocha bench clean
+.PHONY: all install tools redis spec generate build pack api-report install-size typecheck conformance runtimes test tests clean-tree mocha bench clean
 
 all: build
 
@@ -45,6 +45,10 @@ build: generate
 pack: build
 	node --import tsx packages/pack.ts
 
+# The public API reports (packages/runtime/api/*.api.md) rewritten from this build: review the diff, commit it.
+api-report: pack
+	node --import tsx packages/api-report.ts --update
+
 typecheck: generate
 	$(TSC) -p tsconfig.json
 
@@ -77,7 +81,11 @@ clean-tree:
 	  exit 1; \
 	fi
 
-tests: mocha conformance runtimes
+tests: mocha conformance runtimes install-size
+
+# What a runtime-only install weighs, ours against the SDK v2 server, printed in the CI log (reported, not asserted).
+install-size: pack
+	node --import tsx bench/install-size.ts
 
 mocha: pack typecheck tools redis
 	$(CLI) check

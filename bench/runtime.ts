@@ -517,7 +517,7 @@ if (values.worker !== undefined) {
 }
 
 if (!existsSync(join(ROOT, "dist", "runtime", "index.js"))) fail("dist/ is missing: run `make build` first (the in-process contenders run compiled JavaScript)");
-const PACKED = join(ROOT, "pack", "staging", "runtime", "dist", "runtime", "bundle.js");
+const PACKED = join(ROOT, "pack", "staging", "runtime", "dist", "runtime", "index.js");
 if (!existsSync(PACKED)) fail("pack/staging is missing: run `make pack` first (our stdio server runs the packed package)");
 const stale = newerSources(join(ROOT, "runtime"), join(ROOT, "dist", "runtime"));
 if (stale.length > 0) console.warn(`warning: dist/ is older than ${stale.slice(0, 3).join(", ")}: run \`make build\` for numbers that match the sources\n`);

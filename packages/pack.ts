@@ -2,7 +2,7 @@
  * `make pack`: the two published packages, staged from dist/ (`make build`) and `npm pack`ed into pack/.
  *
  *   pack/staging/runtime/       @mcp-codegen/runtime: dist/runtime/** and dist/generated/** (.js, .d.ts);
- *                               the main entry's modules bundled into dist/runtime/bundle.js (bundle.ts)
+ *                               every entry point bundled by esbuild, shared code in chunks (bundle-runtime.ts)
  *   pack/staging/mcp-codegen/   mcp-codegen: bin/, dist/codegen/**, dist/spec/** (.js), the pinned schemas
  *   pack/<name>-<version>.tgz   what a user installs
  *
@@ -23,7 +23,7 @@ import { dirname, join, relative, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import { MANIFEST_SCHEMA, MANIFEST_SCHEMA_FILE } from "../codegen/scaffold/manifest-schema.js";
 import { sha256 } from "../spec/files.js";
-import { bundleModules } from "./bundle.js";
+import { bundleRuntime } from "./bundle-runtime.js";
 import { pinnedRevisions, readPinned, specPath } from "../spec/pinned.js";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
@@ -137,11 +137,13 @@ for (const file of [...filesUnder("dist/runtime", compiled), ...filesUnder("dist
 writeFileSync(join(runtimeStage, "dist", "generated", "LICENSE"), license);
 // An extension comes from its own repository, under its own licence (ext-tasks: Apache-2.0), pinned beside its schema.
 for (const { folder } of extensions) stageFile(runtimeStage, relative(ROOT, specPath(ROOT, folder, "LICENSE")), join("dist", "generated", folder, "LICENSE"));
-// The main entry's modules in one file, with the generated modules it imports statically (the
-// registry, validation helpers, the tasks extension's method table): a stdio server loads ~6
-// modules instead of ~55 (start-up, issue 19). Revisions stay separate, imported on first use.
-const bundled = bundleModules(runtimeStage, join(runtimeStage, "dist", "runtime", "index.js"), join(runtimeStage, "dist"));
-console.log(`pack: ${bundled.length} modules of @mcp-codegen/runtime's main entry bundled into dist/runtime/bundle.js`);
+// Every entry point of dist/runtime bundled (bundle-runtime.ts); the generated modules stay files, loaded on first use.
+const runtimeEntries = Object.values(runtime.exports ?? {})
+  .map((target) => (typeof target === "string" ? target : target.default!))
+  .filter((file) => file.startsWith("./dist/runtime/") && !file.includes("*"))
+  .map((file) => file.slice(2));
+const bundled = await bundleRuntime(runtimeStage, runtimeEntries);
+console.log(`pack: ${bundled.inputs} modules of @mcp-codegen/runtime's ${runtimeEntries.length} entry points bundled by esbuild into ${bundled.outputs.length} files`);
 stageManifest(runtimeStage, "runtime");
 
 const cliStage = join(STAGING, "mcp-codegen");

@@ -5,7 +5,7 @@
  */
 import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
@@ -169,10 +169,12 @@ describe("the packed packages, installed as a user installs them", function () {
       const files = tarballFiles(packed.cli);
       for (const folder of ["test/", "bench/", "tools/", "examples/", "runtime/", "generated/", "dist/generated/"])
         expect(files.filter((f) => f.startsWith(folder)), folder).to.deep.equal([]);
-      // Of the runtime, only the modules the generator runs itself (the RFC 6570 parser), as the runtime package ships them.
+      // Of the runtime, only the compiled modules the generator runs itself (the RFC 6570 parser), none of its entry points.
       const runtimeFiles = files.filter((f) => f.startsWith("dist/runtime/"));
+      expect(runtimeFiles.length).to.be.greaterThan(0);
       expect(runtimeFiles).to.not.include("dist/runtime/index.js");
-      expect(tarballFiles(packed.runtime)).to.include.members(runtimeFiles);
+      for (const file of runtimeFiles) expect(readFileSync(join(ROOT, file), "utf8"), file).to.not.include("//# sourceMappingURL=bundle");
+      expect(runtimeFiles.filter((f) => !existsSync(join(ROOT, f)))).to.deep.equal([]);
       expect(files).to.include.members(["bin/mcp-codegen.js", "dist/codegen/cli.js", "spec/pinned.json", "spec/LICENSE", "dist/codegen/emit/shared/validation.ts"]);
       for (const revision of REVISIONS) {
         const schema = spawnSync("tar", ["-xzOf", packed.cli, `package/spec/${revision}/schema.json`]);
@@ -247,9 +249,9 @@ describe("the packed packages, installed as a user installs them", function () {
       });
     });
 
-    it("the main entry loads as one bundle (two files of dist/runtime), and the entry points share its classes: our client over /http's transport, served by /http, both eras", () => {
-      // A resolve hook lists every file loaded; the round trip crosses the bundle (createServer,
-      // McpClient, RpcError) and the unbundled /http files that import from it.
+    it("the main entry loads as esbuild's bundle (the entry and its shared chunks), and the entry points share its classes: our client over /http's transport, served by /http, both eras", () => {
+      // A resolve hook lists every file loaded; the round trip crosses the main entry (createServer,
+      // McpClient, RpcError) and /http, whose bundle shares the main entry's chunks.
       const script = `
         import { register } from "node:module";
         const loaded = new Set();
@@ -258,7 +260,7 @@ describe("the packed packages, installed as a user installs them", function () {
         register("data:text/javascript," + encodeURIComponent("let p; export function initialize(d) { p = d.port; } export async function resolve(s, c, n) { const r = await n(s, c); p.postMessage(r.url); return r; }"), { data: { port: port2 }, transferList: [port2] });
         const { createServer, McpClient, RpcError } = await import("@mcp-codegen/runtime");
         await new Promise((r) => setTimeout(r, 100));
-        const mainFiles = [...loaded].filter((u) => u.includes("/dist/runtime/")).map((u) => u.replace(/.*\\/dist\\/runtime\\//, "")).sort();
+        const mainFiles = [...loaded].filter((u) => u.includes("/dist/")).map((u) => u.replace(/.*\\/dist\\//, "")).sort();
         const { http, HttpClientTransport } = await import("@mcp-codegen/runtime/http");
         const server = createServer({ name: "bundle", version: "1.0.0" });
         server.tool({ name: "add", inputSchema: { type: "object", properties: { a: { type: "number" }, b: { type: "number" } }, required: ["a", "b"] } }, ({ a, b }) => ({ content: [{ type: "text", text: String(a + b) }] }));
@@ -278,7 +280,10 @@ describe("the packed packages, installed as a user installs them", function () {
       const node = run(process.execPath, ["--input-type=module", "-e", script], project);
       expect(node.status, describeRun(node)).to.equal(0);
       const out = JSON.parse(node.stdout) as { mainFiles: string[]; answers: unknown[][] };
-      expect(out.mainFiles).to.deep.equal(["bundle.js", "index.js"]);
+      // The entry, a few chunks, and the generated modules loaded on first use: no runtime module file of its own.
+      const chunks = readdirSync(join(project, "node_modules", "@mcp-codegen", "runtime", "dist", "runtime", "chunks")).map((name) => `runtime/chunks/${name}`);
+      expect(out.mainFiles.filter((file) => !chunks.includes(file))).to.deep.equal(["runtime/index.js"]);
+      expect(out.mainFiles.length, out.mainFiles.join(", ")).to.be.at.most(5);
       expect(out.answers.map(([revision, sum, isRpcError]) => [revision, sum, isRpcError])).to.deep.equal([
         ["2025-11-25", "5", true],
         ["2026-07-28", "5", true],
