@@ -110,6 +110,15 @@ const server = createServer({ name: "typed", version: "1.0.0" });
 server.tool({ name: "add", inputSchema: { type: "object", properties: { a: { type: "number" }, b: { type: "number" } }, required: ["a", "b"] } }, add);
 await server.listen(process.env.PORT ? http({ port: Number(process.env.PORT) }) : stdio());
 `,
+  // A CommonJS module reaches the ESM-only package through import(), typed from the same .d.ts files.
+  "src/consumer.cts": `export async function serverAndTransport(): Promise<string> {
+  const { createServer } = await import("@mcp-codegen/runtime");
+  const { HttpClientTransport } = await import("@mcp-codegen/runtime/http");
+  const server = createServer({ name: "cjs", version: "1.0.0" });
+  const tool: (typeof server)["tool"] = server.tool;
+  return \`\${typeof tool}:\${HttpClientTransport.name}\`;
+}
+`,
   "src/wrong.ts": `import type { CallToolResult } from "@mcp-codegen/runtime/revisions/2025-11-25";
 
 export const wrong: CallToolResult = { content: [{ type: "text", txt: "a typo" }] };
@@ -310,6 +319,18 @@ describe("the packed packages, installed as a user installs them", function () {
       const node = run(process.execPath, ["--input-type=module", "-e", script], project);
       expect(node.status, describeRun(node)).to.equal(0);
       expect(JSON.parse(node.stdout)).to.deep.equal({ created: "task", status: "completed", text: "ran" });
+    });
+
+    it("a CommonJS module loads the main entry and /http through import()", () => {
+      const script = `
+        Promise.all([import("@mcp-codegen/runtime"), import("@mcp-codegen/runtime/http")]).then(([main, http]) => {
+          const server = main.createServer({ name: "cjs", version: "1.0.0" });
+          console.log(JSON.stringify({ tool: typeof server.tool, transport: typeof http.HttpClientTransport }));
+        });`;
+      writeFiles(project, { "consumer.cjs": script });
+      const node = run(process.execPath, ["consumer.cjs"], project);
+      expect(node.status, describeRun(node)).to.equal(0);
+      expect(JSON.parse(node.stdout)).to.deep.equal({ tool: "function", transport: "function" });
     });
 
     it("every pinned revision is an entry point that loads at run time with its validators", () => {
