@@ -15,17 +15,19 @@ import {
   until,
   type Running,
 } from "./support.js";
+import { createServer as createNodeServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { createServer } from "../../../../runtime/index.js";
+import { httpHandler } from "../../../../runtime/transports/http/index.js";
 import { SseParser } from "../../../../runtime/transports/http/sse-parser.js";
 
 describe("transports/http: bad input", () => {
   let running: Running;
   let handlerAborted = 0;
-  let handlerStarted = 0;
 
   before(async () => {
     running = await startServer({ maxBodyBytes: 4096 }, (server) => {
       server.tool({ name: "wait_for_cancel", description: "runs until cancelled", inputSchema: { type: "object" } }, async (_args, ctx) => {
-        handlerStarted++;
         ctx.progress(1); // makes the answer an SSE stream, so the client holds it open
         await new Promise<void>((resolve) => {
           const timer = setTimeout(resolve, 10_000);
@@ -272,25 +274,51 @@ describe("transports/http: bad input", () => {
   });
 
   it("session: a client that disconnects from an SSE answer does not cancel (it may resume); the session keeps working", async () => {
-    const id = await openSession(running.url);
-    const startedBefore = handlerStarted;
-    const abortedBefore = handlerAborted;
-    const controller = new AbortController();
-    const response = await fetch(running.url, {
-      method: "POST",
-      headers: { "Content-Type": "application/json", Accept: "application/json, text/event-stream", ...sessionHeaders(id) },
-      body: JSON.stringify({ jsonrpc: "2.0", id: 7, method: "tools/call", params: { name: "wait_for_cancel", arguments: {}, _meta: { progressToken: 1 } } }),
-      signal: controller.signal,
+    // Its own server, so that the test sees the moment node:http closes the aborted response.
+    let started = 0;
+    let aborted = 0;
+    const mcp = createServer({ name: "disconnect", version: "1.0.0", logger: () => {} });
+    mcp.tool({ name: "wait_for_cancel", description: "runs until cancelled", inputSchema: { type: "object" } }, async (_args, ctx) => {
+      started++;
+      ctx.progress(1);
+      await new Promise<void>((resolve) => ctx.signal.addEventListener("abort", () => (aborted++, resolve()), { once: true }));
+      return { content: [{ type: "text", text: "cancelled" }] };
     });
-    expect(response.headers.get("content-type")).to.equal("text/event-stream");
-    await until(() => handlerStarted === startedBefore + 1, "the handler to start");
-    controller.abort();
-    // notifications/cancelled is how a session-era client cancels.
-    const cancelled = await post(running.url, { jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 7, reason: "test" } }, sessionHeaders(id));
-    expect(cancelled.status).to.equal(202);
-    await until(() => handlerAborted === abortedBefore + 1, "the cancellation");
-    const list = await post(running.url, { jsonrpc: "2.0", id: 8, method: "tools/list", params: {} }, sessionHeaders(id));
-    expect(list.status).to.equal(200);
-    expect((list.json as { result: { tools: unknown[] } }).result.tools).to.not.be.empty;
+    const handler = httpHandler(mcp);
+    let closed = 0;
+    const node = createNodeServer((req, res) => {
+      res.once("close", () => closed++);
+      handler(req, res);
+    });
+    await new Promise<void>((resolve) => node.listen(0, "127.0.0.1", resolve));
+    const url = `http://127.0.0.1:${(node.address() as AddressInfo).port}/mcp`;
+    try {
+      const id = await openSession(url);
+      const controller = new AbortController();
+      const response = await fetch(url, {
+        method: "POST",
+        headers: { "Content-Type": "application/json", Accept: "application/json, text/event-stream", ...sessionHeaders(id) },
+        body: JSON.stringify({ jsonrpc: "2.0", id: 7, method: "tools/call", params: { name: "wait_for_cancel", arguments: {}, _meta: { progressToken: 1 } } }),
+        signal: controller.signal,
+      });
+      expect(response.headers.get("content-type")).to.equal("text/event-stream");
+      await until(() => started === 1, "the handler to start");
+      const closedBefore = closed;
+      controller.abort();
+      // The server has seen the disconnect (its response closed), and answered a request since.
+      await until(() => closed === closedBefore + 1, "the server to see the disconnect");
+      const list = await post(url, { jsonrpc: "2.0", id: 8, method: "tools/list", params: {} }, sessionHeaders(id));
+      expect(list.status).to.equal(200);
+      expect((list.json as { result: { tools: unknown[] } }).result.tools).to.not.be.empty;
+      expect(aborted, "a disconnect is not a cancellation in the session era").to.equal(0);
+      // notifications/cancelled is how a session-era client cancels.
+      const cancelled = await post(url, { jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 7, reason: "test" } }, sessionHeaders(id));
+      expect(cancelled.status).to.equal(202);
+      await until(() => aborted === 1, "the cancellation");
+    } finally {
+      await mcp.close();
+      node.closeAllConnections();
+      await new Promise((resolve) => node.close(resolve));
+    }
   });
 });
