@@ -55,10 +55,12 @@ describe("transports/http: bad input", () => {
     return body.error;
   }
 
-  it("a foreign Origin: 403 with a JSON-RPC error", async () => {
-    const answer = await post(running.url, initializeRequest(), { Origin: "http://evil.example" });
-    expect(answer.status).to.equal(403);
-    expect(errorOf(answer)?.message).to.match(/Origin/);
+  it("a foreign Origin, or one that nearly matches localhost: 403 with a JSON-RPC error", async () => {
+    for (const origin of ["http://evil.example", "http://localhost.evil.example", "http://127.0.0.1.nip.io", "http://evil.example@localhost", "http://localhost@evil.example"]) {
+      const answer = await post(running.url, initializeRequest(), { Origin: origin });
+      expect(answer.status, origin).to.equal(403);
+      expect(errorOf(answer)?.message, origin).to.match(/Origin/);
+    }
     await stillServing();
   });
 
@@ -75,14 +77,16 @@ describe("transports/http: bad input", () => {
     expect(answer.headers.get("access-control-allow-origin"), "no CORS header unless configured").to.equal(null);
   });
 
-  it("a foreign Host (DNS rebinding): 403 with a JSON-RPC error", async () => {
+  it("a foreign Host (DNS rebinding), or one that nearly matches localhost: 403 with a JSON-RPC error", async () => {
     const body = JSON.stringify(initializeRequest());
-    const answer = await rawRequest(running.url, {
-      headers: { Host: "evil.example:8080", "Content-Type": "application/json", Accept: "application/json, text/event-stream", "Content-Length": Buffer.byteLength(body) },
-      body,
-    });
-    expect(answer.status).to.equal(403);
-    expect(expectJsonRpcError(answer.text).message).to.match(/Host/);
+    for (const host of ["evil.example:8080", "localhost.evil.example", "127.0.0.1.nip.io:80", "localhost:80@evil.example"]) {
+      const answer = await rawRequest(running.url, {
+        headers: { Host: host, "Content-Type": "application/json", Accept: "application/json, text/event-stream", "Content-Length": Buffer.byteLength(body) },
+        body,
+      });
+      expect(answer.status, host).to.equal(403);
+      expect(expectJsonRpcError(answer.text).message, host).to.match(/Host/);
+    }
     await stillServing();
   });
 
