@@ -116,12 +116,21 @@ function nodeIncoming(req: IncomingMessage, parsed: unknown): Incoming {
     headers: () => req.headers,
     body: (limit) => readBody(req, limit),
     parsed,
+    // From the raw header lines: req.headers keeps only the first Authorization (and Host...) when
+    // a request repeats it, which would hide a second credential from the auth check.
     request: () =>
       (request ??= new Request(new URL(req.url ?? "/", `http://${req.headers.host ?? "localhost"}`), {
         method: req.method,
-        headers: Object.entries(req.headers).flatMap(([name, value]) => (value === undefined ? [] : Array.isArray(value) ? value.map((v) => [name, v] as [string, string]) : [[name, value] as [string, string]])),
+        headers: rawHeaderPairs(req.rawHeaders),
       })),
   };
+}
+
+/** node:http's rawHeaders ([name, value, name, value, ...]) as pairs, every line kept. */
+function rawHeaderPairs(raw: readonly string[]): [string, string][] {
+  const pairs: [string, string][] = [];
+  for (let i = 0; i + 1 < raw.length; i += 2) pairs.push([raw[i]!, raw[i + 1]!]);
+  return pairs;
 }
 
 /**
