@@ -16,7 +16,7 @@ import {
   type Running,
 } from "./support.js";
 import { createServer as createNodeServer } from "node:http";
-import type { AddressInfo } from "node:net";
+import { connect, type AddressInfo } from "node:net";
 import { createServer } from "../../../../runtime/index.js";
 import { httpHandler } from "../../../../runtime/transports/http/index.js";
 import { SseParser } from "../../../../runtime/transports/http/sse-parser.js";
@@ -87,6 +87,71 @@ describe("transports/http: bad input", () => {
       expect(answer.status, host).to.equal(403);
       expect(expectJsonRpcError(answer.text).message, host).to.match(/Host/);
     }
+    await stillServing();
+  });
+
+  /**
+   * A client that sends its whole request before it reads (as a simple client does, or a busy one):
+   * resolves with the answer's status and body once it has arrived whole, or with what came before
+   * the connection ended.
+   */
+  function sendThenRead(url: string, request: Buffer): Promise<{ status: number; body: string; error?: string }> {
+    return new Promise((resolve) => {
+      const socket = connect(Number(new URL(url).port), "127.0.0.1");
+      const chunks: Buffer[] = [];
+      let error: string | undefined;
+      const done = () => {
+        const text = Buffer.concat(chunks).toString("utf8");
+        const split = text.indexOf("\r\n\r\n");
+        resolve({ status: Number(/^HTTP\/1\.1 (\d{3})/.exec(text)?.[1] ?? 0), body: split < 0 ? "" : text.slice(split + 4), error });
+        socket.destroy();
+      };
+      socket.pause();
+      socket.on("data", (chunk: Buffer) => {
+        chunks.push(chunk);
+        const text = Buffer.concat(chunks).toString("utf8");
+        const split = text.indexOf("\r\n\r\n");
+        const length = Number(/\r\ncontent-length: *(\d+)/i.exec(text.slice(0, split))?.[1]);
+        if (split >= 0 && Buffer.byteLength(text.slice(split + 4)) >= length) done();
+      });
+      socket.on("error", (e: NodeJS.ErrnoException) => (error = e.code));
+      socket.on("close", done);
+      socket.setTimeout(60_000, () => socket.destroy(new Error("no answer within 60 s")));
+      socket.write(request, () => socket.resume());
+    });
+  }
+
+  const CLIENTS = 20;
+  const BIG = 8 * 1024 * 1024;
+
+  it(`oversized headers, ${CLIENTS} clients at once each sending ${BIG / 1024 / 1024} MiB of headers before reading: each reads 431 with a JSON-RPC error body`, async function () {
+    this.timeout(120_000);
+    const request = Buffer.from(`POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nX-Padding: ${"a".repeat(BIG)}\r\nContent-Length: 2\r\n\r\n{}`);
+    const answers = await Promise.all(Array.from({ length: CLIENTS }, () => sendThenRead(running.url, request)));
+    for (const answer of answers) {
+      expect(answer.status, answer.error).to.equal(431);
+      expect(expectJsonRpcError(answer.body, -32000).message).to.match(/Header Fields Too Large/);
+    }
+    await stillServing();
+  });
+
+  it(`oversized bodies, ${CLIENTS} clients at once each sending ${BIG / 1024 / 1024} MiB before reading, declared or chunked: each reads 413 with a JSON-RPC error body`, async function () {
+    this.timeout(120_000);
+    const head = (framing: string) => `POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\n${framing}\r\n\r\n`;
+    const declared = Buffer.concat([Buffer.from(head(`Content-Length: ${BIG}`)), Buffer.alloc(BIG, 32)]);
+    const chunked = Buffer.concat([Buffer.from(head("Transfer-Encoding: chunked")), Buffer.from(`${BIG.toString(16)}\r\n`), Buffer.alloc(BIG, 32), Buffer.from("\r\n0\r\n\r\n")]);
+    const answers = await Promise.all(Array.from({ length: CLIENTS }, (_, i) => sendThenRead(running.url, i % 2 ? chunked : declared)));
+    for (const answer of answers) {
+      expect(answer.status, answer.error).to.equal(413);
+      expect(expectJsonRpcError(answer.body, -32000).message).to.match(/Payload Too Large/);
+    }
+    await stillServing();
+  });
+
+  it("a request that is not HTTP/1.1: 400 with a JSON-RPC error body", async () => {
+    const answer = await sendThenRead(running.url, Buffer.from("HELLO THERE\r\n\r\n"));
+    expect(answer.status).to.equal(400);
+    expect(expectJsonRpcError(answer.body, -32000).message).to.match(/not valid HTTP/);
     await stillServing();
   });
 
