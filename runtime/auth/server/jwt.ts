@@ -51,7 +51,7 @@ export function jwtVerifier(options: JwtVerifierOptions): TokenVerifier {
         clockTolerance: tolerance,
       }));
     } catch (error) {
-      throw classify(jose, error);
+      throw classify(jose, error, tolerance);
     }
     checkTokenTimes(payload as Record<string, unknown>, tolerance, true);
     return toAuthInfo(token, payload as Record<string, unknown>);
@@ -59,9 +59,17 @@ export function jwtVerifier(options: JwtVerifierOptions): TokenVerifier {
 }
 
 /** What a client is told about a refused JWT: precise, and never the token. */
-function classify(jose: typeof Jose, error: unknown): Error {
+function classify(jose: typeof Jose, error: unknown, tolerance: number): Error {
   const e = jose.errors;
   if (error instanceof e.JWKSTimeout) return new VerificationUnavailableError("the authorization server's keys could not be fetched in time");
+  // A time jose refused: said as checkTokenTimes says it.
+  if ((error instanceof e.JWTExpired || error instanceof e.JWTClaimValidationFailed) && ["exp", "nbf", "iat"].includes(error.claim) && error.reason !== "missing") {
+    try {
+      checkTokenTimes(error.payload as Record<string, unknown>, tolerance, true);
+    } catch (refused) {
+      if (refused instanceof InvalidTokenError) return refused;
+    }
+  }
   if (error instanceof e.JWTExpired) return new InvalidTokenError("the token has expired");
   if (error instanceof e.JWTClaimValidationFailed) {
     if (error.reason === "missing") return new InvalidTokenError(`the token has no ${error.claim} claim${error.claim === "exp" ? " (RFC 9068 §2.2 requires one)" : ""}`);

@@ -168,6 +168,12 @@ describe("authorization: bearer tokens", function () {
         expect(await outcome(await call(url, await sign(url, { iat: now() + ahead, exp: now() + ahead + 600 }))), `${ahead} s`).to.deep.include({ status: 401, description: "the token's iat claim is in the future" });
       expect(await outcome(await call(url, await sign(url, { iat: now() + 2 })))).to.include({ status: 200, subject: "alice" });
     });
+
+    it("nbf follows the same leeway, said as introspection says it", async () => {
+      const { url } = await served(jwt());
+      expect(await outcome(await call(url, await sign(url, { nbf: now() + 3600 })))).to.deep.include({ status: 401, description: "the token is not valid yet (nbf)" });
+      expect(await outcome(await call(url, await sign(url, { nbf: now() + 2 })))).to.include({ status: 200, subject: "alice" });
+    });
   });
 
   describe("introspection: times, and what the authorization server says", () => {
