@@ -110,21 +110,25 @@ export async function evaluateLimited(limiter: EvaluationLimiter, expression: st
   };
 }
 
+/**
+ * How an evaluator process starts: Node's options (the permission model, reading only `READABLE`),
+ * the script, and its environment (none of ours). Exported so that a test can start a probe under
+ * the same walls.
+ */
+export const EVALUATOR_LAUNCH = {
+  options: [PERMISSION_FLAG, ...READABLE.map((path) => `--allow-fs-read=${path}`), "--max-old-space-size=32", "--max-semi-space-size=4", "--no-warnings"],
+  script: EVALUATOR,
+  env: {} as Record<string, string>,
+} as const;
+
 export function evaluate(expression: string, options: EvaluateOptions): Promise<Evaluation> {
   return new Promise((resolve) => {
     const child = spawn(
       process.execPath,
-      [
-        PERMISSION_FLAG,
-        ...READABLE.map((path) => `--allow-fs-read=${path}`),
-        "--max-old-space-size=32",
-        "--max-semi-space-size=4",
-        "--no-warnings",
-        EVALUATOR,
-      ],
+      [...EVALUATOR_LAUNCH.options, EVALUATOR_LAUNCH.script],
       // Nothing of ours is inherited: no environment, no open descriptors besides these pipes. The
       // answer comes on fd 3; stdout is not read at all.
-      { stdio: ["pipe", "ignore", "pipe", "pipe"], env: {}, shell: false, windowsHide: true },
+      { stdio: ["pipe", "ignore", "pipe", "pipe"], env: EVALUATOR_LAUNCH.env, shell: false, windowsHide: true },
     );
     running.add(child);
     let answer = "";

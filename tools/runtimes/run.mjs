@@ -6,7 +6,8 @@
 //
 // Suites per runtime: 0.2.0-alpha --requirements 2026-07-28 on all three; 2025-11-25 and 0.1.16
 // active on Bun and Deno, and on workerd (see EXPECTED below for what one isolate cannot do).
-// Prints totals; exits non-zero when a runtime fails a suite it is expected to pass.
+// Prints totals; exits non-zero when a runtime fails a suite it is expected to pass, a suite
+// records nothing, times out or exits non-zero unexplained, or an EXPECTED entry passes.
 //
 //   node tools/runtimes/run.mjs [--runtime bun|deno|workerd ...]
 import { spawn } from "node:child_process";
@@ -17,6 +18,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { children, killChildren, runChild } from "../conformance/support.mjs";
+import { readRuntimeRun } from "../conformance/verdict.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, "..", "..");
@@ -39,9 +41,7 @@ const RUNTIMES = {
 /**
  * Checks a runtime cannot pass, by runtime, each with why (e.g. `workerd: [{ suite: "0.2.0-alpha
  * 2025-11-25", problem: "server-sse-polling / server-sse-disconnect-resume" }]`). Anything else that
- * fails fails the run. None today: workerd ends a request's work with its response, and the one
- * check that needs more (SEP-1699 polling: the server closes the POST's stream, the tool finishes
- * for the client's GET) passes since the Worker hands fetchHandler its ctx (ctx.waitUntil).
+ * fails fails the run, and so does an entry here that no longer fails (delete it).
  */
 const EXPECTED = {
   workerd: [
@@ -75,30 +75,16 @@ for (const name of selected) {
     const url = `http://127.0.0.1:${port}/mcp`;
     await waitForPort(port, server);
     const run = await collect(process.execPath, [join(root, "tools", "conformance", "run.mjs"), "--url", url, ...runtime.suites.flatMap((s) => ["--suite", s])], SUITES_TIMEOUT_MS);
-    // Each suite's verdict line, then its problem lines ("  FAILURE scenario / check: why"). A suite
-    // whose only problems are EXPECTED for this runtime is labelled "ok" in the totals, not "FAIL".
-    const suites = [];
-    let unexpected = 0;
-    for (const line of run.output.split("\n")) {
-      const verdict = /^conformance: (ok  |FAIL) (.*?): (.*)$/.exec(line);
-      if (verdict) {
-        suites.push({ name: verdict[2], verdict: verdict[1], summary: verdict[3].trimEnd(), problems: [] });
-        if (verdict[1] === "FAIL" && !/ failed, .* warnings/.test(line)) unexpected++;
-        continue;
-      }
-      const problem = /^\s+(FAILURE|WARNING) (.+? \/ \S+):/.exec(line);
-      const suite = suites.at(-1);
-      if (!problem || !suite) continue;
-      const expected = (EXPECTED[name] ?? []).some((e) => e.suite === suite.name && e.problem === problem[2]);
-      if (!expected) unexpected++;
-      suite.problems.push({ line: line.trimEnd(), expected });
-    }
+    // Each suite's verdict line, its problem lines ("  FAILURE scenario / check: why") and reason
+    // lines; a suite whose only problems are EXPECTED for this runtime is "ok" in the totals.
+    const { suites, failures } = readRuntimeRun(run, runtime.suites, EXPECTED[name] ?? []);
     for (const suite of suites) {
-      const allExpected = suite.verdict === "FAIL" && suite.problems.length > 0 && suite.problems.every((p) => p.expected);
+      const allExpected = suite.verdict === "FAIL" && suite.problems.length > 0 && suite.reasons.length === 0 && suite.problems.every((p) => p.expected);
       totals.push(`${name}: ${allExpected ? "ok  " : suite.verdict} ${suite.name}: ${suite.summary}${allExpected ? "  (only expected problems)" : ""}`);
       for (const p of suite.problems) totals.push(`${name}: ${p.line}${p.expected ? "  (expected: see EXPECTED in tools/runtimes/run.mjs)" : ""}`);
     }
-    if (run.code !== 0 && (unexpected > 0 || !/conformance: totals/.test(run.output))) {
+    for (const failure of failures) totals.push(`${name}: FAIL ${failure}`);
+    if (failures.length > 0) {
       failed++;
       console.log(run.output.slice(-6000));
     }
@@ -152,7 +138,7 @@ function spawnChild(command, args, env = {}) {
 /** The conformance runners' runChild, from here, saying in the output when it had to kill. */
 async function collect(command, args, timeoutMs) {
   const run = await runChild(command, args, { cwd: here, timeoutMs });
-  return { code: run.code, output: run.timedOut ? `${run.output}\n(killed after ${timeoutMs / 1000} s)` : run.output };
+  return { code: run.code, timedOut: run.timedOut, output: run.timedOut ? `${run.output}\n(killed after ${timeoutMs / 1000} s)` : run.output };
 }
 
 function freePort() {

@@ -1,6 +1,8 @@
 import type { AuthInfo } from "../types.js";
 import { challengeResponse } from "./challenge.js";
-import { InvalidTokenError, VerificationUnavailableError } from "./errors.js";
+import { stderrLogger } from "../../util/logger.js";
+import { InvalidTokenError } from "./errors.js";
+import { redact, redactedError } from "./redact.js";
 import { resourceMetadata, type ResourceMetadataOptions } from "./metadata.js";
 
 /** Checks one access token: resolves with what it grants, throws InvalidTokenError when it grants nothing. */
@@ -22,8 +24,12 @@ export interface BearerAuthOptions {
   readonly scopes?: ScopeRequirements;
   /** The longest Authorization header accepted (default 8192 bytes): a longer one is 400. */
   readonly maxHeaderBytes?: number;
-  /** Told why a verifier failed unexpectedly; never given the token. */
-  readonly onError?: (error: unknown) => void;
+  /**
+   * The operator's log of a verifier that failed (unreachable keys or introspection, an error
+   * answer, a bug): what happened, with the token and anything shaped like a JWT redacted. The
+   * client gets a generic 503. Default: the runtime's stderr logger.
+   */
+  readonly onError?: (error: Error) => void;
 }
 
 /** What an HTTP endpoint's `auth` option takes (fetchHandler and the node:http endpoint). */
@@ -55,6 +61,7 @@ export function bearerAuth(options: BearerAuthOptions): ResourceServerAuth {
   const refuse = (status: 400 | 401 | 403 | 503, error?: "invalid_token" | "insufficient_scope" | "invalid_request", description?: string, scope?: readonly string[]) =>
     challengeResponse({ status, error, description, scope, resourceMetadata: metadata.url });
   const needs = (kind: keyof ScopeRequirements, name: string): readonly string[] => options.scopes?.[kind]?.[name] ?? [];
+  const log = options.onError ?? ((error: Error) => stderrLogger("error", `bearerAuth: the token verifier failed: ${error.message}`));
 
   return {
     async routes(request) {
@@ -69,20 +76,25 @@ export function bearerAuth(options: BearerAuthOptions): ResourceServerAuth {
       const header = request.headers.get("authorization");
       // RFC 6750 §3.1: a request without credentials gets a challenge with no error code.
       const suggested = required.length ? required : options.resourceMetadata.scopesSupported;
+      // Two Authorization headers arrive joined by ", " (Web Headers, and node:http's raw headers
+      // as runtime/transports/http/node.ts reads them); a token has no comma. Authorization is not
+      // a list (RFC 9110 §11.6.2), and more than one credential is invalid_request (RFC 6750 §3.1).
+      if (header !== null && header.includes(",") && /(^|,)\s*bearer(\s|,|$)/i.test(header))
+        return refuse(400, "invalid_request", "the request carries more than one Authorization header or credential; send one Bearer token");
       if (header === null || !/^bearer(\s|$)/i.test(header)) return refuse(401, undefined, "an access token is required", suggested);
       if (header.length > maxHeader) return refuse(400, "invalid_request", `the Authorization header is longer than ${maxHeader} bytes`);
       const match = BEARER.exec(header);
       if (!match) return refuse(400, "invalid_request", "the Authorization header is not Bearer followed by one token (RFC 6750 §2.1)");
+      const token = match[1]!;
       let info: AuthInfo;
       try {
-        info = await options.verifier(match[1]!, request);
+        // The verifier checks the token's times too, with its leeway (checkTokenTimes): not again here.
+        info = await options.verifier(token, request);
       } catch (error) {
-        if (error instanceof InvalidTokenError) return refuse(401, "invalid_token", error.message, suggested);
-        options.onError?.(error);
-        if (error instanceof VerificationUnavailableError) return refuse(503, undefined, error.message);
-        return refuse(401, "invalid_token", "the token could not be verified", suggested);
+        if (error instanceof InvalidTokenError) return refuse(401, "invalid_token", redact(error.message, [token]), suggested);
+        log(redactedError(error, [token]));
+        return refuse(503, undefined, "the access token cannot be checked now; try again later");
       }
-      if (info.expiresAt !== undefined && info.expiresAt * 1000 <= Date.now()) return refuse(401, "invalid_token", "the token has expired", suggested);
       const missing = required.filter((s) => !info.scopes.includes(s));
       if (missing.length) return refuse(403, "insufficient_scope", `the token lacks ${missing.join(" ")}`, union(info.scopes, required));
       return info;

@@ -3,6 +3,8 @@ import type { TokenVerifier } from "./bearer.js";
 import { describe } from "../client/errors.js";
 import { InvalidTokenError, VerificationUnavailableError } from "./errors.js";
 import { toAuthInfo } from "./jwt.js";
+import { redact } from "./redact.js";
+import { checkTokenTimes, DEFAULT_CLOCK_TOLERANCE_SECONDS } from "./times.js";
 
 export interface IntrospectionVerifierOptions {
   /** The authorization server: its issuer and introspection_endpoint (metadata, or these two). */
@@ -15,9 +17,15 @@ export interface IntrospectionVerifierOptions {
   /** Allow http: introspection endpoints (default: loopback only). */
   readonly allowHttp?: boolean;
   readonly timeoutMs?: number;
+  /** Leeway for the answer's exp/nbf/iat, in seconds (default 5). */
+  readonly clockToleranceSeconds?: number;
 }
 
-/** RFC 7662 token introspection through oauth4webapi; inactive, expired or other-audience tokens are refused. */
+/**
+ * RFC 7662 token introspection through oauth4webapi; inactive, expired (checkTokenTimes) or
+ * other-audience tokens are refused. When the endpoint fails, the error (for the operator's log,
+ * not the client) says what it answered, with the token and this server's secret redacted.
+ */
 export function introspectionVerifier(options: IntrospectionVerifierOptions): TokenVerifier {
   const as = options.authorizationServer as oauth.AuthorizationServer;
   const client: oauth.Client = { client_id: options.clientId };
@@ -32,9 +40,10 @@ export function introspectionVerifier(options: IntrospectionVerifierOptions): To
       });
       claims = await oauth.processIntrospectionResponse(as, client, response);
     } catch (error) {
-      throw new VerificationUnavailableError(`token introspection at ${endpoint.href} failed: ${describe(error)}`);
+      throw new VerificationUnavailableError(redact(`token introspection at ${endpoint.href} failed: ${describe(error)}`, [token, options.clientSecret]));
     }
     if (!claims.active) throw new InvalidTokenError("the token is not active");
+    checkTokenTimes(claims as Record<string, unknown>, options.clockToleranceSeconds ?? DEFAULT_CLOCK_TOLERANCE_SECONDS, false);
     const aud = claims.aud;
     const audiences = typeof aud === "string" ? [aud] : Array.isArray(aud) ? aud : [];
     if (!audiences.includes(options.audience)) throw new InvalidTokenError("the token was issued for another resource (aud)");

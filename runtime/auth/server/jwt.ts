@@ -2,6 +2,7 @@ import type * as Jose from "jose";
 import type { AuthInfo } from "../types.js";
 import type { TokenVerifier } from "./bearer.js";
 import { InvalidTokenError, VerificationUnavailableError } from "./errors.js";
+import { checkTokenTimes, DEFAULT_CLOCK_TOLERANCE_SECONDS } from "./times.js";
 
 export interface JwtVerifierOptions {
   /** The authorization server's issuer identifier: `iss` must equal it. */
@@ -14,17 +15,23 @@ export interface JwtVerifierOptions {
   readonly algorithms?: readonly string[];
   /** How long a JWKS fetch may take (default 5000 ms); beyond, the request gets 503. */
   readonly jwksTimeoutMs?: number;
-  /** Leeway for exp/nbf/iat, in seconds (default 5). */
+  /** Leeway for exp/nbf/iat, in seconds (default 5); the only leeway applied to the token's times. */
   readonly clockToleranceSeconds?: number;
+  /**
+   * Claims a token must carry besides `exp`, `iss` and `aud`, which are always required (RFC 9068
+   * §2.2 requires `sub`, `client_id`, `iat` and `jti` too; some authorization servers omit them).
+   */
+  readonly requiredClaims?: readonly string[];
 }
 
 /**
  * RFC 9068 JWT access tokens, checked with jose against the authorization server's JWKS:
- * signature, `iss`, `aud` (the token must be for this resource: RFC 8707), `exp`/`nbf`, and the
- * scopes from `scope` (or `scp`).
+ * signature, `iss`, `aud` (the token must be for this resource: RFC 8707), `exp` (required),
+ * `nbf` and `iat` (checkTokenTimes), and the scopes from `scope` (or `scp`).
  */
 export function jwtVerifier(options: JwtVerifierOptions): TokenVerifier {
   const algorithms = [...(options.algorithms ?? ["RS256", "PS256", "ES256", "EdDSA"])].filter((a) => a.toLowerCase() !== "none");
+  const tolerance = options.clockToleranceSeconds ?? DEFAULT_CLOCK_TOLERANCE_SECONDS;
   let ready: Promise<{ jose: typeof Jose; jwks: ReturnType<typeof Jose.createRemoteJWKSet> }> | undefined;
   const load = () =>
     (ready ??= import("jose").then((jose) => ({
@@ -39,21 +46,33 @@ export function jwtVerifier(options: JwtVerifierOptions): TokenVerifier {
         issuer: options.issuer,
         audience: typeof options.audience === "string" ? options.audience : [...options.audience],
         algorithms,
-        clockTolerance: options.clockToleranceSeconds ?? 5,
+        requiredClaims: ["exp", ...(options.requiredClaims ?? [])],
+        // jose checks exp and nbf by the same rule as checkTokenTimes, with the same leeway.
+        clockTolerance: tolerance,
       }));
     } catch (error) {
-      throw classify(jose, error);
+      throw classify(jose, error, tolerance);
     }
+    checkTokenTimes(payload as Record<string, unknown>, tolerance, true);
     return toAuthInfo(token, payload as Record<string, unknown>);
   };
 }
 
 /** What a client is told about a refused JWT: precise, and never the token. */
-function classify(jose: typeof Jose, error: unknown): Error {
+function classify(jose: typeof Jose, error: unknown, tolerance: number): Error {
   const e = jose.errors;
   if (error instanceof e.JWKSTimeout) return new VerificationUnavailableError("the authorization server's keys could not be fetched in time");
+  // A time jose refused: said as checkTokenTimes says it.
+  if ((error instanceof e.JWTExpired || error instanceof e.JWTClaimValidationFailed) && ["exp", "nbf", "iat"].includes(error.claim) && error.reason !== "missing") {
+    try {
+      checkTokenTimes(error.payload as Record<string, unknown>, tolerance, true);
+    } catch (refused) {
+      if (refused instanceof InvalidTokenError) return refused;
+    }
+  }
   if (error instanceof e.JWTExpired) return new InvalidTokenError("the token has expired");
   if (error instanceof e.JWTClaimValidationFailed) {
+    if (error.reason === "missing") return new InvalidTokenError(`the token has no ${error.claim} claim${error.claim === "exp" ? " (RFC 9068 §2.2 requires one)" : ""}`);
     if (error.claim === "aud") return new InvalidTokenError("the token was issued for another resource (aud)");
     if (error.claim === "iss") return new InvalidTokenError("the token was issued by another authorization server (iss)");
     return new InvalidTokenError(`the token's ${error.claim} claim is not valid: ${error.reason}`);

@@ -57,12 +57,16 @@ export function writeError(reply: Reply, error: HttpError, extraHeaders?: Readon
     reply.end();
     return;
   }
-  const body = JSON.stringify({
+  reply.send(error.status, { ...extraHeaders, ...error.headers, "Content-Type": "application/json" }, errorBody(error));
+}
+
+/** The JSON-RPC error body of `error`. */
+export function errorBody(error: HttpError): string {
+  return JSON.stringify({
     jsonrpc: "2.0",
     id: error.id,
     error: error.data === undefined ? { code: error.code, message: error.message } : { code: error.code, message: error.message, data: error.data },
   });
-  reply.send(error.status, { ...extraHeaders, ...error.headers, "Content-Type": "application/json" }, body);
 }
 
 /** Shorthands for the refusals the transport makes. */
@@ -77,6 +81,8 @@ export const refuse = {
   conflict: (message: string) => new HttpError(409, TRANSPORT_ERROR, `Conflict: ${message}`),
   tooLarge: (bytes: number | undefined, limit: number) =>
     new HttpError(413, TRANSPORT_ERROR, `Payload Too Large: the body exceeds ${limit} bytes`, bytes === undefined ? { limit } : { bytes, limit }),
+  headersTooLarge: (limit: number) =>
+    new HttpError(431, TRANSPORT_ERROR, `Request Header Fields Too Large: the request's headers exceed ${limit} bytes`, { limit }),
   unsupportedMediaType: (found: string | undefined) =>
     new HttpError(415, TRANSPORT_ERROR, `Unsupported Media Type: send application/json${found ? `, not ${found}` : ""}`),
   parse: (message: string) => new HttpError(400, ErrorCode.ParseError, `Parse error: ${message}`),

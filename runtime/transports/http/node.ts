@@ -1,7 +1,7 @@
 import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { stderrLogger } from "../../util/logger.js";
-import { refuse, type HttpError } from "./errors.js";
+import { errorBody, HttpError, refuse, TRANSPORT_ERROR } from "./errors.js";
 import { StreamableHttpEndpoint, type Accept, type EndpointOptions, type Listenable } from "./endpoint.js";
 import type { Incoming } from "./incoming.js";
 import { DEFAULT_MAX_BUFFERED_BYTES, DEFAULT_STUCK_TIMEOUT_MS, type Reply } from "./reply.js";
@@ -49,7 +49,9 @@ export class HttpEndpoint extends StreamableHttpEndpoint {
   override async listen(accept: Accept, announced?: (event: unknown) => void): Promise<void> {
     await super.listen(accept, announced);
     if (!this.bind) return;
-    const server = builtin<typeof import("node:http")>("node:http").createServer(this.handleNode);
+    const http = builtin<typeof import("node:http")>("node:http");
+    const server = http.createServer(this.handleNode);
+    server.on("clientError", (error: NodeJS.ErrnoException, socket: import("node:stream").Duplex) => answerUnparsed(error, socket, http.maxHeaderSize));
     this.server = server;
     await new Promise<void>((resolve, reject) => {
       server.once("error", reject);
@@ -116,22 +118,86 @@ function nodeIncoming(req: IncomingMessage, parsed: unknown): Incoming {
     headers: () => req.headers,
     body: (limit) => readBody(req, limit),
     parsed,
+    // From the raw header lines: req.headers keeps only the first Authorization (and Host...) when
+    // a request repeats it, which would hide a second credential from the auth check.
     request: () =>
       (request ??= new Request(new URL(req.url ?? "/", `http://${req.headers.host ?? "localhost"}`), {
         method: req.method,
-        headers: Object.entries(req.headers).flatMap(([name, value]) => (value === undefined ? [] : Array.isArray(value) ? value.map((v) => [name, v] as [string, string]) : [[name, value] as [string, string]])),
+        headers: rawHeaderPairs(req.rawHeaders),
       })),
   };
 }
 
 /**
+ * How long a connection is still read (what arrives is dropped) after the answer that refuses its
+ * request, before it is closed: closing with unread bytes resets the connection, and a client still
+ * sending its request would lose the answer (RFC 9112 §9.6, "tear-down").
+ */
+const LINGER_MS = 5000;
+
+/** Sockets already answered: node:http reports each further chunk of a request it gave up on. */
+const unparsed = new WeakSet<object>();
+
+/**
+ * A request node:http could not parse (headers beyond maxHeaderSize, bad syntax, a header timeout):
+ * its status with a JSON-RPC error body, then a lingering close, instead of node's bare answer and
+ * an immediate close. `http()` only: with `httpHandler`, the server is yours (`clientError`).
+ */
+function answerUnparsed(error: NodeJS.ErrnoException, socket: import("node:stream").Duplex, maxHeaderSize: number): void {
+  if (unparsed.has(socket)) return;
+  unparsed.add(socket);
+  if (error.code === "ECONNRESET" || !socket.writable) return void socket.destroy();
+  const refusal =
+    error.code === "HPE_HEADER_OVERFLOW"
+      ? refuse.headersTooLarge(maxHeaderSize)
+      : error.code === "ERR_HTTP_REQUEST_TIMEOUT"
+        ? new HttpError(408, TRANSPORT_ERROR, "Request Timeout: the request's headers did not arrive in time")
+        : refuse.badRequest(`the request is not valid HTTP/1.1 (${error.code ?? error.message})`);
+  const body = errorBody(refusal);
+  const reason = refusal.message.slice(0, refusal.message.indexOf(":"));
+  socket.end(`HTTP/1.1 ${refusal.status} ${reason}\r\nContent-Type: application/json\r\nContent-Length: ${new TextEncoder().encode(body).length}\r\nConnection: close\r\n\r\n${body}`);
+  linger(socket);
+}
+
+/** Reads and drops what still arrives on `socket` for up to LINGER_MS (it may already be half-closed), then closes it. */
+function linger(socket: import("node:stream").Duplex): void {
+  const timer = setTimeout(() => socket.destroy(), LINGER_MS);
+  socket.once("close", () => clearTimeout(timer));
+  socket.on("data", () => {});
+  socket.resume();
+}
+
+/**
+ * node:http ends a `Connection: close` answer with the socket's destroySoon, which resets a
+ * connection whose request is not read to its end: this one ends it and lingers instead.
+ */
+function lingerOnClose(socket: import("node:stream").Duplex | null): void {
+  if (!socket) return;
+  (socket as unknown as { destroySoon: () => void }).destroySoon = () => {
+    socket.end();
+    linger(socket);
+  };
+}
+
+/** node:http's rawHeaders ([name, value, name, value, ...]) as pairs, every line kept. */
+function rawHeaderPairs(raw: readonly string[]): [string, string][] {
+  const pairs: [string, string][] = [];
+  for (let i = 0; i + 1 < raw.length; i += 2) pairs.push([raw[i]!, raw[i + 1]!]);
+  return pairs;
+}
+
+/**
  * Reads a request body up to `limit` bytes. A Content-Length over the limit is refused before
- * a byte is read; a body that grows past it is refused as soon as it does, and the rest is not
- * kept. Resolves with the bytes, or with the HttpError to answer.
+ * a byte is kept; a body that grows past it is refused as soon as it does. Either way the rest
+ * is read and dropped, so that the client can finish sending and read the answer. Resolves with
+ * the bytes, or with the HttpError to answer.
  */
 export function readBody(req: IncomingMessage, limit: number): Promise<Uint8Array | HttpError> {
   const declared = Number(req.headers["content-length"]);
-  if (Number.isFinite(declared) && declared > limit) return Promise.resolve(refuse.tooLarge(declared, limit));
+  if (Number.isFinite(declared) && declared > limit) {
+    req.resume(); // read and drop it, so the client can finish sending and read the 413
+    return Promise.resolve(refuse.tooLarge(declared, limit));
+  }
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -251,8 +317,12 @@ class NodeReply implements Reply {
 
   /** A whole answer: `head` (ours to change) for writeHead, and the body with its Content-Length in the same end(), so that they leave in one write. */
   private whole(status: number, head: Record<string, string | number>, body: string | undefined): void {
-    // Unread request bytes would otherwise be taken for the next request on this connection.
-    if (!this.req.complete) head.Connection = "close";
+    // Unread request bytes would otherwise be taken for the next request on this connection; and
+    // the client may still be sending them: it reads this answer only if the close lingers.
+    if (!this.req.complete) {
+      head.Connection = "close";
+      lingerOnClose(this.res.socket);
+    }
     if (body !== undefined) head["Content-Length"] = Buffer.byteLength(body);
     this.res.writeHead(status, head);
     this.res.end(body);

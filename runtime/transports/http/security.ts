@@ -23,15 +23,17 @@ export interface SecurityOptions {
   readonly cors?: boolean;
 }
 
-/** The hostname of a Host header value or URL host, lower case, port removed; brackets kept for IPv6. */
+/**
+ * The hostname of a Host header value or URL host, lower case, port removed; brackets kept for IPv6.
+ * A value that is not host[:port] (RFC 9110 §7.2), such as "localhost:80@evil.example", is
+ * returned whole, so that it matches no allowed name.
+ */
 export function hostnameOf(host: string): string {
   const value = host.trim().toLowerCase();
-  if (value.startsWith("[")) {
-    const end = value.indexOf("]");
-    return end < 0 ? value : value.slice(0, end + 1);
-  }
-  const colon = value.indexOf(":");
-  return colon < 0 ? value : value.slice(0, colon);
+  const end = value.startsWith("[") ? value.indexOf("]") + 1 : value.indexOf(":") < 0 ? value.length : value.indexOf(":");
+  if (end <= 0) return value;
+  const port = value.slice(end);
+  return port === "" || /^:\d{1,5}$/.test(port) ? value.slice(0, end) : value;
 }
 
 /** DNS-rebinding protection: the Host, then the Origin, against their allow-lists. */
@@ -57,6 +59,8 @@ export function originAllowed(origin: string, options: SecurityOptions): boolean
     return false; // "null" (sandboxed pages, file://) and garbage
   }
   if (url.protocol !== "http:" && url.protocol !== "https:") return false;
+  // An origin is scheme://host[:port] (RFC 6454 §7): with userinfo, a path, a query or a fragment it is none.
+  if (url.username !== "" || url.password !== "" || url.pathname !== "/" || url.search !== "" || url.hash !== "") return false;
   const hostname = url.hostname.toLowerCase();
   return allowed.some((entry) => (entry.includes("://") ? entry.toLowerCase() === url.origin.toLowerCase() : entry.toLowerCase() === hostname));
 }

@@ -3,6 +3,7 @@
 // (`make tools`); in CI (CI=true) a missing install fails it.
 import { existsSync } from "node:fs";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { skipUnlessCi } from "../../support/skip.js";
 
 type Any = any; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -12,9 +13,6 @@ const INSTALLED = `${INTEROP_DIR}node_modules/.package-lock.json`;
 
 /** The peers module, or a skip (a failure in CI) when tools/interop is not installed. */
 export async function interopPeers(context: Mocha.Context): Promise<Any> {
-  if (!existsSync(INSTALLED)) {
-    if (process.env.CI === "true") throw new Error(`tools/interop is not installed (${INSTALLED} is missing): run make tools`);
-    context.skip();
-  }
+  if (!existsSync(INSTALLED)) skipUnlessCi(context, `tools/interop is not installed (${INSTALLED} is missing)`, "run `make tools`");
   return import(pathToFileURL(`${INTEROP_DIR}peers.mjs`).href);
 }

@@ -12,6 +12,7 @@ import { extractWWWAuthenticateParams } from "@modelcontextprotocol/sdk/client/a
 import { bearerAuth, bearerChallenge, jwtVerifier } from "../../../runtime/auth/index.js";
 import { createServer, type McpServer } from "../../../runtime/index.js";
 import { http, type HttpEndpoint } from "../../../runtime/transports/http/index.js";
+import { usedSecret } from "../../support/secrets.js";
 
 const ISSUER = "https://as.example.test";
 const quiet = () => {};
@@ -30,6 +31,7 @@ describe("authorization: bad input at the resource server", function () {
   const servers: { mcp: McpServer; endpoint: HttpEndpoint }[] = [];
   let mcpUrl: string;
   let slowUrl: string;
+  const logged: Error[] = [];
 
   async function protectedServer(jwksUrl: string, audience: () => string): Promise<{ mcp: McpServer; endpoint: HttpEndpoint }> {
     const mcp = createServer({ name: "protected", version: "1.0.0" });
@@ -41,6 +43,7 @@ describe("authorization: bad input at the resource server", function () {
       verifier: jwtVerifier({ issuer: ISSUER, audience: audience() || endpoint.url, jwksUrl, jwksTimeoutMs: 300 }),
       resourceMetadata: { resource: endpoint.url, authorizationServers: [ISSUER], scopesSupported: ["mcp:read"] },
       requiredScopes: ["mcp:read"],
+      onError: (error) => logged.push(error),
     });
     servers.push({ mcp, endpoint });
     return { mcp, endpoint };
@@ -74,7 +77,8 @@ describe("authorization: bad input at the resource server", function () {
       .setSubject("user-1")
       .setIssuedAt()
       .setExpirationTime(options.exp ?? Math.floor(Date.now() / 1000) + 600)
-      .sign(options.key ?? keys.privateKey);
+      .sign(options.key ?? keys.privateKey)
+      .then(usedSecret);
 
   const post = (url: string, authorization: string | undefined) =>
     fetch(url, {
@@ -148,11 +152,13 @@ describe("authorization: bad input at the resource server", function () {
       await expectServing();
     });
 
-  it("a JWKS endpoint that never answers: 503 once the fetch times out, and the server keeps serving", async () => {
+  it("a JWKS endpoint that never answers: 503 once the fetch times out, why in the operator's log, and the server keeps serving", async () => {
+    const before = logged.length;
     const response = await post(slowUrl, `Bearer ${await sign({}, { audience: slowUrl })}`);
     expect(response.status).to.equal(503);
     const body = (await response.json()) as { error: { code: number; message: string } };
-    expect(body.error.message).to.match(/keys could not be fetched in time/);
+    expect(body.error.message).to.equal("Service Unavailable: the access token cannot be checked now; try again later");
+    expect(logged.slice(before).map((e) => e.message)).to.deep.equal(["VerificationUnavailableError: the authorization server's keys could not be fetched in time"]);
     await expectServing();
   });
 });

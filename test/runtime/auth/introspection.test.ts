@@ -4,6 +4,7 @@
 import { expect } from "chai";
 import { InvalidTokenError, introspectionVerifier } from "../../../runtime/auth/index.js";
 import { INTROSPECTOR, MACHINE, startAuthorizationServer, type AuthorizationServer } from "../../../examples/shared/oidc-authorization-server.js";
+import { usedSecret } from "../../support/secrets.js";
 
 // Opaque tokens: oidc-provider introspects only those (RFC 9068 JWTs are for jwtVerifier).
 const RESOURCE = "http://127.0.0.1:9/mcp";
@@ -12,6 +13,8 @@ const OTHER = "http://127.0.0.1:9/other";
 describe("authorization: the introspection verifier against oidc-provider", function () {
   let as: AuthorizationServer;
   before(async () => {
+    usedSecret(INTROSPECTOR.client_secret);
+    usedSecret(MACHINE.client_secret);
     as = await startAuthorizationServer({ redirectUri: "http://127.0.0.1:9/callback", resources: () => ({ [RESOURCE]: "mcp:read", [OTHER]: "mcp:read" }), opaque: [RESOURCE, OTHER] });
   });
   after(async () => as?.close());
@@ -22,7 +25,7 @@ describe("authorization: the introspection verifier against oidc-provider", func
       headers: { authorization: `Basic ${btoa(`${MACHINE.client_id}:${MACHINE.client_secret}`)}`, "content-type": "application/x-www-form-urlencoded" },
       body: new URLSearchParams({ grant_type: "client_credentials", resource, scope: "mcp:read" }),
     });
-    return ((await response.json()) as { access_token: string }).access_token;
+    return usedSecret(((await response.json()) as { access_token: string }).access_token);
   };
   const verify = () =>
     introspectionVerifier({

@@ -15,8 +15,8 @@ const POLL_MS = 40;
 /** Gates opened by the test, by name; and the gates whose task was stopped. */
 const gates = new Map<string, () => void>();
 const stopped: string[] = [];
-/** Every tasks/get the server saw: method handlers cannot be replaced, so the tool's work counts its polls through the store instead. */
-let polls = 0;
+/** When each tasks/get was sent and when its answer arrived (performance.now()), recorded by the client's fetch. */
+const polls: { sent: number; answered: number }[] = [];
 
 const server = (): McpServer => registerTaskTools(createServer({ name: "tasks", version: "1.0.0", logger: quiet, tasks: { pollIntervalMs: POLL_MS } }), { opened: gates, stopped });
 
@@ -35,19 +35,32 @@ describe("McpClient with tasks, 2026-07-28 over Streamable HTTP", () => {
   const connect = (options: { tasks?: boolean } = {}) =>
     McpClient.connect(new HttpClientTransport(endpoint.url, { fetch: countingFetch }), { name: "t", version: "1", revision: "2026-07-28", handlers: elicitation, logger: quiet, ...options });
 
-  it("callTool follows the task to its result, answering the question through the handlers, polling no faster than pollIntervalMs", async () => {
+  it("callTool follows the task to its result, answering the question through the handlers", async () => {
     const client = await connect();
     try {
       let taskId: string | undefined;
-      polls = 0;
-      const started = Date.now();
       const result = await client.callTool("greet", {}, { onTask: (id) => (taskId = id) });
-      const elapsed = Date.now() - started;
       expect(result.content).to.deep.equal([{ type: "text", text: "Hello, Ada!" }]);
       expect(taskId).to.be.a("string");
       expect((await client.getTask(taskId!)).status).to.equal("completed");
-      // Polls are at least POLL_MS apart: never more than one per interval, plus the first.
-      expect(polls).to.be.at.least(1).and.at.most(Math.floor(elapsed / POLL_MS) + 1);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it("polls tasks/get no faster than the task's pollInterval", async () => {
+    const client = await connect();
+    try {
+      polls.length = 0;
+      const call = client.callTool("gated", { gate: "interval" }, {});
+      // Several polls of a task that is still working, then the gate opens.
+      await until(() => gates.has("interval") && polls.length >= 5, 30_000, "five polls");
+      gates.get("interval")!();
+      expect((await call).content).to.deep.equal([{ type: "text", text: "opened interval" }]);
+      // Each poll is sent at least pollInterval after the answer to the one before (less 1 ms:
+      // timers round to whole milliseconds); measured from the answer, the server's time to answer cannot fill the gap.
+      const gaps = polls.slice(1).map((poll, i) => poll.sent - polls[i]!.answered);
+      for (const gap of gaps) expect(gap, `gaps between polls (ms): ${gaps.map((g) => g.toFixed(1)).join(", ")}`).to.be.at.least(POLL_MS - 1);
     } finally {
       await client.close();
     }
@@ -132,9 +145,12 @@ describe("McpClient with tasks, 2025-11-25", () => {
   });
 });
 
-/** fetch, counting the tasks/get requests (by their Mcp-Method header) it carries. */
-const countingFetch: typeof fetch = (input, init) => {
-  const headers = new Headers(init?.headers);
-  if (headers.get("mcp-method") === "tasks/get") polls++;
-  return fetch(input, init);
+/** fetch, noting when it sends each tasks/get request (by its Mcp-Method header) and when the answer comes. */
+const countingFetch: typeof fetch = async (input, init) => {
+  if (new Headers(init?.headers).get("mcp-method") !== "tasks/get") return fetch(input, init);
+  const poll = { sent: performance.now(), answered: Infinity };
+  polls.push(poll);
+  const response = await fetch(input, init);
+  poll.answered = performance.now();
+  return response;
 };

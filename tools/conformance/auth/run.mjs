@@ -12,7 +12,8 @@
 // that refused from one that never tried; this can. Scenarios of optional extensions that this
 // project does not implement (REPORTED: DPoP, enterprise-managed authorization, WIF) run and are
 // reported apart. Anything else that fails fails the run, unless expected-failures.yml (next to
-// this file; suite names below; check "client-outcome" for the ending) lists it with a reason.
+// this file; suite names below; check "client-outcome" for the ending) lists it with a reason; so
+// does a suite or scenario that records nothing, a timeout, and a non-zero exit no failed check explains.
 // Prints totals like ../run.mjs; exits non-zero on any unexpected failure.
 //
 //   node tools/conformance/auth/run.mjs [--suite NAME ...] [--keep-results]
@@ -22,6 +23,7 @@ import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { harnessCommand, indent, killChildren, readExpectedFailures, runChild } from "../support.mjs";
+import { REASON_PREFIX, suiteReasons } from "../verdict.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const tools = join(here, "..");
@@ -104,7 +106,8 @@ async function main() {
     const out = join(results, suite.name.replace(/[^a-z0-9.-]+/gi, "_"));
     const started = Date.now();
     const run = await runChild(NODE22, [suite.cli, "client", "--command", HARNESS, "-o", out, ...suite.args], { cwd: root, timeoutMs: SUITE_TIMEOUT_MS });
-    const scenarios = readScenarios(out).filter((s) => s.name.startsWith("auth/"));
+    const recorded = readScenarios(out);
+    const scenarios = recorded.filter((s) => s.name.startsWith("auth/"));
     const scored = scenarios.filter((s) => !REPORTED.has(s.name));
     const reported = scenarios.filter((s) => REPORTED.has(s.name));
     const counts = { SUCCESS: 0, FAILURE: 0, WARNING: 0, INFO: 0, SKIPPED: 0 };
@@ -121,7 +124,9 @@ async function main() {
       if (ending && !excused(suite.name, scenario.name, "client-outcome")) problems.push(`FAILURE ${scenario.name} / client-outcome: ${ending}`);
     }
     const seconds = ((Date.now() - started) / 1000).toFixed(1);
-    const ok = problems.length === 0 && scored.length > 0 && !run.timedOut;
+    const silent = scored.filter((s) => s.checks.length === 0).map((s) => s.name);
+    const reasons = suiteReasons({ code: run.code, timedOut: run.timedOut, recorded: checkCount, silent, explained: failedChecks(recorded) });
+    const ok = problems.length === 0 && reasons.length === 0;
     const passedScenarios = scored.filter((s) => !s.checks.some((c) => c.status === "FAILURE" || c.status === "WARNING") && !howItEnded(s)).length;
     const line = `${suite.name}: ${counts.SUCCESS} passed, ${counts.FAILURE} failed, ${counts.WARNING} warnings (${checkCount} checks, ${passedScenarios} of ${scored.length} scenarios, ${counts.INFO} info, ${counts.SKIPPED} skipped) in ${seconds} s`;
     summary.push(line);
@@ -134,8 +139,8 @@ async function main() {
     }
     if (!ok) {
       failed++;
-      if (run.timedOut) console.log(`  timed out after ${SUITE_TIMEOUT_MS / 1000} s`);
-      if (scored.length === 0) console.log(`  no auth scenarios were recorded; the suite said:\n${indent(run.output.slice(-4000))}`);
+      for (const reason of reasons) console.log(`  ${REASON_PREFIX}${reason}`);
+      if (reasons.length > 0) console.log(`  the suite said:\n${indent(run.output.slice(-4000))}`);
       for (const problem of problems) console.log(`  ${problem}`);
     }
   }
@@ -156,6 +161,16 @@ function howItEnded(scenario) {
   }
   if (scenario.stdout.includes("auth client: done")) return undefined;
   return `the client did not finish: ${scenario.stderr.trim().slice(-400) || "(no stderr)"}`;
+}
+
+/**
+ * Failed checks that explain the suite's non-zero exit. The suite scores every scenario it ran:
+ * the REPORTED extensions, and the requirement sets' other client scenarios, which this harness
+ * does not play (../run-client.mjs scores them with its own). A non-zero exit without any failed
+ * check (a crash) fails the run.
+ */
+function failedChecks(scenarios) {
+  return scenarios.reduce((sum, scenario) => sum + scenario.checks.filter((c) => c.status === "FAILURE" || c.status === "WARNING").length, 0);
 }
 
 function excused(suite, scenario, check) {

@@ -15,17 +15,19 @@ import {
   until,
   type Running,
 } from "./support.js";
+import { createServer as createNodeServer } from "node:http";
+import { connect, type AddressInfo } from "node:net";
+import { createServer } from "../../../../runtime/index.js";
+import { httpHandler } from "../../../../runtime/transports/http/index.js";
 import { SseParser } from "../../../../runtime/transports/http/sse-parser.js";
 
 describe("transports/http: bad input", () => {
   let running: Running;
   let handlerAborted = 0;
-  let handlerStarted = 0;
 
   before(async () => {
     running = await startServer({ maxBodyBytes: 4096 }, (server) => {
       server.tool({ name: "wait_for_cancel", description: "runs until cancelled", inputSchema: { type: "object" } }, async (_args, ctx) => {
-        handlerStarted++;
         ctx.progress(1); // makes the answer an SSE stream, so the client holds it open
         await new Promise<void>((resolve) => {
           const timer = setTimeout(resolve, 10_000);
@@ -53,10 +55,12 @@ describe("transports/http: bad input", () => {
     return body.error;
   }
 
-  it("a foreign Origin: 403 with a JSON-RPC error", async () => {
-    const answer = await post(running.url, initializeRequest(), { Origin: "http://evil.example" });
-    expect(answer.status).to.equal(403);
-    expect(errorOf(answer)?.message).to.match(/Origin/);
+  it("a foreign Origin, or one that nearly matches localhost: 403 with a JSON-RPC error", async () => {
+    for (const origin of ["http://evil.example", "http://localhost.evil.example", "http://127.0.0.1.nip.io", "http://evil.example@localhost", "http://localhost@evil.example"]) {
+      const answer = await post(running.url, initializeRequest(), { Origin: origin });
+      expect(answer.status, origin).to.equal(403);
+      expect(errorOf(answer)?.message, origin).to.match(/Origin/);
+    }
     await stillServing();
   });
 
@@ -73,14 +77,81 @@ describe("transports/http: bad input", () => {
     expect(answer.headers.get("access-control-allow-origin"), "no CORS header unless configured").to.equal(null);
   });
 
-  it("a foreign Host (DNS rebinding): 403 with a JSON-RPC error", async () => {
+  it("a foreign Host (DNS rebinding), or one that nearly matches localhost: 403 with a JSON-RPC error", async () => {
     const body = JSON.stringify(initializeRequest());
-    const answer = await rawRequest(running.url, {
-      headers: { Host: "evil.example:8080", "Content-Type": "application/json", Accept: "application/json, text/event-stream", "Content-Length": Buffer.byteLength(body) },
-      body,
+    for (const host of ["evil.example:8080", "localhost.evil.example", "127.0.0.1.nip.io:80", "localhost:80@evil.example"]) {
+      const answer = await rawRequest(running.url, {
+        headers: { Host: host, "Content-Type": "application/json", Accept: "application/json, text/event-stream", "Content-Length": Buffer.byteLength(body) },
+        body,
+      });
+      expect(answer.status, host).to.equal(403);
+      expect(expectJsonRpcError(answer.text).message, host).to.match(/Host/);
+    }
+    await stillServing();
+  });
+
+  /**
+   * A client that sends its whole request before it reads (as a simple client does, or a busy one):
+   * resolves with the answer's status and body once it has arrived whole, or with what came before
+   * the connection ended.
+   */
+  function sendThenRead(url: string, request: Buffer): Promise<{ status: number; body: string; error?: string }> {
+    return new Promise((resolve) => {
+      const socket = connect(Number(new URL(url).port), "127.0.0.1");
+      const chunks: Buffer[] = [];
+      let error: string | undefined;
+      const done = () => {
+        const text = Buffer.concat(chunks).toString("utf8");
+        const split = text.indexOf("\r\n\r\n");
+        resolve({ status: Number(/^HTTP\/1\.1 (\d{3})/.exec(text)?.[1] ?? 0), body: split < 0 ? "" : text.slice(split + 4), error });
+        socket.destroy();
+      };
+      socket.pause();
+      socket.on("data", (chunk: Buffer) => {
+        chunks.push(chunk);
+        const text = Buffer.concat(chunks).toString("utf8");
+        const split = text.indexOf("\r\n\r\n");
+        const length = Number(/\r\ncontent-length: *(\d+)/i.exec(text.slice(0, split))?.[1]);
+        if (split >= 0 && Buffer.byteLength(text.slice(split + 4)) >= length) done();
+      });
+      socket.on("error", (e: NodeJS.ErrnoException) => (error = e.code));
+      socket.on("close", done);
+      socket.setTimeout(60_000, () => socket.destroy(new Error("no answer within 60 s")));
+      socket.write(request, () => socket.resume());
     });
-    expect(answer.status).to.equal(403);
-    expect(expectJsonRpcError(answer.text).message).to.match(/Host/);
+  }
+
+  const CLIENTS = 20;
+  const BIG = 8 * 1024 * 1024;
+
+  it(`oversized headers, ${CLIENTS} clients at once each sending ${BIG / 1024 / 1024} MiB of headers before reading: each reads 431 with a JSON-RPC error body`, async function () {
+    this.timeout(120_000);
+    const request = Buffer.from(`POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nX-Padding: ${"a".repeat(BIG)}\r\nContent-Length: 2\r\n\r\n{}`);
+    const answers = await Promise.all(Array.from({ length: CLIENTS }, () => sendThenRead(running.url, request)));
+    for (const answer of answers) {
+      expect(answer.status, answer.error).to.equal(431);
+      expect(expectJsonRpcError(answer.body, -32000).message).to.match(/Header Fields Too Large/);
+    }
+    await stillServing();
+  });
+
+  it(`oversized bodies, ${CLIENTS} clients at once each sending ${BIG / 1024 / 1024} MiB before reading, declared or chunked: each reads 413 with a JSON-RPC error body`, async function () {
+    this.timeout(120_000);
+    const head = (framing: string) => `POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\n${framing}\r\n\r\n`;
+    const declared = Buffer.concat([Buffer.from(head(`Content-Length: ${BIG}`)), Buffer.alloc(BIG, 32)]);
+    const chunked = Buffer.concat([Buffer.from(head("Transfer-Encoding: chunked")), Buffer.from(`${BIG.toString(16)}\r\n`), Buffer.alloc(BIG, 32), Buffer.from("\r\n0\r\n\r\n")]);
+    const answers = await Promise.all(Array.from({ length: CLIENTS }, (_, i) => sendThenRead(running.url, i % 2 ? chunked : declared)));
+    for (const answer of answers) {
+      expect(answer.status, answer.error).to.equal(413);
+      expect(expectJsonRpcError(answer.body, -32000).message).to.match(/Payload Too Large/);
+    }
+    await stillServing();
+  });
+
+  it("a request that is not HTTP/1.1: 400 with a JSON-RPC error body", async () => {
+    const answer = await sendThenRead(running.url, Buffer.from("HELLO THERE\r\n\r\n"));
+    expect(answer.status).to.equal(400);
+    expect(expectJsonRpcError(answer.body, -32000).message).to.match(/not valid HTTP/);
     await stillServing();
   });
 
@@ -272,25 +343,51 @@ describe("transports/http: bad input", () => {
   });
 
   it("session: a client that disconnects from an SSE answer does not cancel (it may resume); the session keeps working", async () => {
-    const id = await openSession(running.url);
-    const startedBefore = handlerStarted;
-    const abortedBefore = handlerAborted;
-    const controller = new AbortController();
-    const response = await fetch(running.url, {
-      method: "POST",
-      headers: { "Content-Type": "application/json", Accept: "application/json, text/event-stream", ...sessionHeaders(id) },
-      body: JSON.stringify({ jsonrpc: "2.0", id: 7, method: "tools/call", params: { name: "wait_for_cancel", arguments: {}, _meta: { progressToken: 1 } } }),
-      signal: controller.signal,
+    // Its own server, so that the test sees the moment node:http closes the aborted response.
+    let started = 0;
+    let aborted = 0;
+    const mcp = createServer({ name: "disconnect", version: "1.0.0", logger: () => {} });
+    mcp.tool({ name: "wait_for_cancel", description: "runs until cancelled", inputSchema: { type: "object" } }, async (_args, ctx) => {
+      started++;
+      ctx.progress(1);
+      await new Promise<void>((resolve) => ctx.signal.addEventListener("abort", () => (aborted++, resolve()), { once: true }));
+      return { content: [{ type: "text", text: "cancelled" }] };
     });
-    expect(response.headers.get("content-type")).to.equal("text/event-stream");
-    await until(() => handlerStarted === startedBefore + 1, "the handler to start");
-    controller.abort();
-    // notifications/cancelled is how a session-era client cancels.
-    const cancelled = await post(running.url, { jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 7, reason: "test" } }, sessionHeaders(id));
-    expect(cancelled.status).to.equal(202);
-    await until(() => handlerAborted === abortedBefore + 1, "the cancellation");
-    const list = await post(running.url, { jsonrpc: "2.0", id: 8, method: "tools/list", params: {} }, sessionHeaders(id));
-    expect(list.status).to.equal(200);
-    expect((list.json as { result: { tools: unknown[] } }).result.tools).to.not.be.empty;
+    const handler = httpHandler(mcp);
+    let closed = 0;
+    const node = createNodeServer((req, res) => {
+      res.once("close", () => closed++);
+      handler(req, res);
+    });
+    await new Promise<void>((resolve) => node.listen(0, "127.0.0.1", resolve));
+    const url = `http://127.0.0.1:${(node.address() as AddressInfo).port}/mcp`;
+    try {
+      const id = await openSession(url);
+      const controller = new AbortController();
+      const response = await fetch(url, {
+        method: "POST",
+        headers: { "Content-Type": "application/json", Accept: "application/json, text/event-stream", ...sessionHeaders(id) },
+        body: JSON.stringify({ jsonrpc: "2.0", id: 7, method: "tools/call", params: { name: "wait_for_cancel", arguments: {}, _meta: { progressToken: 1 } } }),
+        signal: controller.signal,
+      });
+      expect(response.headers.get("content-type")).to.equal("text/event-stream");
+      await until(() => started === 1, "the handler to start");
+      const closedBefore = closed;
+      controller.abort();
+      // The server has seen the disconnect (its response closed), and answered a request since.
+      await until(() => closed === closedBefore + 1, "the server to see the disconnect");
+      const list = await post(url, { jsonrpc: "2.0", id: 8, method: "tools/list", params: {} }, sessionHeaders(id));
+      expect(list.status).to.equal(200);
+      expect((list.json as { result: { tools: unknown[] } }).result.tools).to.not.be.empty;
+      expect(aborted, "a disconnect is not a cancellation in the session era").to.equal(0);
+      // notifications/cancelled is how a session-era client cancels.
+      const cancelled = await post(url, { jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 7, reason: "test" } }, sessionHeaders(id));
+      expect(cancelled.status).to.equal(202);
+      await until(() => aborted === 1, "the cancellation");
+    } finally {
+      await mcp.close();
+      node.closeAllConnections();
+      await new Promise((resolve) => node.close(resolve));
+    }
   });
 });

@@ -57,6 +57,42 @@ describe("transports/http: negotiation, security, headers", () => {
     expect(originAllowed("http://app.example.com", { allowedOrigins: ["https://app.example.com"] })).to.equal(false);
   });
 
+  /** Origins and hosts one character or one URL trick away from an allowed one. */
+  const NEAR_MISS_ORIGINS = [
+    "http://localhost.evil.example",
+    "http://localhostevil.example",
+    "http://evil-localhost",
+    "http://127.0.0.1.nip.io",
+    "http://127.0.0.1.evil.example:8080",
+    "http://127.0.0.2",
+    "http://localhost@evil.example",
+    "http://localhost:80@evil.example",
+    "http://evil.example#@localhost",
+    "http://evil.example\\@localhost",
+    "http://evil.example?localhost",
+    "http://[::1].evil.example",
+    "http://[::2]",
+    "http://evil.example@localhost",
+    "http://user:pass@localhost",
+    "http://localhost/path",
+    "ws://localhost",
+    "null",
+  ];
+  const NEAR_MISS_HOSTS = ["localhost.evil.example", "127.0.0.1.nip.io", "127.0.0.1.nip.io:80", "localhostevil", "evil-localhost", "127.0.0.2", "[::2]", "[::1].evil", "localhost:80@evil.example", "evil.example@localhost", "localhost:8080.evil.example", "localhost:", "localhost:x", " evil.example"];
+
+  it("refuses origins and hosts that nearly match an allowed one", () => {
+    for (const origin of NEAR_MISS_ORIGINS) expect(originAllowed(origin, {}), origin).to.equal(false);
+    for (const origin of NEAR_MISS_ORIGINS) expect(checkHostAndOrigin(req({ host: "localhost", origin }), {})?.status, origin).to.equal(403);
+    for (const host of NEAR_MISS_HOSTS) expect(checkHostAndOrigin(req({ host }), {})?.status, host).to.equal(403);
+    const exact = { allowedOrigins: ["https://app.example.com"], allowedHosts: ["mcp.example.com"] };
+    for (const origin of ["https://app.example.com.evil.example", "https://app.example.com:8443", "https://app.example.co", "https://evil.app.example.com", "https://app.example.com@evil.example", "https://evil.example@app.example.com"])
+      expect(originAllowed(origin, exact), origin).to.equal(false);
+    for (const host of ["mcp.example.com.evil.example", "evil.mcp.example.com", "mcp.example.co", "mcp.example.com:443@evil.example"]) expect(checkHostAndOrigin(req({ host }), exact)?.status, host).to.equal(403);
+    // The allowed ones still pass: a case or port difference is not a near miss.
+    for (const origin of ["http://LOCALHOST:5173", "https://127.0.0.1", "http://[::1]:8080"]) expect(originAllowed(origin, {}), origin).to.equal(true);
+    expect(originAllowed("https://APP.example.com", exact)).to.equal(true);
+  });
+
   it("decodes =?base64?...?= header values strictly, and takes others literally", () => {
     expect(decoded("=?base64?SGVsbG8=?=")).to.equal("Hello");
     expect(decoded("=?base64?SGVsbG8?=")).to.equal(null);
