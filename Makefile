@@ -68,16 +68,21 @@ runtimes: generate tools
 # the runtimes. Each step's output is printed whole when it ends, so the log reads in order.
 TEST_JOBS ?= 3
 test:
+	@$(TREE_STATE) > $(TREE_BEFORE)
 	@$(MAKE) --no-print-directory --jobs=$(TEST_JOBS) --output-sync=target tests
 	@$(MAKE) --no-print-directory clean-tree
 
 # A build or a test that changes a tracked file, or leaves one git does not ignore, fails the run:
 # a lock file npm rewrote must be committed, anything else is a bug in the step that wrote it.
+# Compared with the tree as `make test` found it, so a checkout with work in progress can run it.
+TREE_STATE = { git status --porcelain --untracked-files=all; git diff HEAD | git hash-object --stdin; }
+TREE_BEFORE = $(shell git rev-parse --git-dir)/make-test-tree-before
 clean-tree:
-	@changed="$$(git status --porcelain --untracked-files=all)"; \
-	if [ -n "$$changed" ]; then \
-	  echo "make test changed the work tree (git status --porcelain):"; echo "$$changed"; \
-	  echo "Commit what a build should have written (a lock file npm rewrote), or fix the step that wrote it; 'git diff' shows the change."; \
+	@before="$$(cat $(TREE_BEFORE) 2>/dev/null || git hash-object --stdin </dev/null)"; after="$$($(TREE_STATE))"; \
+	if [ "$$before" != "$$after" ]; then \
+	  echo "make test changed the work tree (git status --porcelain, then the hash of git diff HEAD):"; \
+	  diff <(echo "$$before") <(echo "$$after"); \
+	  echo "Commit what a build should have written (a lock file npm rewrote), or fix the step that wrote it; 'git status' and 'git diff' show the change."; \
 	  exit 1; \
 	fi
 
