@@ -77,7 +77,10 @@ export async function emitTypes(manifest: Manifest, orphans: readonly { kind: Ki
     parts.push(`export interface ${typeNames("prompts", prompt.name).args} {\n${members.join("\n")}\n}`, "");
   }
   for (const template of manifest.resourceTemplates) {
-    const members = new UriTemplate(template.uriTemplate).variables.map((v) => `  ${q(v)}: string;`);
+    // As the runtime's match gives them: a variable a URI may leave out ({?x}, {/x}...) is optional, one that may be a list is typed so.
+    const members = new UriTemplate(template.uriTemplate)
+      .variableShapes()
+      .map((v) => `  ${q(v.name)}${v.always ? "" : "?"}: ${v.list ? "string | string[]" : "string"};`);
     parts.push(`/** The variables of \`${template.uriTemplate}\`, as matched in a requested URI. */`);
     parts.push(`export interface ${typeNames("resourceTemplates", template.name).args} {\n${members.join("\n")}\n}`, "");
   }
@@ -111,13 +114,31 @@ export function inferable(tool: ToolEntry): boolean {
 async function schemaType(schema: Record<string, unknown>, name: string, doc: string): Promise<string> {
   const { title: _title, ...rest } = schema;
   const description = typeof rest.description === "string" ? `${doc}\n\n${rest.description}` : doc;
-  return compile({ ...rest, description } as never, name, {
+  return compile({ ...(draft07Tuples(rest) as object), description } as never, name, {
     bannerComment: "",
     format: false,
     declareExternallyReferenced: true,
     unknownAny: true,
+    // A bound on an array's length is checked at run time; typing it as a union of tuples would refuse a plain string[].
+    ignoreMinAndMaxItems: true,
     $refOptions: { resolve: { external: false, file: false, http: false } } as never,
   });
+}
+
+/**
+ * json-schema-to-typescript reads tuples in draft-07's form only: 2020-12's `prefixItems` (with
+ * `items` for the rest) becomes `items` (with `additionalItems`), so a tuple is typed as one.
+ */
+function draft07Tuples(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(draft07Tuples);
+  if (typeof node !== "object" || node === null) return node;
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(node)) out[key] = key === "enum" || key === "const" || key === "default" || key === "examples" ? value : draft07Tuples(value);
+  if (Array.isArray(out.prefixItems)) {
+    const { prefixItems, items, ...rest } = out;
+    return { ...rest, items: prefixItems, ...(items === undefined ? {} : { additionalItems: items }) };
+  }
+  return out;
 }
 
 /** src/generated/manifest.ts: the manifest as typed definitions, and example values for the generated test. */

@@ -92,6 +92,25 @@ export class UriTemplate {
     return values;
   }
 
+  /**
+   * What `match` can give each variable, read off the same rules: `always` unless a URI may leave
+   * it out (every operator but simple and reserved expansion matches nothing, and a list's later
+   * variables may be missing: `{?x}`, `{&x}`, `{/x}`, `{x,y}`'s y); `list` when its value may arrive as
+   * a list (explode, named values holding commas, path and label segments).
+   */
+  variableShapes(): { readonly name: string; readonly always: boolean; readonly list: boolean }[] {
+    const shapes = new Map<string, { name: string; always: boolean; list: boolean }>();
+    for (const { operator, variables } of this.expressions)
+      variables.forEach(({ name, explode }, i) => {
+        const always = (operator === "" || operator === "+") && i === 0;
+        const single = variables.length === 1;
+        const list = NAMED.has(operator) || (single && (explode || operator === "/" || operator === "."));
+        const known = shapes.get(name);
+        shapes.set(name, { name, always: always || (known?.always ?? false), list: list || (known?.list ?? false) });
+      });
+    return [...shapes.values()];
+  }
+
   /** The URI these values expand the template into (RFC 6570 section 3.2); undefined variables expand to nothing. */
   expand(values: Readonly<Record<string, ExpansionValue>>): string {
     let uri = encodeLiteral(this.literals[0]!);

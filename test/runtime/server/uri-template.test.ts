@@ -252,4 +252,36 @@ describe("UriTemplate", () => {
     expect(values).to.deep.equal({ a: "3" });
     expect(Object.getPrototypeOf(values)).to.equal(Object.prototype);
   });
+  it("variableShapes says what match gives: a variable it may leave out is not `always`, one it may give as a list is `list`", () => {
+    const templates = ["x://{a}", "x://{+a}/b", "x://{a,b}", "x://{id}{?tag,limit}", "x://{id}{&tag}", "x://r{/path*}", "x://r{/seg}", "x://f{.ext}", "x://m{;p}", "x://h{#frag}", "x://{list*}"];
+    const choices: ExpansionValue[] = [undefined, "v", ["p", "q"]];
+    for (const text of templates) {
+      const template = new UriTemplate(text);
+      const shapes = template.variableShapes();
+      expect(shapes.map((s) => s.name), text).to.deep.equal(template.variables);
+      const seen = new Map(shapes.map((s) => [s.name, { absent: false, list: false }]));
+      // Every combination of values for the variables: what match reads back from each expansion.
+      const combos = template.variables.reduce<Record<string, ExpansionValue>[]>((acc, name) => acc.flatMap((values) => choices.map((c) => ({ ...values, [name]: c }))), [{}]);
+      for (const values of combos) {
+        const matched = template.match(template.expand(values));
+        if (matched === undefined) continue;
+        for (const shape of shapes) {
+          const value = matched[shape.name];
+          if (value === undefined) seen.get(shape.name)!.absent = true;
+          else if (Array.isArray(value)) seen.get(shape.name)!.list = true;
+        }
+      }
+      for (const shape of shapes) {
+        // Claims that hold for every URI: an `always` variable is never left out, a non-list one never a list.
+        expect(seen.get(shape.name)!.absent && shape.always, `${text} ${shape.name} left out`).to.equal(false);
+        expect(seen.get(shape.name)!.list && !shape.list, `${text} ${shape.name} a list`).to.equal(false);
+        // And no claim is looser than it has to be: an optional variable is left out by some URI.
+        if (!shape.always) expect(seen.get(shape.name)!.absent, `${text} ${shape.name} optional`).to.equal(true);
+      }
+    }
+    expect(new UriTemplate("x://{id}{?tag}").variableShapes()).to.deep.equal([
+      { name: "id", always: true, list: false },
+      { name: "tag", always: false, list: true },
+    ]);
+  });
 });
