@@ -1,6 +1,7 @@
-import { existsSync, readFileSync } from "node:fs";
-import { isAbsolute, join, relative, resolve } from "node:path";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { dirname, isAbsolute, join, relative, resolve } from "node:path";
 import { sha256, writeAtomically } from "../spec/files.js";
+import { parseJson } from "./json.js";
 import { readPinnedSchema, supportFiles } from "./generate.js";
 import type { Era } from "./model/protocol.js";
 
@@ -68,7 +69,7 @@ export interface OutOptions {
 export async function generateOut(options: OutOptions): Promise<OutReport> {
   const dir = resolve(options.out);
   const manifestPath = join(dir, OUT_MANIFEST);
-  const previous: Manifest = existsSync(manifestPath) ? (JSON.parse(readFileSync(manifestPath, "utf8")) as Manifest) : { revisions: {} };
+  const previous: Manifest = existsSync(manifestPath) ? readRecord(manifestPath) : { revisions: {} };
   const recorded = Object.entries(previous.revisions).map(([revision, entry]) => ({
     revision,
     ...(entry.schema === undefined ? {} : { schema: resolve(dir, entry.schema) }),
@@ -141,6 +142,44 @@ export async function generateOut(options: OutOptions): Promise<OutReport> {
   };
 }
 
+
+/** A folder written by `generate --out`, as its record says. */
+export interface OutRecord {
+  /** The folder, absolute. */
+  readonly dir: string;
+  readonly revisions: readonly string[];
+  readonly extensions: readonly string[];
+}
+
+/** Folders that never hold a project's generated modules: searching them would find installed packages' or build copies. */
+const NOT_SEARCHED = new Set(["node_modules", "dist", "build", "coverage"]);
+
+/**
+ * The folders of a project written by `generate --out`, found by their `.mcp-codegen.json`
+ * (below `project`, not in node_modules, dist or hidden folders), sorted by path.
+ */
+export function findOutRecords(project: string, depth = 6): OutRecord[] {
+  const found: OutRecord[] = [];
+  const visit = (dir: string, level: number) => {
+    const record = join(dir, OUT_MANIFEST);
+    if (existsSync(record)) {
+      const manifest = readRecord(record);
+      found.push({ dir, revisions: Object.keys(manifest.revisions).sort(), extensions: Object.keys(manifest.extensions ?? {}).sort() });
+    }
+    if (level >= depth) return;
+    for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name)))
+      if (entry.isDirectory() && !entry.name.startsWith(".") && !NOT_SEARCHED.has(entry.name)) visit(join(dir, entry.name), level + 1);
+  };
+  if (existsSync(project)) visit(resolve(project), 0);
+  return found;
+}
+
+function readRecord(path: string): Manifest {
+  const value = parseJson(readFileSync(path, "utf8"), path) as Partial<Manifest>;
+  if (typeof value !== "object" || value === null || typeof value.revisions !== "object" || value.revisions === null)
+    throw new Error(`${path}: not a record of \`generate --out\` (no "revisions" object); delete it, or run \`mcp-codegen generate --out ${dirname(path)}\` again`);
+  return value as Manifest;
+}
 
 function readSchemaFile(path: string): string {
   if (!existsSync(path)) throw new Error(`${path}: no such schema file`);

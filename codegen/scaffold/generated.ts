@@ -41,11 +41,24 @@ export function stubIdentifier(kind: Kind, name: string): string {
  */
 export async function emitTypes(manifest: Manifest, orphans: readonly { kind: Kind; name: string }[]): Promise<string> {
   const inferred = manifest.tools.some(inferable);
+  const runtime = [
+    ...(orphans.some((o) => o.kind === "tools") ? ["CallToolResult"] : []),
+    manifest.revisions ? "ServedTypes" : "DefaultTypes",
+    "ServedResult",
+    ...(inferred ? ["FromSchema", "ToolArguments", "ToolResult"] : []),
+  ];
+  const local = [...(manifest.revisions ? ["revisions"] : []), ...(inferred ? ["tools"] : [])];
   const parts = [
     GENERATED_HEADER,
     "",
-    `import type { CallToolResult${inferred ? ", FromSchema, ToolArguments, ToolResult" : ""} } from "@mcp-codegen/runtime";`,
-    ...(inferred ? [`import type { tools } from "./manifest.js";`] : []),
+    `import type { ${runtime.join(", ")} } from "@mcp-codegen/runtime";`,
+    ...(local.length ? [`import type { ${local.join(", ")} } from "./manifest.js";`] : []),
+    "",
+    manifest.revisions
+      ? "/** The method maps of the revisions the server serves (mcp.server.json's `revisions`): its handlers are typed by all of them. */\nexport type Served = ServedTypes<(typeof revisions)[number]>;"
+      : "/** mcp.server.json names no `revisions`: the server serves every revision the runtime pins, its handlers typed by the latest of each era. */\nexport type Served = DefaultTypes;",
+    "/** What a tool returns: a tools/call result valid in every served revision (a field one of them requires is required). */",
+    "export type ServedToolResult = ServedResult<Served, \"tools/call\">;",
     "",
   ];
   for (const tool of manifest.tools) {
@@ -58,16 +71,16 @@ export async function emitTypes(manifest: Manifest, orphans: readonly { kind: Ki
         parts.push(`/** The structured output of the tool \`${tool.name}\`, inferred from its outputSchema. */`);
         parts.push(`export type ${names.output} = FromSchema<${schema("outputSchema")}>;`);
         parts.push(`/** What \`${tool.name}\` returns: structuredContent as its outputSchema says, unless it is an error. */`);
-        parts.push(`export type ${names.result} = ToolResult<${schema("outputSchema")}>;`, "");
-      } else parts.push(`/** What \`${tool.name}\` returns. */`, `export type ${names.result} = CallToolResult;`, "");
+        parts.push(`export type ${names.result} = ToolResult<${schema("outputSchema")}, ServedToolResult>;`, "");
+      } else parts.push(`/** What \`${tool.name}\` returns. */`, `export type ${names.result} = ServedToolResult;`, "");
       continue;
     }
     parts.push(await schemaType(tool.inputSchema, names.args!, `The arguments of the tool \`${tool.name}\`, from its inputSchema.`));
     if (tool.outputSchema) {
       parts.push(await schemaType(tool.outputSchema, names.output!, `The structured output of the tool \`${tool.name}\`, from its outputSchema.`));
       parts.push(`/** What \`${tool.name}\` returns: its structuredContent is checked against the outputSchema. */`);
-      parts.push(`export type ${names.result} = CallToolResult & { structuredContent: ${names.output} };`, "");
-    } else parts.push(`/** What \`${tool.name}\` returns. */`, `export type ${names.result} = CallToolResult;`, "");
+      parts.push(`export type ${names.result} = ServedToolResult & { structuredContent: ${names.output} };`, "");
+    } else parts.push(`/** What \`${tool.name}\` returns. */`, `export type ${names.result} = ServedToolResult;`, "");
   }
   for (const prompt of manifest.prompts) {
     const members = (prompt.arguments ?? []).map(
@@ -141,8 +154,18 @@ function draft07Tuples(node: unknown): unknown {
   return out;
 }
 
-/** src/generated/manifest.ts: the manifest as typed definitions, and example values for the generated test. */
-export function emitManifest(manifest: Manifest): string {
+/** A revision generated into the project (`generate --out`): the module's import, relative to src/generated/. */
+export interface ProjectRevision {
+  readonly specifier: string;
+  readonly name: string;
+}
+
+/**
+ * src/generated/manifest.ts: the manifest as typed definitions, and example values for the
+ * generated test. `generated` maps the revisions the project generated itself to their modules:
+ * the manifest names them, the server serves them.
+ */
+export function emitManifest(manifest: Manifest, generated: ReadonlyMap<string, ProjectRevision> = new Map()): string {
   const record = (kind: Kind, type: string, strip: (entry: Record<string, unknown>) => Record<string, unknown>) =>
     `export const ${kind} = {\n${manifest[kind].map((entry) => `  ${q(entry.name)}: ${q(strip(entry as never))},`).join("\n")}\n} satisfies Record<string, ${type}>;`;
   const withoutExample = ({ example: _example, ...entry }: Record<string, unknown>) => entry;
@@ -166,14 +189,19 @@ export function emitManifest(manifest: Manifest): string {
       }),
     ),
   };
+  const modules = (manifest.revisions ?? []).filter((r) => generated.has(r)).map((r) => generated.get(r)!);
+  const bySpecifier = new Map<string, string[]>();
+  for (const { specifier, name } of modules) bySpecifier.set(specifier, [...(bySpecifier.get(specifier) ?? []), name]);
+  const imports = [...bySpecifier].map(([specifier, names]) => `import { ${names.join(", ")} } from ${q(specifier)};\n`).join("");
+  const revisions = manifest.revisions ? `[${manifest.revisions.map((r) => generated.get(r)?.name ?? q(r)).join(", ")}] as const` : "undefined";
   return `${GENERATED_HEADER}
 
 import type { Prompt, Resource, ResourceTemplate, ToolDefinition } from "@mcp-codegen/runtime";
-
+${imports}
 export const name = ${q(manifest.name)};
 export const version = ${q(manifest.version)};
-/** The revisions the server speaks; undefined: every revision the runtime has. */
-export const revisions: readonly string[] | undefined = ${manifest.revisions ? q(manifest.revisions) : "undefined"};
+/** The revisions the server speaks, by name (pinned with the runtime) or as modules generated into this project; undefined: every revision the runtime has. */
+export const revisions = ${revisions};
 
 ${tools}
 
@@ -231,12 +259,14 @@ import * as manifest from "./manifest.js";
 import type * as T from "./types.js";
 ${imports.join("\n")}
 
-/** The server of mcp.server.json, every entry wired to its stub; \`options\` override the manifest's. */
-export function createAppServer(options: Partial<ServerOptions> = {}): McpServer {
-  const server = createServer({
+/** The server of mcp.server.json: typed by the revisions it serves, so \`handle\` takes their methods and every handler their results. */
+export type AppServer = McpServer<T.Served>;
+
+/** The server of mcp.server.json, every entry wired to its stub; \`options\` override the manifest's (its \`revisions\` are the manifest's to say). */
+export function createAppServer(options: Omit<Partial<ServerOptions>, "revisions" | "extensions"> = {}): AppServer {
+  const server: AppServer = createServer({
     name: manifest.name,
-    version: manifest.version,
-    ...(manifest.revisions ? { revisions: manifest.revisions } : {}),
+    version: manifest.version,${manifest.revisions ? "\n    revisions: manifest.revisions," : ""}
     ...options,
   });
 ${registrations.join("\n")}
@@ -252,14 +282,15 @@ export function emitStubsTest(manifest: Manifest): string {
 
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import { ALL_REVISIONS, createMemoryPair, McpClient, type McpServer, type Revision } from "@mcp-codegen/runtime";
+import { ALL_REVISIONS, createMemoryPair, McpClient, type McpServer, type RevisionRef } from "@mcp-codegen/runtime";
 import * as manifest from "../src/generated/manifest.js";
 import { createAppServer } from "../src/generated/server.js";
 
-const revisions = (manifest.revisions ?? ALL_REVISIONS) as readonly Revision[];
+// Every revision the server serves: pinned ones by name, the project's own as their modules.
+const revisions: readonly RevisionRef[] = manifest.revisions ?? ALL_REVISIONS;
 
 for (const revision of revisions) {
-  describe(\`every stub through the runtime, MCP \${revision}\`, () => {
+  describe(\`every stub through the runtime, MCP \${typeof revision === "string" ? revision : revision.revision}\`, () => {
     let server: McpServer;
     let client: McpClient;
     before(async () => {

@@ -1,3 +1,4 @@
+import { parseJson } from "../json.js";
 import { checkManifest } from "./manifest-check.js";
 import { MANIFEST_SCHEMA_REF } from "./manifest-schema.js";
 
@@ -108,12 +109,7 @@ export function starterManifest(name: string, transport: Transport, revisions?: 
 
 /** Reads and checks a manifest: every problem is named with its place, before anything is written. */
 export function parseManifest(text: string, where: string): Manifest {
-  let raw: unknown;
-  try {
-    raw = JSON.parse(text);
-  } catch (error) {
-    throw new Error(`${where} is not valid JSON: ${(error as Error).message}`);
-  }
+  const raw = parseJson(text, where);
   if (typeof raw !== "object" || raw === null || Array.isArray(raw)) throw new Error(`${where} must hold a JSON object`);
   const problems = checkManifest(raw as Record<string, unknown>);
   if (!problems.length) {

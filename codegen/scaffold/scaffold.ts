@@ -3,7 +3,9 @@ import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { writeAtomically } from "../../spec/files.js";
 import { formatFiles, writeFiles } from "../write.js";
-import { emitManifest, emitServer, emitStubsTest, emitTypes } from "./generated.js";
+import { findOutRecords } from "../out.js";
+import { moduleName } from "../emit/module.js";
+import { emitManifest, emitServer, emitStubsTest, emitTypes, type ProjectRevision } from "./generated.js";
 import { fileName, KINDS, MANIFEST_FILE, parseManifest, slug, starterManifest, type Kind, type Manifest, type Transport } from "./manifest.js";
 import { mergeStub, newStub } from "./stubs.js";
 
@@ -62,7 +64,8 @@ export async function scaffold(options: ScaffoldOptions): Promise<ScaffoldReport
       throw new Error(`${dir} is a scaffolded project already: change ${given.join(", ")} in ${MANIFEST_FILE} and run scaffold again without options`);
     manifest = parseManifest(readFileSync(manifestPath, "utf8"), manifestPath);
   }
-  checkRevisions(manifest, options.toolkit);
+  const generatedRevisions = projectRevisions(dir);
+  checkRevisions(manifest, options.toolkit, generatedRevisions);
   // Decided before anything is written: a main.ts that cannot follow the manifest refuses the whole run.
   const transport = created ? {} : applyTransport(dir, manifest);
   if (transport.problem) throw new Error(`${join(dir, MAIN_FILE)}: ${transport.problem}\nNothing was changed.`);
@@ -93,7 +96,7 @@ export async function scaffold(options: ScaffoldOptions): Promise<ScaffoldReport
   const orphanEntries = findStubs(dir).filter((s) => !declared.has(s.path));
   const generated = [
     { path: "src/generated/types.ts", content: await emitTypes(manifest, orphanEntries) },
-    { path: "src/generated/manifest.ts", content: emitManifest(manifest) },
+    { path: "src/generated/manifest.ts", content: emitManifest(manifest, generatedRevisions) },
     { path: "src/generated/server.ts", content: emitServer(manifest) },
     { path: "test/stubs.test.ts", content: emitStubsTest(manifest) },
   ];
@@ -128,14 +131,36 @@ function findStubs(dir: string): { kind: Kind; name: string; path: string }[] {
   return out;
 }
 
-/** The revisions a manifest names must be ones the toolkit generates. */
-function checkRevisions(manifest: Manifest, toolkit: string): void {
+/**
+ * The revisions generated into the project (`generate --out`, found by their records): each
+ * one's module, as src/generated/ imports it. A revision generated into two folders is an error.
+ */
+function projectRevisions(dir: string): Map<string, ProjectRevision> {
+  const found = new Map<string, ProjectRevision & { folder: string }>();
+  for (const record of findOutRecords(dir))
+    for (const revision of record.revisions) {
+      const folder = relative(dir, record.dir);
+      const other = found.get(revision);
+      if (other) throw new Error(`MCP revision ${revision} is generated into both ${other.folder}/ and ${folder}/: delete one (its folder and its .mcp-codegen.json)`);
+      let specifier = relative(join(dir, "src", "generated"), join(record.dir, "index.js")).split("\\").join("/");
+      if (!specifier.startsWith(".")) specifier = `./${specifier}`;
+      found.set(revision, { specifier, name: moduleName(revision), folder });
+    }
+  return found;
+}
+
+/** The revisions a manifest names must be ones the toolkit pins or the project generated. */
+function checkRevisions(manifest: Manifest, toolkit: string, generated: ReadonlyMap<string, ProjectRevision>): void {
   if (!manifest.revisions) return;
   const pinnedPath = join(toolkit, "spec", "pinned.json");
-  if (!existsSync(pinnedPath)) return;
-  const known = Object.keys((JSON.parse(readFileSync(pinnedPath, "utf8")) as { revisions: object }).revisions);
-  const unknown = manifest.revisions.filter((r) => !known.includes(r));
-  if (unknown.length) throw new Error(`unknown MCP revision${unknown.length > 1 ? "s" : ""} ${unknown.join(", ")} (this toolkit has ${known.join(", ")})`);
+  const pinned = existsSync(pinnedPath) ? Object.keys((JSON.parse(readFileSync(pinnedPath, "utf8")) as { revisions: object }).revisions) : [];
+  const unknown = manifest.revisions.filter((r) => !pinned.includes(r) && !generated.has(r));
+  if (unknown.length)
+    throw new Error(
+      `unknown MCP revision${unknown.length > 1 ? "s" : ""} ${unknown.join(", ")} in ${MANIFEST_FILE} (pinned: ${pinned.join(", ")}` +
+        `${generated.size ? `; generated into this project: ${[...generated.keys()].join(", ")}` : ""}). ` +
+        `Generate ${unknown.length > 1 ? "each" : "it"} into the project first: mcp-codegen generate --out src/mcp --schema <schema.json> --name ${unknown[0]}`,
+    );
 }
 
 /** The versions this checkout builds with, so that the project's install finds them in the npm cache. */
