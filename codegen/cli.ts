@@ -1,5 +1,5 @@
 import { existsSync, readFileSync } from "node:fs";
-import { dirname, join, resolve } from "node:path";
+import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs, type ParseArgsConfig } from "node:util";
 import { didYouMean } from "./did-you-mean.js";
@@ -26,7 +26,8 @@ interface Command {
   readonly summary: string;
   readonly options: NonNullable<ParseArgsConfig["options"]> & Record<string, { description?: string; placeholder?: string }>;
   readonly positionals?: number;
-  run(args: { values: Record<string, unknown>; positionals: string[]; root: string }): Promise<number>;
+  /** `rootGiven`: --root was on the command line (else `root` is the package's own). */
+  run(args: { values: Record<string, unknown>; positionals: string[]; root: string; rootGiven: boolean }): Promise<number>;
 }
 
 const COMMANDS: Record<string, Command> = {
@@ -71,13 +72,15 @@ const COMMANDS: Record<string, Command> = {
   },
   check: {
     usage: "check [--out <dir>]",
-    summary: "exit 1 when generated/ (or a folder written by generate --out) is stale (a full in-memory regeneration)",
+    summary: "exit 1 when what mcp-codegen generated is stale, saying why: in your project, every folder written by generate --out or --tools; in this checkout, generated/",
     options: {
-      out: { type: "string", description: "check this folder written by `generate --out` instead of generated/", placeholder: "dir" },
+      out: { type: "string", description: "check only this folder written by `generate --out`", placeholder: "dir" },
       ...ROOT_OPTION,
     },
-    async run({ values, root }) {
+    async run({ values, root, rootGiven }) {
       if (values.out !== undefined) return generateOut(values, root, true);
+      // In a user's project (not this package's own folder): what the project generated, found by its records.
+      if (!rootGiven && resolve(process.cwd()) !== packageRoot()) return checkProject(root);
       const { check } = await import("./check.js");
       const report = await check(root);
       const ms = `${Math.round(report.milliseconds)} ms`;
@@ -260,27 +263,68 @@ async function generateOut(values: Record<string, unknown>, root: string, dryRun
     if (!REVISION_NAME.test(revision)) throw new UsageError(`${JSON.stringify(revision)} is not a usable revision name: use letters, digits, . _ - (e.g. 2026-12-01)`);
   const { generateOut: run } = await import("./out.js");
   const report = await run({ root, out, sources: dryRun ? [] : sources, extensions: dryRun ? [] : extensions, dryRun });
-  if (dryRun) {
-    if (report.stale.length === 0) {
-      console.log(`${out} is up to date: ${report.revisions.map((r) => r.revision).join(", ")} match a fresh generation`);
-      return 0;
-    }
-    console.error(`${out} is stale: ${report.stale.length} ${report.stale.length === 1 ? "file differs" : "files differ"} from a fresh generation`);
-    for (const path of report.stale) console.error(`    ${join(out, path)}`);
-    console.error(`Run \`mcp-codegen generate --out ${out}\` to bring it up to date.`);
-    return 1;
-  }
+  if (dryRun) return staleness(out, report.revisions.map((r) => r.revision).join(", "), report.stale, `mcp-codegen generate --out ${out}`) ? 1 : 0;
   for (const r of report.revisions) console.log(`  ${r.revision}  ${r.era.padEnd(9)}  ${String(r.definitions).padStart(3)} definitions  from ${r.source}`);
   for (const e of report.extensions)
     console.log(`  ${e.folder}  ${e.id} on ${e.core}: ${e.definitions} definitions of its own (${e.imported} restated from ${e.core}, equal), ${e.methods} methods  from ${e.source}`);
   console.log(`  ${out}: ${report.written.length} written, ${report.unchanged.length} unchanged`);
   const { moduleName } = await import("./emit/module.js");
-  console.log(`Serve them: import { ${report.revisions.map((r) => moduleName(r.revision)).join(", ")} } from "${join(out, "index.js")}", then createServer({ revisions: [...] })`);
+  const index = importPath(join(out, "index.js"));
+  console.log(`Serve them: import { ${report.revisions.map((r) => moduleName(r.revision)).join(", ")} } from "${index}" (from the project's root folder; from elsewhere, relative to that file), then createServer({ revisions: [...] })`);
   if (report.extensions.length > 0) {
     const { extensionExportName } = await import("./out.js");
-    console.log(`Extensions: import { ${report.extensions.map((e) => extensionExportName(e.id)).join(", ")} } from "${join(out, "index.js")}", then createServer({ extensions: [...] })`);
+    console.log(`Extensions: import { ${report.extensions.map((e) => extensionExportName(e.id)).join(", ")} } from "${index}", then createServer({ extensions: [...] })`);
   }
+  if (existsSync("mcp.server.json")) console.log(`A scaffolded project: add ${report.revisions.map((r) => r.revision).join(", ")} to mcp.server.json's "revisions", then run \`mcp-codegen scaffold .\``);
   return 0;
+}
+
+/** A path as an ES module import from the current folder: relative, with `/` and a leading `./`. */
+function importPath(path: string): string {
+  const relativePath = relative(process.cwd(), resolve(path)).split("\\").join("/");
+  return relativePath.startsWith("../") ? relativePath : `./${relativePath}`;
+}
+
+/** Prints whether a generated folder is up to date, and each stale file with why; true when stale. */
+function staleness(folder: string, what: string, stale: readonly { path: string; why: string }[], fix: string): boolean {
+  if (stale.length === 0) {
+    console.log(`${folder} is up to date (${what}): a fresh generation matches it`);
+    return false;
+  }
+  console.error(`${folder} is stale: ${stale.length} ${stale.length === 1 ? "file differs" : "files differ"} from a fresh generation (${what})`);
+  for (const { path, why } of stale) console.error(`    ${join(folder, path)}: ${why}`);
+  console.error(`Run \`${fix}\` to bring it up to date${stale.some((s) => s.why === "edited by hand") ? " (it overwrites the hand edits: move them out of the generated files first)" : ""}.`);
+  return true;
+}
+
+/** `check` in a user's project: every folder written by `generate --out` or `--tools`, found by its `.mcp-codegen.json`. */
+async function checkProject(root: string): Promise<number> {
+  const { findOutRecords, generateOut: run } = await import("./out.js");
+  const cwd = process.cwd();
+  const records = findOutRecords(cwd);
+  if (records.length === 0) {
+    console.error(
+      `mcp-codegen check: nothing generated below ${cwd}: no .mcp-codegen.json, which \`generate --out\` and \`generate --tools\` write. ` +
+        "Run check from your project's folder (or, in the mcp-codegen checkout, give --root).",
+    );
+    return 1;
+  }
+  let stale = false;
+  for (const record of records) {
+    const folder = relative(cwd, record.dir) || ".";
+    if (record.revisions.length > 0 || record.extensions.length > 0) {
+      const report = await run({ root, out: record.dir, sources: [], dryRun: true });
+      const what = [...record.revisions, ...record.extensions].join(", ");
+      stale = staleness(folder, what, report.stale, `mcp-codegen generate --out ${folder}`) || stale;
+    }
+    if (record.tools !== undefined) {
+      const { generateTools: tools } = await import("./tools/generate.js");
+      const manifest = relative(cwd, record.tools);
+      const report = await tools(record.tools, record.dir, true);
+      stale = staleness(folder, `the tool validators of ${manifest}`, report.stale, `mcp-codegen generate --tools ${manifest} --out ${folder}`) || stale;
+    }
+  }
+  return stale ? 1 : 0;
 }
 
 async function generateTools(values: Record<string, unknown>): Promise<number> {
@@ -289,7 +333,7 @@ async function generateTools(values: Record<string, unknown>): Promise<number> {
   const report = await run(values.tools as string, values.out);
   console.log(`  ${report.tools} tools compiled into ${join(values.out, "tools.ts")}: ${report.written.length} written, ${report.unchanged.length} unchanged`);
   for (const { pointer, format } of report.annotatedFormats) console.log(`  note: format "${format}" at ${pointer} is an annotation (as in the runtime's ajv): not checked`);
-  console.log(`Use them: import { toolValidators } from "<${join(values.out, "tools.js")} relative to your server>", then createServer({ toolValidators, ... })`);
+  console.log(`Use them: import { toolValidators } from "${importPath(join(values.out, "tools.js"))}" (from the project's root folder; from elsewhere, relative to that file), then createServer({ toolValidators, ... })`);
   return 0;
 }
 
@@ -404,7 +448,7 @@ export async function main(argv: string[]): Promise<number> {
   }
   const root = resolve((parsed.values.root as string | undefined) ?? global.root ?? packageRoot());
   try {
-    return await command.run({ ...parsed, root });
+    return await command.run({ ...parsed, root, rootGiven: parsed.values.root !== undefined || global.root !== undefined });
   } catch (error) {
     if (error instanceof UsageError) {
       console.error(`mcp-codegen ${name}: ${error.message}\n\n${commandHelp(command)}`);

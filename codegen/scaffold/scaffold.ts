@@ -1,9 +1,9 @@
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
-import { dirname, join, relative, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { join, relative, resolve } from "node:path";
 import { writeAtomically } from "../../spec/files.js";
 import { formatFiles, writeFiles } from "../write.js";
 import { findOutRecords } from "../out.js";
+import { generatorVersion } from "../version.js";
 import { moduleName } from "../emit/module.js";
 import { emitManifest, emitServer, emitStubsTest, emitTypes, type ProjectRevision } from "./generated.js";
 import { fileName, KINDS, MANIFEST_FILE, parseManifest, slug, starterManifest, type Kind, type Manifest, type Transport } from "./manifest.js";
@@ -169,15 +169,6 @@ function installedVersion(toolkit: string, name: string, fallback: string): stri
     return (JSON.parse(readFileSync(join(toolkit, "node_modules", name, "package.json"), "utf8")) as { version: string }).version;
   } catch {
     return fallback;
-  }
-}
-
-/** This generator's own version (its package.json, found upwards from here): `--root` may name a folder without one. */
-function generatorVersion(): string {
-  for (let dir = dirname(fileURLToPath(import.meta.url)); ; dir = dirname(dir)) {
-    const manifest = join(dir, "package.json");
-    if (existsSync(manifest)) return (JSON.parse(readFileSync(manifest, "utf8")) as { version: string }).version;
-    if (dirname(dir) === dir) throw new Error("mcp-codegen cannot find its own package.json");
   }
 }
 

@@ -125,7 +125,8 @@ const CLI_SOURCES = ["codegen", "runtime", "spec", "generated"];
  */
 export const CLI_ARGV: readonly string[] = (() => {
   const compiled = join(ROOT, "dist", "codegen", "cli.js");
-  const fromSource = ["--import", "tsx", join(ROOT, "codegen", "cli.ts")];
+  // tsx by its URL, so that the CLI runs from source in any folder (a user's project has no tsx).
+  const fromSource = ["--import", import.meta.resolve("tsx"), join(ROOT, "codegen", "cli.ts")];
   if (!existsSync(compiled)) return fromSource;
   const built = statSync(compiled).mtimeMs;
   const newer = (dir: string): boolean =>

@@ -1,0 +1,107 @@
+/**
+ * `mcp-codegen check` run in a user's project (not this checkout): it checks what the project
+ * generated (every folder `generate --out` and `generate --tools` wrote, found by its
+ * .mcp-codegen.json, no flag needed), says for each stale file why, and exits 1 with the command
+ * that fixes it.
+ */
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { expect } from "chai";
+import { describeRun, removeDir, ROOT, runCliAsync, tempDir } from "../support/project.js";
+import { SYNTHETIC, syntheticSchema } from "../support/synthetic-revision.js";
+
+const MANIFEST = {
+  name: "checked",
+  version: "1.0.0",
+  tools: [{ name: "add", inputSchema: { type: "object", properties: { a: { type: "number" } }, required: ["a"] } }],
+};
+
+describe("codegen: check in a user's project", function () {
+  this.timeout(180_000);
+  let project: string;
+  const check = () => runCliAsync(["check"], { cwd: project });
+
+  before(async () => {
+    project = tempDir("check-project");
+    writeFileSync(join(project, "next.json"), syntheticSchema());
+    writeFileSync(join(project, "mcp.server.json"), JSON.stringify(MANIFEST, null, 2));
+    const [out, tools] = await Promise.all([
+      runCliAsync(["generate", "--out", "src/mcp", "--schema", "next.json", "--name", SYNTHETIC], { cwd: project }),
+      runCliAsync(["generate", "--tools", "mcp.server.json", "--out", "src/validators"], { cwd: project }),
+    ]);
+    expect(out.status, describeRun(out)).to.equal(0);
+    expect(tools.status, describeRun(tools)).to.equal(0);
+  });
+  after(() => removeDir(project));
+
+  it("with nothing generated, says so and fails", async () => {
+    const empty = tempDir("check-empty");
+    try {
+      const run = await runCliAsync(["check"], { cwd: empty });
+      expect(run.status).to.equal(1);
+      expect(run.stderr).to.contain("nothing generated below").and.contain(".mcp-codegen.json");
+    } finally {
+      removeDir(empty);
+    }
+  });
+
+  it("passes on what generate wrote: both folders, found without a flag", async () => {
+    const run = await check();
+    expect(run.status, describeRun(run)).to.equal(0);
+    expect(run.stdout).to.contain(`src/mcp is up to date (${SYNTHETIC})`).and.contain("src/validators is up to date (the tool validators of mcp.server.json)");
+  });
+
+  it("says why each stale file is stale: edited by hand, missing, its source changed; exits 1 with the fixing commands", async () => {
+    const protocol = join(project, "src", "mcp", SYNTHETIC, "protocol.ts");
+    writeFileSync(protocol, `${readFileSync(protocol, "utf8")}// my edit\n`);
+    rmSync(join(project, "src", "validators", "tools.ts"));
+    const edited = await check();
+    expect(edited.status, describeRun(edited)).to.equal(1);
+    expect(edited.stderr).to.contain(`src/mcp/${SYNTHETIC}/protocol.ts: edited by hand`);
+    expect(edited.stderr).to.contain("src/validators/tools.ts: missing");
+    expect(edited.stderr).to.contain("Run `mcp-codegen generate --out src/mcp` to bring it up to date");
+    expect(edited.stderr).to.contain("Run `mcp-codegen generate --tools mcp.server.json --out src/validators` to bring it up to date.");
+
+    // Regenerated: the source changes next, then the generator's version.
+    const again = await Promise.all([
+      runCliAsync(["generate", "--out", "src/mcp"], { cwd: project }),
+      runCliAsync(["generate", "--tools", "mcp.server.json", "--out", "src/validators"], { cwd: project }),
+    ]);
+    for (const run of again) expect(run.status, describeRun(run)).to.equal(0);
+    expect((await check()).status).to.equal(0);
+    const schema = JSON.parse(readFileSync(join(project, "next.json"), "utf8")) as { $defs: Record<string, { properties: Record<string, unknown> }> };
+    schema.$defs.CallToolResult!.properties.note = { type: "string" };
+    writeFileSync(join(project, "next.json"), JSON.stringify(schema));
+    writeFileSync(join(project, "mcp.server.json"), JSON.stringify({ ...MANIFEST, tools: [{ ...MANIFEST.tools[0], inputSchema: { type: "object", properties: { a: { type: "string" } } } }] }));
+    const changed = await check();
+    expect(changed.status, describeRun(changed)).to.equal(1);
+    expect(changed.stderr).to.match(new RegExp(`src/mcp/${SYNTHETIC}/types\\.ts: its source changed: next\\.json`));
+    expect(changed.stderr).to.match(/src\/validators\/tools\.ts: its source changed: mcp\.server\.json/);
+
+    const record = join(project, "src", "mcp", ".mcp-codegen.json");
+    const recorded = JSON.parse(readFileSync(record, "utf8")) as Record<string, unknown>;
+    writeFileSync(join(project, "next.json"), syntheticSchema());
+    writeFileSync(record, JSON.stringify({ ...recorded, generator: "0.0.1", revisions: { [SYNTHETIC]: { schema: "../../next.json", sha256: "0".repeat(64) } } }));
+    // The recorded sha256 is stale but the schema is back as it was generated: the files match, nothing to say.
+    const back = await runCliAsync(["check", "--out", "src/mcp"], { cwd: project });
+    expect(back.status, describeRun(back)).to.equal(0);
+  });
+
+  it("a file written by another generator version, untouched since, is stale because of the generator", async () => {
+    const regenerated = await runCliAsync(["generate", "--out", "src/mcp"], { cwd: project });
+    expect(regenerated.status, describeRun(regenerated)).to.equal(0);
+    const dir = join(project, "src", "mcp");
+    const record = JSON.parse(readFileSync(join(dir, ".mcp-codegen.json"), "utf8")) as { files: Record<string, string> };
+    // What an older generator wrote: other content, and the record of it.
+    const path = join(dir, "index.ts");
+    const older = `${readFileSync(path, "utf8")}// written by an older mcp-codegen\n`;
+    writeFileSync(path, older);
+    const { createHash } = await import("node:crypto");
+    record.files["index.ts"] = createHash("sha256").update(older).digest("hex");
+    writeFileSync(join(dir, ".mcp-codegen.json"), JSON.stringify({ ...record, generator: "0.0.1" }));
+    const run = await check();
+    expect(run.status, describeRun(run)).to.equal(1);
+    const { version } = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { version: string };
+    expect(run.stderr).to.contain(`src/mcp/index.ts: generated by mcp-codegen 0.0.1, this is ${version}`);
+  });
+});
