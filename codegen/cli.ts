@@ -3,6 +3,7 @@ import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs, type ParseArgsConfig } from "node:util";
 import { didYouMean } from "./did-you-mean.js";
+import { parseJson } from "./json.js";
 import { GenerationError } from "./errors.js";
 import type { SchemaPatch } from "./load/patches.js";
 
@@ -101,22 +102,28 @@ const COMMANDS: Record<string, Command> = {
     },
   },
   diff: {
-    usage: "diff <revA> <revB> [--json]",
-    summary: "what changed from revA to revB: methods, definitions, properties; breaking or additive for servers and clients",
+    usage: "diff <revA> <revB> | diff <revA> --schema <file> [--json]",
+    summary: "what changed from revA to revB: methods, definitions, properties; breaking or additive for servers and clients. A revision is one pinned here, one your project pinned (spec add) or generated (generate --out), or a schema file",
     options: {
+      schema: { type: "string", description: "compare revA with this schema.json instead of a second revision", placeholder: "file" },
       json: { type: "boolean", description: "print the report as JSON instead of Markdown" },
       ...ROOT_OPTION,
     },
     positionals: 2,
     async run({ values, positionals, root }) {
-      if (positionals.length !== 2) throw new UsageError("diff takes two revisions: diff 2025-11-25 2026-07-28");
-      const [from, to] = positionals as [string, string];
-      const { readPinnedSchema } = await import("./generate.js");
+      const wanted = values.schema === undefined ? 2 : 1;
+      if (positionals.length !== wanted)
+        throw new UsageError(`diff takes two revisions, or one and --schema: diff 2025-11-25 2026-07-28, diff 2026-07-28 --schema next/schema.json`);
       const { loadSchema } = await import("./load/load.js");
       const { buildProtocol } = await import("./model/build.js");
       const { diffProtocols } = await import("./diff/diff.js");
-      const model = (revision: string) => buildProtocol(loadSchema(revision, readPinnedSchema(root, revision)));
-      const report = diffProtocols(model(from), model(to));
+      const model = (revision: string, text: string) => buildProtocol(loadSchema(revision, text));
+      const [from, to] = positionals as [string, string | undefined];
+      const schema = values.schema as string | undefined;
+      const report = diffProtocols(
+        model(from, await revisionSchema(root, from)),
+        to !== undefined ? model(to, await revisionSchema(root, to)) : model(schema!, readSchemaArgument(schema!)),
+      );
       if (values.json) console.log(JSON.stringify(report, null, 2));
       else {
         const { renderMarkdown } = await import("./diff/markdown.js");
@@ -185,7 +192,7 @@ const COMMANDS: Record<string, Command> = {
   },
   "spec add": {
     usage: "spec add <rev> --from <url|dir|file>",
-    summary: "pin a new revision: copy or download its schema (and examples), pin their sha256, regenerate",
+    summary: "pin a new revision: in your project, its schema into mcp/spec/<rev>/ with its sha256 in mcp/spec/pinned.json; in this checkout, into spec/ (and regenerate)",
     options: {
       from: { type: "string", description: "schema.json, its folder, or an http(s) URL of either", placeholder: "url|dir|file" },
       url: { type: "string", description: "the upstream folder URL to record in spec/pinned.json (default: the source's)", placeholder: "url" },
@@ -194,10 +201,12 @@ const COMMANDS: Record<string, Command> = {
       ...ROOT_OPTION,
     },
     positionals: 1,
-    async run({ values, positionals, root }) {
+    async run({ values, positionals, root, rootGiven }) {
       const [revision, ...extra] = positionals;
       if (revision === undefined || extra.length > 0 || typeof values.from !== "string")
-        throw new UsageError("spec add takes one revision and --from: spec add 2026-12-01 --from ../shared/mcp-spec/2026-12-01");
+        throw new UsageError("spec add takes one revision and --from: spec add 2026-12-01 --from next/schema.json");
+      // In a user's project: pinned into the project, never into the installed package.
+      if (!rootGiven && resolve(process.cwd()) !== packageRoot()) return addToProject(root, revision, values.from, values.replace === true);
       const { addSpec } = await import("../spec/add.js");
       const report = await addSpec({
         root,
@@ -236,6 +245,27 @@ const COMMANDS: Record<string, Command> = {
 /** SEP-2133: an extension identifier is a vendor prefix (reverse DNS), a slash, and a name. */
 const EXTENSION_ID = /^[A-Za-z0-9][A-Za-z0-9.-]*\/[A-Za-z0-9][A-Za-z0-9._-]*$/;
 
+/** `spec add` in a user's project: checked as generation would check it, then pinned under mcp/spec/. */
+async function addToProject(root: string, revision: string, from: string, replace: boolean): Promise<number> {
+  if (!REVISION_NAME.test(revision)) throw new UsageError(`${JSON.stringify(revision)} is not a usable revision name: use letters, digits, . _ - (e.g. 2026-12-01)`);
+  const { pinnedRevisions, readPinned } = await import("../spec/pinned.js");
+  const pinned = pinnedRevisions(readPinned(root));
+  if (pinned.includes(revision)) throw new Error(`${revision} is pinned with mcp-codegen already: name the new revision otherwise (its protocol version)`);
+  const { decide, obtain } = await import("../spec/add.js");
+  const source = await obtain(from, revision);
+  const text = source.files.get("schema.json")!.toString("utf8");
+  const protocol = decide(revision, text, source.description);
+  const { emitRevision } = await import("./pipeline.js");
+  const { IN_PROJECT } = await import("./emit/module.js");
+  await emitRevision(revision, text, IN_PROJECT); // refused here, not at the next generate
+  const { addProjectSpec } = await import("./project-spec.js");
+  const report = addProjectSpec(process.cwd(), revision, from, text, replace);
+  const path = relative(process.cwd(), report.path);
+  console.log(`${report.unchanged ? "already pinned" : "pinned"} ${revision} in ${path}  sha256 ${report.sha256}  (${protocol.era} era, ${protocol.definitions.size} definitions)`);
+  console.log(`Next: mcp-codegen generate --out src/mcp --revision ${revision}   then: mcp-codegen diff ${pinned.at(-1)} ${revision}`);
+  return 0;
+}
+
 /** A revision's name becomes a folder name and an export name: keep it to what both allow. */
 const REVISION_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 
@@ -261,6 +291,17 @@ async function generateOut(values: Record<string, unknown>, root: string, dryRun
   }
   for (const { revision } of sources)
     if (!REVISION_NAME.test(revision)) throw new UsageError(`${JSON.stringify(revision)} is not a usable revision name: use letters, digits, . _ - (e.g. 2026-12-01)`);
+  // --revision R not pinned with mcp-codegen: the project's own pin (spec add in the project).
+  if (sources.some((s) => s.schema === undefined)) {
+    const { readPinned } = await import("../spec/pinned.js");
+    const { projectSchemaPath } = await import("./project-spec.js");
+    const pinned = readPinned(root).revisions;
+    for (const [i, source] of sources.entries())
+      if (source.schema === undefined && !Object.hasOwn(pinned, source.revision)) {
+        const schema = projectSchemaPath(process.cwd(), source.revision);
+        if (schema !== undefined) sources[i] = { revision: source.revision, schema };
+      }
+  }
   const { generateOut: run } = await import("./out.js");
   const report = await run({ root, out, sources: dryRun ? [] : sources, extensions: dryRun ? [] : extensions, dryRun });
   if (dryRun) return staleness(out, report.revisions.map((r) => r.revision).join(", "), report.stale, `mcp-codegen generate --out ${out}`) ? 1 : 0;
@@ -340,6 +381,33 @@ async function generateTools(values: Record<string, unknown>): Promise<number> {
 /** A patch that fits no pinned revision: what it looked for, so someone can revisit it. */
 function unusedPatchLine(patch: SchemaPatch): string {
   return `schema patch "${patch.name}" fits no pinned revision: none holds ${JSON.stringify(patch.expect)} at ${patch.pointer} (codegen/load/patches.ts; remove it or fix its pointer)`;
+}
+
+/**
+ * A revision's schema by name: pinned with this package, else pinned in the user's project
+ * (`spec add`, mcp/spec/) or generated into it (`generate --out`, its record).
+ */
+async function revisionSchema(root: string, revision: string): Promise<string> {
+  const { pinnedRevisions, readPinned } = await import("../spec/pinned.js");
+  const pinned = readPinned(root);
+  if (Object.hasOwn(pinned.revisions, revision)) {
+    const { readPinnedSchema } = await import("./generate.js");
+    return readPinnedSchema(root, revision);
+  }
+  const { readProjectSchema } = await import("./project-spec.js");
+  const text = readProjectSchema(process.cwd(), revision);
+  if (text !== undefined) return text;
+  throw new Error(
+    `unknown revision ${revision}: not pinned with mcp-codegen (${pinnedRevisions(pinned).join(", ")}), nor pinned (spec add) or generated (generate --out) in ${process.cwd()}. ` +
+      `Give its schema instead: mcp-codegen diff <revA> --schema <schema.json>`,
+  );
+}
+
+function readSchemaArgument(path: string): string {
+  if (!existsSync(path)) throw new Error(`--schema ${path}: no such file`);
+  const text = readFileSync(path, "utf8");
+  parseJson(text, path);
+  return text;
 }
 
 /** A command used the wrong way: exit 2 with its usage. */

@@ -125,7 +125,7 @@ export async function addSpec(options: AddOptions): Promise<AddReport> {
 }
 
 /** Is it an MCP schema? The loader and the model decide, exactly as generation would. */
-function decide(revision: string, text: string, description: string): Protocol {
+export function decide(revision: string, text: string, description: string): Protocol {
   const refuse = (reason: string): never => {
     throw new Error(`${description} is not an MCP schema: ${reason}; nothing was changed`);
   };
@@ -154,7 +154,7 @@ interface Source {
   readonly files: ReadonlyMap<string, Buffer>;
 }
 
-async function obtain(from: string, revision: string): Promise<Source> {
+export async function obtain(from: string, revision: string): Promise<Source> {
   if (/^https?:\/\//i.test(from)) {
     const url = from.endsWith(".json") ? from : from.endsWith("/") ? `${from}${SCHEMA_FILE}` : `${from}/${SCHEMA_FILE}`;
     return { description: url, url: url.slice(0, url.lastIndexOf("/") + 1), files: new Map([[SCHEMA_FILE, await download(url)]]) };

@@ -322,7 +322,7 @@ describe("mcp-codegen diff, through the CLI", function () {
   it("an unpinned revision exits 1 naming it; a missing revision argument exits 2", () => {
     const unknown = runCli(["diff", "2025-11-25", "2031-01-01"]);
     expect(unknown.status, describeRun(unknown)).to.equal(1);
-    expect(unknown.stderr).to.contain("revision 2031-01-01 is not pinned");
+    expect(unknown.stderr).to.contain("unknown revision 2031-01-01: not pinned with mcp-codegen").and.contain("--schema <schema.json>");
     const usage = runCli(["diff", "2025-11-25"]);
     expect(usage.status, describeRun(usage)).to.equal(2);
     expect(usage.stderr).to.contain("diff takes two revisions");
