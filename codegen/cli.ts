@@ -102,7 +102,7 @@ const COMMANDS: Record<string, Command> = {
     },
   },
   diff: {
-    usage: "diff <revA> <revB> | diff <revA> --schema <file> [--json]",
+    usage: "diff <revA> <revB | --schema file> [--json]",
     summary: "what changed from revA to revB: methods, definitions, properties; breaking or additive for servers and clients. A revision is one pinned here, one your project pinned (spec add) or generated (generate --out), or a schema file",
     options: {
       schema: { type: "string", description: "compare revA with this schema.json instead of a second revision", placeholder: "file" },
@@ -374,6 +374,7 @@ async function generateTools(values: Record<string, unknown>): Promise<number> {
   const report = await run(values.tools as string, values.out);
   console.log(`  ${report.tools} tools compiled into ${join(values.out, "tools.ts")}: ${report.written.length} written, ${report.unchanged.length} unchanged`);
   for (const { pointer, format } of report.annotatedFormats) console.log(`  note: format "${format}" at ${pointer} is an annotation (as in the runtime's ajv): not checked`);
+  for (const { pointer, message } of report.warnings) console.error(`  warning: ${values.tools} ${pointer}: ${message}`);
   console.log(`Use them: import { toolValidators } from "${importPath(join(values.out, "tools.js"))}" (from the project's root folder; from elsewhere, relative to that file), then createServer({ toolValidators, ... })`);
   return 0;
 }
@@ -425,6 +426,13 @@ function help(): string {
     "",
     "Run `mcp-codegen <command> --help` for a command's options.",
   );
+  return lines.join("\n");
+}
+
+function specHelp(): string {
+  const lines = ["Usage: mcp-codegen spec <command> [options]", "", "The MCP schemas: pinned with mcp-codegen, or pinned in your project.", "", "Commands:"];
+  for (const [name, command] of Object.entries(COMMANDS)) if (name.startsWith("spec ")) lines.push(`  ${command.usage.padEnd(44)} ${command.summary}`);
+  lines.push("", "Run `mcp-codegen spec <command> --help` for a command's options.");
   return lines.join("\n");
 }
 
@@ -486,7 +494,13 @@ export async function main(argv: string[]): Promise<number> {
     return 0;
   }
   argv = global.rest;
-  const name = argv[0] === "spec" ? `spec ${argv[1] ?? ""}`.trim() : argv[0];
+  // `spec` alone, or with an option where its subcommand goes: the spec commands' help.
+  if (argv[0] === "spec" && (argv[1] === undefined || argv[1].startsWith("-"))) {
+    const asked = argv[1] === "--help" || argv[1] === "-h";
+    (asked ? console.log : console.error)(specHelp());
+    return asked ? 0 : argv[1] === undefined ? 1 : 2;
+  }
+  const name = argv[0] === "spec" ? `spec ${argv[1]}` : argv[0];
   if (global.help || name === undefined || name === "help") {
     console.log(help());
     return name === undefined && !global.help ? 1 : 0;

@@ -26,7 +26,11 @@ export interface NormalizeContext {
    * A tool schema (`generate --tools`): the keywords of TOOL_KEYWORDS are read too, an unknown
    * format is an annotation, and `$ref` goes through `resolveRef`.
    */
-  readonly tool?: { readonly resolveRef: (ref: unknown, at: string) => string };
+  readonly tool?: {
+    readonly resolveRef: (ref: unknown, at: string) => string;
+    /** A keyword this compiler does not read: reported (all of them, then refused or warned about), and skipped. */
+    readonly unread: (keyword: string, at: string) => void;
+  };
 }
 
 type Raw = Record<string, unknown>;
@@ -118,7 +122,9 @@ export function normalize(raw: unknown, pointer: string, ctx: NormalizeContext):
         break;
       default:
         if (ctx.tool && TOOL_KEYWORDS.has(keyword)) readToolKeyword(node, keyword, value, at, ctx, fail);
-        else if (!ANNOTATION_KEYWORDS.has(keyword)) fail(at, `unsupported keyword "${keyword}"`);
+        else if (ANNOTATION_KEYWORDS.has(keyword)) break;
+        else if (ctx.tool) ctx.tool.unread(keyword, at);
+        else fail(at, `unsupported keyword "${keyword}"`);
     }
   }
   if (node.type?.length === 1 && node.type[0] === "object" && node.properties?.length === 0 && raw.additionalProperties === true)

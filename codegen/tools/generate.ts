@@ -15,6 +15,8 @@ export interface ToolsReport {
   readonly unchanged: readonly string[];
   /** Formats that stay annotations (no validator asserts them), with their pointers. */
   readonly annotatedFormats: readonly { readonly pointer: string; readonly format: string }[];
+  /** Unknown keywords in the tool schemas (typos, often), each with its pointer: ignored, as JSON Schema ignores them. */
+  readonly warnings: readonly { readonly pointer: string; readonly message: string }[];
   /** With `dryRun` (`check`): the files a generation would change, and why. */
   readonly stale: readonly StaleFile[];
 }
@@ -49,5 +51,5 @@ export async function generateTools(manifestPath: string, out: string, dryRun = 
   }
   const changed = previous?.tools && previous.tools.sha256 !== record.sha256 ? [relative(process.cwd(), resolve(manifestPath)).split("\\").join("/")] : [];
   const stale = dryRun ? written.map((path) => ({ path, why: staleReason(dir, path, previous?.tools?.files[path], changed, previous?.tools?.generator) })) : [];
-  return { tools: manifest.tools.length, written: dryRun ? [] : written, unchanged, annotatedFormats: loaded.annotatedFormats, stale };
+  return { tools: manifest.tools.length, written: dryRun ? [] : written, unchanged, annotatedFormats: loaded.annotatedFormats, warnings: loaded.warnings, stale };
 }

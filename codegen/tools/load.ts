@@ -1,3 +1,4 @@
+import { didYouMean } from "../did-you-mean.js";
 import { GenerationError } from "../errors.js";
 import { isPlainObject, normalize } from "../load/normalize.js";
 import { childPointer, escapeToken } from "../load/pointer.js";
@@ -31,7 +32,19 @@ export interface LoadedToolSchemas {
   readonly definitions: ReadonlyMap<string, Schema>;
   /** Formats no validator asserts (as in the runtime's ajv): annotations, listed for the user. */
   readonly annotatedFormats: readonly { readonly pointer: string; readonly format: string }[];
+  /** Keywords no JSON Schema dialect defines (a typo, often): ignored, as JSON Schema ignores them, and listed. */
+  readonly warnings: readonly { readonly pointer: string; readonly message: string }[];
 }
+
+/** Every keyword of JSON Schema 2020-12 and draft-07: one of them that the compiler does not read is refused; any other is unknown. */
+const JSON_SCHEMA_KEYWORDS = [
+  "$schema", "$id", "$ref", "$anchor", "$dynamicRef", "$dynamicAnchor", "$recursiveRef", "$recursiveAnchor", "$vocabulary", "$comment", "$defs", "definitions",
+  "allOf", "anyOf", "oneOf", "not", "if", "then", "else", "dependentSchemas", "dependencies", "prefixItems", "items", "additionalItems", "contains",
+  "properties", "patternProperties", "additionalProperties", "propertyNames", "unevaluatedItems", "unevaluatedProperties",
+  "type", "enum", "const", "multipleOf", "maximum", "exclusiveMaximum", "minimum", "exclusiveMinimum", "maxLength", "minLength", "pattern",
+  "maxItems", "minItems", "uniqueItems", "maxContains", "minContains", "maxProperties", "minProperties", "required", "dependentRequired",
+  "format", "contentEncoding", "contentMediaType", "contentSchema", "title", "description", "default", "deprecated", "readOnly", "writeOnly", "examples",
+];
 
 const DRAFT_07 = /^https?:\/\/json-schema\.org\/draft-07\/schema#?$/;
 const DIALECT_2020 = /^https:\/\/json-schema\.org\/draft\/2020-12\/schema#?$/;
@@ -41,6 +54,13 @@ export function loadToolSchemas(file: string, tools: readonly ToolSchemaEntry[])
   const definitions = new Map<string, Schema>();
   const loaded: LoadedTool[] = [];
   const owner = new Map<string, string>();
+  const refused: string[] = [];
+  const warnings: { pointer: string; message: string }[] = [];
+  const unread = (keyword: string, at: string) => {
+    if (JSON_SCHEMA_KEYWORDS.includes(keyword))
+      refused.push(`${at}: "${keyword}" is not supported by the build-time validator compiler: rewrite the schema without it, or leave --tools out (the server then checks every tool with its run-time engine)`);
+    else warnings.push({ pointer: at, message: `unknown keyword "${keyword}"${didYouMean(keyword, JSON_SCHEMA_KEYWORDS)}: JSON Schema ignores it, so it checks nothing` });
+  };
   tools.forEach((tool, index) => {
     const base = pascal(tool.name);
     const names: { input: string; output?: string } = { input: "" };
@@ -51,16 +71,25 @@ export function loadToolSchemas(file: string, tools: readonly ToolSchemaEntry[])
       const previous = owner.get(name);
       if (previous !== undefined) throw new GenerationError(file, `#/tools/${index}/name`, `tools ${previous} and ${tool.name} would share the validator name ${name}`);
       owner.set(name, tool.name);
-      loadDocument(file, childPointer(`#/tools/${index}`, which), raw, name, definitions);
+      loadDocument(file, childPointer(`#/tools/${index}`, which), raw, name, definitions, unread);
       names[which === "inputSchema" ? "input" : "output"] = name;
     }
     loaded.push({ name: tool.name, ...names });
   });
+  if (refused.length === 1) throw new GenerationError(file, refused[0]!.slice(0, refused[0]!.indexOf(": ")), refused[0]!.slice(refused[0]!.indexOf(": ") + 2));
+  if (refused.length > 1) throw new GenerationError(file, "#/tools", `${refused.length} keywords are not supported:\n    ${refused.join("\n    ")}`);
   const annotatedFormats = [...definitions.values()].flatMap((schema) => formatsOf(schema));
-  return { tools: loaded, definitions, annotatedFormats };
+  return { tools: loaded, definitions, annotatedFormats, warnings };
 }
 
-function loadDocument(file: string, pointer: string, raw: unknown, rootName: string, definitions: Map<string, Schema>): void {
+function loadDocument(
+  file: string,
+  pointer: string,
+  raw: unknown,
+  rootName: string,
+  definitions: Map<string, Schema>,
+  unread: (keyword: string, at: string) => void,
+): void {
   if (!isPlainObject(raw)) throw new GenerationError(file, pointer, "a tool schema must be a JSON object");
   const declared = raw.$schema;
   if (declared !== undefined && (typeof declared !== "string" || !(DRAFT_07.test(declared) || DIALECT_2020.test(declared))))
@@ -94,6 +123,7 @@ function loadDocument(file: string, pointer: string, raw: unknown, rootName: str
           throw new GenerationError(file, at, `unsupported $ref ${JSON.stringify(ref)} (supported: "#" and ${[...refs.keys()].filter((r) => r !== "#").map((r) => JSON.stringify(r)).join(", ") || "#/$defs/<Name> of this schema"})`);
         return name;
       },
+      unread,
     },
   };
   const { $schema: _dialect, $defs: _defs, definitions: _definitions, ...root } = raw;

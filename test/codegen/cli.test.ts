@@ -15,7 +15,7 @@ describe("codegen/cli", function () {
     expect(run.stdout).to.match(/^Usage: mcp-codegen \[--root <dir>\] <command>/m);
     expect(run.stdout).to.match(/^\s+generate \[--out <dir>\] \[--revision R \.\.\.\]/m);
     expect(run.stdout).to.match(/^\s+spec fetch\b/m);
-    for (const command of ["check", "diff <revA> <revB> \\[--json\\]", "spec add <rev> --from", "scaffold <dir>"])
+    for (const command of ["check", "diff <revA> <revB \\| --schema file> \\[--json\\]", "spec add <rev> --from", "scaffold <dir>"])
       expect(run.stdout).to.match(new RegExp(`^\\s+${command}`, "m"));
     expect(run.stderr).to.equal("");
   });
@@ -24,6 +24,55 @@ describe("codegen/cli", function () {
     const run = runCli(["generate", "--help"]);
     expect(run.status, describeRun(run)).to.equal(0);
     for (const option of ["--revision <R>", "--force", "--root <dir>", "--help"]) expect(run.stdout).to.contain(option);
+  });
+
+  it("spec --help lists the spec commands, and every command's --help its usage and options: exit 0", () => {
+    const spec = runCli(["spec", "--help"]);
+    expect(spec.status, describeRun(spec)).to.equal(0);
+    expect(spec.stdout).to.match(/^Usage: mcp-codegen spec <command>/m).and.match(/^\s+spec fetch\b/m).and.match(/^\s+spec add <rev>/m);
+    for (const command of [["generate"], ["check"], ["diff"], ["scaffold"], ["spec", "fetch"], ["spec", "add"]]) {
+      const run = runCli([...command, "--help"]);
+      expect(run.status, describeRun(run)).to.equal(0);
+      expect(run.stdout, command.join(" ")).to.match(new RegExp(`^Usage: mcp-codegen ${command.join(" ")}\\b`, "m")).and.contain("-h, --help");
+      expect(run.stderr).to.equal("");
+    }
+  });
+
+  it("generate --tools lists every unsupported keyword at once, each with its pointer and what to do; an unknown keyword is a warning with a did-you-mean", () => {
+    const dir = tempDir("cli-tools");
+    try {
+      const tools = [
+        { name: "a", inputSchema: { type: "object", propertes: { x: { type: "string" } }, patternProperties: { "^x": { type: "string" } } } },
+        { name: "b", inputSchema: { type: "object", properties: { y: { type: "array", contains: { type: "string" } } } } },
+      ];
+      writeFileSync(join(dir, "mcp.server.json"), JSON.stringify({ name: "t", version: "1.0.0", tools }));
+      const refused = runCli(["generate", "--tools", join(dir, "mcp.server.json"), "--out", join(dir, "out")]);
+      expect(refused.status, describeRun(refused)).to.equal(1);
+      expect(refused.stderr).to.contain("2 keywords are not supported");
+      expect(refused.stderr).to.contain('#/tools/0/inputSchema/patternProperties: "patternProperties" is not supported by the build-time validator compiler: rewrite the schema without it, or leave --tools out');
+      expect(refused.stderr).to.contain('#/tools/1/inputSchema/properties/y/contains: "contains" is not supported');
+      expect(existsSync(join(dir, "out"))).to.equal(false);
+      writeFileSync(join(dir, "mcp.server.json"), JSON.stringify({ name: "t", version: "1.0.0", tools: [{ name: "a", inputSchema: { type: "object", propertes: { x: { type: "string" } } } }] }));
+      const warned = runCli(["generate", "--tools", join(dir, "mcp.server.json"), "--out", join(dir, "out")]);
+      expect(warned.status, describeRun(warned)).to.equal(0);
+      expect(warned.stderr).to.contain('#/tools/0/inputSchema/propertes: unknown keyword "propertes" (did you mean "properties"?): JSON Schema ignores it');
+      expect(warned.stderr.match(/unknown keyword/g), "said once").to.have.length(1);
+    } finally {
+      removeDir(dir);
+    }
+  });
+
+  it("invalid JSON is named by file, line and column", () => {
+    const dir = tempDir("cli-json");
+    try {
+      writeFileSync(join(dir, "mcp.server.json"), '{\n  "name": "t",\n  "version": "1.0.0",\n}\n');
+      const run = runCli(["generate", "--tools", join(dir, "mcp.server.json"), "--out", join(dir, "out")]);
+      expect(run.status, describeRun(run)).to.equal(1);
+      expect(run.stderr).to.contain(`${join(dir, "mcp.server.json")}:4:1: not valid JSON`);
+      expect(run.stderr.match(/not valid JSON/g), "said once").to.have.length(1);
+    } finally {
+      removeDir(dir);
+    }
   });
 
   it("--version prints the version of the toolkit's package.json", () => {

@@ -181,8 +181,8 @@ describe("codegen/tools: tool validators compiled by generate --tools agree with
 
   it("a keyword it does not support fails generation, naming the file and the JSON Pointer", () => {
     const cases: [Record<string, unknown>, string][] = [
-      [{ type: "object", properties: { tags: { type: "array", contains: { const: "x" } } } }, `mcp.server.json #/tools/0/inputSchema/properties/tags/contains: unsupported keyword "contains"`],
-      [{ type: "object", patternProperties: { "^x": {} } }, `mcp.server.json #/tools/0/inputSchema/patternProperties: unsupported keyword "patternProperties"`],
+      [{ type: "object", properties: { tags: { type: "array", contains: { const: "x" } } } }, `mcp.server.json #/tools/0/inputSchema/properties/tags/contains: "contains" is not supported by the build-time validator compiler`],
+      [{ type: "object", patternProperties: { "^x": {} } }, `mcp.server.json #/tools/0/inputSchema/patternProperties: "patternProperties" is not supported by the build-time validator compiler`],
       [{ type: "object", properties: { a: { $ref: "#/$defs/Missing" } } }, `mcp.server.json #/tools/0/inputSchema/properties/a/$ref: unsupported $ref "#/$defs/Missing" (supported: "#" and #/$defs/<Name> of this schema)`],
       [{ type: "object", properties: { a: { pattern: "(" } } }, "mcp.server.json #/tools/0/inputSchema/properties/a/pattern: pattern is not a valid regular expression"],
       [{ $schema: "http://json-schema.org/draft-04/schema#", type: "object" }, `mcp.server.json #/tools/0/inputSchema/$schema: unsupported dialect`],
