@@ -139,6 +139,11 @@ const COMMANDS: Record<string, Command> = {
       name: { type: "string", description: "the server's name (new projects)", placeholder: "N" },
       revisions: { type: "string", multiple: true, description: "MCP revisions to speak, comma-separated or repeated (default: all)", placeholder: "R,..." },
       transport: { type: "string", description: "stdio (default) or http (new projects)", placeholder: "stdio|http" },
+      runtime: {
+        type: "string",
+        description: "the @mcp-codegen/runtime to depend on (new projects): a version or range, or the path of its folder or packed .tgz (default: this version)",
+        placeholder: "version|path|tgz",
+      },
       root: { type: "string", description: "the mcp-codegen checkout whose revisions the project may name", placeholder: "dir" },
     },
     positionals: 1,
@@ -154,6 +159,7 @@ const COMMANDS: Record<string, Command> = {
         name: values.name as string | undefined,
         revisions,
         transport: transport as "stdio" | "http" | undefined,
+        runtime: values.runtime as string | undefined,
       });
       const { manifest } = report;
       const count = (n: number, what: string) => `${n} ${what}${n === 1 ? "" : "s"}`;

@@ -18,6 +18,11 @@ export interface ScaffoldOptions {
   readonly name?: string;
   readonly revisions?: readonly string[];
   readonly transport?: Transport;
+  /**
+   * New projects: the @mcp-codegen/runtime to depend on, when not this generator's version from
+   * the registry: a version or range, or a path to its folder or packed tarball (a `file:` dependency).
+   */
+  readonly runtime?: string;
 }
 
 export interface ScaffoldReport {
@@ -56,10 +61,10 @@ export async function scaffold(options: ScaffoldOptions): Promise<ScaffoldReport
       throw new Error(`${dir} is not empty and has no ${MANIFEST_FILE}: scaffold a new project into an empty or new folder`);
     if (!options.name) throw new Error("a new project needs --name");
     manifest = starterManifest(options.name, options.transport ?? "stdio", options.revisions);
-    fresh.push(...projectFiles(manifest, options.toolkit));
+    fresh.push(...projectFiles(manifest, options.toolkit, runtimeDependency(dir, options.runtime)));
     fresh.push({ path: MANIFEST_FILE, content: `${JSON.stringify(manifest, null, 2)}\n` });
   } else {
-    const given = (["name", "revisions", "transport"] as const).filter((key) => options[key] !== undefined);
+    const given = (["name", "revisions", "transport", "runtime"] as const).filter((key) => options[key] !== undefined);
     if (given.length)
       throw new Error(`${dir} is a scaffolded project already: change ${given.join(", ")} in ${MANIFEST_FILE} and run scaffold again without options`);
     manifest = parseManifest(readFileSync(manifestPath, "utf8"), manifestPath);
@@ -101,7 +106,15 @@ export async function scaffold(options: ScaffoldOptions): Promise<ScaffoldReport
     { path: "test/stubs.test.ts", content: emitStubsTest(manifest) },
   ];
   const typescript = await formatFiles([...generated, ...stubs, ...fresh.filter((f) => f.path.endsWith(".ts"))]);
-  const result = writeFiles(dir, [...typescript, ...fresh.filter((f) => !f.path.endsWith(".ts"))]);
+  // The README as scaffold wrote it follows a changed transport too (its run line and layout name it); one the user edited is theirs.
+  const readmePath = join(dir, README_FILE);
+  const readmeFollows =
+    !created && existsSync(readmePath) && readFileSync(readmePath, "utf8") === readme({ ...manifest, transport: manifest.transport === "http" ? "stdio" : "http" });
+  const result = writeFiles(dir, [
+    ...typescript,
+    ...fresh.filter((f) => !f.path.endsWith(".ts")),
+    ...(readmeFollows ? [{ path: README_FILE, content: readme(manifest) }] : []),
+  ]);
   if (transport.written) writeAtomically(join(dir, transport.written), transport.content!);
   return {
     dir,
@@ -173,7 +186,24 @@ function installedVersion(toolkit: string, name: string, fallback: string): stri
 }
 
 /** The files a new project starts with, beside its manifest and stubs; the user's from then on. */
-function projectFiles(manifest: Manifest, toolkit: string): { path: string; content: string }[] {
+/**
+ * `--runtime`: a version, range or dist-tag as npm takes it, or a path (a folder or a packed .tgz)
+ * that becomes a `file:` dependency relative to the project. Default: this generator's version.
+ */
+function runtimeDependency(dir: string, runtime: string | undefined): string {
+  if (runtime === undefined) return `^${generatorVersion()}`;
+  const isPath = /^(\.{1,2}[\\/]|[\\/]|[A-Za-z]:[\\/])/.test(runtime) || runtime.endsWith(".tgz") || runtime.startsWith("file:");
+  if (!isPath) {
+    if (!/^[\w.^~<>=*|\s-]+$/.test(runtime)) throw new Error(`--runtime ${runtime}: not a version, range or tag, nor a path (a folder or a .tgz)`);
+    return runtime;
+  }
+  const path = resolve(runtime.replace(/^file:/, ""));
+  if (!existsSync(path)) throw new Error(`--runtime ${runtime}: no such folder or tarball (${path})`);
+  if (!path.endsWith(".tgz") && !existsSync(join(path, "package.json"))) throw new Error(`--runtime ${runtime}: ${path} has no package.json (give the runtime's folder or its packed .tgz)`);
+  return `file:${relative(dir, path).split("\\").join("/")}`;
+}
+
+function projectFiles(manifest: Manifest, toolkit: string, runtime: string): { path: string; content: string }[] {
   // By version, as published: the runtime to run, the CLI to re-run the scaffold.
   const version = `^${generatorVersion()}`;
   const pkg = {
@@ -188,7 +218,7 @@ function projectFiles(manifest: Manifest, toolkit: string): { path: string; cont
       start: "node dist/src/main.js",
       scaffold: "mcp-codegen scaffold .",
     },
-    dependencies: { "@mcp-codegen/runtime": version },
+    dependencies: { "@mcp-codegen/runtime": runtime },
     devDependencies: {
       "mcp-codegen": version,
       "@types/node": installedVersion(toolkit, "@types/node", "^20.19.0"),
@@ -216,11 +246,12 @@ function projectFiles(manifest: Manifest, toolkit: string): { path: string; cont
     { path: "tsconfig.json", content: `${JSON.stringify(tsconfig, null, 2)}\n` },
     { path: ".gitignore", content: "node_modules/\ndist/\n" },
     { path: MAIN_FILE, content: mainSource(manifest) },
-    { path: "README.md", content: readme(manifest) },
+    { path: README_FILE, content: readme(manifest) },
   ];
 }
 
 const MAIN_FILE = "src/main.ts";
+const README_FILE = "README.md";
 
 /** src/main.ts as a new project gets it: start the server on the manifest's transport. */
 export function mainSource(manifest: Pick<Manifest, "name" | "transport">): string {
@@ -263,7 +294,7 @@ function applyTransport(dir: string, manifest: Manifest): { written?: string; co
   };
 }
 
-function readme(manifest: Manifest): string {
+export function readme(manifest: Pick<Manifest, "name" | "transport">): string {
   const run = manifest.transport === "http" ? "npm start   # Streamable HTTP on http://127.0.0.1:3000/mcp (PORT to change)" : "npm start   # MCP over stdio";
   return `# ${manifest.name}
 
