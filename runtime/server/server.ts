@@ -252,18 +252,15 @@ export class McpServer<Types extends RevisionTypes = any> {
    * result's structuredContent is typed from that. Or give the type: `tool<MyArgs>(...)`. The
    * result must be valid in every served revision (runtime/server/served.ts).
    */
-  tool<const Input extends ObjectSchema>(
-    definition: ToolDefinition & { readonly inputSchema: Input; readonly outputSchema?: undefined },
-    handler: ToolHandler<ToolArguments<Input>, ServedResult<Types, "tools/call">>,
-  ): this;
-  tool<const Input extends ObjectSchema, const Output extends ObjectSchema>(
-    definition: ToolDefinition & { readonly inputSchema: Input; readonly outputSchema: Output },
-    handler: ToolHandler<ToolArguments<Input>, ToolResult<Output, ServedResult<Types, "tools/call">>>,
-  ): this;
-  // Only with the type given: otherwise a handler the inferred forms refuse would land here unchecked.
-  tool<Args = never>(
-    definition: ToolDefinition,
-    handler: ToolHandler<NoInfer<Args>, ServedResult<Types, "tools/call">> & ([Args] extends [never] ? "give the argument type: server.tool<MyArgs>(...)" : unknown),
+  // One signature, not overloads: a handler that does not fit is reported at the handler (its
+  // return, naming the field), not as "no overload matches" at the call. `Args` only when given:
+  // NoInfer keeps a handler's own parameter type from choosing it, so the schema's type holds.
+  tool<Args = never, const Input extends ObjectSchema = ObjectSchema, const Output extends ObjectSchema | undefined = undefined>(
+    definition: ToolDefinition & { readonly inputSchema: Input; readonly outputSchema?: Output | ObjectSchema },
+    handler: ToolHandler<
+      [NoInfer<Args>] extends [never] ? ToolArguments<Input> : NoInfer<Args>,
+      [Output] extends [never] ? ServedResult<Types, "tools/call"> : ToolResult<Output, ServedResult<Types, "tools/call">>
+    >,
   ): this;
   tool(definition: ToolDefinition, handler: ToolHandler<never, unknown>): this {
     this.tools.register(definition, handler);

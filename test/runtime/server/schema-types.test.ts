@@ -79,11 +79,11 @@ describe("runtime/server/schema-types through tsc, as a user writes a server", f
       `const server = createServer({ name: "notes", version: "1.0.0" });`,
       // Item 1: every common keyword at the top level of an inline schema compiles, and reaches tools/list as written.
       `server.tool({ name: "keywords", inputSchema: { $schema: "http://json-schema.org/draft-07/schema#", type: "object", title: "t", description: "d", additionalProperties: false, $defs: { x: { type: "string" } }, oneOf: [{ required: ["a"] }], allOf: [{}] } }, () => ({ content: [] }));`,
-      `server.tool({ // the call: where tsc reports a handler no overload accepts`,
+      `server.tool({`,
       `  name: "create_note",`,
       `  inputSchema: { type: "object", properties: { title: { type: "string" }, priority: { enum: ["low", "high"] }, tags: { type: "array", items: { type: "string" } } }, required: ["title", "priority"], additionalProperties: false },`,
       `  outputSchema: { type: "object", properties: { id: { type: "integer" } }, required: ["id"] },`,
-      `}, (args) => {`,
+      `}, (args) => { // the handler: where tsc reports one whose result does not fit (one signature, no overload dump at the call)`,
       `  const title: string = args.title;`,
       `  const tags: string[] | undefined = args.tags;`,
       `  const priority: "low" | "high" = args.priority;`,
@@ -98,7 +98,7 @@ describe("runtime/server/schema-types through tsc, as a user writes a server", f
     mark("enum value outside it", `  const low: "medium" = args.priority;`);
     source.push(`  void title; void tags; void priority; void wrong; void first; void low;`);
     source.push(`  return { content: [], structuredContent: { id: "one" } };`);
-    lines["structuredContent of the wrong type"] = source.findIndex((line) => line.includes("the call: where tsc reports")) + 1;
+    lines["structuredContent of the wrong type"] = source.findIndex((line) => line.includes("the handler: where tsc reports")) + 1;
     source.push(`});`);
     // Declared apart, `as const`: the same inference.
     source.push(`const input = { type: "object", properties: { n: { type: "number" } }, required: ["n"] } as const;`);
@@ -131,7 +131,7 @@ describe("runtime/server/schema-types through tsc, as a user writes a server", f
     "argument not in the schema": /TS2339: Property 'nope' does not exist/,
     "optional used as required": /TS(18048|2532|2322).*(undefined)/,
     "enum value outside it": /TS2322: Type '("low" \| "high"|"high" \| "low")' is not assignable to type '"medium"'/,
-    "structuredContent of the wrong type": /No overload matches this call[^]*structuredContent[^]*Type 'string' is not assignable to type 'number'/,
+    "structuredContent of the wrong type": /^[^\n]*error TS2345: Argument of type '\(args[^]*The types of 'structuredContent\.id' are incompatible[^]*Type 'string' is not assignable to type 'number'/,
     "as const schema": /Property 'length' does not exist on type 'number'/,
   };
   for (const [name, pattern] of Object.entries(EXPECTED))
