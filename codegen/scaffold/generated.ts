@@ -57,8 +57,8 @@ export async function emitTypes(manifest: Manifest, orphans: readonly { kind: Ki
     manifest.revisions
       ? "/** The method maps of the revisions the server serves (mcp.server.json's `revisions`): its handlers are typed by all of them. */\nexport type Served = ServedTypes<(typeof revisions)[number]>;"
       : "/** mcp.server.json names no `revisions`: the server serves every revision the runtime pins, its handlers typed by the latest of each era. */\nexport type Served = DefaultTypes;",
-    "/** What a tool returns: a tools/call result valid in every served revision (a field one of them requires is required). */",
-    "export type ServedToolResult = ServedResult<Served, \"tools/call\">;",
+    "/** What a tool returns: a tools/call result valid in every served revision (a field one of them requires is required). An interface, so that tsc names it in errors. */",
+    "export interface ServedToolResult extends ServedResult<Served, \"tools/call\"> {}",
     "",
   ];
   for (const tool of manifest.tools) {
