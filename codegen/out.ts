@@ -119,7 +119,12 @@ export async function generateOut(options: OutOptions): Promise<OutReport> {
     if (other !== undefined) throw new Error(`the extensions ${other} and ${id} would share ${extensionFolder(id)}/ in ${dir}`);
     folders.set(extensionFolder(id), id);
   }
-  if (sources.size === 0) throw new Error(`nothing to generate in ${dir}: name a --revision, a --schema with --name, or an --extension with --name`);
+  if (sources.size === 0)
+    throw new Error(
+      options.dryRun
+        ? `${dir} has no ${OUT_MANIFEST}: it was not written by \`mcp-codegen generate --out\` (run \`mcp-codegen check\` without --out to check every folder that was)`
+        : `nothing to generate in ${dir}: name a --revision, a --schema with --name, or an --extension with --name`,
+    );
 
   const { emitExtension, emitRevision } = await import("./pipeline.js");
   const { IN_PROJECT, moduleName } = await import("./emit/module.js");

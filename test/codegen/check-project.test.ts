@@ -40,6 +40,9 @@ describe("codegen: check in a user's project", function () {
       const run = await runCliAsync(["check"], { cwd: empty });
       expect(run.status).to.equal(1);
       expect(run.stderr).to.contain("nothing generated below").and.contain(".mcp-codegen.json");
+      const out = await runCliAsync(["check", "--out", "src/mcp"], { cwd: empty });
+      expect(out.status).to.equal(1);
+      expect(out.stderr).to.contain("has no .mcp-codegen.json: it was not written by `mcp-codegen generate --out`");
     } finally {
       removeDir(empty);
     }
