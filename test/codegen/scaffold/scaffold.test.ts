@@ -196,7 +196,8 @@ describe("mcp-codegen scaffold, end to end", function () {
       expect(readFileSync(join(project, "src/tools/get-forecast.ts"), "utf8")).to.contain("export default async function getForecastTool(");
       const types = readFileSync(join(project, "src/generated/types.ts"), "utf8");
       expect(types).to.contain('export type GetForecastArgs = ToolArguments<(typeof tools)["get_forecast"]["inputSchema"]>;');
-      expect(types).to.contain('export type GetForecastResult = ToolResult<(typeof tools)["get_forecast"]["outputSchema"]>;');
+      // Its result: the served revisions' tools/call result, with structuredContent as its outputSchema says.
+      expect(types).to.match(/export type GetForecastResult = ToolResult<\s*\(typeof tools\)\["get_forecast"\]\["outputSchema"\],\s*ServedToolResult\s*>;/);
       expect(types).to.match(/export interface LookupArgs \{[^}]*id: Id;/s);
       expect(readFileSync(join(project, "src/generated/server.ts"), "utf8")).to.contain('server.tool<T.LookupArgs>(manifest.tools["lookup"], lookupTool);');
       expect(types).to.match(/@deprecated The prompt `summarize` is no longer in mcp.server.json/);
@@ -253,7 +254,8 @@ describe("mcp-codegen scaffold, end to end", function () {
       }
       const unknown = runCli(["scaffold", join(dir, "other"), "--name", "other", "--revisions", "2025-06-18,1999-01-01"]);
       expect(unknown.status, describeRun(unknown)).to.equal(1);
-      expect(unknown.stderr).to.contain("unknown MCP revision 1999-01-01 (this toolkit has 2024-11-05, ");
+      expect(unknown.stderr).to.contain("unknown MCP revision 1999-01-01 in mcp.server.json (pinned: 2024-11-05, ");
+      expect(unknown.stderr).to.contain("Generate it into the project first: mcp-codegen generate --out src/mcp --schema <schema.json> --name 1999-01-01");
       expect(existsSync(join(dir, "other"))).to.equal(false);
 
       const options = runCli(["scaffold", project, "--name", "other"]);
