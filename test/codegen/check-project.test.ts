@@ -31,6 +31,9 @@ describe("codegen: check in a user's project", function () {
     ]);
     expect(out.status, describeRun(out)).to.equal(0);
     expect(tools.status, describeRun(tools)).to.equal(0);
+    // The imports they print work from the project's root folder.
+    expect(out.stdout).to.contain(`import { mcp_2026_12_01 } from "./src/mcp/index.js"`);
+    expect(tools.stdout).to.contain(`import { toolValidators } from "./src/validators/tools.js"`);
   });
   after(() => removeDir(project));
 
