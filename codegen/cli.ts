@@ -333,12 +333,12 @@ function importPath(path: string): string {
 }
 
 /** Prints whether a generated folder is up to date, and each stale file with why; true when stale. */
-function staleness(folder: string, what: string, stale: readonly { path: string; why: string }[], fix: string): boolean {
+function staleness(folder: string, what: string, stale: readonly { path: string; why: string }[], fix: string, name = folder): boolean {
   if (stale.length === 0) {
-    console.log(`${folder} is up to date (${what}): a fresh generation matches it`);
+    console.log(`${name} is up to date (${what}): a fresh generation matches it`);
     return false;
   }
-  console.error(`${folder} is stale: ${stale.length} ${stale.length === 1 ? "file differs" : "files differ"} from a fresh generation (${what})`);
+  console.error(`${name} is stale: ${stale.length} ${stale.length === 1 ? "file differs" : "files differ"} from a fresh generation (${what})`);
   for (const { path, why } of stale) console.error(`    ${join(folder, path)}: ${why}`);
   console.error(`Run \`${fix}\` to bring it up to date${stale.some((s) => s.why === "edited by hand") ? " (it overwrites the hand edits: move them out of the generated files first)" : ""}.`);
   return true;
@@ -349,7 +349,8 @@ async function checkProject(root: string): Promise<number> {
   const { findOutRecords, generateOut: run } = await import("./out.js");
   const cwd = process.cwd();
   const records = findOutRecords(cwd);
-  if (records.length === 0) {
+  const scaffolded = existsSync(join(cwd, "mcp.server.json")) && existsSync(join(cwd, "src", "generated"));
+  if (records.length === 0 && !scaffolded) {
     console.error(
       `mcp-codegen check: nothing generated below ${cwd}: no .mcp-codegen.json, which \`generate --out\` and \`generate --tools\` write. ` +
         "Run check from your project's folder (or, in the mcp-codegen checkout, give --root).",
@@ -357,6 +358,10 @@ async function checkProject(root: string): Promise<number> {
     return 1;
   }
   let stale = false;
+  if (scaffolded) {
+    const { checkScaffold } = await import("./scaffold/scaffold.js");
+    stale = staleness(".", "with test/stubs.test.ts, as scaffold writes them from mcp.server.json", await checkScaffold(cwd, root), "mcp-codegen scaffold .", "src/generated/");
+  }
   for (const record of records) {
     const folder = relative(cwd, record.dir) || ".";
     if (record.revisions.length > 0 || record.extensions.length > 0) {

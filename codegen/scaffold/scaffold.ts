@@ -79,11 +79,9 @@ export async function scaffold(options: ScaffoldOptions): Promise<ScaffoldReport
   const stubsUpdated: { path: string; changes: readonly string[] }[] = [];
   const problems: { path: string; problem: string }[] = [];
   const stubs: { path: string; content: string }[] = [];
-  const declared = new Set<string>();
   for (const kind of Object.keys(KINDS) as Kind[])
     for (const entry of manifest[kind]) {
       const path = stubPath(kind, entry.name);
-      declared.add(path);
       const target = join(dir, path);
       if (!existsSync(target)) {
         stubs.push({ path, content: newStub(kind, entry) });
@@ -98,13 +96,7 @@ export async function scaffold(options: ScaffoldOptions): Promise<ScaffoldReport
       }
     }
 
-  const orphanEntries = findStubs(dir).filter((s) => !declared.has(s.path));
-  const generated = [
-    { path: "src/generated/types.ts", content: await emitTypes(manifest, orphanEntries) },
-    { path: "src/generated/manifest.ts", content: emitManifest(manifest, generatedRevisions) },
-    { path: "src/generated/server.ts", content: emitServer(manifest) },
-    { path: "test/stubs.test.ts", content: emitStubsTest(manifest) },
-  ];
+  const { files: generated, orphans: orphanEntries } = await generatedFiles(dir, manifest, generatedRevisions);
   const typescript = await formatFiles([...generated, ...stubs, ...fresh.filter((f) => f.path.endsWith(".ts"))]);
   // The README as scaffold wrote it follows a changed transport too (its run line and layout name it); one the user edited is theirs.
   const readmePath = join(dir, README_FILE);
@@ -126,6 +118,42 @@ export async function scaffold(options: ScaffoldOptions): Promise<ScaffoldReport
     orphans: orphanEntries.map((s) => s.path),
     problems,
   };
+}
+
+/** The files scaffold owns (GENERATED), as the manifest makes them now, and the stubs no entry declares. */
+async function generatedFiles(
+  dir: string,
+  manifest: Manifest,
+  generatedRevisions: ReadonlyMap<string, ProjectRevision>,
+): Promise<{ files: { path: string; content: string }[]; orphans: { kind: Kind; name: string; path: string }[] }> {
+  const declared = new Set((Object.keys(KINDS) as Kind[]).flatMap((kind) => manifest[kind].map((entry) => stubPath(kind, entry.name))));
+  const orphans = findStubs(dir).filter((s) => !declared.has(s.path));
+  const files = [
+    { path: "src/generated/types.ts", content: await emitTypes(manifest, orphans) },
+    { path: "src/generated/manifest.ts", content: emitManifest(manifest, generatedRevisions) },
+    { path: "src/generated/server.ts", content: emitServer(manifest) },
+    { path: "test/stubs.test.ts", content: emitStubsTest(manifest) },
+  ];
+  return { files, orphans };
+}
+
+/**
+ * `check` in a scaffolded project: the files scaffold owns, against what mcp.server.json makes of
+ * them now. Scaffold records no hashes (its files are rewritten on every run), so a difference is
+ * either a manifest changed since the last run or a hand edit: the fix is the same.
+ */
+export async function checkScaffold(dir: string, toolkit: string): Promise<{ path: string; why: string }[]> {
+  const manifestPath = join(dir, MANIFEST_FILE);
+  const manifest = parseManifest(readFileSync(manifestPath, "utf8"), manifestPath);
+  const generatedRevisions = projectRevisions(dir);
+  checkRevisions(manifest, toolkit, generatedRevisions);
+  const formatted = await formatFiles((await generatedFiles(dir, manifest, generatedRevisions)).files);
+  return formatted
+    .filter((file) => !existsSync(join(dir, file.path)) || readFileSync(join(dir, file.path), "utf8") !== file.content)
+    .map((file) => ({
+      path: file.path,
+      why: existsSync(join(dir, file.path)) ? `differs from what ${MANIFEST_FILE} makes of it now (the manifest changed since the last scaffold, or the file was edited by hand)` : "missing",
+    }));
 }
 
 function stubPath(kind: Kind, name: string): string {

@@ -93,6 +93,29 @@ describe("codegen: check in a user's project", function () {
     expect(back.status, describeRun(back)).to.equal(0);
   });
 
+  it("in a scaffolded project, also the files scaffold writes: a manifest changed since the last scaffold is caught, with the fix", async () => {
+    const parent = tempDir("check-scaffolded");
+    try {
+      const scaffolded = await runCliAsync(["scaffold", "app", "--name", "app"], { cwd: parent });
+      expect(scaffolded.status, describeRun(scaffolded)).to.equal(0);
+      const app = join(parent, "app");
+      const fresh = await runCliAsync(["check"], { cwd: app });
+      expect(fresh.status, describeRun(fresh)).to.equal(0);
+      expect(fresh.stdout).to.contain("src/generated/ is up to date (with test/stubs.test.ts, as scaffold writes them from mcp.server.json)");
+      const manifest = JSON.parse(readFileSync(join(app, "mcp.server.json"), "utf8")) as { tools: { description: string }[] };
+      manifest.tools[0]!.description = "Says it again.";
+      writeFileSync(join(app, "mcp.server.json"), JSON.stringify(manifest));
+      rmSync(join(app, "test", "stubs.test.ts"));
+      const stale = await runCliAsync(["check"], { cwd: app });
+      expect(stale.status, describeRun(stale)).to.equal(1);
+      expect(stale.stderr).to.contain("src/generated/manifest.ts: differs from what mcp.server.json makes of it now (the manifest changed since the last scaffold, or the file was edited by hand)");
+      expect(stale.stderr).to.contain("test/stubs.test.ts: missing");
+      expect(stale.stderr).to.contain("Run `mcp-codegen scaffold .` to bring it up to date.");
+    } finally {
+      removeDir(parent);
+    }
+  });
+
   it("a file written by another generator version, untouched since, is stale because of the generator", async () => {
     const regenerated = await runCliAsync(["generate", "--out", "src/mcp"], { cwd: project });
     expect(regenerated.status, describeRun(regenerated)).to.equal(0);
