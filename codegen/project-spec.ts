@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
 import { sha256, writeAtomically } from "../spec/files.js";
 import { parseJson } from "./json.js";
-import { findOutRecords } from "./out.js";
+import { findOutRecords, OUT_MANIFEST, readRecord } from "./out.js";
 
 /**
  * A user's project's own schemas: `spec add` run in a project pins a revision there, in
@@ -28,8 +28,7 @@ export function readProjectPins(project: string): ProjectPins {
 export function projectSchemaPath(project: string, revision: string): string | undefined {
   if (readProjectPins(project).revisions[revision]) return join(project, PROJECT_SPEC, revision, "schema.json");
   for (const record of findOutRecords(project)) {
-    const text = readFileSync(join(record.dir, ".mcp-codegen.json"), "utf8");
-    const schema = (JSON.parse(text) as { revisions: Record<string, { schema?: string }> }).revisions[revision]?.schema;
+    const schema = readRecord(join(record.dir, OUT_MANIFEST)).revisions[revision]?.schema;
     if (schema !== undefined) return resolve(record.dir, schema);
   }
   return undefined;
