@@ -181,9 +181,18 @@ const COMMANDS: Record<string, Command> = {
   },
   "spec fetch": {
     usage: "spec fetch",
-    summary: "fill spec/<rev>/ from $MCP_SPEC_MIRROR, ../shared/mcp-spec or the pinned URLs, verifying every sha256",
+    summary: "in this checkout: fill spec/<rev>/ from $MCP_SPEC_MIRROR, ../shared/mcp-spec or the pinned URLs, verifying every sha256; in your project: verify mcp/spec/",
     options: { ...ROOT_OPTION },
-    async run({ root }) {
+    async run({ root, rootGiven }) {
+      // In a user's project: its pins are copies it commits (spec add); verify them, never touch the installed package.
+      if (!rootGiven && resolve(process.cwd()) !== packageRoot()) {
+        const { verifyProjectPins } = await import("./project-spec.js");
+        const problems = verifyProjectPins(process.cwd());
+        for (const problem of problems) console.error(`  ${problem}`);
+        if (problems.length) return 1;
+        console.log("mcp/spec/ verified: every pinned schema matches its sha256 (mcp-codegen's own pinned schemas ship inside its package)");
+        return 0;
+      }
       const { fetchSpec } = await import("../spec/fetch.js");
       const report = await fetchSpec(root);
       const origins = new Map<string, number>();
@@ -350,7 +359,7 @@ async function checkProject(root: string): Promise<number> {
   const cwd = process.cwd();
   const records = findOutRecords(cwd);
   const scaffolded = existsSync(join(cwd, "mcp.server.json")) && existsSync(join(cwd, "src", "generated"));
-  if (records.length === 0 && !scaffolded) {
+  if (records.length === 0 && !scaffolded && !existsSync(join(cwd, "mcp", "spec"))) {
     console.error(
       `mcp-codegen check: nothing generated below ${cwd}: no .mcp-codegen.json, which \`generate --out\` and \`generate --tools\` write. ` +
         "Run check from your project's folder (or, in the mcp-codegen checkout, give --root).",
@@ -358,6 +367,11 @@ async function checkProject(root: string): Promise<number> {
     return 1;
   }
   let stale = false;
+  const { verifyProjectPins } = await import("./project-spec.js");
+  for (const problem of verifyProjectPins(cwd)) {
+    console.error(problem);
+    stale = true;
+  }
   if (scaffolded) {
     const { checkScaffold } = await import("./scaffold/scaffold.js");
     stale = staleness(".", "with test/stubs.test.ts, as scaffold writes them from mcp.server.json", await checkScaffold(cwd, root), "mcp-codegen scaffold .", "src/generated/");

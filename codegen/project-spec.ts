@@ -46,6 +46,19 @@ export function readProjectSchema(project: string, revision: string): string | u
   return text;
 }
 
+/** Each problem of the project's pins: a schema missing, or not the one pinned (with the command that pins it again). */
+export function verifyProjectPins(project: string): string[] {
+  const problems: string[] = [];
+  for (const [revision, entry] of Object.entries(readProjectPins(project).revisions))
+    for (const [file, hash] of Object.entries(entry.files)) {
+      const path = join(PROJECT_SPEC, revision, file);
+      if (!existsSync(join(project, path))) problems.push(`${path}: missing (pinned in ${join(PROJECT_SPEC, PINS)}); restore it, or run \`mcp-codegen spec add ${revision} --from ${entry.from} --replace\``);
+      else if (sha256(readFileSync(join(project, path))) !== hash)
+        problems.push(`${path}: edited since it was pinned (its sha256 is not the one in ${join(PROJECT_SPEC, PINS)}); restore it, or pin it again: mcp-codegen spec add ${revision} --from <schema> --replace`);
+    }
+  return problems;
+}
+
 export interface ProjectAddReport {
   readonly path: string;
   readonly sha256: string;

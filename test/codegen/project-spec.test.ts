@@ -59,6 +59,24 @@ describe("codegen: spec add and diff in a user's project", function () {
     expect(unknown.stderr).to.contain("unknown revision 2027-01-01").and.contain("diff <revA> --schema <schema.json>");
   });
 
+  it("spec fetch and check in the project verify its pins, and name a pinned schema edited since", async () => {
+    const fetched = await cli("spec", "fetch");
+    expect(fetched.status, describeRun(fetched)).to.equal(0);
+    expect(fetched.stdout).to.contain("mcp/spec/ verified");
+    const path = join(project, "mcp", "spec", SYNTHETIC, "schema.json");
+    const text = readFileSync(path, "utf8");
+    writeFileSync(path, `${text}\n`);
+    try {
+      for (const run of await Promise.all([cli("spec", "fetch"), cli("check")])) {
+        expect(run.status, describeRun(run)).to.equal(1);
+        expect(run.stderr).to.contain(`${join("mcp", "spec", SYNTHETIC, "schema.json")}: edited since it was pinned`);
+      }
+    } finally {
+      writeFileSync(path, text);
+    }
+    expect(readFileSync(join(ROOT, "spec", "pinned.json")).equals(pinnedBefore)).to.equal(true);
+  });
+
   it("a revision only generated into the project (generate --out --schema) is known to diff by its record", async () => {
     const elsewhere = tempDir("project-generated");
     try {
