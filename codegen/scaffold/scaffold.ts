@@ -359,5 +359,23 @@ It regenerates the generated files, writes a stub for each new entry, and in exi
 only the doc comment's first paragraph, the parameter and return types and their imports in line
 (merged with ts-morph): your code stays as you wrote it. An entry you removed is reported; its stub
 is kept (no longer registered) until you delete it.
+
+## A new MCP revision
+
+\`\`\`sh
+npx mcp-codegen spec add 2026-12-01 --from next/schema.json         # pins it in mcp/spec/
+npx mcp-codegen diff 2026-07-28 2026-12-01                          # what breaks, what is new
+npx mcp-codegen generate --out src/mcp --revision 2026-12-01        # its module, in this project
+\`\`\`
+
+Add it to \`"revisions"\` in \`mcp.server.json\`, run \`npm run scaffold\`, then \`npm run build\`: the
+compiler names each field the new revision requires, in the stub that must return it. A method it
+adds is served with \`createAppServer().handle("<method>", handler)\`, typed by the new revision.
+
+## In CI
+
+\`\`\`sh
+npx mcp-codegen check    # exit 1 when a generated file is stale, saying why and how to fix it
+\`\`\`
 `;
 }

@@ -88,6 +88,11 @@ describe("the user's journey, from the packed packages: scaffold, extend, bump t
     await page("cd weather");
     const install = await page("npm install");
     expect(install.status, describeRun(install)).to.equal(0);
+    // The project's own README tells the same bump and CI commands as the page (which this test runs).
+    const readme = readFileSync(join(cwd, "README.md"), "utf8");
+    const told = [...readme.matchAll(/^(npx mcp-codegen (?:spec add|diff|generate|check)\b[^#\n]*?)\s*(?:#.*)?$/gm)].map((m) => m[1]!);
+    expect(told).to.have.length(4);
+    for (const command of told) expect(COMMANDS, command).to.include(command);
   });
 
   it("2. a tool with $defs/$ref and an optional bounded array, a template with {?tag}: scaffolded without an example, and it type-checks", async () => {
