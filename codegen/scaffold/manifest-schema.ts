@@ -51,8 +51,9 @@ export const MANIFEST_SCHEMA = {
     description: text("What the server does."),
     revisions: {
       type: "array",
-      items: { type: "string", pattern: "^\\d{4}-\\d{2}-\\d{2}$", description: "A revision's date, such as 2025-11-25." },
-      description: "The MCP revisions to speak, such as 2025-11-25; leave it out for every revision the runtime has.",
+      // As `generate --out --name` accepts it: a revision generated into the project may be named (a draft, say).
+      items: { type: "string", pattern: "^[A-Za-z0-9][A-Za-z0-9._-]*$", description: "A revision: one the runtime pins, such as 2025-11-25, or one generated into this project with `mcp-codegen generate --out`." },
+      description: "The MCP revisions to speak: pinned ones by date, and any generated into this project (generate --out); leave it out for every revision the runtime pins.",
     },
     transport: { enum: ["stdio", "http"], default: "stdio", description: "How src/main.ts serves: stdio or Streamable HTTP on 127.0.0.1." },
     tools: {

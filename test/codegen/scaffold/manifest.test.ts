@@ -32,6 +32,8 @@ const input = (m: ReturnType<typeof starter>) => m.tools[0]!.inputSchema as Json
 describe("codegen/scaffold/manifest: every mistake named with its file, pointer and fix", () => {
   it("accepts the starter manifest, and one using any common schema keyword", () => {
     expect(problems(() => {})).to.equal("accepted");
+    // A revision generated into the project may have any name `generate --out --name` takes, not only a date.
+    expect(problems((m) => Object.assign(m, { revisions: ["2025-11-25", "2026-12-01-draft.2"] }))).to.equal("accepted");
     expect(
       problems((m) => Object.assign(input(m), { additionalProperties: false, title: "Echo", description: "d", $defs: { n: { type: "integer" } }, allOf: [{}] })),
     ).to.equal("accepted");
@@ -104,6 +106,12 @@ describe("codegen/scaffold/manifest: every mistake named with its file, pointer 
         input(m).required = ["message", "patch"];
       },
       expected: `#/tools/0: cannot make arguments that satisfy its inputSchema (tried {"message":"example","patch":{}}: /patch: must NOT have fewer than 1 properties); add an "example"`,
+    },
+    {
+      name: "a revision name that cannot be a folder and an export name",
+      edit: (m) => Object.assign(m, { revisions: ["2025-11-25", "../next"] }),
+      expected: `#/revisions/1`,
+      structural: true,
     },
     {
       name: "an unbalanced URI template",
