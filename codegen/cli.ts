@@ -174,6 +174,7 @@ const COMMANDS: Record<string, Command> = {
         console.log(`  ${report.created ? "+" : "~"} ${path}`);
       for (const path of report.orphans) console.log(`  ! ${path}: no longer in mcp.server.json; kept, not registered (delete it when you are done with it)`);
       for (const { path, problem } of report.problems) console.log(`  ! ${path}: ${problem}`);
+      for (const { pointer, message } of report.warnings) console.error(`  warning: mcp.server.json ${pointer}: ${message}`);
       if (report.written.length === 0 && report.orphans.length === 0) console.log("  nothing to do: everything matches mcp.server.json");
       if (report.created) console.log(`Next: cd ${positionals[0]} && npm install && npm test`);
       return report.problems.length > 0 ? 1 : 0;

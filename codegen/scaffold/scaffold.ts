@@ -5,6 +5,7 @@ import { formatFiles, writeFiles } from "../write.js";
 import { findOutRecords } from "../out.js";
 import { generatorVersion } from "../version.js";
 import { moduleName } from "../emit/module.js";
+import { unknownKeywords } from "../tools/keywords.js";
 import { emitManifest, emitServer, emitStubsTest, emitTypes, type ProjectRevision } from "./generated.js";
 import { fileName, KINDS, MANIFEST_FILE, parseManifest, slug, starterManifest, type Kind, type Manifest, type Transport } from "./manifest.js";
 import { mergeStub, newStub } from "./stubs.js";
@@ -39,6 +40,8 @@ export interface ScaffoldReport {
   readonly orphans: readonly string[];
   /** Stubs left alone because they could not be merged. */
   readonly problems: readonly { readonly path: string; readonly problem: string }[];
+  /** Unknown keywords in the tool schemas (typos, often), with their pointers into the manifest: JSON Schema ignores them. */
+  readonly warnings: readonly { readonly pointer: string; readonly message: string }[];
 }
 
 /** Files mcp-codegen rewrites on every run; the README says so. */
@@ -117,6 +120,9 @@ export async function scaffold(options: ScaffoldOptions): Promise<ScaffoldReport
     stubsUpdated,
     orphans: orphanEntries.map((s) => s.path),
     problems,
+    warnings: manifest.tools.flatMap((tool, i) =>
+      (["inputSchema", "outputSchema"] as const).flatMap((which) => unknownKeywords(tool[which], `#/tools/${i}/${which}`)),
+    ),
   };
 }
 

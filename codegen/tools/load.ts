@@ -1,9 +1,9 @@
-import { didYouMean } from "../did-you-mean.js";
 import { GenerationError } from "../errors.js";
 import { isPlainObject, normalize } from "../load/normalize.js";
 import { childPointer, escapeToken } from "../load/pointer.js";
 import type { Dialect, Schema } from "../load/schema.js";
 import { pascal } from "../scaffold/manifest.js";
+import { JSON_SCHEMA_KEYWORDS, unknownKeywordMessage } from "./keywords.js";
 
 /**
  * The JSON Schemas of a server's tools (`inputSchema`, `outputSchema` of each entry in
@@ -36,16 +36,6 @@ export interface LoadedToolSchemas {
   readonly warnings: readonly { readonly pointer: string; readonly message: string }[];
 }
 
-/** Every keyword of JSON Schema 2020-12 and draft-07: one of them that the compiler does not read is refused; any other is unknown. */
-const JSON_SCHEMA_KEYWORDS = [
-  "$schema", "$id", "$ref", "$anchor", "$dynamicRef", "$dynamicAnchor", "$recursiveRef", "$recursiveAnchor", "$vocabulary", "$comment", "$defs", "definitions",
-  "allOf", "anyOf", "oneOf", "not", "if", "then", "else", "dependentSchemas", "dependencies", "prefixItems", "items", "additionalItems", "contains",
-  "properties", "patternProperties", "additionalProperties", "propertyNames", "unevaluatedItems", "unevaluatedProperties",
-  "type", "enum", "const", "multipleOf", "maximum", "exclusiveMaximum", "minimum", "exclusiveMinimum", "maxLength", "minLength", "pattern",
-  "maxItems", "minItems", "uniqueItems", "maxContains", "minContains", "maxProperties", "minProperties", "required", "dependentRequired",
-  "format", "contentEncoding", "contentMediaType", "contentSchema", "title", "description", "default", "deprecated", "readOnly", "writeOnly", "examples",
-];
-
 const DRAFT_07 = /^https?:\/\/json-schema\.org\/draft-07\/schema#?$/;
 const DIALECT_2020 = /^https:\/\/json-schema\.org\/draft\/2020-12\/schema#?$/;
 
@@ -59,7 +49,7 @@ export function loadToolSchemas(file: string, tools: readonly ToolSchemaEntry[])
   const unread = (keyword: string, at: string) => {
     if (JSON_SCHEMA_KEYWORDS.includes(keyword))
       refused.push(`${at}: "${keyword}" is not supported by the build-time validator compiler: rewrite the schema without it, or leave --tools out (the server then checks every tool with its run-time engine)`);
-    else warnings.push({ pointer: at, message: `unknown keyword "${keyword}"${didYouMean(keyword, JSON_SCHEMA_KEYWORDS)}: JSON Schema ignores it, so it checks nothing` });
+    else warnings.push({ pointer: at, message: unknownKeywordMessage(keyword) });
   };
   tools.forEach((tool, index) => {
     const base = pascal(tool.name);
