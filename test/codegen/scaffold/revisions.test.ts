@@ -19,6 +19,15 @@ describe("codegen/scaffold: a revision generated into the project is first-class
   const cli = (...args: string[]) => spawnSync(process.execPath, [...CLI_ARGV, ...args], { encoding: "utf8", cwd: project });
   const tsc = () => spawnSync(process.execPath, [TSC, "-p", "tsconfig.check.json", "--pretty", "false"], { encoding: "utf8", cwd: project });
   const errors = (output: string) => output.split("\n").filter((line) => /error TS\d+/.test(line));
+  const checkConfig = {
+    extends: "./tsconfig.json",
+    compilerOptions: {
+      noEmit: true,
+      rootDir: ROOT,
+      typeRoots: [join(ROOT, "node_modules", "@types")],
+      paths: { "@mcp-codegen/runtime": [join(ROOT, "runtime", "index.ts")], "@mcp-codegen/runtime/contract": [join(ROOT, "runtime", "contract.ts")] },
+    },
+  };
 
   before(() => {
     // Inside the checkout, so that the tsconfig can map the runtime package's name onto runtime/.
@@ -27,18 +36,20 @@ describe("codegen/scaffold: a revision generated into the project is first-class
     const run = spawnSync(process.execPath, [...CLI_ARGV, "scaffold", project, "--name", "app", "--revisions", "2025-11-25"], { encoding: "utf8", cwd: ROOT });
     expect(run.status, run.stderr).to.equal(0);
     writeFileSync(join(project, "next.json"), syntheticSchema());
-    const tsconfig = {
-      extends: "./tsconfig.json",
-      compilerOptions: {
-        noEmit: true,
-        rootDir: ROOT,
-        typeRoots: [join(ROOT, "node_modules", "@types")],
-        paths: { "@mcp-codegen/runtime": [join(ROOT, "runtime", "index.ts")], "@mcp-codegen/runtime/contract": [join(ROOT, "runtime", "contract.ts")] },
-      },
-    };
-    writeFileSync(join(project, "tsconfig.check.json"), JSON.stringify(tsconfig));
+    writeFileSync(join(project, "tsconfig.check.json"), JSON.stringify(checkConfig));
   });
   after(() => rmSync(join(project, ".."), { recursive: true, force: true }));
+
+  it("a manifest that names no revisions compiles too: the server and its stubs are typed by the runtime's defaults", () => {
+    const other = join(project, "..", "defaults");
+    const run = spawnSync(process.execPath, [...CLI_ARGV, "scaffold", other, "--name", "defaults"], { encoding: "utf8", cwd: ROOT });
+    expect(run.status, run.stderr).to.equal(0);
+    expect(readFileSync(join(other, "src", "generated", "manifest.ts"), "utf8")).to.contain("export const revisions = undefined;");
+    writeFileSync(join(other, "tsconfig.check.json"), JSON.stringify(checkConfig));
+    const compiled = spawnSync(process.execPath, [TSC, "-p", "tsconfig.check.json", "--pretty", "false"], { encoding: "utf8", cwd: other });
+    expect(errors(compiled.stdout), compiled.stdout).to.deep.equal([]);
+    expect(compiled.status).to.equal(0);
+  });
 
   it("a revision neither pinned nor generated is refused with the command that generates it", () => {
     const manifest = JSON.parse(readFileSync(join(project, "mcp.server.json"), "utf8")) as { revisions: string[] };
