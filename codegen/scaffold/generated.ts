@@ -44,6 +44,8 @@ export async function emitTypes(manifest: Manifest, orphans: readonly { kind: Ki
   const runtime = [
     ...(orphans.some((o) => o.kind === "tools") ? ["CallToolResult"] : []),
     manifest.revisions ? "ServedTypes" : "DefaultTypes",
+    "ServedMethod",
+    "ServedParams",
     "ServedResult",
     ...(inferred ? ["FromSchema", "ToolArguments", "ToolResult"] : []),
   ];
@@ -59,6 +61,9 @@ export async function emitTypes(manifest: Manifest, orphans: readonly { kind: Ki
       : "/** mcp.server.json names no `revisions`: the server serves every revision the runtime pins, its handlers typed by the latest of each era. */\nexport type Served = DefaultTypes;",
     "/** What a tool returns: a tools/call result valid in every served revision (a field one of them requires is required). An interface, so that tsc names it in errors. */",
     "export interface ServedToolResult extends ServedResult<Served, \"tools/call\"> {}",
+    "/** A request method of the served revisions, for `createAppServer().handle(method, handler)`: its params (of any served revision that has it) and its result (valid in each). */",
+    "export type MethodParams<M extends ServedMethod<Served>> = ServedParams<Served, M>;",
+    "export type MethodResult<M extends ServedMethod<Served>> = ServedResult<Served, M>;",
     "",
   ];
   for (const tool of manifest.tools) {

@@ -81,8 +81,13 @@ describe("codegen/scaffold: a revision generated into the project is first-class
     writeFileSync(path, readFileSync(path, "utf8").replace(/\n {4}\],\n {2}\};/, `\n    ],\n    summary: "echoed",\n  };`));
     writeFileSync(
       join(project, "src", "validate.ts"),
-      `import { createAppServer } from "./generated/server.js";\n\nexport const server = createAppServer().handle("tools/validate", (params) => ({ valid: params.name === "echo" }));\n` +
-        `// @ts-expect-error: the new method's result requires \`valid\`\nexport const wrong = createAppServer().handle("tools/validate", () => ({}));\n`,
+      `import { createAppServer } from "./generated/server.js";\nimport type { MethodParams, MethodResult } from "./generated/types.js";\n\n` +
+        `export const server = createAppServer().handle("tools/validate", (params) => ({ valid: params.name === "echo" }));\n` +
+        `// @ts-expect-error: the new method's result requires \`valid\`\nexport const wrong = createAppServer().handle("tools/validate", () => ({}));\n` +
+        // A handler written apart, typed by the generated names.
+        `export function validate(params: MethodParams<"tools/validate">): MethodResult<"tools/validate"> {\n  return { valid: params.name.length > 0 };\n}\n` +
+        `createAppServer().handle("tools/validate", validate);\n` +
+        `// @ts-expect-error: not a method of the served revisions\nexport type Nope = MethodResult<"tools/frobnicate">;\n`,
     );
     const after = tsc();
     expect(errors(after.stdout), after.stdout).to.deep.equal([]);
