@@ -168,7 +168,7 @@ const COMMANDS: Record<string, Command> = {
     summary: "fill spec/<rev>/ from $MCP_SPEC_MIRROR, ../shared/mcp-spec or the pinned URLs, verifying every sha256",
     options: { ...ROOT_OPTION },
     async run({ root }) {
-      const { fetchSpec } = await import("../spec/fetch.js");
+      const { fetchSpec } = await import("./spec/fetch.js");
       const report = await fetchSpec(root);
       const origins = new Map<string, number>();
       for (const { revision, file, from } of report.copied) {
@@ -195,7 +195,7 @@ const COMMANDS: Record<string, Command> = {
       const [revision, ...extra] = positionals;
       if (revision === undefined || extra.length > 0 || typeof values.from !== "string")
         throw new UsageError("spec add takes one revision and --from: spec add 2026-12-01 --from ../shared/mcp-spec/2026-12-01");
-      const { addSpec } = await import("../spec/add.js");
+      const { addSpec } = await import("./spec/add.js");
       const report = await addSpec({
         root,
         revision,
@@ -247,7 +247,7 @@ async function generateOut(values: Record<string, unknown>, root: string, dryRun
     if (values.schema !== undefined) throw new UsageError("--name names either a --schema revision or an --extension: give them in two runs");
     if (!EXTENSION_ID.test(values.name))
       throw new UsageError(`${JSON.stringify(values.name)} is not an extension identifier: a vendor prefix, a slash and a name (e.g. io.modelcontextprotocol/tasks)`);
-    const { pinnedRevisions, readPinned } = await import("../spec/pinned.js");
+    const { pinnedRevisions, readPinned } = await import("./spec/pinned.js");
     const core = (values.core as string | undefined) ?? pinnedRevisions(readPinned(root)).at(-1)!;
     extensions.push({ id: values.name, schema: resolve(values.extension), core });
   } else if (values.core !== undefined) throw new UsageError("--core goes with --extension");
@@ -285,7 +285,7 @@ async function generateOut(values: Record<string, unknown>, root: string, dryRun
 
 async function generateTools(values: Record<string, unknown>): Promise<number> {
   if (typeof values.out !== "string") throw new UsageError("--tools goes with --out: generate --tools mcp.server.json --out src/generated");
-  const { generateTools: run } = await import("./tools/generate.js");
+  const { generateTools: run } = await import("./tool-validators/generate.js");
   const report = await run(values.tools as string, values.out);
   console.log(`  ${report.tools} tools compiled into ${join(values.out, "tools.ts")}: ${report.written.length} written, ${report.unchanged.length} unchanged`);
   for (const { pointer, format } of report.annotatedFormats) console.log(`  note: format "${format}" at ${pointer} is an annotation (as in the runtime's ajv): not checked`);

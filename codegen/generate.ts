@@ -1,8 +1,8 @@
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { sha256, writeAtomically } from "../spec/files.js";
-import { pinnedRevisions, readPinned, specPath } from "../spec/pinned.js";
+import { sha256, writeAtomically } from "./spec/files.js";
+import { pinnedRevisions, readPinned, specPath } from "./spec/pinned.js";
 import { unusedPatches, type SchemaPatch } from "./load/patches.js";
 import type { Era } from "./model/protocol.js";
 

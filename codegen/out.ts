@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from "node:fs";
 import { isAbsolute, join, relative, resolve } from "node:path";
-import { sha256, writeAtomically } from "../spec/files.js";
+import { sha256, writeAtomically } from "./spec/files.js";
 import { readPinnedSchema, supportFiles } from "./generate.js";
 import type { Era } from "./model/protocol.js";
 

@@ -34,7 +34,7 @@ export interface Schema {
   readonly format?: Format;
   readonly anyOf?: readonly Schema[];
   readonly allOf?: readonly Schema[];
-  // Read only in tool schemas (codegen/tools): the MCP schemas use none of these.
+  // Read only in tool schemas (codegen/tool-validators): the MCP schemas use none of these.
   readonly oneOf?: readonly Schema[];
   readonly not?: Schema;
   readonly if?: Schema;

@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { writeAtomically } from "../../spec/files.js";
+import { writeAtomically } from "../spec/files.js";
 import { formatFiles, writeFiles } from "../write.js";
 import { emitManifest, emitServer, emitStubsTest, emitTypes } from "./generated.js";
 import { fileName, KINDS, MANIFEST_FILE, parseManifest, slug, starterManifest, type Kind, type Manifest, type Transport } from "./manifest.js";

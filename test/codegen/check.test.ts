@@ -6,7 +6,7 @@
 import { appendFileSync, cpSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect } from "chai";
-import { sha256 } from "../../spec/files.js";
+import { sha256 } from "../../codegen/spec/files.js";
 import { describeRun, listFiles, removeDir, ROOT, runCli, runCliAsync, schemaPath, snapshot, tempDir, tempProjectRoot, type CliRun } from "../support/project.js";
 
 /** Two revisions, one per era and dialect, keep each regeneration short. */

@@ -1,11 +1,11 @@
 import { existsSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
-import { GenerationError } from "../codegen/errors.js";
-import { generate, type GenerateReport } from "../codegen/generate.js";
-import { loadSchema } from "../codegen/load/load.js";
-import { buildProtocol } from "../codegen/model/build.js";
-import type { Protocol } from "../codegen/model/protocol.js";
+import { GenerationError } from "../errors.js";
+import { generate, type GenerateReport } from "../generate.js";
+import { loadSchema } from "../load/load.js";
+import { buildProtocol } from "../model/build.js";
+import type { Protocol } from "../model/protocol.js";
 import { sha256, writeAtomically } from "./files.js";
 import { PINNED_FILE, pinnedRevisions, readPinned, SCHEMA_FILE, SCHEMA_TS_FILE, specPath, type PinnedRevision, type PinnedSpec } from "./pinned.js";
 
@@ -69,7 +69,7 @@ export async function addSpec(options: AddOptions): Promise<AddReport> {
   const protocol = decide(revision, schemaText, source.description);
   try {
     // Every emitter, in memory: a schema generation would refuse is refused before anything is written.
-    const { emitRevision } = await import("../codegen/pipeline.js");
+    const { emitRevision } = await import("../pipeline.js");
     await emitRevision(revision, schemaText);
   } catch (error) {
     if (error instanceof GenerationError) throw new Error(`${source.description}: generation failed: ${error.message}; nothing was changed`);

@@ -8,8 +8,8 @@ import { createHash } from "node:crypto";
 import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect } from "chai";
-import { fetchSpec } from "../../spec/fetch.js";
-import { describeRun, listFiles, removeDir, REVISIONS, ROOT, runCli, snapshot, tempDir } from "../support/project.js";
+import { fetchSpec } from "../../../codegen/spec/fetch.js";
+import { describeRun, listFiles, removeDir, REVISIONS, ROOT, runCli, snapshot, tempDir } from "../../support/project.js";
 
 interface Pinned {
   source: { repository: string; commit: string };

@@ -6,7 +6,7 @@
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect } from "chai";
-import { generateTools } from "../../../codegen/tools/generate.js";
+import { generateTools } from "../../../codegen/tool-validators/generate.js";
 import { createServer, type CompiledSchema } from "../../../runtime/index.js";
 import type { Logger } from "../../../runtime/util/logger.js";
 import { connectClient } from "../../support/mcp.js";

@@ -11,9 +11,9 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { isDeepStrictEqual } from "node:util";
 import { expect } from "chai";
-import { loadSchema } from "../../codegen/load/load.js";
-import { SCHEMA_PATCHES } from "../../codegen/load/patches.js";
-import { sha256 } from "../../spec/files.js";
+import { loadSchema } from "../../../codegen/load/load.js";
+import { SCHEMA_PATCHES } from "../../../codegen/load/patches.js";
+import { sha256 } from "../../../codegen/spec/files.js";
 import {
   CLI_ARGV,
   describeRun,
@@ -26,7 +26,7 @@ import {
   tempProjectRoot,
   type CliRun,
   type JsonObject,
-} from "../support/project.js";
+} from "../../support/project.js";
 
 const BASE = "2026-07-28";
 const NEW = "2026-12-01";
