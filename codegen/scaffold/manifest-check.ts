@@ -8,7 +8,7 @@
  */
 import { createRequire } from "node:module";
 import type { Ajv, ErrorObject, ValidateFunction } from "ajv";
-import { UriTemplate } from "../../runtime/server/uri-template.js";
+import { UriTemplate } from "../../runtime/shared/uri-template.js";
 import { didYouMean } from "../did-you-mean.js";
 import { MANIFEST_SCHEMA } from "./manifest-schema.js";
 import { sampleOf } from "./samples.js";

@@ -1,7 +1,7 @@
 import { ErrorCode, RpcError } from "../jsonrpc/errors.js";
 import type { Notification, Request } from "../jsonrpc/messages.js";
 import { Peer, type RequestOptions } from "../jsonrpc/peer.js";
-import { SchemaCompiler, type SchemaValidator } from "../server/json-schema.js";
+import { SchemaCompiler, type SchemaValidator } from "../shared/json-schema.js";
 import { META } from "../session/meta.js";
 import {
   ALL_REVISIONS,
@@ -18,7 +18,7 @@ import {
 import { declaredExtension, loadExtension, type LoadedExtension } from "../session/extensions.js";
 import { reported, resultCandidates, summarize, type Validating } from "../session/validate.js";
 import type { ExtensionModule, RevisionTypes } from "../contract.js";
-import type { Transport } from "../transports/transport.js";
+import type { Transport } from "../jsonrpc/transport.js";
 import { stderrLogger, type Logger } from "../util/logger.js";
 import { shallowCopy } from "../util/shallow-copy.js";
 import type {
@@ -31,7 +31,7 @@ import type {
   ResourceTemplate,
   ServerCapabilities,
   Tool,
-} from "../server/types.js";
+} from "../shared/types.js";
 import { ResponseCache, type CacheOptions } from "./cache.js";
 import { withElicitationDefaults } from "./elicitation-defaults.js";
 import { paramHeaders, scanHeaderAnnotations, type HeaderDeclaration } from "./param-headers.js";

@@ -1,4 +1,4 @@
-import { encodeHeaderValue } from "../transports/http/client.js";
+import { encodeHeaderValue } from "../shared/header-value.js";
 
 /**
  * SEP-2243 (2026-07-28, Streamable HTTP), the client's half: a tool argument whose schema says

@@ -2,7 +2,7 @@
 // `ui://` resource that renders it in `_meta.ui.resourceUri`, and that resource is HTML served
 // with the extension's MIME type. The types mirror @modelcontextprotocol/ext-apps 2.0
 // (spec.types.ts); test/runtime/server/apps.test.ts holds what they produce to its schema.json.
-import type { ReadResourceResult, Resource } from "./types.js";
+import type { ReadResourceResult, Resource } from "../shared/types.js";
 
 export const APPS_EXTENSION = "io.modelcontextprotocol/ui";
 /** The MIME type of an MCP App's HTML: hosts render only resources that carry it. */

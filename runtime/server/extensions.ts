@@ -3,7 +3,7 @@ import { CACHEABLE_EXTENSION, type ExtensionMethod } from "../dispatch/router.js
 import { ErrorCode, RpcError } from "../jsonrpc/errors.js";
 import { declaredExtension, type LoadedExtension } from "../session/extensions.js";
 import { checkRequest, checkResult, isValidResult } from "../session/validate.js";
-import type { SchemaCompiler, SchemaValidator } from "./json-schema.js";
+import type { SchemaCompiler, SchemaValidator } from "../shared/json-schema.js";
 
 /** The JSON Schemas of an extension method's params and result (draft-07 or 2020-12, by `$schema`). */
 export interface MethodSchemas {

@@ -1,6 +1,6 @@
 import { ErrorCode, RpcError } from "../jsonrpc/errors.js";
-import { decodeHeaderValue } from "../transports/http/headers.js";
-import type { Tool } from "./types.js";
+import { decodeHeaderValue } from "../shared/header-value.js";
+import type { Tool } from "../shared/types.js";
 
 /**
  * SEP-2243 (2026-07-28 over Streamable HTTP): a tool argument whose schema carries

@@ -3,10 +3,10 @@ import { ExtensionResult } from "../dispatch/router.js";
 import { taskRequired } from "../tasks/task-manager.js";
 import { isThenable } from "../util/thenable.js";
 import { ErrorCode, RpcError } from "../jsonrpc/errors.js";
-import { precompiled, type CompiledToolValidators, type SchemaCompiler, type SchemaValidator } from "./json-schema.js";
+import { precompiled, type CompiledToolValidators, type SchemaCompiler, type SchemaValidator } from "../shared/json-schema.js";
 import { checkParamHeaders } from "./param-headers.js";
 import type { FromSchema, ObjectSchema } from "./schema-types.js";
-import type { CallToolResult, Tool } from "./types.js";
+import type { CallToolResult, Tool } from "../shared/types.js";
 import type { Logger } from "../util/logger.js";
 
 /**

@@ -4,10 +4,9 @@ import type { RequestId } from "../jsonrpc/messages.js";
 import { revisionModule, type Era, type Revision } from "../session/revisions.js";
 import { summarize } from "../session/validate.js";
 import type { ClientIdentity, ServerSession } from "../session/server-session.js";
-import type { TaskStore } from "../stores/task-store.js";
+import { isTerminal, type TaskStore } from "../stores/task-store.js";
 import type { AuthInfo } from "../transports/auth-info.js";
-import type { MessageContext } from "../transports/transport.js";
-import { isTerminal } from "./task.js";
+import type { MessageContext } from "../jsonrpc/transport.js";
 import { until } from "./until.js";
 
 /** What the work of a task sees of the request that started it. */

@@ -3,11 +3,11 @@ import { ExtensionResult } from "../dispatch/router.js";
 import { ErrorCode, RpcError } from "../jsonrpc/errors.js";
 import { revisionModule } from "../session/revisions.js";
 import { reported, summarize } from "../session/validate.js";
-import { loadTasksExtension } from "./tasks-extension.js";
-import { MemoryTaskStore, type TaskStore } from "../stores/task-store.js";
+import type { LoadedExtension } from "../session/extensions.js";
+import { isTerminal, MemoryTaskStore, type TaskRecord, type TaskStore } from "../stores/task-store.js";
 import type { Logger } from "../util/logger.js";
 import { createdTaskView } from "./views.js";
-import { declaresTasksExtension, isTerminal, TASKS_EXTENSION, type TaskRecord } from "./task.js";
+import { declaresTasksExtension, TASKS_EXTENSION } from "./task.js";
 import { InlineTaskContext, RunningTaskContext } from "./task-context.js";
 
 export interface TasksOptions {
@@ -38,6 +38,8 @@ export class TaskManager implements TaskLauncher {
   constructor(
     options: TasksOptions,
     private readonly logger: Logger,
+    /** The tasks extension's generated module (2026-07-28), loaded on first use: tasks-extension.ts's loader. */
+    private readonly tasksExtension: () => Promise<LoadedExtension>,
     private readonly observe?: TaskObserver,
   ) {
     this.store = options.store ?? new MemoryTaskStore();
@@ -71,7 +73,7 @@ export class TaskManager implements TaskLauncher {
       ...(ownerOf(context) === undefined ? {} : { owner: ownerOf(context) }),
     };
     const created = createdTaskView(context.era, record);
-    await checkCreated(context, created);
+    await checkCreated(context, created, this.tasksExtension);
     await this.store.create(record);
     this.observe?.(record, context);
     this.run(record, context, work);
@@ -196,8 +198,8 @@ function mayAccess(task: TaskRecord, context: HandlerContext): boolean {
 }
 
 /** The CreateTaskResult against its generated definition (the extension's, or 2025-11-25's): invalid data is never sent. */
-async function checkCreated(context: HandlerContext, created: Record<string, unknown>): Promise<void> {
-  const validator = context.era === "stateless" ? (await loadTasksExtension()).validator("CreateTaskResult") : revisionModule(context.revision)?.validator("CreateTaskResult");
+async function checkCreated(context: HandlerContext, created: Record<string, unknown>, tasksExtension: () => Promise<LoadedExtension>): Promise<void> {
+  const validator = context.era === "stateless" ? (await tasksExtension()).validator("CreateTaskResult") : revisionModule(context.revision)?.validator("CreateTaskResult");
   if (!validator || validator.is(created)) return;
   const issues = validator.check(created);
   throw new RpcError(ErrorCode.InternalError, `the task's CreateTaskResult is invalid: ${summarize(issues)}`, { issues: reported(issues) });

@@ -1,7 +1,7 @@
 import type { Readable, Writable } from "node:stream";
 import { TransportClosedError } from "./closed-error.js";
 import { NdjsonDecoder } from "./ndjson-decoder.js";
-import { DEFAULT_MAX_MESSAGE_BYTES, type Receiver, type SendOptions, type Transport } from "./transport.js";
+import { DEFAULT_MAX_MESSAGE_BYTES, type Receiver, type SendOptions, type Transport } from "../jsonrpc/transport.js";
 
 /**
  * Sends of one turn leave together, in writes of at most this many messages. One write for the

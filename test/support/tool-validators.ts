@@ -8,7 +8,7 @@ import { pathToFileURL } from "node:url";
 import ts from "typescript";
 import { emitToolValidators } from "../../codegen/tool-validators/emit.js";
 import { loadToolSchemas } from "../../codegen/tool-validators/load.js";
-import type { CompiledSchema } from "../../runtime/server/json-schema.js";
+import type { CompiledSchema } from "../../runtime/shared/json-schema.js";
 import { ROOT, tempDir } from "./project.js";
 
 export interface CompiledTools {

@@ -2,7 +2,8 @@ import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { stderrLogger } from "../../util/logger.js";
 import { refuse, type HttpError } from "./errors.js";
-import { StreamableHttpEndpoint, type Accept, type EndpointOptions, type Listenable } from "./endpoint.js";
+import { StreamableHttpEndpoint, type EndpointOptions } from "./endpoint.js";
+import type { Listenable, Listener } from "../endpoint.js";
 import type { Incoming } from "./incoming.js";
 import { DEFAULT_MAX_BUFFERED_BYTES, DEFAULT_STUCK_TIMEOUT_MS, type Reply } from "./reply.js";
 
@@ -46,8 +47,8 @@ export class HttpEndpoint extends StreamableHttpEndpoint {
   }
 
   /** Called by `McpServer.listen`. Binds when this endpoint owns its server; resolves once bound. */
-  override async listen(accept: Accept, announced?: (event: unknown) => void): Promise<void> {
-    await super.listen(accept, announced);
+  override async listen(listener: Listener): Promise<void> {
+    await super.listen(listener);
     if (!this.bind) return;
     const server = builtin<typeof import("node:http")>("node:http").createServer(this.handleNode);
     this.server = server;

@@ -1,13 +1,13 @@
 import type { RequestId } from "../../jsonrpc/messages.js";
 import { TransportClosedError } from "../closed-error.js";
-import type { MessageContext, Receiver, SendOptions, Transport } from "../transport.js";
+import type { MessageContext, Receiver, SendOptions, Transport } from "../../jsonrpc/transport.js";
 import type { Logger } from "../../util/logger.js";
 import { refuse, statusOfResponse, writeError } from "./errors.js";
 import type { EventStore } from "./event-store.js";
 import type { Accepts } from "./negotiation.js";
 import type { Reply } from "./reply.js";
 import { sseEvent, startSse } from "./sse.js";
-import { streamOf } from "./sessions.js";
+import { newStreamId, streamOf } from "./ids.js";
 import type { SharedSessions } from "./sessions.js";
 import { ResponseStream, type StreamEvents, type StreamOptions } from "./stream.js";
 
@@ -23,35 +23,6 @@ export interface SessionSettings {
   /** Many instances: records a session once its initialize succeeded, before the client learns of it. */
   readonly initialized?: (result: Record<string, unknown>) => Promise<unknown>;
 }
-
-/** A fresh session id: 128 random bits as hex, visible ASCII as the spec requires. */
-export function newSessionId(): string {
-  return randomHex(16);
-}
-
-export function newStreamId(): string {
-  return randomHex(8);
-}
-
-/**
- * `bytes` random bytes as hex, from the Web Crypto API (every runtime has it). Drawn 4 KiB at a
- * time, as node's randomUUID buffers: one getRandomValues call per POST cost more than the rest of
- * making its stream.
- */
-function randomHex(bytes: number): string {
-  if (poolOffset + bytes > pool.length) {
-    pool = crypto.getRandomValues(new Uint8Array(4096));
-    poolOffset = 0;
-  }
-  let hex = "";
-  for (let i = poolOffset; i < poolOffset + bytes; i++) hex += HEX[pool[i]!];
-  poolOffset += bytes;
-  return hex;
-}
-
-let pool = new Uint8Array(0);
-let poolOffset = 0;
-const HEX = Array.from({ length: 256 }, (_, byte) => byte.toString(16).padStart(2, "0"));
 
 /**
  * Session era: one MCP session over Streamable HTTP, seen by its ServerSession as one transport.

@@ -5,7 +5,7 @@ import type { Logger } from "../../util/logger.js";
 import { refuse, writeError } from "./errors.js";
 import { InMemoryEventStore, type StoredEvent } from "./event-store.js";
 import type { Reply } from "./reply.js";
-import { newStreamId } from "./session.js";
+import { newStreamId, streamOf } from "./ids.js";
 import { sseEvent, startSse } from "./sse.js";
 
 /**
@@ -191,12 +191,6 @@ export class SharedSessions {
     else return replay;
     return undefined;
   }
-}
-
-/** The stream an event id names (both stores write `<streamId>_<position>`). */
-export function streamOf(eventId: string): string | undefined {
-  const cut = eventId.lastIndexOf("_");
-  return cut > 0 ? eventId.slice(0, cut) : undefined;
 }
 
 /** The in-memory event store behind the shared interface: endpoints of one process sharing it (the default with `sessions` alone). */

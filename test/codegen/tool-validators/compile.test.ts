@@ -12,7 +12,7 @@ import { expect } from "chai";
 import fc from "fast-check";
 import { GenerationError } from "../../../codegen/errors.js";
 import { loadToolSchemas } from "../../../codegen/tool-validators/load.js";
-import { SchemaCompiler } from "../../../runtime/server/json-schema.js";
+import { SchemaCompiler } from "../../../runtime/shared/json-schema.js";
 import { silentLogger } from "../../../runtime/util/logger.js";
 import { compileToolSchemas } from "../../support/tool-validators.js";
 import { removeDir } from "../../support/project.js";

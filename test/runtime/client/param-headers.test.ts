@@ -6,7 +6,7 @@ import fc from "fast-check";
 import { paramHeaders, scanHeaderAnnotations } from "../../../runtime/client/param-headers.js";
 import { createServer, McpClient, type McpServer } from "../../../runtime/index.js";
 import { http, HttpClientTransport, type HttpEndpoint } from "../../../runtime/transports/http/index.js";
-import { decodeHeaderValue } from "../../../runtime/transports/http/headers.js";
+import { decodeHeaderValue } from "../../../runtime/shared/header-value.js";
 import { rejection } from "../../support/mcp.js";
 
 const schema = (properties: Record<string, Record<string, unknown>>) => ({ type: "object" as const, properties });

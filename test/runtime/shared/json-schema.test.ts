@@ -2,7 +2,7 @@
 // the same verdict as ajv (the oracle) on the keywords tool authors use, draft-07 and 2020-12.
 import { expect } from "chai";
 import fc from "fast-check";
-import { SchemaCompiler, forbidsCodeGeneration, type SchemaValidator } from "../../../runtime/server/json-schema.js";
+import { SchemaCompiler, forbidsCodeGeneration, type SchemaValidator } from "../../../runtime/shared/json-schema.js";
 
 const D2020 = "https://json-schema.org/draft/2020-12/schema";
 const D07 = "http://json-schema.org/draft-07/schema#";

@@ -2,7 +2,7 @@
 // (section 3.2, every operator, with the section's variables): expand must give each one, and
 // matching the string-valued ones must give back the values.
 import { expect } from "chai";
-import { UriTemplate, type ExpansionValue } from "../../../runtime/server/uri-template.js";
+import { UriTemplate, type ExpansionValue } from "../../../runtime/shared/uri-template.js";
 
 /** RFC 6570 section 3.2's variables (undef is left out: undefined). */
 const RFC_VALUES: Record<string, ExpansionValue> = {
