@@ -5,7 +5,7 @@
  * back to it.
  */
 
-export type Dialect = "draft-07" | "2020-12";
+export type { Dialect } from "../../runtime/shared/dialect.js";
 export type JsonType = "object" | "array" | "string" | "number" | "integer" | "boolean" | "null";
 export type JsonPrimitive = string | number | boolean | null;
 export type Format = "byte" | "uri" | "uri-template";

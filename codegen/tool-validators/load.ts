@@ -1,7 +1,8 @@
 import { GenerationError } from "../errors.js";
 import { isPlainObject, normalize } from "../load/normalize.js";
 import { childPointer, escapeToken } from "../load/pointer.js";
-import type { Dialect, Schema } from "../load/schema.js";
+import type { Schema } from "../load/schema.js";
+import { DEFINITIONS_KEY, dialectNamed, dialectOf } from "../../runtime/shared/dialect.js";
 import { pascal } from "../scaffold/manifest.js";
 
 /**
@@ -33,8 +34,6 @@ export interface LoadedToolSchemas {
   readonly annotatedFormats: readonly { readonly pointer: string; readonly format: string }[];
 }
 
-const DRAFT_07 = /^https?:\/\/json-schema\.org\/draft-07\/schema#?$/;
-const DIALECT_2020 = /^https:\/\/json-schema\.org\/draft\/2020-12\/schema#?$/;
 
 /** `file` names the manifest in errors; `tools` are its entries, `#/tools/<i>` in pointers. */
 export function loadToolSchemas(file: string, tools: readonly ToolSchemaEntry[]): LoadedToolSchemas {
@@ -63,9 +62,9 @@ export function loadToolSchemas(file: string, tools: readonly ToolSchemaEntry[])
 function loadDocument(file: string, pointer: string, raw: unknown, rootName: string, definitions: Map<string, Schema>): void {
   if (!isPlainObject(raw)) throw new GenerationError(file, pointer, "a tool schema must be a JSON object");
   const declared = raw.$schema;
-  if (declared !== undefined && (typeof declared !== "string" || !(DRAFT_07.test(declared) || DIALECT_2020.test(declared))))
+  if (declared !== undefined && dialectNamed(declared) === undefined)
     throw new GenerationError(file, childPointer(pointer, "$schema"), `unsupported dialect ${JSON.stringify(declared)} (supported: draft-07, 2020-12)`);
-  const dialect: Dialect = typeof declared === "string" && DRAFT_07.test(declared) ? "draft-07" : "2020-12";
+  const dialect = dialectOf(raw);
 
   // Local definitions: `#/$defs/<Name>` and `#/definitions/<Name>` (either key, as ajv resolves both).
   const refs = new Map<string, string>([["#", rootName]]);
@@ -85,7 +84,7 @@ function loadDocument(file: string, pointer: string, raw: unknown, rootName: str
   const ctx = {
     revision: file,
     dialect,
-    definitionsKey: dialect === "draft-07" ? "definitions" : "$defs",
+    definitionsKey: DEFINITIONS_KEY[dialect],
     definitionNames: new Set(refs.values()),
     tool: {
       resolveRef(ref: unknown, at: string): string {

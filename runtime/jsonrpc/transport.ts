@@ -80,3 +80,6 @@ export type FrameProblem =
 
 /** The default largest message a byte transport accepts: 128 MiB (a 64 MiB payload and its envelope fit). */
 export const DEFAULT_MAX_MESSAGE_BYTES = 128 * 1024 * 1024;
+
+/** Bytes waiting to be written at which a transport applies back-pressure (stdio stops reading; Streamable HTTP holds the stream): 4 MiB. */
+export const DEFAULT_MAX_BUFFERED_BYTES = 4 * 1024 * 1024;

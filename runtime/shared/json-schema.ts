@@ -2,9 +2,10 @@ import type { Ajv, ErrorObject } from "ajv";
 import type { Ajv2020 } from "ajv/dist/2020.js";
 import { isByte, isUri, isUriTemplate } from "../../generated/validation.js";
 import { canonicalJson } from "../util/canonical-json.js";
+import { newAjv, type AjvClasses } from "./ajv.js";
+import { dialectOf, type Dialect } from "./dialect.js";
 import type { Logger } from "../util/logger.js";
 
-const DRAFT_07 = /^https?:\/\/json-schema\.org\/draft-07\/schema#?$/;
 
 /** A compiled tool schema: undefined when `value` conforms, else what is wrong ("/city: must be string; ..."). */
 export type SchemaValidator = (value: unknown) => string | undefined;
@@ -104,26 +105,15 @@ async function importAjv(logger: Logger): Promise<Engine> {
   return ajvEngine((await import("ajv")) as unknown as AjvModule07, (await import("ajv/dist/2020.js")) as unknown as AjvModule2020, logger);
 }
 
+/** Formats asserted by the same rules as the protocol's own validators; others are annotations. */
+const FORMATS = { byte: isByte, uri: isUri, "uri-template": isUriTemplate };
+
 function ajvEngine(draft07: AjvModule07, draft2020: AjvModule2020, logger: Logger): Engine {
-  const create = <A extends Ajv | Ajv2020>(Kind: new (options: object) => A): A => {
-    const ajv = new Kind({
-      strict: false,
-      allErrors: true,
-      validateSchema: false,
-      logger: { log: () => {}, warn: (message: string) => logger("debug", `ajv: ${message}`), error: (message: string) => logger("warn", `ajv: ${message}`) },
-    });
-    ajv.addFormat("byte", isByte);
-    ajv.addFormat("uri", isUri);
-    ajv.addFormat("uri-template", isUriTemplate);
-    return ajv;
-  };
-  let ajv07: Ajv | undefined;
-  let ajv2020: Ajv2020 | undefined;
+  const classes: AjvClasses = { Ajv: draft07.Ajv ?? draft07.default?.Ajv ?? draft07.default!, Ajv2020: draft2020.Ajv2020 ?? draft2020.default?.Ajv2020 ?? draft2020.default! };
+  const ajvs: Partial<Record<Dialect, Ajv>> = {};
   return (schema) => {
-    const ajv = isDraft07(schema)
-      ? (ajv07 ??= create(draft07.Ajv ?? draft07.default?.Ajv ?? draft07.default!))
-      : (ajv2020 ??= create(draft2020.Ajv2020 ?? draft2020.default?.Ajv2020 ?? draft2020.default!));
-    const validate = ajv.compile(schema);
+    const dialect = dialectOf(schema);
+    const validate = (ajvs[dialect] ??= newAjv(classes, dialect, { logger, formats: FORMATS })).compile(schema);
     return (value) => (validate(value) ? undefined : describeErrors(validate.errors));
   };
 }
@@ -131,7 +121,7 @@ function ajvEngine(draft07: AjvModule07, draft2020: AjvModule2020, logger: Logge
 async function interpreterEngine(): Promise<Engine> {
   const { Validator } = await import("@cfworker/json-schema");
   return (schema) => {
-    const validator = new Validator(withoutFormats(schema) as object, isDraft07(schema) ? "7" : "2020-12", false);
+    const validator = new Validator(withoutFormats(schema) as object, dialectOf(schema) === "draft-07" ? "7" : "2020-12", false);
     return (value) => {
       const result = validator.validate(value);
       if (result.valid) return undefined;
@@ -142,9 +132,6 @@ async function interpreterEngine(): Promise<Engine> {
   };
 }
 
-function isDraft07(schema: Record<string, unknown>): boolean {
-  return typeof schema.$schema === "string" && DRAFT_07.test(schema.$schema);
-}
 
 /** Keywords whose value is one schema, a list of schemas, or a map of them. */
 const ONE = ["additionalProperties", "propertyNames", "items", "additionalItems", "contains", "not", "if", "then", "else", "unevaluatedItems", "unevaluatedProperties"];

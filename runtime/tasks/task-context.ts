@@ -1,13 +1,16 @@
-import type { AskOptions, HandlerContext, LogLevelName, TaskContext, TaskOptions } from "../dispatch/context.js";
+import type { AskOptions, HandlerContext, LogLevelName, RequestContext, TaskContext, TaskOptions } from "../dispatch/context.js";
 import { ErrorCode, RpcError } from "../jsonrpc/errors.js";
-import type { RequestId } from "../jsonrpc/messages.js";
-import { revisionModule, type Era, type Revision } from "../session/revisions.js";
+import { revisionModule } from "../session/revisions.js";
 import { summarize } from "../session/validate.js";
-import type { ClientIdentity, ServerSession } from "../session/server-session.js";
 import { isTerminal, type TaskStore } from "../stores/task-store.js";
-import type { AuthInfo } from "../transports/auth-info.js";
-import type { MessageContext } from "../jsonrpc/transport.js";
 import { until } from "./until.js";
+
+/** The facts of a request a task's work reads from the request that started it, as they are there. */
+const FROM_REQUEST = ["revision", "era", "requestId", "method", "client", "meta", "session", "transport", "auth"] as const;
+type RequestFacts = Pick<RequestContext, (typeof FROM_REQUEST)[number]>;
+
+// The facts are forwarded to the origin's, one getter each, defined below the class.
+interface FromRequest extends RequestFacts {}
 
 /** What the work of a task sees of the request that started it. */
 abstract class FromRequest implements TaskContext {
@@ -16,33 +19,6 @@ abstract class FromRequest implements TaskContext {
 
   constructor(protected readonly origin: HandlerContext) {}
 
-  get revision(): Revision {
-    return this.origin.revision;
-  }
-  get era(): Era {
-    return this.origin.era;
-  }
-  get requestId(): RequestId {
-    return this.origin.requestId;
-  }
-  get method(): string {
-    return this.origin.method;
-  }
-  get client(): ClientIdentity {
-    return this.origin.client;
-  }
-  get meta(): Readonly<Record<string, unknown>> | undefined {
-    return this.origin.meta;
-  }
-  get session(): ServerSession {
-    return this.origin.session;
-  }
-  get transport(): MessageContext | undefined {
-    return this.origin.transport;
-  }
-  get auth(): AuthInfo | undefined {
-    return this.origin.auth;
-  }
   /** A task is not a request to start another from. */
   get canCreateTask(): boolean {
     return false;
@@ -57,6 +33,13 @@ abstract class FromRequest implements TaskContext {
   abstract listRoots(options?: AskOptions): Promise<Record<string, unknown>>;
   abstract status(message: string): Promise<void>;
 }
+
+for (const key of FROM_REQUEST)
+  Object.defineProperty(FromRequest.prototype, key, {
+    get(this: FromRequest) {
+      return this.origin[key];
+    },
+  });
 
 /** The work of `ctx.task` run at once, for a client that cannot take a task: the request's own context. */
 export class InlineTaskContext extends FromRequest {

@@ -1,3 +1,5 @@
+import type { StoredEvent } from "../../stores/event-store.js";
+
 /**
  * Session era, resumability: the SSE events sent on each stream, kept so that a client that lost
  * its connection can reconnect with Last-Event-ID and receive what it missed.
@@ -21,10 +23,7 @@ export interface EventStore {
   forget(owner: string): void;
 }
 
-export interface StoredEvent {
-  readonly id: string;
-  readonly data: string;
-}
+export type { StoredEvent };
 
 /** The bounds of {@link InMemoryEventStore}; each default is below. */
 export interface EventStoreLimits {

@@ -5,7 +5,8 @@ import { refuse, type HttpError } from "./errors.js";
 import { StreamableHttpEndpoint, type EndpointOptions } from "./endpoint.js";
 import type { Listenable, Listener } from "../endpoint.js";
 import type { Incoming } from "./incoming.js";
-import { DEFAULT_MAX_BUFFERED_BYTES, DEFAULT_STUCK_TIMEOUT_MS, type Reply } from "./reply.js";
+import { DEFAULT_MAX_BUFFERED_BYTES } from "../../jsonrpc/transport.js";
+import { DEFAULT_STUCK_TIMEOUT_MS, type Reply } from "./reply.js";
 
 /**
  * The node:http adapter: Streamable HTTP on a node:http server, as a thin shell over the

@@ -1,9 +1,9 @@
 import { CHANNELS, MemoryEventBus, type EventBus } from "../../stores/event-bus.js";
-import type { EventStore as SharedEventStore, Replay } from "../../stores/event-store.js";
+import type { EventStore as SharedEventStore, Replay, StoredEvent } from "../../stores/event-store.js";
 import type { SessionRecord, SessionStore } from "../../stores/session-store.js";
 import type { Logger } from "../../util/logger.js";
 import { refuse, writeError } from "./errors.js";
-import { InMemoryEventStore, type StoredEvent } from "./event-store.js";
+import { InMemoryEventStore } from "./event-store.js";
 import type { Reply } from "./reply.js";
 import { newStreamId, streamOf } from "./ids.js";
 import { sseEvent, startSse } from "./sse.js";

@@ -1,5 +1,5 @@
 import type { RequestId } from "../../jsonrpc/messages.js";
-import type { StoredEvent } from "./event-store.js";
+import type { StoredEvent } from "../../stores/event-store.js";
 import type { Reply } from "./reply.js";
 import { sseEvent, ssePriming, startSse } from "./sse.js";
 
