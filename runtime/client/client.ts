@@ -34,7 +34,7 @@ import type {
 } from "../shared/types.js";
 import { ResponseCache, type CacheOptions } from "./cache.js";
 import { withElicitationDefaults } from "./elicitation-defaults.js";
-import { paramHeaders, scanHeaderAnnotations, type HeaderDeclaration } from "./param-headers.js";
+import { paramHeaders, scanHeaderAnnotations, type HeaderDeclaration } from "../shared/param-headers.js";
 import { createdTask, followTask, type FollowOptions, type TaskChannel } from "./tasks.js";
 import { TASKS_EXTENSION } from "../tasks/task.js";
 

@@ -1,9 +1,12 @@
-import { encodeHeaderValue } from "../shared/header-value.js";
+import { ErrorCode, RpcError } from "../jsonrpc/errors.js";
+import { decodeHeaderValue, encodeHeaderValue } from "./header-value.js";
 
 /**
- * SEP-2243 (2026-07-28, Streamable HTTP), the client's half: a tool argument whose schema says
- * `"x-mcp-header": "Region"` is mirrored into an `Mcp-Param-Region` header so that proxies can
- * route on it without reading the body. The server's check is runtime/server/param-headers.ts.
+ * SEP-2243 (2026-07-28, Streamable HTTP): a tool argument whose schema says
+ * `"x-mcp-header": "Region"` is mirrored by the client into an `Mcp-Param-Region` header so that
+ * proxies can route on it without reading the body, and the server checks that the two agree.
+ * Both sides read the annotations with {@link scanHeaderAnnotations}, at any depth under
+ * `properties`, and write or read the values with the one codec of header-value.ts.
  */
 
 /** One annotated argument: where it sits under `arguments`, and the `{Name}` of its header. */
@@ -79,12 +82,53 @@ export function scanHeaderAnnotations(inputSchema: unknown): HeaderScan {
 export function paramHeaders(declarations: readonly HeaderDeclaration[], args: Readonly<Record<string, unknown>>): Record<string, string> {
   const headers: Record<string, string> = {};
   for (const { path, header } of declarations) {
-    let value: unknown = args;
-    for (const key of path) value = typeof value === "object" && value !== null ? (value as Record<string, unknown>)[key] : undefined;
-    const text = headerText(value);
+    const text = headerText(valueAt(args, path));
     if (text !== undefined) headers[`Mcp-Param-${header}`] = encodeHeaderValue(text);
   }
   return headers;
+}
+
+/**
+ * The server's half: a header that is missing while its argument is given, present while it is
+ * not (absent or null), not decodable, or different, is -32020 (HeaderMismatch), which Streamable
+ * HTTP answers with 400. Header names are looked up in lower case (as transports keep them);
+ * surrounding whitespace is ignored. A tool whose annotations are invalid has no header a client
+ * would send (the client leaves such a tool out), so none is checked.
+ */
+export function checkParamHeaders(inputSchema: unknown, args: Readonly<Record<string, unknown>>, headers: Readonly<Record<string, unknown>>): void {
+  const scan = scanOf(inputSchema);
+  if (!scan.valid) return;
+  for (const { path, header } of scan.declarations) {
+    const field = `Mcp-Param-${header}`;
+    const raw = headers[field.toLowerCase()];
+    const value = typeof raw === "string" ? raw.trim() : Array.isArray(raw) ? String(raw[0]).trim() : undefined;
+    const argument = valueAt(args, path);
+    const name = path.join(".");
+    const mismatch = (why: string) => new RpcError(ErrorCode.HeaderMismatch, `Header mismatch: ${field} ${why}`, { header: field, argument: name });
+    if (argument === undefined || argument === null) {
+      if (value !== undefined) throw mismatch(`is sent, but the arguments have no ${name}`);
+      continue;
+    }
+    if (value === undefined) throw mismatch(`is missing; the arguments give ${name}`);
+    const decoded = decodeHeaderValue(value);
+    if (decoded === null) throw mismatch("is not valid =?base64?...?= text");
+    if (decoded !== (typeof argument === "string" ? argument : JSON.stringify(argument))) throw mismatch(`does not match the argument ${name}`);
+  }
+}
+
+/** A tool's scan, once per inputSchema object: the server checks every call against it. */
+const scans = new WeakMap<object, HeaderScan>();
+function scanOf(inputSchema: unknown): HeaderScan {
+  if (typeof inputSchema !== "object" || inputSchema === null) return scanHeaderAnnotations(inputSchema);
+  let scan = scans.get(inputSchema);
+  if (!scan) scans.set(inputSchema, (scan = scanHeaderAnnotations(inputSchema)));
+  return scan;
+}
+
+function valueAt(args: Readonly<Record<string, unknown>>, path: readonly string[]): unknown {
+  let value: unknown = args;
+  for (const key of path) value = typeof value === "object" && value !== null && Object.prototype.hasOwnProperty.call(value, key) ? (value as Record<string, unknown>)[key] : undefined;
+  return value;
 }
 
 function headerText(value: unknown): string | undefined {

@@ -1,17 +1,19 @@
-// SEP-2243 on the client: which x-mcp-header annotations make a tool invalid, what headers a call
-// carries, and, end to end, McpClient calling our own 2026-07-28 HTTP endpoint, whose check
-// (runtime/server/param-headers.ts) answers -32020 to a header that is missing or wrong.
+// SEP-2243, both halves: which x-mcp-header annotations make a tool invalid, what headers a call
+// carries, the server's check of them (the same annotations, at the same depth), and, end to end,
+// McpClient calling our own 2026-07-28 HTTP endpoint, which answers -32020 to a header that is
+// missing or wrong.
 import { expect } from "chai";
 import fc from "fast-check";
-import { paramHeaders, scanHeaderAnnotations } from "../../../runtime/client/param-headers.js";
+import { checkParamHeaders, paramHeaders, scanHeaderAnnotations } from "../../../runtime/shared/param-headers.js";
+import { RpcError } from "../../../runtime/jsonrpc/errors.js";
 import { createServer, McpClient, type McpServer } from "../../../runtime/index.js";
 import { http, HttpClientTransport, type HttpEndpoint } from "../../../runtime/transports/http/index.js";
-import { decodeHeaderValue } from "../../../runtime/shared/header-value.js";
+import { decodeHeaderValue, encodeHeaderValue } from "../../../runtime/shared/header-value.js";
 import { rejection } from "../../support/mcp.js";
 
 const schema = (properties: Record<string, Record<string, unknown>>) => ({ type: "object" as const, properties });
 
-describe("client/param-headers", () => {
+describe("shared/param-headers", () => {
   describe("scanHeaderAnnotations", () => {
     it("collects annotations at any depth under properties", () => {
       const scan = scanHeaderAnnotations(
@@ -82,6 +84,45 @@ describe("client/param-headers", () => {
           return /^[\x21-\x7e]([\x20-\x7e]*[\x21-\x7e])?$/.test(header) && decodeHeaderValue(header) === value;
         }),
         { numRuns: 300 },
+      );
+    });
+  });
+
+  describe("checkParamHeaders (the server's half)", () => {
+    const nested = schema({ region: { type: "string", "x-mcp-header": "Region" }, where: { type: "object", properties: { zone: { type: "integer", "x-mcp-header": "Zone" } } } });
+    const lower = (headers: Record<string, string>) => Object.fromEntries(Object.entries(headers).map(([name, value]) => [name.toLowerCase(), value]));
+    const mismatch = (run: () => void): RpcError => {
+      try {
+        run();
+      } catch (error) {
+        return error as RpcError;
+      }
+      throw new Error("the check passed");
+    };
+
+    it("checks a nested annotation as the client writes it: missing, extra and different headers are -32020", () => {
+      checkParamHeaders(nested, { region: "eu", where: { zone: 3 } }, { "mcp-param-region": "eu", "mcp-param-zone": "3" });
+      expect(mismatch(() => checkParamHeaders(nested, { region: "eu", where: { zone: 3 } }, { "mcp-param-region": "eu" }))).to.include({ code: -32020 });
+      expect(mismatch(() => checkParamHeaders(nested, { region: "eu" }, { "mcp-param-region": "eu", "mcp-param-zone": "3" })).data).to.deep.equal({ header: "Mcp-Param-Zone", argument: "where.zone" });
+      expect(mismatch(() => checkParamHeaders(nested, { where: { zone: 3 } }, { "mcp-param-zone": "4" })).message).to.match(/Mcp-Param-Zone does not match/);
+    });
+
+    it("accepts exactly the headers the client writes, for any arguments; a changed value is refused", () => {
+      const value = fc.oneof(fc.string(), fc.integer(), fc.boolean(), fc.constant(null), fc.constant(undefined));
+      fc.assert(
+        fc.property(value, value, fc.string({ minLength: 1 }), (region, zone, other) => {
+          const args = { region, where: { zone } };
+          const scan = scanHeaderAnnotations(nested);
+          if (!scan.valid) throw new Error(scan.reason);
+          const headers = lower(paramHeaders(scan.declarations, args));
+          // Only strings, integers and booleans are the types the annotation allows; others would fail the schema first.
+          checkParamHeaders(nested, args, headers);
+          const [first] = Object.keys(headers);
+          if (first === undefined) return;
+          // Another text, as the client would write it: the server reads it back different.
+          const changed = { ...headers, [first]: encodeHeaderValue(`${decodeHeaderValue(headers[first]!)}${other}`) };
+          expect(mismatch(() => checkParamHeaders(nested, args, changed)).code).to.equal(-32020);
+        }),
       );
     });
   });
