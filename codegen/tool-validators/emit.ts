@@ -5,10 +5,8 @@ import { Lowering } from "../emit/validators/lower.js";
 import { Helpers, identifierOf } from "../emit/validators/names.js";
 import { CheckRenderer } from "../emit/validators/render-check.js";
 import { IsRenderer } from "../emit/validators/render-is.js";
+import { supportUsedBy } from "../emit/validators/support.js";
 import type { LoadedToolSchemas, ToolSchemaEntry } from "./load.js";
-
-/** Support functions of validation.ts that tool validators may call; each file imports the ones it uses. */
-const SUPPORT = ["isObject", "own", "kindOf", "pointerToken", "isByte", "isUri", "isUriTemplate", "stringLength", "isMultipleOf", "hasUniqueItems"];
 
 /**
  * tools.ts of `generate --tools`: an `is` and a `check` function per tool schema (and per
@@ -62,11 +60,10 @@ export function emitToolValidators(source: string, entries: readonly ToolSchemaE
   body.writeLine("};");
 
   const text = body.toString();
-  const used = SUPPORT.filter((name) => new RegExp(`\\b${name}\\(`).test(text));
   const head = new CodeBlockWriter({ indentNumberOfSpaces: 2 });
   head.writeLine(`/* Tool validators of ${source}, compiled by mcp-codegen (generate --tools). Do not edit; regenerate. Needs nothing at run time but ./validation.js. */`);
   head.blankLine();
-  head.writeLine(`import { ${[...used, "type ValidationIssue"].join(", ")} } from "./validation.js";`);
+  head.writeLine(`import { ${[...supportUsedBy(text), "type ValidationIssue"].join(", ")} } from "./validation.js";`);
   if (lowering.patterns.size > 0) {
     head.blankLine();
     // Compiled once, when the module loads: a RegExp, not code generation.

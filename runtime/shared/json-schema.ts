@@ -55,7 +55,7 @@ type Engine = (schema: Record<string, unknown>) => SchemaValidator;
  * uri-template are checked by the same rules as the protocol's own validators; other formats are
  * annotations, as JSON Schema 2020-12 defines them by default.
  *
- * interpreter: the same verdicts (test/runtime/server/json-schema.test.ts holds them equal to
+ * interpreter: the same verdicts (test/runtime/shared/json-schema.test.ts holds them equal to
  * ajv's), except that every `format` is an annotation.
  */
 export class SchemaCompiler {

@@ -1,6 +1,6 @@
 /**
  * `generate --tools`: tool schemas compiled by our validator compiler against the oracle, the
- * runtime's own ajv engine (runtime/server/json-schema.ts SchemaCompiler "ajv": the verdicts a
+ * runtime's own ajv engine (runtime/shared/json-schema.ts SchemaCompiler "ajv": the verdicts a
  * server gives without compiled validators). fast-check generates schemas over every keyword the
  * compiler supports, in both dialects, and values from the same small vocabulary of keys and
  * leaves (so that both verdicts are common), then mutates the valid ones.

@@ -81,7 +81,7 @@ const CASES: { name: string; schema: Record<string, unknown>; instances: unknown
   },
 ];
 
-describe("server/json-schema: the interpreter agrees with ajv on tool schemas", () => {
+describe("shared/json-schema: the interpreter agrees with ajv on tool schemas", () => {
   let ajv: SchemaCompiler;
   let interpreter: SchemaCompiler;
   before(async () => {
