@@ -156,7 +156,10 @@ export async function generate(options: GenerateOptions): Promise<GenerateReport
         schema,
         files: {},
       };
-    const registry = emitRegistry(Object.values(entries).filter((e) => e.extension === undefined).map(({ revision, era }) => ({ revision, era })));
+    const registry = emitRegistry(
+      Object.values(entries).filter((e) => e.extension === undefined).map(({ revision, era }) => ({ revision, era })),
+      Object.values(entries).flatMap(({ revision, extension }) => (extension === undefined ? [] : [{ id: extension, folder: revision }])),
+    );
     const support = supportFiles();
     const formatted = await formatFiles([...emitted.flatMap((e) => e.files), ...registry, ...support]);
     const result = writeFiles(outDir, formatted, options.dryRun);

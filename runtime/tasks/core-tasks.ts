@@ -1,4 +1,4 @@
-import type { CancelTaskResult, GetTaskResult, ListTasksResult, Task } from "../../generated/2025-11-25/types.js";
+import type { LatestSessionTypes } from "../../generated/registry.js";
 import type { HandlerContext } from "../dispatch/context.js";
 import { ErrorCode, RpcError } from "../jsonrpc/errors.js";
 import type { ServerSession } from "../session/server-session.js";
@@ -7,6 +7,12 @@ import { isTerminal, type TaskRecord } from "../stores/task-store.js";
 import { taskNotFound, type TaskManager } from "./task-manager.js";
 import { until } from "./until.js";
 import { taskView } from "./views.js";
+
+// 2025-11-25's experimental tasks: the latest session-era revision's types.
+type Task = LatestSessionTypes.Task;
+type GetTaskResult = LatestSessionTypes.GetTaskResult;
+type ListTasksResult = LatestSessionTypes.ListTasksResult;
+type CancelTaskResult = LatestSessionTypes.CancelTaskResult;
 
 /** 2025-11-25: the `_meta` key that ties a message to its task. */
 const RELATED_TASK = "io.modelcontextprotocol/related-task";

@@ -1,6 +1,6 @@
 import type { HandlerContext } from "../dispatch/context.js";
 import type { ExtensionMethod } from "../dispatch/router.js";
-import { METHODS as tasksModuleMethods } from "../../generated/extensions/tasks/protocol.js";
+import { EXTENSION_LOADERS } from "../../generated/registry.js";
 import { loadExtension, type LoadedExtension } from "../session/extensions.js";
 import { checkResult, isValidResult, reported, summarize } from "../session/validate.js";
 import { ErrorCode, RpcError } from "../jsonrpc/errors.js";
@@ -18,13 +18,13 @@ import { detailedTaskView } from "./views.js";
  */
 export function tasksExtensionMethods(tasks: TaskManager): ReadonlyMap<string, ExtensionMethod> {
   const method = (name: "tasks/get" | "tasks/update" | "tasks/cancel", serve: (params: Record<string, unknown>, context: HandlerContext) => Promise<Record<string, unknown>>): [string, ExtensionMethod] => {
-    const descriptor = tasksModuleMethods[name];
     return [
       name,
       {
         handler: async (params, context) => {
           const module = await loadTasksExtension();
           negotiated(context as HandlerContext, name);
+          const descriptor = module.methods.get(name)!;
           // tasks/update: answers are checked one by one against what their question expects, and
           // answers to keys that are not outstanding are ignored (the extension: a server SHOULD),
           // so only the map's shape is checked here.
@@ -37,7 +37,8 @@ export function tasksExtensionMethods(tasks: TaskManager): ReadonlyMap<string, E
         checkParams() {},
         // The same result check as a core method's (session/validate.ts), once the module is loaded.
         checkResult(result) {
-          if (loadedTasksExtension && !isValidResult(loadedTasksExtension, descriptor, result)) checkResult(loadedTasksExtension, descriptor, name, result);
+          const descriptor = loadedTasksExtension?.methods.get(name);
+          if (loadedTasksExtension && descriptor && !isValidResult(loadedTasksExtension, descriptor, result)) checkResult(loadedTasksExtension, descriptor, name, result);
         },
       },
     ];
@@ -62,7 +63,7 @@ let loadingTasksExtension: Promise<LoadedExtension> | undefined;
 
 /** Loads generated/extensions/tasks on first use: a server that never sees a tasks request never pays for its validators. */
 export function loadTasksExtension(): Promise<LoadedExtension> {
-  return (loadingTasksExtension ??= import("../../generated/extensions/tasks/module.js").then(({ extensionModule }) => (loadedTasksExtension = loadExtension(extensionModule))));
+  return (loadingTasksExtension ??= EXTENSION_LOADERS[TASKS_EXTENSION]().then((module) => (loadedTasksExtension = loadExtension(module))));
 }
 
 /** The context, once the request is known to have negotiated the extension. */
