@@ -1,7 +1,7 @@
 // SEP-1034 defaults: only an accepted form is filled, only where the user left a field out, and a
 // field named __proto__ (from JSON on the wire) stays a field.
 import { expect } from "chai";
-import { withElicitationDefaults } from "../../../runtime/client/elicitation-defaults.js";
+import { withElicitationDefaults } from "../../../runtime/session/elicitation-defaults.js";
 
 const requestedSchema = { type: "object", properties: { name: { type: "string", default: "Ada" }, n: { type: "integer", default: 3 }, free: { type: "string" } } };
 
