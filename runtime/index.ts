@@ -36,8 +36,8 @@ export {
   type ValidationMode,
 } from "./client/client.js";
 export type { CacheOptions, CacheStore, CachedResult } from "./client/cache.js";
-export { SkillsClient, SkillVerificationError, type SkillFile, type SkillVerificationReason } from "./client/skills.js";
-export type { SkillFiles, SkillOptions } from "./server/skills.js";
+export { SkillsClient, SkillVerificationError, type SkillFile, type SkillVerificationReason } from "./extensions/skills/client.js";
+export type { SkillFiles, SkillOptions } from "./extensions/skills/server.js";
 export {
   APP_MIME_TYPE,
   APPS_EXTENSION,
@@ -50,9 +50,9 @@ export {
   type AppsClientCapability,
   type AppToolMeta,
   type AppToolVisibility,
-} from "./server/apps.js";
-export { DIRECTORY_MIME_TYPE, SKILL_LIMITS, SKILLS_EXTENSION, type SkillEntry, type SkillResourceEntry } from "./util/skill-entry.js";
-export { FrontmatterError, parseFrontmatter, type Frontmatter, type YamlValue } from "./util/frontmatter.js";
+} from "./extensions/apps/apps.js";
+export { DIRECTORY_MIME_TYPE, SKILL_LIMITS, SKILLS_EXTENSION, type SkillEntry, type SkillResourceEntry } from "./extensions/skills/protocol.js";
+export { FrontmatterError, parseFrontmatter, type Frontmatter, type YamlValue } from "./extensions/skills/frontmatter.js";
 
 export {
   LOG_LEVELS,
@@ -64,9 +64,9 @@ export {
   type TaskContext,
   type TaskOptions,
 } from "./dispatch/context.js";
-export type { TasksOptions } from "./tasks/task-manager.js";
-export { TASKS_EXTENSION } from "./tasks/task.js";
-export type { FollowOptions } from "./client/tasks.js";
+export type { TasksOptions } from "./extensions/tasks/task-manager.js";
+export { TASKS_EXTENSION } from "./extensions/tasks/protocol.js";
+export type { FollowOptions } from "./extensions/tasks/client.js";
 export type { InputRequiredOptions } from "./session/input-required.js";
 export { ErrorCode, RpcError } from "./jsonrpc/errors.js";
 export type { RequestOptions } from "./jsonrpc/peer.js";

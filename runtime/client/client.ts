@@ -22,8 +22,8 @@ import type {
 import { stderrLogger, type Logger } from "../util/logger.js";
 import { shallowCopy } from "../util/shallow-copy.js";
 import { ResponseCache, type CacheOptions } from "./cache.js";
-import { createdTask, followTask, type FollowOptions, type TaskChannel } from "./tasks.js";
-import { TASKS_EXTENSION } from "../tasks/task.js";
+import { createdTask, followTask, type FollowOptions, type TaskChannel } from "../extensions/tasks/client.js";
+import { TASKS_EXTENSION } from "../extensions/tasks/protocol.js";
 
 export type { ClientHandlers, ValidationMode };
 

@@ -7,10 +7,10 @@ import { ErrorCode, RpcError } from "../jsonrpc/errors.js";
 import { InputRequiredCodec, type InputRequiredOptions } from "../session/input-required.js";
 import { ALL_REVISIONS, eraOf, isRevision, revisionName, type PinnedRevision, type Revision, type RevisionRef } from "../session/revisions.js";
 import { ServerSession, type ServerCore } from "../session/server-session.js";
-import { CoreTasks } from "../tasks/core-tasks.js";
-import { TASKS_EXTENSION } from "../tasks/task.js";
-import { TaskManager, type TasksOptions } from "../tasks/task-manager.js";
-import { loadTasksExtension, tasksExtensionMethods } from "../tasks/tasks-extension.js";
+import { CoreTasks } from "../extensions/tasks/core-tasks.js";
+import { TASKS_EXTENSION } from "../extensions/tasks/protocol.js";
+import { TaskManager, type TasksOptions } from "../extensions/tasks/task-manager.js";
+import { loadTasksExtension, tasksExtensionMethods } from "../extensions/tasks/tasks-extension.js";
 import type { Transport } from "../jsonrpc/transport.js";
 import type { Endpoint } from "../transports/endpoint.js";
 import { stderrLogger, type Logger } from "../util/logger.js";
@@ -29,7 +29,7 @@ import {
   type ResourceTemplateHandler,
 } from "./resources.js";
 import type { DefaultTypes, ServedMethod, ServedParams, ServedResult, ServedTypes } from "./served.js";
-import { SkillCatalog, type SkillFiles, type SkillOptions } from "./skills.js";
+import { SkillCatalog, type SkillFiles, type SkillOptions } from "../extensions/skills/server.js";
 import { Subscriptions, type ListKind } from "./subscriptions.js";
 import type { ObjectSchema, ToolArguments } from "./schema-types.js";
 import { ToolRegistry, type ToolDefinition, type ToolHandler, type ToolResult } from "./tools.js";
@@ -320,7 +320,7 @@ export class McpServer<Types extends RevisionTypes = any> {
    * Serves a skill (SEP-2640, the io.modelcontextprotocol/skills extension) at
    * `skill://<path>/`: `files` by path relative to the skill's root, SKILL.md among them, whose
    * frontmatter `name` is the path's last segment. Each file becomes a resource; skills/list,
-   * skills/get and resources/directory/read answer for them (runtime/server/skills.ts).
+   * skills/get and resources/directory/read answer for them (runtime/extensions/skills/server.ts).
    */
   skill(path: string, files: SkillFiles, options?: SkillOptions): this {
     (this.skills ??= new SkillCatalog(this, this.paginator)).add(path, files, options);

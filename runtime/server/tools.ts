@@ -1,6 +1,6 @@
 import type { RequestContext, TaskContext, TaskOptions } from "../dispatch/context.js";
 import { ExtensionResult } from "../dispatch/router.js";
-import { taskRequired } from "../tasks/task-manager.js";
+import { taskRequired } from "../extensions/tasks/task-manager.js";
 import { isThenable } from "../util/thenable.js";
 import { ErrorCode, RpcError } from "../jsonrpc/errors.js";
 import { precompiled, type CompiledToolValidators, type SchemaCompiler, type SchemaValidator } from "../shared/json-schema.js";

@@ -7,6 +7,14 @@ import { dialectOf, type Dialect } from "./dialect.js";
 import type { Logger } from "../util/logger.js";
 
 
+/** The JSON Schemas of an extension method's params and result (draft-07 or 2020-12, by `$schema`). */
+export interface MethodSchemas {
+  readonly params?: Record<string, unknown>;
+  readonly result?: Record<string, unknown>;
+  /** Stateless era: the result is a CacheableResult (SEP-2549), so ttlMs and cacheScope are filled in as on resources/list. */
+  readonly cacheable?: boolean;
+}
+
 /** A compiled tool schema: undefined when `value` conforms, else what is wrong ("/city: must be string; ..."). */
 export type SchemaValidator = (value: unknown) => string | undefined;
 

@@ -21,8 +21,11 @@ export const LAYERS: readonly (readonly string[])[] = [
   ["runtime/transports/"],
   ["runtime/session/"],
   ["runtime/dispatch/"],
-  ["runtime/tasks/"],
+  // The extensions' wings (tasks, skills, apps): what the server and the client assemble.
+  ["runtime/extensions/tasks/", "runtime/extensions/skills/", "runtime/extensions/apps/"],
   ["runtime/server/", "runtime/client/"],
+  // Add-ons built on McpClient.
+  ["runtime/extensions/skills/client.ts"],
   ["runtime/auth/"],
   ["runtime/index.ts", "runtime/http.ts", "runtime/redis.ts"],
   // The generator.
@@ -164,7 +167,7 @@ describe("architecture: layers", () => {
       "runtime/server/tools.ts -> runtime/client/client.ts: sideways, from runtime/server/ to runtime/client/",
     ]);
     expect(cycles(planted)).to.deep.equal([["runtime/jsonrpc/peer.ts", "runtime/server/server.ts"]]);
-    const around = new Map([["runtime/tasks/core-tasks.ts", ["generated/2025-11-25/types.ts", "generated/registry.ts"]]]);
-    expect(generatedReachedAround(around)).to.deep.equal(["runtime/tasks/core-tasks.ts -> generated/2025-11-25/types.ts"]);
+    const around = new Map([["runtime/extensions/tasks/core-tasks.ts", ["generated/2025-11-25/types.ts", "generated/registry.ts"]]]);
+    expect(generatedReachedAround(around)).to.deep.equal(["runtime/extensions/tasks/core-tasks.ts -> generated/2025-11-25/types.ts"]);
   });
 });

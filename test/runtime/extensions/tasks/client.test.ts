@@ -1,15 +1,15 @@
-// McpClient and tasks (runtime/client/tasks.ts), end to end against our server: the client
+// McpClient and tasks (runtime/extensions/tasks/client.ts), end to end against our server: the client
 // declares the tasks extension, follows a CreateTaskResult by polling at the task's interval,
 // answers input_required through its handlers, cancels when its signal aborts, and resumes a task
 // by id from a new connection. 2026-07-28 over Streamable HTTP (tasks/* carry Mcp-Name, which the
 // endpoint checks), 2025-11-25 in memory.
 import { expect } from "chai";
-import { createServer, McpClient, RpcError, type McpServer } from "../../../runtime/index.js";
-import { createMemoryPair } from "../../../runtime/transports/memory.js";
-import { http, HttpClientTransport, type HttpEndpoint } from "../../../runtime/transports/http/index.js";
-import { quiet, rejectionOf } from "../../support/features-server.js";
-import { until } from "../../support/mcp.js";
-import { registerTaskTools } from "../../support/task-tools.js";
+import { createServer, McpClient, RpcError, type McpServer } from "../../../../runtime/index.js";
+import { createMemoryPair } from "../../../../runtime/transports/memory.js";
+import { http, HttpClientTransport, type HttpEndpoint } from "../../../../runtime/transports/http/index.js";
+import { quiet, rejectionOf } from "../../../support/features-server.js";
+import { until } from "../../../support/mcp.js";
+import { registerTaskTools } from "../../../support/task-tools.js";
 
 const POLL_MS = 40;
 /** Gates opened by the test, by name; and the gates whose task was stopped. */

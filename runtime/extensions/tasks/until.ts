@@ -1,4 +1,4 @@
-import type { TaskRecord, TaskStore } from "../stores/task-store.js";
+import type { TaskRecord, TaskStore } from "../../stores/task-store.js";
 
 /**
  * Waits for a task to reach a state `decide` accepts (it returns a value) or refuses (it throws),

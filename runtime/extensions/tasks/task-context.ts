@@ -1,8 +1,8 @@
-import type { AskOptions, HandlerContext, LogLevelName, RequestContext, TaskContext, TaskOptions } from "../dispatch/context.js";
-import { ErrorCode, RpcError } from "../jsonrpc/errors.js";
-import { revisionModule } from "../session/revisions.js";
-import { summarize } from "../session/validate.js";
-import { isTerminal, type TaskStore } from "../stores/task-store.js";
+import type { AskOptions, HandlerContext, LogLevelName, RequestContext, TaskContext, TaskOptions } from "../../dispatch/context.js";
+import { ErrorCode, RpcError } from "../../jsonrpc/errors.js";
+import { revisionModule } from "../../session/revisions.js";
+import { summarize } from "../../session/validate.js";
+import { isTerminal, type TaskStore } from "../../stores/task-store.js";
 import { until } from "./until.js";
 
 /** The facts of a request a task's work reads from the request that started it, as they are there. */

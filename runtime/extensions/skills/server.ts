@@ -2,9 +2,9 @@
 // skill://<skill-path>/<file-path>, skills/list and skills/get return the skills' entries (their
 // frontmatter, and every file's digest and size), and resources/directory/read lists a skill's
 // directories. Built on the open server API: resources, `handle` and `extension`.
-import type { RequestContext } from "../dispatch/context.js";
-import { ErrorCode, RpcError } from "../jsonrpc/errors.js";
-import { FrontmatterError, parseFrontmatter } from "../util/frontmatter.js";
+import type { RequestContext } from "../../dispatch/context.js";
+import { ErrorCode, RpcError } from "../../jsonrpc/errors.js";
+import { FrontmatterError, parseFrontmatter } from "./frontmatter.js";
 import {
   DIRECTORY_MIME_TYPE,
   SKILL_LIMITS,
@@ -14,10 +14,9 @@ import {
   SKILLS_EXTENSION,
   sha256Digest,
   type SkillEntry,
-} from "../util/skill-entry.js";
-import type { MethodSchemas } from "./extensions.js";
-import type { Paginator } from "./pagination.js";
-import type { ResourceDefinition, ResourceHandler } from "./resources.js";
+} from "./protocol.js";
+import type { MethodSchemas } from "../../shared/json-schema.js";
+import type { ReadResourceResult, Resource } from "../../shared/types.js";
 
 /** A skill's files by path relative to its root (`SKILL.md`, `references/FORMS.md`): text, or raw bytes. */
 export type SkillFiles = Readonly<Record<string, string | Uint8Array>>;
@@ -27,9 +26,9 @@ export interface SkillOptions {
   readonly mimeTypes?: Readonly<Record<string, string>>;
 }
 
-/** What the catalog needs of the server. */
+/** What the catalog needs of the server (McpServer's open API): the wing plugs in through it. */
 export interface SkillHost {
-  resource(definition: ResourceDefinition, handler: ResourceHandler): unknown;
+  resource(definition: Resource, handler: (uri: string, context: RequestContext) => ReadResourceResult | Promise<ReadResourceResult>): unknown;
   handle(method: string, handler: (params: Record<string, unknown>, context: RequestContext) => unknown, schemas: MethodSchemas): unknown;
   extension(id: string, settings: Record<string, unknown>): unknown;
 }
@@ -58,6 +57,11 @@ interface Child {
   readonly mimeType: string;
 }
 
+/** The server's paginator (sealed cursors, ServerOptions.pageSize). */
+export interface Pages {
+  page<T>(list: string, items: readonly T[], cursor: unknown): { items: T[]; nextCursor?: string };
+}
+
 interface ServedFile {
   readonly bytes: Uint8Array;
 }
@@ -72,7 +76,7 @@ export class SkillCatalog {
   /** Pages as the server's own lists do (ServerOptions.pageSize, sealed cursors); an entry is never split. */
   constructor(
     private readonly host: SkillHost,
-    private readonly paginator: Pick<Paginator, "page">,
+    private readonly paginator: Pages,
   ) {
     host.extension(SKILLS_EXTENSION, { directoryRead: true });
     host.handle("skills/list", (params) => this.list(params.cursor), SKILL_METHOD_SCHEMAS["skills/list"]);
@@ -148,7 +152,7 @@ export class SkillCatalog {
     );
   }
 
-  private serveFile(uri: string, bytes: Uint8Array, text: boolean, definition: ResourceDefinition): void {
+  private serveFile(uri: string, bytes: Uint8Array, text: boolean, definition: Resource): void {
     const served = this.files.get(uri);
     // A nested skill's files are its enclosing skill's too (SEP-2640 "Nested skills"): one resource, same bytes.
     if (served) {

@@ -2,7 +2,7 @@
 // skill's files, each checked against the entry before it is used ("Integrity and verification"):
 // listed, the entry's size, the entry's digest, and for SKILL.md a frontmatter equal to the
 // entry's. Nothing is read ahead of need: list and get never read a file.
-import { FrontmatterError, parseFrontmatter, sameYaml, type YamlValue } from "../util/frontmatter.js";
+import { FrontmatterError, parseFrontmatter, sameYaml, type YamlValue } from "./frontmatter.js";
 import {
   SKILL_LIMITS,
   SKILL_MD,
@@ -12,8 +12,8 @@ import {
   skillRoot,
   type SkillEntry,
   type SkillResourceEntry,
-} from "../util/skill-entry.js";
-import type { CallOptions, McpClient } from "./client.js";
+} from "./protocol.js";
+import type { CallOptions, McpClient } from "../../client/client.js";
 
 export type SkillVerificationReason = "unlisted" | "size" | "digest" | "frontmatter";
 

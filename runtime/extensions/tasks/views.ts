@@ -1,5 +1,5 @@
-import type { Era } from "../session/revisions.js";
-import type { TaskRecord } from "../stores/task-store.js";
+import type { Era } from "../../session/revisions.js";
+import type { TaskRecord } from "../../stores/task-store.js";
 
 /**
  * The wire shapes of a stored task. 2026-07-28 (the tasks extension): flat, `ttlMs` and

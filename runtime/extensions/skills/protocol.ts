@@ -1,5 +1,5 @@
-// The wire contract of the Skills extension (SEP-2640), shared by the server (runtime/server/skills.ts)
-// and the client (runtime/client/skills.ts). SEP-2640 ships no schema.json: the method schemas
+// The wire contract of the Skills extension (SEP-2640), shared by the server (runtime/extensions/skills/server.ts)
+// and the client (runtime/extensions/skills/client.ts). SEP-2640 ships no schema.json: the method schemas
 // below are written from its tables ("Enumeration via skills/list", "Retrieval via skills/get",
 // "resources/directory/read").
 import type { YamlValue } from "./frontmatter.js";

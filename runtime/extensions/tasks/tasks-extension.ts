@@ -1,10 +1,10 @@
-import type { HandlerContext } from "../dispatch/context.js";
-import type { ExtensionMethod } from "../dispatch/router.js";
-import { EXTENSION_LOADERS } from "../../generated/registry.js";
-import { loadExtension, type LoadedExtension } from "../session/extensions.js";
-import { checkResult, isValidResult, reported, summarize } from "../session/validate.js";
-import { ErrorCode, RpcError } from "../jsonrpc/errors.js";
-import { declaresTasksExtension, TASKS_EXTENSION } from "./task.js";
+import type { HandlerContext } from "../../dispatch/context.js";
+import type { ExtensionMethod } from "../../dispatch/router.js";
+import { EXTENSION_LOADERS } from "../../../generated/registry.js";
+import { loadExtension, type LoadedExtension } from "../../session/extensions.js";
+import { checkResult, isValidResult, reported, summarize } from "../../session/validate.js";
+import { ErrorCode, RpcError } from "../../jsonrpc/errors.js";
+import { declaresTasksExtension, TASKS_EXTENSION } from "./protocol.js";
 import type { TaskManager } from "./task-manager.js";
 import { detailedTaskView } from "./views.js";
 

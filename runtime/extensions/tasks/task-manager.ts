@@ -1,13 +1,13 @@
-import type { HandlerContext, RequestContext, TaskContext, TaskLauncher, TaskOptions } from "../dispatch/context.js";
-import { ExtensionResult } from "../dispatch/router.js";
-import { ErrorCode, RpcError } from "../jsonrpc/errors.js";
-import { revisionModule } from "../session/revisions.js";
-import { reported, summarize } from "../session/validate.js";
-import type { LoadedExtension } from "../session/extensions.js";
-import { isTerminal, MemoryTaskStore, type TaskRecord, type TaskStore } from "../stores/task-store.js";
-import type { Logger } from "../util/logger.js";
+import type { HandlerContext, RequestContext, TaskContext, TaskLauncher, TaskOptions } from "../../dispatch/context.js";
+import { ExtensionResult } from "../../dispatch/router.js";
+import { ErrorCode, RpcError } from "../../jsonrpc/errors.js";
+import { revisionModule } from "../../session/revisions.js";
+import { reported, summarize } from "../../session/validate.js";
+import type { LoadedExtension } from "../../session/extensions.js";
+import { isTerminal, MemoryTaskStore, type TaskRecord, type TaskStore } from "../../stores/task-store.js";
+import type { Logger } from "../../util/logger.js";
 import { createdTaskView } from "./views.js";
-import { declaresTasksExtension, TASKS_EXTENSION } from "./task.js";
+import { declaresTasksExtension, TASKS_EXTENSION } from "./protocol.js";
 import { InlineTaskContext, RunningTaskContext } from "./task-context.js";
 
 export interface TasksOptions {

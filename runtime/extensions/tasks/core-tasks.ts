@@ -1,9 +1,9 @@
-import type { LatestSessionTypes } from "../../generated/registry.js";
-import type { HandlerContext } from "../dispatch/context.js";
-import { ErrorCode, RpcError } from "../jsonrpc/errors.js";
-import type { ServerSession } from "../session/server-session.js";
-import type { Logger } from "../util/logger.js";
-import { isTerminal, type TaskRecord } from "../stores/task-store.js";
+import type { LatestSessionTypes } from "../../../generated/registry.js";
+import type { HandlerContext } from "../../dispatch/context.js";
+import { ErrorCode, RpcError } from "../../jsonrpc/errors.js";
+import type { ServerSession } from "../../session/server-session.js";
+import type { Logger } from "../../util/logger.js";
+import { isTerminal, type TaskRecord } from "../../stores/task-store.js";
 import { taskNotFound, type TaskManager } from "./task-manager.js";
 import { until } from "./until.js";
 import { taskView } from "./views.js";

@@ -4,10 +4,10 @@
 // computed here with node:crypto.
 import { expect } from "chai";
 import { createHash } from "node:crypto";
-import { createMemoryPair, createServer, McpClient, SkillsClient, SkillVerificationError, type McpServer, type Revision, type SkillEntry } from "../../../runtime/index.js";
-import { silentLogger } from "../../../runtime/util/logger.js";
-import { SKILL_METHOD_SCHEMAS } from "../../../runtime/util/skill-entry.js";
-import { quiet, rejectionOf, WireTap } from "../../support/features-server.js";
+import { createMemoryPair, createServer, McpClient, SkillsClient, SkillVerificationError, type McpServer, type Revision, type SkillEntry } from "../../../../runtime/index.js";
+import { silentLogger } from "../../../../runtime/util/logger.js";
+import { SKILL_METHOD_SCHEMAS } from "../../../../runtime/extensions/skills/protocol.js";
+import { quiet, rejectionOf, WireTap } from "../../../support/features-server.js";
 
 const SKILL_MD = "---\nname: pdf-processing\ndescription: Extract, fill, and assemble PDF documents\nmetadata:\n  version: 2.1.0\n---\n\nBody.\n";
 const FORMS = "Supporting content.\n";

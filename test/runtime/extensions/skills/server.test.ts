@@ -3,9 +3,9 @@
 // registration rules (name = last path segment, SKILL.md required, limits).
 import { expect } from "chai";
 import { createHash } from "node:crypto";
-import { createServer, parseFrontmatter } from "../../../runtime/index.js";
-import { quiet, rejectionOf } from "../../support/features-server.js";
-import { connectClient } from "../../support/mcp.js";
+import { createServer, parseFrontmatter } from "../../../../runtime/index.js";
+import { quiet, rejectionOf } from "../../../support/features-server.js";
+import { connectClient } from "../../../support/mcp.js";
 
 const SKILL_MD = "---\nname: pdf-processing\ndescription: Extract, fill, and assemble PDF documents\nmetadata:\n  version: \"2.1\"\n---\n\n# PDF\nSee references/FORMS.md.\n";
 const FORMS = "Forms: fill them in.\n";

@@ -1,8 +1,8 @@
 // MCP Apps (SEP-1865, the io.modelcontextprotocol/ui extension), server side: a tool names the
 // `ui://` resource that renders it in `_meta.ui.resourceUri`, and that resource is HTML served
 // with the extension's MIME type. The types mirror @modelcontextprotocol/ext-apps 2.0
-// (spec.types.ts); test/runtime/server/apps.test.ts holds what they produce to its schema.json.
-import type { ReadResourceResult, Resource } from "../shared/types.js";
+// (spec.types.ts); test/runtime/extensions/apps/apps.test.ts holds what they produce to its schema.json.
+import type { ReadResourceResult, Resource } from "../../shared/types.js";
 
 export const APPS_EXTENSION = "io.modelcontextprotocol/ui";
 /** The MIME type of an MCP App's HTML: hosts render only resources that carry it. */

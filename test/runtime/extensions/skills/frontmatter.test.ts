@@ -1,7 +1,7 @@
 // The SKILL.md frontmatter reader: the YAML subset it accepts, typed by the YAML 1.2 core schema,
 // and what it refuses, with the line. (test/interop/skills.test.ts checks it against SDK v2's parser.)
 import { expect } from "chai";
-import { FrontmatterError, parseFrontmatter, sameYaml } from "../../../runtime/util/frontmatter.js";
+import { FrontmatterError, parseFrontmatter, sameYaml } from "../../../../runtime/extensions/skills/frontmatter.js";
 
 const doc = (yaml: string, body = "Body.\n") => `---\n${yaml}\n---\n${body}`;
 

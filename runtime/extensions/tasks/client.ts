@@ -1,5 +1,5 @@
-import { ErrorCode, RpcError } from "../jsonrpc/errors.js";
-import type { Era } from "../session/revisions.js";
+import { ErrorCode, RpcError } from "../../jsonrpc/errors.js";
+import type { Era } from "../../session/revisions.js";
 
 /** What following a task needs of the client. */
 export interface TaskChannel {

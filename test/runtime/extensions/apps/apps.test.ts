@@ -2,9 +2,9 @@
 // the app MIME type and its _meta.ui, in both eras; and the client capability check.
 // (test/interop/apps.test.ts holds them to @modelcontextprotocol/ext-apps itself.)
 import { expect } from "chai";
-import { APP_MIME_TYPE, appResource, appsCapability, appToolMeta, createServer } from "../../../runtime/index.js";
-import { quiet } from "../../support/features-server.js";
-import { connectClient } from "../../support/mcp.js";
+import { APP_MIME_TYPE, appResource, appsCapability, appToolMeta, createServer } from "../../../../runtime/index.js";
+import { quiet } from "../../../support/features-server.js";
+import { connectClient } from "../../../support/mcp.js";
 
 describe("MCP Apps helpers", () => {
   it("appToolMeta puts the resource URI under ui and under the flat ui/resourceUri key, keeping other keys", () => {

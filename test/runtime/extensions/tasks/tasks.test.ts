@@ -5,10 +5,10 @@
 // ten tasks scenarios (tools/conformance/run.mjs) are the outside oracle; 2025-11-25 answers are
 // also checked against that revision's generated validators.
 import { expect } from "chai";
-import { createServer, McpClient, RpcError, type McpServer } from "../../../runtime/index.js";
-import { createMemoryPair } from "../../../runtime/transports/memory.js";
-import { quiet, rejectionOf } from "../../support/features-server.js";
-import { expectValid, until } from "../../support/mcp.js";
+import { createServer, McpClient, RpcError, type McpServer } from "../../../../runtime/index.js";
+import { createMemoryPair } from "../../../../runtime/transports/memory.js";
+import { quiet, rejectionOf } from "../../../support/features-server.js";
+import { expectValid, until } from "../../../support/mcp.js";
 
 const TASKS = "io.modelcontextprotocol/tasks";
 const NO_ARGS = { type: "object", properties: {} } as const;
