@@ -2,6 +2,7 @@ import type { Ajv, ErrorObject } from "ajv";
 import type { Ajv2020 } from "ajv/dist/2020.js";
 import { isByte, isUri, isUriTemplate } from "../../generated/validation.js";
 import { canonicalJson } from "../util/canonical-json.js";
+import { commonJsRequire } from "../util/require.js";
 import { newAjv, type AjvClasses } from "./ajv.js";
 import { dialectOf, type Dialect } from "./dialect.js";
 import type { Logger } from "../util/logger.js";
@@ -101,13 +102,6 @@ export class SchemaCompiler {
 type Module<K extends string, T> = Partial<Record<K, T>> & { default?: Partial<Record<K, T>> & T };
 type AjvModule07 = Module<"Ajv", new (options: object) => Ajv>;
 type AjvModule2020 = Module<"Ajv2020", new (options: object) => Ajv2020>;
-
-/** `require`, through process.getBuiltinModule (no node: import on the fetch path); undefined where there is none (Workers). */
-function commonJsRequire(): ((id: string) => unknown) | undefined {
-  const process = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process;
-  const module = process?.getBuiltinModule?.("node:module") as typeof import("node:module") | undefined;
-  return module?.createRequire(import.meta.url);
-}
 
 async function importAjv(logger: Logger): Promise<Engine> {
   return ajvEngine((await import("ajv")) as unknown as AjvModule07, (await import("ajv/dist/2020.js")) as unknown as AjvModule2020, logger);

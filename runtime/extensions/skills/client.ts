@@ -2,7 +2,7 @@
 // skill's files, each checked against the entry before it is used ("Integrity and verification"):
 // listed, the entry's size, the entry's digest, and for SKILL.md a frontmatter equal to the
 // entry's. Nothing is read ahead of need: list and get never read a file.
-import { FrontmatterError, parseFrontmatter, sameYaml, type YamlValue } from "./frontmatter.js";
+import { FrontmatterError, frontmatterOf, sameYaml, type YamlValue } from "./frontmatter.js";
 import {
   SKILL_LIMITS,
   SKILL_MD,
@@ -156,7 +156,7 @@ export class SkillsClient {
     if (text === undefined) throw new SkillVerificationError("frontmatter", uri, `${SKILL_MD} arrived as bytes, not text`);
     let parsed;
     try {
-      parsed = parseFrontmatter(text);
+      parsed = await frontmatterOf(text);
     } catch (error) {
       throw new SkillVerificationError("frontmatter", uri, error instanceof FrontmatterError ? error.message : String(error));
     }

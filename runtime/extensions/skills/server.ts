@@ -4,7 +4,8 @@
 // directories. Built on the open server API: resources, `handle` and `extension`.
 import type { RequestContext } from "../../dispatch/context.js";
 import { ErrorCode, RpcError } from "../../jsonrpc/errors.js";
-import { FrontmatterError, parseFrontmatter } from "./frontmatter.js";
+import { FrontmatterError, frontmatterOf } from "./frontmatter.js";
+import { isThenable } from "../../util/thenable.js";
 import {
   DIRECTORY_MIME_TYPE,
   SKILL_LIMITS,
@@ -72,6 +73,7 @@ export class SkillCatalog {
   private readonly files = new Map<string, ServedFile>();
   /** Directory URI -> its direct children by URI. */
   private readonly directories = new Map<string, Map<string, Child>>();
+  private pending: Promise<void>[] = [];
 
   /** Pages as the server's own lists do (ServerOptions.pageSize, sealed cursors); an entry is never split. */
   constructor(
@@ -96,12 +98,27 @@ export class SkillCatalog {
     if (!SKILL_NAME.test(name)) throw new Error(`skill ${path}: "${name}" breaks the Agent Skills naming rules (1-64 of a-z, 0-9, "-"; no leading, trailing or doubled "-")`);
     const manifest = files[SKILL_MD];
     if (manifest === undefined) throw new Error(`skill ${path} has no ${SKILL_MD}`);
-    let frontmatter: Record<string, unknown>;
-    try {
-      frontmatter = parseFrontmatter(typeof manifest === "string" ? manifest : new TextDecoder("utf-8", { fatal: true }).decode(manifest)).fields;
-    } catch (error) {
-      throw new Error(`skill ${path}: ${SKILL_MD}: ${error instanceof FrontmatterError ? error.message : "not UTF-8 text"}`);
-    }
+    const read = (() => {
+      try {
+        return frontmatterOf(typeof manifest === "string" ? manifest : new TextDecoder("utf-8", { fatal: true }).decode(manifest));
+      } catch (error) {
+        throw unreadable(path, error);
+      }
+    })();
+    if (!isThenable(read)) return this.register(path, name, files, options, read.fields);
+    // Where yaml must be imported (Workers), the skill is served once it is read; a failure is
+    // then reported by every skills request, since no caller is left to throw to.
+    const pending: Promise<void> = read.then(
+      (frontmatter) => this.register(path, name, files, options, frontmatter.fields),
+      (error: unknown) => {
+        throw unreadable(path, error);
+      },
+    );
+    pending.catch(() => {});
+    this.pending.push(pending);
+  }
+
+  private register(path: string, name: string, files: SkillFiles, options: SkillOptions, frontmatter: Record<string, unknown>): void {
     if (frontmatter.name !== name) throw new Error(`skill ${path}: the frontmatter name is ${JSON.stringify(frontmatter.name)}; SEP-2640 requires it to equal the last path segment, "${name}"`);
     if (typeof frontmatter.description !== "string" || frontmatter.description === "") throw new Error(`skill ${path}: the frontmatter needs a non-empty description`);
     const metadata = frontmatter.metadata;
@@ -170,26 +187,42 @@ export class SkillCatalog {
     return children;
   }
 
+  /** Skills still being read (where yaml is imported): each request waits for them. */
+  private ready(): Promise<unknown> | undefined {
+    return this.pending.length > 0 ? Promise.all(this.pending) : undefined;
+  }
+
   private async list(cursor: unknown): Promise<{ skills: SkillEntry[]; nextCursor?: string }> {
+    await this.ready();
     const { items, nextCursor } = this.paginator.page("skills", [...this.skills.values()], cursor);
     const skills = await Promise.all(items);
     return nextCursor === undefined ? { skills } : { skills, nextCursor };
   }
 
   private async get(uri: string): Promise<{ skill: SkillEntry }> {
+    await this.ready();
     const skill = this.skills.get(uri);
     if (!skill) throw new RpcError(ErrorCode.InvalidParams, `${uri} is not the SKILL.md of a skill this server serves`, { uri });
     return { skill: await skill };
   }
 
   /** A cursor is good for the directory it was issued for only. */
-  private readDirectory(uri: string, cursor: unknown): { resources: Child[]; nextCursor?: string } {
+  private readDirectory(uri: string, cursor: unknown): { resources: Child[]; nextCursor?: string } | Promise<{ resources: Child[]; nextCursor?: string }> {
+    const waiting = this.ready();
+    return waiting ? waiting.then(() => this.directoryPage(uri, cursor)) : this.directoryPage(uri, cursor);
+  }
+
+  private directoryPage(uri: string, cursor: unknown): { resources: Child[]; nextCursor?: string } {
     const children = this.directories.get(uri);
     if (!children) throw new RpcError(ErrorCode.InvalidParams, `${uri} is not a directory this server serves`, { uri });
     const sorted = [...children.values()].sort((a, b) => (a.uri < b.uri ? -1 : 1));
     const { items, nextCursor } = this.paginator.page(`directory ${uri}`, sorted, cursor);
     return nextCursor === undefined ? { resources: items } : { resources: items, nextCursor };
   }
+}
+
+function unreadable(path: string, error: unknown): Error {
+  return new Error(`skill ${path}: ${SKILL_MD}: ${error instanceof FrontmatterError ? error.message : "not UTF-8 text"}`);
 }
 
 function sameBytes(a: Uint8Array, b: Uint8Array): boolean {

@@ -1,5 +1,6 @@
-// The SKILL.md frontmatter reader: the YAML subset it accepts, typed by the YAML 1.2 core schema,
-// and what it refuses, with the line. (test/interop/skills.test.ts checks it against SDK v2's parser.)
+// The SKILL.md frontmatter reader: YAML read by the yaml package with the 1.2 core schema, and what
+// it refuses, with the line in the whole file. (test/interop/skills.test.ts checks it against SDK
+// v2's reader.)
 import { expect } from "chai";
 import { FrontmatterError, parseFrontmatter, sameYaml } from "../../../../runtime/extensions/skills/frontmatter.js";
 
@@ -63,6 +64,11 @@ describe("parseFrontmatter", () => {
     expect(body).to.equal("Body.\n");
   });
 
+  it("reads what YAML allows beyond the old subset: flow mappings, mappings inside sequences; an empty block is an empty mapping", () => {
+    expect(parseFrontmatter(doc("meta: {a: 1, b: [x]}\nlist:\n  - a: 1\n    b: two")).fields).to.deep.equal({ meta: { a: 1, b: ["x"] }, list: [{ a: 1, b: "two" }] });
+    expect(parseFrontmatter("---\n---\nbody").fields).to.deep.equal({});
+  });
+
   it("accepts a BOM and CRLF line ends", () => {
     expect(parseFrontmatter("\ufeff---\r\nname: a\r\ndescription: b\r\n---\r\nx").fields).to.deep.equal({ name: "a", description: "b" });
   });
@@ -70,14 +76,15 @@ describe("parseFrontmatter", () => {
   const refused: [string, string, RegExp][] = [
     ["no frontmatter", "# Title\n", /does not begin with a --- delimited/],
     ["an unclosed block", "---\nname: a\n", /does not begin with a --- delimited/],
-    ["a line that is not key: value", doc("name: a\njust text"), /line 3: expected "key: value"/],
-    ["a duplicate key", doc("name: a\nname: b"), /line 3: duplicate key "name"/],
-    ["an anchor", doc("name: &x a"), /line 2: YAML syntax not supported/],
-    ["a flow mapping", doc("meta: {a: 1}"), /line 2: YAML syntax not supported/],
-    ["an unterminated string", doc('name: "a'), /line 2: unterminated double-quoted/],
-    ["a mapping inside a sequence", doc("list:\n  - a: 1"), /line 3: mappings inside sequences/],
-    ["a plain value with \": \"", doc("description: Use it: often"), /line 2: a plain value cannot contain ": "/],
-    ["stray indentation", doc("name: a\n    b: c"), /line 3: unexpected indentation/],
+    ["a line that is not key: value", doc("name: a\njust text"), /^line 3: Implicit map keys need to be followed by map values/],
+    ["a duplicate key", doc("name: a\nname: b"), /^line 3: Map keys must be unique/],
+    ["an anchor", doc("name: a\ntitle: &x a"), /^line 3: anchors, aliases and tags are not supported/],
+    ["an alias", doc("name: a\ntitle: *x"), /^line 3: anchors, aliases and tags are not supported/],
+    ["a tag", doc("count: !!str 1"), /^line 2: anchors, aliases and tags are not supported/],
+    ["an unterminated string", doc('name: "a'), /^line 2: Missing closing "quote/],
+    ["a plain value with \": \"", doc("description: Use it: often"), /^line 2: Nested mappings are not allowed in compact mappings/],
+    ["stray indentation", doc("name: a\n    b: c"), /^line 2: Nested mappings are not allowed/],
+    ["a frontmatter that is not a mapping", doc("- a\n- b"), /^line 2: the frontmatter is not a mapping/],
   ];
   for (const [what, text, message] of refused)
     it(`refuses ${what}, naming the line`, () => {

@@ -2,10 +2,13 @@
 // resources, in both eras; digests and sizes computed independently here (node:crypto); and the
 // registration rules (name = last path segment, SKILL.md required, limits).
 import { expect } from "chai";
+import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
+import { join } from "node:path";
 import { createServer, parseFrontmatter } from "../../../../runtime/index.js";
 import { quiet, rejectionOf } from "../../../support/features-server.js";
 import { connectClient } from "../../../support/mcp.js";
+import { ROOT } from "../../../support/project.js";
 
 const SKILL_MD = "---\nname: pdf-processing\ndescription: Extract, fill, and assemble PDF documents\nmetadata:\n  version: \"2.1\"\n---\n\n# PDF\nSee references/FORMS.md.\n";
 const FORMS = "Forms: fill them in.\n";
@@ -121,5 +124,42 @@ describe("server.skill", () => {
     expect(() => server().skill("pdf-processing", { "SKILL.md": SKILL_MD, ...many })).to.throw(/limits a skill to 512/);
     const twice = server().skill("pdf-processing", { "SKILL.md": SKILL_MD });
     expect(() => twice.skill("pdf-processing", { "SKILL.md": SKILL_MD })).to.throw(/already registered/);
+  });
+
+  it("where yaml must be imported (Workers), skills are served once read, and one that fails its checks is reported by every skills request", () => {
+    // A child process that looks like a Worker to the runtime (navigator.userAgent), so that yaml
+    // is imported, not required: the skills registered before it arrives wait for it.
+    const serve = (names: readonly string[]) => {
+      const script = `
+        Object.defineProperty(globalThis, "navigator", { value: { userAgent: "Cloudflare-Workers" }, configurable: true });
+        const { createMemoryPair, createServer, McpClient } = await import(${JSON.stringify(join(ROOT, "runtime", "index.ts"))});
+        const server = createServer({ name: "skills", version: "1.0.0", logger: () => {} }).tool({ name: "echo", inputSchema: { type: "object" } }, () => ({ content: [] }));
+        for (const name of ${JSON.stringify(names)}) server.skill(name, { "SKILL.md": ${JSON.stringify(SKILL_MD)}, "references/FORMS.md": "x" });
+        const [a, b] = createMemoryPair();
+        await server.listen(b);
+        const client = await McpClient.connect(a, { name: "c", version: "1", revision: "2026-07-28" });
+        // A tool call first: it waits for the tool-schema engine (imported here too), which the skills methods' checks use.
+        await client.callTool("echo", {});
+        const answer = (promise) => promise.then((result) => result, (error) => ({ error: error.code, message: error.message }));
+        console.log(JSON.stringify({
+          list: await answer(client.request("skills/list", {})),
+          directory: await answer(client.request("resources/directory/read", { uri: "skill://pdf-processing" })),
+          get: await answer(client.request("skills/get", { uri: "skill://pdf-processing/SKILL.md" })),
+        }));
+        await client.close();
+        await server.close();`;
+      const run = spawnSync(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], { cwd: ROOT, encoding: "utf8", timeout: 60_000 });
+      expect(run.status, run.stderr).to.equal(0);
+      return JSON.parse(run.stdout) as Record<string, { skills?: { uri: string }[]; resources?: { uri: string }[]; skill?: { uri: string }; error?: number; message?: string }>;
+    };
+    const good = serve(["pdf-processing"]);
+    expect(good.list!.skills!.map((skill) => skill.uri)).to.deep.equal(["skill://pdf-processing/SKILL.md"]);
+    expect(good.directory!.resources!.map((resource) => resource.uri)).to.deep.equal(["skill://pdf-processing/SKILL.md", "skill://pdf-processing/references"]);
+    expect(good.get!.skill!.uri).to.equal("skill://pdf-processing/SKILL.md");
+    const bad = serve(["pdf-processing", "other-name"]);
+    for (const request of ["list", "directory", "get"]) {
+      expect(bad[request]!.error, request).to.equal(-32603);
+      expect(bad[request]!.message, request).to.match(/frontmatter name is "pdf-processing".*"other-name"/);
+    }
   });
 });
