@@ -15,7 +15,7 @@
  * median ops per CPU second and the ratios. The verdicts of the
  * three are checked first; a pair that disagrees is not timed.
  */
-import { precompiled, SchemaCompiler, type SchemaValidator } from "../runtime/server/json-schema.js";
+import { precompiled, SchemaCompiler, type SchemaValidator } from "../runtime/shared/json-schema.js";
 import { silentLogger } from "../runtime/util/logger.js";
 import { removeDir } from "../test/support/project.js";
 import { compileToolSchemas } from "../test/support/tool-validators.js";

@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { sha256 } from "../spec/files.js";
-import { pinnedRevisions, readPinned, specPath } from "../spec/pinned.js";
+import { sha256 } from "./spec/files.js";
+import { pinnedRevisions, readPinned, specPath } from "./spec/pinned.js";
 import { GENERATED_DIR, generate, generatorHash, readStamp, SHARED_FILES, STAMP_FILE } from "./generate.js";
 
 /** One file of generated/ that a fresh generation would not leave as it is. */

@@ -194,7 +194,7 @@ const COMMANDS: Record<string, Command> = {
         console.log("mcp/spec/ verified: every pinned schema matches its sha256 (mcp-codegen's own pinned schemas ship inside its package)");
         return 0;
       }
-      const { fetchSpec } = await import("../spec/fetch.js");
+      const { fetchSpec } = await import("./spec/fetch.js");
       const report = await fetchSpec(root);
       const origins = new Map<string, number>();
       for (const { revision, file, from } of report.copied) {
@@ -223,7 +223,7 @@ const COMMANDS: Record<string, Command> = {
         throw new UsageError("spec add takes one revision and --from: spec add 2026-12-01 --from next/schema.json");
       // In a user's project: pinned into the project, never into the installed package.
       if (!rootGiven && resolve(process.cwd()) !== packageRoot()) return addToProject(root, revision, values.from, values.replace === true);
-      const { addSpec } = await import("../spec/add.js");
+      const { addSpec } = await import("./spec/add.js");
       const report = await addSpec({
         root,
         revision,
@@ -264,10 +264,10 @@ const EXTENSION_ID = /^[A-Za-z0-9][A-Za-z0-9.-]*\/[A-Za-z0-9][A-Za-z0-9._-]*$/;
 /** `spec add` in a user's project: checked as generation would check it, then pinned under mcp/spec/. */
 async function addToProject(root: string, revision: string, from: string, replace: boolean): Promise<number> {
   if (!REVISION_NAME.test(revision)) throw new UsageError(`${JSON.stringify(revision)} is not a usable revision name: use letters, digits, . _ - (e.g. 2026-12-01)`);
-  const { pinnedRevisions, readPinned } = await import("../spec/pinned.js");
+  const { pinnedRevisions, readPinned } = await import("./spec/pinned.js");
   const pinned = pinnedRevisions(readPinned(root));
   if (pinned.includes(revision)) throw new Error(`${revision} is pinned with mcp-codegen already: name the new revision otherwise (its protocol version)`);
-  const { decide, obtain } = await import("../spec/add.js");
+  const { decide, obtain } = await import("./spec/add.js");
   const source = await obtain(from, revision);
   const text = source.files.get("schema.json")!.toString("utf8");
   const protocol = decide(revision, text, source.description);
@@ -296,7 +296,7 @@ async function generateOut(values: Record<string, unknown>, root: string, dryRun
     if (values.schema !== undefined) throw new UsageError("--name names either a --schema revision or an --extension: give them in two runs");
     if (!EXTENSION_ID.test(values.name))
       throw new UsageError(`${JSON.stringify(values.name)} is not an extension identifier: a vendor prefix, a slash and a name (e.g. io.modelcontextprotocol/tasks)`);
-    const { pinnedRevisions, readPinned } = await import("../spec/pinned.js");
+    const { pinnedRevisions, readPinned } = await import("./spec/pinned.js");
     const core = (values.core as string | undefined) ?? pinnedRevisions(readPinned(root)).at(-1)!;
     extensions.push({ id: values.name, schema: resolve(values.extension), core });
   } else if (values.core !== undefined) throw new UsageError("--core goes with --extension");
@@ -309,7 +309,7 @@ async function generateOut(values: Record<string, unknown>, root: string, dryRun
     if (!REVISION_NAME.test(revision)) throw new UsageError(`${JSON.stringify(revision)} is not a usable revision name: use letters, digits, . _ - (e.g. 2026-12-01)`);
   // --revision R not pinned with mcp-codegen: the project's own pin (spec add in the project).
   if (sources.some((s) => s.schema === undefined)) {
-    const { readPinned } = await import("../spec/pinned.js");
+    const { readPinned } = await import("./spec/pinned.js");
     const { projectSchemaPath } = await import("./project-spec.js");
     const pinned = readPinned(root).revisions;
     for (const [i, source] of sources.entries())
@@ -385,7 +385,7 @@ async function checkProject(root: string): Promise<number> {
       stale = staleness(folder, what, report.stale, `mcp-codegen generate --out ${folder}`) || stale;
     }
     if (record.tools !== undefined) {
-      const { generateTools: tools } = await import("./tools/generate.js");
+      const { generateTools: tools } = await import("./tool-validators/generate.js");
       const manifest = relative(cwd, record.tools);
       const report = await tools(record.tools, record.dir, true);
       stale = staleness(folder, `the tool validators of ${manifest}`, report.stale, `mcp-codegen generate --tools ${manifest} --out ${folder}`) || stale;
@@ -396,7 +396,7 @@ async function checkProject(root: string): Promise<number> {
 
 async function generateTools(values: Record<string, unknown>): Promise<number> {
   if (typeof values.out !== "string") throw new UsageError("--tools goes with --out: generate --tools mcp.server.json --out src/generated");
-  const { generateTools: run } = await import("./tools/generate.js");
+  const { generateTools: run } = await import("./tool-validators/generate.js");
   const report = await run(values.tools as string, values.out);
   console.log(`  ${report.tools} tools compiled into ${join(values.out, "tools.ts")}: ${report.written.length} written, ${report.unchanged.length} unchanged`);
   for (const { pointer, format } of report.annotatedFormats) console.log(`  note: format "${format}" at ${pointer} is an annotation (as in the runtime's ajv): not checked`);
@@ -415,7 +415,7 @@ function unusedPatchLine(patch: SchemaPatch): string {
  * (`spec add`, mcp/spec/) or generated into it (`generate --out`, its record).
  */
 async function revisionSchema(root: string, revision: string): Promise<string> {
-  const { pinnedRevisions, readPinned } = await import("../spec/pinned.js");
+  const { pinnedRevisions, readPinned } = await import("./spec/pinned.js");
   const pinned = readPinned(root);
   if (Object.hasOwn(pinned.revisions, revision)) {
     const { readPinnedSchema } = await import("./generate.js");

@@ -15,7 +15,7 @@
 import { existsSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { sha256, writeAtomically } from "../spec/files.js";
+import { sha256, writeAtomically } from "./spec/files.js";
 
 /** Past this many entries, the oldest are removed down to half of it (a few regenerations' worth). */
 const MAX_ENTRIES = 400;

@@ -1,8 +1,8 @@
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { sha256, writeAtomically } from "../spec/files.js";
-import { pinnedRevisions, readPinned, specPath } from "../spec/pinned.js";
+import { sha256, writeAtomically } from "./spec/files.js";
+import { pinnedRevisions, readPinned, specPath } from "./spec/pinned.js";
 import { unusedPatches, type SchemaPatch } from "./load/patches.js";
 import type { Era } from "./model/protocol.js";
 
@@ -156,7 +156,10 @@ export async function generate(options: GenerateOptions): Promise<GenerateReport
         schema,
         files: {},
       };
-    const registry = emitRegistry(Object.values(entries).filter((e) => e.extension === undefined).map(({ revision, era }) => ({ revision, era })));
+    const registry = emitRegistry(
+      Object.values(entries).filter((e) => e.extension === undefined).map(({ revision, era }) => ({ revision, era })),
+      Object.values(entries).flatMap(({ revision, extension }) => (extension === undefined ? [] : [{ id: extension, folder: revision }])),
+    );
     const support = supportFiles();
     const formatted = await formatFiles([...emitted.flatMap((e) => e.files), ...registry, ...support]);
     const result = writeFiles(outDir, formatted, options.dryRun);

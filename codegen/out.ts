@@ -1,6 +1,6 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, isAbsolute, join, relative, resolve } from "node:path";
-import { sha256, writeAtomically } from "../spec/files.js";
+import { sha256, writeAtomically } from "./spec/files.js";
 import { parseJson } from "./json.js";
 import { generatorVersion } from "./version.js";
 import { readPinnedSchema, supportFiles } from "./generate.js";

@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
-import { sha256, writeAtomically } from "../spec/files.js";
+import { sha256, writeAtomically } from "./spec/files.js";
 import { parseJson } from "./json.js";
 import { findOutRecords, OUT_MANIFEST, readRecord } from "./out.js";
 

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { format, version } from "prettier";
-import { writeAtomically } from "../spec/files.js";
+import { writeAtomically } from "./spec/files.js";
 import { cachedFormatter, defaultCacheDir } from "./format-cache.js";
 import type { EmittedFile } from "./pipeline.js";
 

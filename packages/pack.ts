@@ -3,7 +3,7 @@
  *
  *   pack/staging/runtime/       @mcp-codegen/runtime: dist/runtime/** and dist/generated/** (.js, .d.ts);
  *                               every entry point bundled by esbuild, shared code in chunks (bundle-runtime.ts)
- *   pack/staging/mcp-codegen/   mcp-codegen: bin/, dist/codegen/**, dist/spec/** (.js), the pinned schemas
+ *   pack/staging/mcp-codegen/   mcp-codegen: bin/, dist/codegen/** (.js), the pinned schemas
  *   pack/<name>-<version>.tgz   what a user installs
  *
  * Each package keeps dist/'s relative layout, so the compiled relative imports resolve unchanged
@@ -22,9 +22,9 @@ import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync,
 import { dirname, join, relative, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import { MANIFEST_SCHEMA, MANIFEST_SCHEMA_FILE } from "../codegen/scaffold/manifest-schema.js";
-import { sha256 } from "../spec/files.js";
+import { sha256 } from "../codegen/spec/files.js";
 import { bundleRuntime } from "./bundle-runtime.js";
-import { pinnedRevisions, readPinned, specPath } from "../spec/pinned.js";
+import { pinnedRevisions, readPinned, specPath } from "../codegen/spec/pinned.js";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const PACK = join(ROOT, "pack");
@@ -148,7 +148,7 @@ stageManifest(runtimeStage, "runtime");
 
 const cliStage = join(STAGING, "mcp-codegen");
 stageFile(cliStage, "bin/mcp-codegen.js");
-for (const file of [...filesUnder("dist/codegen", (n) => n.endsWith(".js")), ...filesUnder("dist/spec", (n) => n.endsWith(".js"))]) stageFile(cliStage, file);
+for (const file of [...filesUnder("dist/codegen", (n) => n.endsWith(".js"))]) stageFile(cliStage, file);
 // The runtime modules the generator itself runs (the RFC 6570 parser that checks a manifest's URI
 // templates): the same compiled files at the same relative place, so the one parser serves both.
 for (const file of runtimeImportsOf(filesUnder("dist/codegen", (n) => n.endsWith(".js")))) stageFile(cliStage, file);

@@ -14,13 +14,13 @@ export {
 } from "./server/server.js";
 export type { Completer, Completers } from "./server/completion.js";
 export type { ToolDefinition, ToolHandler, ToolResult } from "./server/tools.js";
-export type { CompiledSchema, CompiledToolValidators } from "./server/json-schema.js";
+export type { CompiledSchema, CompiledToolValidators } from "./shared/json-schema.js";
 export type { FromSchema, ObjectSchema, ToolArguments } from "./server/schema-types.js";
 export type { ResourceDefinition, ResourceHandler, ResourceTemplateDefinition, ResourceTemplateHandler } from "./server/resources.js";
 export { resourceNotFound } from "./server/resources.js";
 export type { PromptDefinition, PromptHandler } from "./server/prompts.js";
-export { UriTemplate, type TemplateValues } from "./server/uri-template.js";
-export type * from "./server/types.js";
+export { UriTemplate, type TemplateValues } from "./shared/uri-template.js";
+export type * from "./shared/types.js";
 
 export {
   McpClient,
@@ -36,8 +36,8 @@ export {
   type ValidationMode,
 } from "./client/client.js";
 export type { CacheOptions, CacheStore, CachedResult } from "./client/cache.js";
-export { SkillsClient, SkillVerificationError, type SkillFile, type SkillVerificationReason } from "./client/skills.js";
-export type { SkillFiles, SkillOptions } from "./server/skills.js";
+export { SkillsClient, SkillVerificationError, type SkillFile, type SkillVerificationReason } from "./extensions/skills/client.js";
+export type { SkillFiles, SkillOptions } from "./extensions/skills/server.js";
 export {
   APP_MIME_TYPE,
   APPS_EXTENSION,
@@ -50,9 +50,9 @@ export {
   type AppsClientCapability,
   type AppToolMeta,
   type AppToolVisibility,
-} from "./server/apps.js";
-export { DIRECTORY_MIME_TYPE, SKILL_LIMITS, SKILLS_EXTENSION, type SkillEntry, type SkillResourceEntry } from "./util/skill-entry.js";
-export { FrontmatterError, parseFrontmatter, type Frontmatter, type YamlValue } from "./util/frontmatter.js";
+} from "./extensions/apps/apps.js";
+export { DIRECTORY_MIME_TYPE, SKILL_LIMITS, SKILLS_EXTENSION, type SkillEntry, type SkillResourceEntry } from "./extensions/skills/protocol.js";
+export { FrontmatterError, parseFrontmatter, type Frontmatter, type YamlValue } from "./extensions/skills/frontmatter.js";
 
 export {
   LOG_LEVELS,
@@ -64,9 +64,9 @@ export {
   type TaskContext,
   type TaskOptions,
 } from "./dispatch/context.js";
-export type { TasksOptions } from "./tasks/task-manager.js";
-export { TASKS_EXTENSION, type TaskInputRequest, type TaskRecord, type TaskStatus } from "./tasks/task.js";
-export type { FollowOptions } from "./client/tasks.js";
+export type { TasksOptions } from "./extensions/tasks/task-manager.js";
+export { TASKS_EXTENSION } from "./extensions/tasks/protocol.js";
+export type { FollowOptions } from "./extensions/tasks/client.js";
 export type { InputRequiredOptions } from "./session/input-required.js";
 export { ErrorCode, RpcError } from "./jsonrpc/errors.js";
 export type { RequestOptions } from "./jsonrpc/peer.js";
@@ -76,7 +76,7 @@ export type { CapabilityGate, Era, ExtensionModule, MethodDescriptor, RevisionMo
 export type { DefaultTypes, ServedMethod, ServedParams, ServedResult, ServedTypes } from "./server/served.js";
 export { clientExtension, type MethodSchemas } from "./server/extensions.js";
 
-export type { Transport, Receiver, SendOptions, FrameProblem } from "./transports/transport.js";
+export type { Transport, Receiver, SendOptions, FrameProblem } from "./jsonrpc/transport.js";
 export { stdio, StdioTransport, type StdioTransportOptions } from "./transports/stdio.js";
 export { spawnStdio, ChildStdioTransport, type SpawnStdioOptions } from "./transports/stdio-child.js";
 export { createMemoryPair, MemoryTransport } from "./transports/memory.js";
@@ -84,7 +84,7 @@ export type { Logger, LogLevel } from "./util/logger.js";
 export type { Secret } from "./util/sealed.js";
 export { MemoryNonceStore, type NonceStore } from "./stores/nonce-store.js";
 export { MemorySessionStore, type SessionRecord, type SessionStore } from "./stores/session-store.js";
-export { MemoryTaskStore, type TaskStore } from "./stores/task-store.js";
+export { MemoryTaskStore, type TaskInputRequest, type TaskRecord, type TaskStatus, type TaskStore } from "./stores/task-store.js";
 export { CHANNELS, MemoryEventBus, type EventBus } from "./stores/event-bus.js";
 
 // Streamable HTTP is its own entry point, runtime/http.ts (mcp-codegen/runtime/http): stdio servers never load node:http.

@@ -4,6 +4,7 @@ import { normalize, isPlainObject } from "./normalize.js";
 import { SCHEMA_PATCHES, type SchemaPatch } from "./patches.js";
 import { childPointer, pointerTokens } from "./pointer.js";
 import type { Dialect, Schema } from "./schema.js";
+import { DEFINITIONS_KEY, dialectNamed } from "../../runtime/shared/dialect.js";
 
 /** One revision's schema, parsed, patched and normalised. */
 export interface LoadedSchema {
@@ -17,12 +18,6 @@ export interface LoadedSchema {
   /** The names of the asserted patches this schema carried (its content matched theirs). */
   readonly patches: readonly string[];
 }
-
-const DIALECTS: Readonly<Record<string, { dialect: Dialect; definitionsKey: "definitions" | "$defs" }>> = {
-  "http://json-schema.org/draft-07/schema#": { dialect: "draft-07", definitionsKey: "definitions" },
-  "http://json-schema.org/draft-07/schema": { dialect: "draft-07", definitionsKey: "definitions" },
-  "https://json-schema.org/draft/2020-12/schema": { dialect: "2020-12", definitionsKey: "$defs" },
-};
 
 export function loadSchema(
   revision: string,
@@ -38,14 +33,9 @@ export function loadSchema(
   if (!isPlainObject(document)) throw new GenerationError(revision, "#", "the schema is not a JSON object");
 
   const declared = document.$schema;
-  const known = typeof declared === "string" ? DIALECTS[declared] : undefined;
-  if (!known)
-    throw new GenerationError(
-      revision,
-      "#/$schema",
-      `unknown dialect ${JSON.stringify(declared)} (supported: ${Object.keys(DIALECTS).join(", ")})`,
-    );
-  const { dialect, definitionsKey } = known;
+  const dialect = dialectNamed(declared);
+  if (!dialect) throw new GenerationError(revision, "#/$schema", `unknown dialect ${JSON.stringify(declared)} (supported: draft-07, 2020-12)`);
+  const definitionsKey = DEFINITIONS_KEY[dialect];
 
   const carried = patches.filter((patch) => applyPatch(document, patch)).map((patch) => patch.name);
 

@@ -5,7 +5,7 @@
  * back to it.
  */
 
-export type Dialect = "draft-07" | "2020-12";
+export type { Dialect } from "../../runtime/shared/dialect.js";
 export type JsonType = "object" | "array" | "string" | "number" | "integer" | "boolean" | "null";
 export type JsonPrimitive = string | number | boolean | null;
 export type Format = "byte" | "uri" | "uri-template";
@@ -34,7 +34,7 @@ export interface Schema {
   readonly format?: Format;
   readonly anyOf?: readonly Schema[];
   readonly allOf?: readonly Schema[];
-  // Read only in tool schemas (codegen/tools): the MCP schemas use none of these.
+  // Read only in tool schemas (codegen/tool-validators): the MCP schemas use none of these.
   readonly oneOf?: readonly Schema[];
   readonly not?: Schema;
   readonly if?: Schema;

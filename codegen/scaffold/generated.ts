@@ -1,5 +1,5 @@
 import { compile } from "json-schema-to-typescript";
-import { UriTemplate } from "../../runtime/server/uri-template.js";
+import { UriTemplate } from "../../runtime/shared/uri-template.js";
 import { camel, fileName, KINDS, pascal, type Kind, type Manifest, type ToolEntry } from "./manifest.js";
 import { sampleOf } from "./samples.js";
 

@@ -8,13 +8,14 @@
  */
 import { createRequire } from "node:module";
 import type { Ajv, ErrorObject, ValidateFunction } from "ajv";
-import { UriTemplate } from "../../runtime/server/uri-template.js";
+import { dialectOf, type Dialect } from "../../runtime/shared/dialect.js";
+import { newAjv } from "../../runtime/shared/ajv.js";
+import { UriTemplate } from "../../runtime/shared/uri-template.js";
 import { didYouMean } from "../did-you-mean.js";
 import { MANIFEST_SCHEMA } from "./manifest-schema.js";
 import { sampleOf } from "./samples.js";
 
 const require = createRequire(import.meta.url);
-const DRAFT_07 = /^https?:\/\/json-schema\.org\/draft-07\/schema#?$/;
 
 const escape = (token: string | number) => String(token).replace(/~/g, "~0").replace(/\//g, "~1");
 const object = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
@@ -137,11 +138,10 @@ function walkObjects(node: unknown, pointer: string, visit: (node: Record<string
   }
 }
 
-let draft07: Ajv | undefined;
-let draft2020: Ajv | undefined;
-/** ajv in the schema's dialect, as the runtime compiles it (runtime/server/json-schema.ts): draft-07 when `$schema` says so, else 2020-12. */
+const ajvs: Partial<Record<Dialect, Ajv>> = {};
+/** ajv in the schema's dialect, set up as the runtime's (runtime/shared/ajv.ts), and meta-validating. */
 function ajvFor(schema: Record<string, unknown>): Ajv {
-  const options = { strict: false, allErrors: true, validateFormats: false };
-  if (typeof schema.$schema === "string" && DRAFT_07.test(schema.$schema)) return (draft07 ??= new (require("ajv") as typeof import("ajv")).Ajv(options));
-  return (draft2020 ??= new (require("ajv/dist/2020.js") as typeof import("ajv/dist/2020.js")).Ajv2020(options) as unknown as Ajv);
+  const classes = { Ajv: (require("ajv") as typeof import("ajv")).Ajv, Ajv2020: (require("ajv/dist/2020.js") as typeof import("ajv/dist/2020.js")).Ajv2020 };
+  const dialect = dialectOf(schema);
+  return (ajvs[dialect] ??= newAjv(classes, dialect, { metaValidate: true }));
 }

@@ -1,11 +1,12 @@
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
-import { join, relative, resolve } from "node:path";
-import { writeAtomically } from "../../spec/files.js";
+import { dirname, join, relative, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { writeAtomically } from "../spec/files.js";
 import { formatFiles, writeFiles } from "../write.js";
 import { findOutRecords } from "../out.js";
 import { generatorVersion } from "../version.js";
 import { moduleName } from "../emit/module.js";
-import { unknownKeywords } from "../tools/keywords.js";
+import { unknownKeywords } from "../tool-validators/keywords.js";
 import { emitManifest, emitServer, emitStubsTest, emitTypes, type ProjectRevision } from "./generated.js";
 import { fileName, KINDS, MANIFEST_FILE, parseManifest, slug, starterManifest, type Kind, type Manifest, type Transport } from "./manifest.js";
 import { mergeStub, newStub } from "./stubs.js";

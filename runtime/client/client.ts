@@ -1,26 +1,13 @@
 import { ErrorCode, RpcError } from "../jsonrpc/errors.js";
-import type { Notification, Request } from "../jsonrpc/messages.js";
-import { Peer, type RequestOptions } from "../jsonrpc/peer.js";
-import { SchemaCompiler, type SchemaValidator } from "../server/json-schema.js";
-import { META } from "../session/meta.js";
-import {
-  ALL_REVISIONS,
-  eraOf,
-  isRevision,
-  loadRevision,
-  revisionName,
-  type Era,
-  type LoadedRevision,
-  type MethodDescriptor,
-  type Revision,
-  type RevisionRef,
-} from "../session/revisions.js";
-import { declaredExtension, loadExtension, type LoadedExtension } from "../session/extensions.js";
-import { reported, resultCandidates, summarize, type Validating } from "../session/validate.js";
+import type { Notification } from "../jsonrpc/messages.js";
+import type { RequestOptions } from "../jsonrpc/peer.js";
+import type { Transport } from "../jsonrpc/transport.js";
 import type { ExtensionModule, RevisionTypes } from "../contract.js";
-import type { Transport } from "../transports/transport.js";
-import { stderrLogger, type Logger } from "../util/logger.js";
-import { shallowCopy } from "../util/shallow-copy.js";
+import { ClientSession, type ClientHandlers, type ValidationMode } from "../session/client-session.js";
+import { declaredExtension, loadExtension, type LoadedExtension } from "../session/extensions.js";
+import { META } from "../session/meta.js";
+import { revisionName, type Era, type MethodDescriptor, type Revision, type RevisionRef } from "../session/revisions.js";
+import { paramHeaders, scanHeaderAnnotations, type HeaderDeclaration } from "../shared/param-headers.js";
 import type {
   CallToolResult,
   GetPromptResult,
@@ -31,31 +18,14 @@ import type {
   ResourceTemplate,
   ServerCapabilities,
   Tool,
-} from "../server/types.js";
+} from "../shared/types.js";
+import { stderrLogger, type Logger } from "../util/logger.js";
+import { shallowCopy } from "../util/shallow-copy.js";
 import { ResponseCache, type CacheOptions } from "./cache.js";
-import { withElicitationDefaults } from "./elicitation-defaults.js";
-import { paramHeaders, scanHeaderAnnotations, type HeaderDeclaration } from "./param-headers.js";
-import { createdTask, followTask, type FollowOptions, type TaskChannel } from "./tasks.js";
-import { TASKS_EXTENSION } from "../tasks/task.js";
+import { createdTask, followTask, type FollowOptions, type TaskChannel } from "../extensions/tasks/client.js";
+import { TASKS_EXTENSION } from "../extensions/tasks/protocol.js";
 
-/** How the client answers what a server asks, in either era. Each one declares its capability where the revision defines it. */
-export interface ClientHandlers {
-  /** elicitation/create: ask the user. An accepted form's missing fields get the schema's defaults (SEP-1034). */
-  readonly elicitation?: (params: Record<string, unknown>) => Record<string, unknown> | Promise<Record<string, unknown>>;
-  /** sampling/createMessage: ask the model. */
-  readonly sampling?: (params: Record<string, unknown>) => Record<string, unknown> | Promise<Record<string, unknown>>;
-  /** roots/list. */
-  readonly roots?: () => Record<string, unknown> | Promise<Record<string, unknown>>;
-}
-
-/**
- * What to do with a result, or a request from the server, that does not match the negotiated
- * revision's schema. "strict": refuse it (-32603 for a result, -32602 for a request), for tests
- * and for servers you build. "warn": log the issues and use the message, for servers you do not
- * control (many send newer content types at older revisions). "off": no check, for trusted servers
- * on a hot path.
- */
-export type ValidationMode = "strict" | "warn" | "off";
+export type { ClientHandlers, ValidationMode };
 
 export interface ClientOptions {
   readonly name: string;
@@ -145,11 +115,6 @@ const DEFAULT_TIMEOUT_MS = 60_000;
 const MAX_INPUT_ROUNDS = 16;
 /** `all: true` stops after this many pages: a server that never stops paginating cannot hold us. */
 const MAX_PAGES = 1000;
-const ANSWERS: Readonly<Record<string, keyof ClientHandlers>> = {
-  "elicitation/create": "elicitation",
-  "sampling/createMessage": "sampling",
-  "roots/list": "roots",
-};
 const LIST_CHANGED: Readonly<Record<string, { readonly methods: readonly string[]; readonly list?: "tools" | "prompts" | "resources" }>> = {
   "notifications/tools/list_changed": { methods: ["tools/list"], list: "tools" },
   "notifications/prompts/list_changed": { methods: ["prompts/list"], list: "prompts" },
@@ -163,25 +128,13 @@ const LIST_CHANGED: Readonly<Record<string, { readonly methods: readonly string[
  * InputRequiredResult that the client answers and retries).
  */
 export class McpClient {
-  private readonly peer: Peer;
+  private readonly session: ClientSession;
   private readonly listeners = new Map<string, Set<NotificationListener>>();
   private readonly progress = new Map<string | number, NonNullable<CallOptions["onProgress"]>>();
   private readonly logger: Logger;
-  private readonly mode: ValidationMode;
   private readonly cache: ResponseCache | undefined;
-  private readonly extensionSchemas = new WeakMap<object, SchemaValidator>();
-  private schemas: SchemaCompiler | undefined;
   /** 2026-07-28: the `x-mcp-header` declarations of each listed tool, by name. */
   private readonly toolHeaders = new Map<string, readonly HeaderDeclaration[]>();
-  private module!: LoadedRevision;
-  /** The revision offered at initialize: what our capabilities were declared against. */
-  private offered: LoadedRevision | undefined;
-  private capabilities: Record<string, unknown> = {};
-  /** Stateless era: the `_meta` of a request that adds nothing to it, built once per revision and shared (a sent message is never mutated). */
-  private plainMeta: { readonly module: LoadedRevision; readonly capabilities: object; readonly meta: Readonly<Record<string, unknown>> } | undefined;
-  private info: Implementation = { name: "", version: "" };
-  private serverCaps: ServerCapabilities = {};
-  private serverInstructions: string | undefined;
   private nextProgressToken = 1;
 
   private constructor(
@@ -189,18 +142,22 @@ export class McpClient {
     private readonly options: ClientOptions,
   ) {
     this.logger = options.logger ?? stderrLogger;
-    this.mode = options.validate ?? "strict";
     this.cache = options.cache === false ? undefined : new ResponseCache(options.cache === true ? {} : options.cache);
-    this.peer = new Peer(
+    this.session = new ClientSession(
       transport,
-      { request: (request) => this.answer(request), notification: (notification) => this.deliver(notification) },
       {
-        logger: this.logger,
+        name: options.name,
+        version: options.version,
+        capabilities: options.capabilities,
+        handlers: options.handlers,
+        extensions: (options.extensions ?? []).map((extension) => loadExtension(extension).id),
+        // 2026-07-28: the tasks extension in every request, unless tasks are off.
+        statelessExtensions: options.tasks === false ? [] : [TASKS_EXTENSION],
         requestTimeoutMs: options.requestTimeoutMs ?? DEFAULT_TIMEOUT_MS,
-        cancel: (id, method, reason) => {
-          if (method !== "initialize") void this.notify("notifications/cancelled", { requestId: id, reason }).catch(() => {});
-        },
+        validate: options.validate ?? "strict",
+        logger: this.logger,
       },
+      (notification) => this.deliver(notification),
     );
   }
 
@@ -216,28 +173,28 @@ export class McpClient {
   }
 
   get revision(): Revision {
-    return this.module.revision;
+    return this.session.module.revision;
   }
 
   get era(): Era {
-    return this.module.era;
+    return this.session.era;
   }
 
   get serverInfo(): Implementation {
-    return this.info;
+    return this.session.serverInfo;
   }
 
   get serverCapabilities(): ServerCapabilities {
-    return this.serverCaps;
+    return this.session.serverCapabilities;
   }
 
   get instructions(): string | undefined {
-    return this.serverInstructions;
+    return this.session.instructions;
   }
 
   /** The settings the server declared for an extension (`capabilities.extensions[id]`), or undefined when it did not declare it. */
   serverExtension(id: string): Record<string, unknown> | undefined {
-    return declaredExtension(this.serverCaps as Record<string, unknown>, id);
+    return declaredExtension(this.session.serverCapabilities as Record<string, unknown>, id);
   }
 
   /**
@@ -380,7 +337,7 @@ export class McpClient {
 
   /** `extension`: a method of that extension module, described and checked by it. */
   private async send<R>(method: string, params: Record<string, unknown>, options: CallOptions, mayRetryVersion: boolean, extension?: LoadedExtension): Promise<R> {
-    const descriptor = (extension ?? this.module).methods.get(method);
+    const descriptor = (extension ?? this.session.module).methods.get(method);
     if (descriptor && (descriptor.kind !== "request" || !descriptor.senders.includes("client")))
       throw new RpcError(ErrorCode.MethodNotFound, `${method} is not a client request in MCP ${this.revision}`);
     const cacheable = descriptor?.cacheable === true && this.cache !== undefined && this.era === "stateless";
@@ -391,17 +348,17 @@ export class McpClient {
     const { onProgress } = options;
     const token = onProgress ? this.nextProgressToken++ : undefined;
     if (token !== undefined) this.progress.set(token, onProgress!);
-    const sent = this.withMeta(params, token, options.logLevel);
+    const sent = this.session.withMeta(params, token, options.logLevel);
     // The schema engine (ajv, or an interpreter where code generation is forbidden) may load asynchronously.
-    if (!descriptor && options.resultSchema && this.mode !== "off") await (this.schemas ??= new SchemaCompiler(this.logger)).load();
+    if (!descriptor && options.resultSchema) await this.session.loadSchemas();
     try {
-      const result = await this.peer.request(method, sent, options);
+      const result = await this.session.peer.request(method, sent, options);
       const done = await this.received<R>(method, descriptor, sent, result as Record<string, unknown>, options, 0, extension);
       if (cacheable) this.cache!.put(method, params, done as Record<string, unknown>);
       return done;
     } catch (error) {
       // SEP-2575: -32022 names the versions the server speaks: switch to one, once.
-      const other = mayRetryVersion ? this.supportedVersion(error) : undefined;
+      const other = mayRetryVersion ? this.session.supportedVersion(error) : undefined;
       if (other === undefined) throw error;
       await this.open(other, false);
       return this.send<R>(method, params, options, false, extension);
@@ -425,22 +382,22 @@ export class McpClient {
     if (this.era === "stateless" && isObject(answered) && answered.resultType === undefined) (result = shallowCopy(answered)).resultType = "complete";
     const task = this.options.tasks === false || !isObject(result) ? undefined : createdTask(this.era, result);
     // 2025-11-25 defines CreateTaskResult (checked as a tools/call result); the extension's is checked as it is followed.
-    if (this.era === "session" || !task) this.checkResult(method, descriptor, result, options, extension ?? this.module);
+    if (this.era === "session" || !task) this.session.checkResult(method, descriptor, result, options.resultSchema, extension ?? this.session.module);
     if (task) return followTask(this.tasks, task, options) as Promise<R>;
     if (result.resultType !== "input_required") return result as R;
     if (round >= MAX_INPUT_ROUNDS) throw new Error(`${method} still asks for input after ${MAX_INPUT_ROUNDS} rounds`);
-    return this.answerInputs(result.inputRequests).then((inputResponses) => {
+    return this.session.answerInputs(result.inputRequests).then((inputResponses) => {
       const retry: Record<string, unknown> = { ...sent, inputResponses };
       if (result.requestState !== undefined) retry.requestState = result.requestState;
       else delete retry.requestState;
-      return this.peer
+      return this.session.peer
         .request(method, retry, options)
         .then((next) => this.received<R>(method, descriptor, retry, next as Record<string, unknown>, options, round + 1, extension));
     });
   }
 
   notify(method: string, params?: Record<string, unknown>): Promise<void> {
-    return this.peer.notify(method, params);
+    return this.session.peer.notify(method, params);
   }
 
   // -- tasks ----------------------------------------------------------------------------------------
@@ -468,7 +425,7 @@ export class McpClient {
     return {
       era: this.era,
       request: (method, params, options) => this.request(method, params, options),
-      answerInputs: (requests) => this.answerInputs(requests),
+      answerInputs: (requests) => this.session.answerInputs(requests),
     };
   }
 
@@ -481,7 +438,7 @@ export class McpClient {
   }
 
   close(): Promise<void> {
-    return this.peer.close();
+    return this.session.peer.close();
   }
 
   // -- lists ----------------------------------------------------------------------------------------
@@ -522,40 +479,6 @@ export class McpClient {
 
   // -- from the server ------------------------------------------------------------------------------
 
-  /** Session era: a request from the server. */
-  private async answer(request: Request): Promise<unknown> {
-    if (request.method === "ping") return {};
-    const name = ANSWERS[request.method];
-    const handler = name ? this.options.handlers?.[name] : undefined;
-    // Declared at initialize against the offered revision, so answered even when the server then chose an older one.
-    const module = [this.module, this.offered].find((m) => m?.methods.get(request.method)?.senders.includes("server"));
-    const descriptor = module?.methods.get(request.method);
-    if (!module || !descriptor || !handler) throw new RpcError(ErrorCode.MethodNotFound, `Method not found: this client does not handle ${request.method}`);
-    this.checkInbound(module, descriptor.message, request, request.method);
-    return this.handle(request.method, handler, request.params ?? {});
-  }
-
-  /** Stateless era: the answers to an InputRequiredResult's questions, by key. */
-  private async answerInputs(requests: unknown): Promise<Record<string, unknown>> {
-    const entries = Object.entries((requests ?? {}) as Record<string, { method: string; params?: Record<string, unknown> }>);
-    const answers = await Promise.all(
-      entries.map(async ([key, question]) => {
-        const name = ANSWERS[question.method];
-        const handler = name ? this.options.handlers?.[name] : undefined;
-        if (!handler) throw new RpcError(ErrorCode.MethodNotFound, `the server asked for ${question.method}, which this client does not handle`);
-        const descriptor = this.module.inputRequests.get(question.method);
-        if (descriptor) this.checkInbound(this.module, descriptor.message, question, `inputRequests.${key}`);
-        return [key, await this.handle(question.method, handler, question.params ?? {})] as const;
-      }),
-    );
-    return Object.fromEntries(answers);
-  }
-
-  private async handle(method: string, handler: NonNullable<ClientHandlers[keyof ClientHandlers]>, params: Record<string, unknown>): Promise<Record<string, unknown>> {
-    const result = await (handler as (params: Record<string, unknown>) => Record<string, unknown> | Promise<Record<string, unknown>>)(params);
-    return method === "elicitation/create" ? withElicitationDefaults(params, result) : result;
-  }
-
   private deliver(notification: Notification): void {
     const params = notification.params ?? {};
     if (notification.method === "notifications/progress") {
@@ -590,167 +513,11 @@ export class McpClient {
     }
   }
 
-  // -- opening and checking ---------------------------------------------------------------------------
+  // -- opening ------------------------------------------------------------------------------------------
 
-  /** Opens at `wanted`, or finds the era ("auto"); -32022 with `data.supported` is retried once with one of those. */
-  private async open(wanted: Revision | "auto", mayRetryVersion = true): Promise<void> {
-    if (wanted !== "auto") {
-      if (!isRevision(wanted)) throw new Error(`unknown MCP revision ${String(wanted)} (generated: ${ALL_REVISIONS.join(", ")})`);
-      try {
-        return await (eraOf(wanted) === "stateless" ? this.discoverAt(wanted) : this.initialize(wanted));
-      } catch (error) {
-        const other = mayRetryVersion ? this.supportedVersion(error) : undefined;
-        if (other === undefined) throw error;
-        return this.open(other, false);
-      }
-    }
-    const stateless = latest("stateless");
-    const session = latest("session");
-    let probe: unknown;
-    try {
-      return await this.open(stateless);
-    } catch (error) {
-      probe = error;
-    }
-    if (this.peer.closed) throw new Error(`server/discover at ${stateless} failed, and the connection closed: ${message(probe)}`);
-    try {
-      await this.open(session);
-    } catch (error) {
-      throw new Error(`no MCP era works with this server: server/discover at ${stateless} failed (${message(probe)}), then initialize at ${session} failed (${message(error)})`, {
-        cause: error,
-      });
-    }
-  }
-
-  private async discoverAt(revision: Revision): Promise<void> {
-    this.module = await loadRevision(revision);
-    this.capabilities = this.declared(this.module);
-    const discovered = await this.send<Record<string, unknown>>("server/discover", {}, { fresh: true }, false);
-    const supported = discovered.supportedVersions;
-    if (Array.isArray(supported) && !supported.includes(revision)) {
-      const error = new RpcError(ErrorCode.UnsupportedProtocolVersion, `the server does not speak ${revision}`, { supported, requested: revision });
-      throw error;
-    }
-    this.serverCaps = (discovered.capabilities ?? {}) as ServerCapabilities;
-    this.serverInstructions = discovered.instructions as string | undefined;
-    const meta = discovered._meta as Record<string, unknown> | undefined;
-    const info = meta?.[META.serverInfo] ?? discovered.serverInfo;
-    if (isObject(info)) this.info = info as unknown as Implementation;
-  }
-
-  private async initialize(revision: Revision): Promise<void> {
-    this.module = this.offered = await loadRevision(revision);
-    this.capabilities = this.declared(this.module);
-    const result = await this.send<Record<string, unknown>>(
-      "initialize",
-      { protocolVersion: revision, capabilities: this.capabilities, clientInfo: { name: this.options.name, version: this.options.version } },
-      {},
-      false,
-    );
-    const answered = result.protocolVersion as string;
-    if (!isRevision(answered) || eraOf(answered) !== "session")
-      throw new Error(`the server answered initialize with protocol version ${answered}, which this client does not speak`);
-    this.module = await loadRevision(answered);
-    this.serverCaps = result.capabilities as ServerCapabilities;
-    this.info = result.serverInfo as Implementation;
-    this.serverInstructions = result.instructions as string | undefined;
-    await this.notify("notifications/initialized");
-  }
-
-  /** The capabilities to declare at `module`: those of `handlers` only where the revision has the method. */
-  private declared(module: LoadedRevision): Record<string, unknown> {
-    const capabilities = { ...this.options.capabilities };
-    if (this.options.extensions?.length || (module.era === "stateless" && this.options.tasks !== false)) {
-      const extensions = { ...(capabilities.extensions as Record<string, unknown> | undefined) };
-      for (const extension of this.options.extensions ?? []) extensions[loadExtension(extension).id] ??= {};
-      if (module.era === "stateless" && this.options.tasks !== false) extensions[TASKS_EXTENSION] ??= {};
-      capabilities.extensions = extensions;
-    }
-    for (const [method, name] of Object.entries(ANSWERS)) {
-      const defined = module.methods.get(method)?.senders.includes("server") || module.inputRequests.has(method);
-      if (!defined) delete capabilities[name];
-      else if (this.options.handlers?.[name]) capabilities[name] ??= {};
-    }
-    return capabilities;
-  }
-
-  /** -32022's `data.supported`: the newest version we speak, or undefined. */
-  private supportedVersion(error: unknown): Revision | undefined {
-    if (!(error instanceof RpcError) || error.code !== ErrorCode.UnsupportedProtocolVersion) return undefined;
-    const supported = (error.data as { supported?: unknown } | undefined)?.supported;
-    if (!Array.isArray(supported)) return undefined;
-    return [...ALL_REVISIONS].reverse().find((revision) => supported.includes(revision));
-  }
-
-  private checkResult(method: string, descriptor: MethodDescriptor | undefined, result: Record<string, unknown>, options: CallOptions, module: Validating): void {
-    if (this.mode === "off") return;
-    if (!descriptor) {
-      if (!options.resultSchema) return;
-      const problem = this.extensionValidator(options.resultSchema)(result);
-      if (problem !== undefined) this.report(`the server's ${method} result does not match its resultSchema: ${problem}`, ErrorCode.InternalError, { result });
-      return;
-    }
-    const candidates = resultCandidates(descriptor.results ?? [], result);
-    if (candidates.length === 0 || candidates.some((name) => module.validator(name).is(result))) return;
-    const issues = module.validator(candidates[0]!).check(result);
-    this.report(`the server's ${method} result is not a valid ${candidates[0]} of MCP ${module.revision}: ${summarize(issues)}`, ErrorCode.InternalError, {
-      issues: reported(issues),
-      result,
-    });
-  }
-
-  /** A request from the server (or an input request) against its definition. */
-  private checkInbound(module: LoadedRevision, definition: string, message: unknown, what: string): void {
-    if (this.mode === "off") return;
-    const validator = module.validator(definition);
-    if (validator.is(message)) return;
-    const issues = validator.check(message);
-    this.report(`Invalid params for ${what} (MCP ${module.revision}): ${summarize(issues)}`, ErrorCode.InvalidParams, { issues: reported(issues) });
-  }
-
-  private report(text: string, code: number, data: unknown): void {
-    if (this.mode === "strict") throw new RpcError(code, text, data);
-    this.logger("warn", `${text} (validate: "warn", used as is)`);
-  }
-
-  private extensionValidator(schema: Record<string, unknown>): SchemaValidator {
-    let validate = this.extensionSchemas.get(schema);
-    if (!validate) this.extensionSchemas.set(schema, (validate = (this.schemas ??= new SchemaCompiler(this.logger)).compile(schema)));
-    return validate;
-  }
-
-  private withMeta(params: Record<string, unknown>, progressToken: number | undefined, logLevel: string | undefined): Record<string, unknown> {
-    const stateless = this.module.era === "stateless";
-    if (!stateless && progressToken === undefined) return params;
-    // Copies made key by key, not spread: see shallowCopy.
-    const sent = shallowCopy(params);
-    if (stateless && progressToken === undefined && logLevel === undefined && params._meta === undefined) {
-      sent._meta = this.sharedMeta();
-      return sent;
-    }
-    const meta = typeof params._meta === "object" && params._meta !== null ? shallowCopy(params._meta as Record<string, unknown>) : {};
-    if (progressToken !== undefined) meta.progressToken = progressToken;
-    if (stateless) {
-      meta[META.protocolVersion] = this.module.revision;
-      meta[META.clientCapabilities] = this.capabilities;
-      meta[META.clientInfo] = { name: this.options.name, version: this.options.version };
-      if (logLevel !== undefined) meta[META.logLevel] = logLevel;
-    }
-    sent._meta = meta;
-    return sent;
-  }
-
-  /** The stateless `_meta` every request carries, for the current revision: frozen, since every request shares it. */
-  private sharedMeta(): Readonly<Record<string, unknown>> {
-    if (this.plainMeta?.module !== this.module || this.plainMeta.capabilities !== this.capabilities) {
-      const meta = {
-        [META.protocolVersion]: this.module.revision,
-        [META.clientCapabilities]: this.capabilities,
-        [META.clientInfo]: { name: this.options.name, version: this.options.version },
-      };
-      this.plainMeta = { module: this.module, capabilities: this.capabilities, meta: Object.freeze(meta) };
-    }
-    return this.plainMeta.meta;
+  /** Negotiation (session/client-session.ts), its requests sent through this client's call path. */
+  private open(wanted: Revision | "auto", mayRetryVersion = true): Promise<void> {
+    return this.session.open(wanted, (method, params, options) => this.send<Record<string, unknown>>(method, params, options, false), mayRetryVersion);
   }
 }
 
@@ -764,15 +531,6 @@ export type ExtensionParams<T extends RevisionTypes, M extends keyof T["ClientRe
 /** What `requestExtension` resolves to for `M`: any result the extension's request may answer with. */
 export type ExtensionResult<T extends RevisionTypes, M extends keyof T["ClientRequests"]> = T["ClientRequests"][M] extends { readonly result: infer R } ? R : never;
 
-/** The newest generated revision of an era. */
-function latest(era: Era): Revision {
-  return [...ALL_REVISIONS].reverse().find((r) => eraOf(r) === era)!;
-}
-
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
-function message(error: unknown): string {
-  return error instanceof RpcError ? `${error.message} [${error.code}]` : error instanceof Error ? error.message : String(error);
 }

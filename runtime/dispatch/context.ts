@@ -6,7 +6,7 @@ import { META, metaOf } from "../session/meta.js";
 import type { Era, MethodDescriptor, Revision } from "../session/revisions.js";
 import type { ClientIdentity, RequestScope, ServerSession } from "../session/server-session.js";
 import type { AuthInfo } from "../transports/auth-info.js";
-import type { MessageContext } from "../transports/transport.js";
+import type { MessageContext } from "../jsonrpc/transport.js";
 import type { Logger } from "../util/logger.js";
 import { reported, summarize } from "../session/validate.js";
 

@@ -1,4 +1,4 @@
-import type { FrameProblem, MessageContext, Receiver, SendOptions, Transport } from "../transports/transport.js";
+import type { FrameProblem, MessageContext, Receiver, SendOptions, Transport } from "./transport.js";
 import { stderrLogger, type Logger } from "../util/logger.js";
 import { isThenable } from "../util/thenable.js";
 import { Deadlines } from "./deadlines.js";

@@ -3,15 +3,9 @@ import { CACHEABLE_EXTENSION, type ExtensionMethod } from "../dispatch/router.js
 import { ErrorCode, RpcError } from "../jsonrpc/errors.js";
 import { declaredExtension, type LoadedExtension } from "../session/extensions.js";
 import { checkRequest, checkResult, isValidResult } from "../session/validate.js";
-import type { SchemaCompiler, SchemaValidator } from "./json-schema.js";
+import type { MethodSchemas, SchemaCompiler, SchemaValidator } from "../shared/json-schema.js";
 
-/** The JSON Schemas of an extension method's params and result (draft-07 or 2020-12, by `$schema`). */
-export interface MethodSchemas {
-  readonly params?: Record<string, unknown>;
-  readonly result?: Record<string, unknown>;
-  /** Stateless era: the result is a CacheableResult (SEP-2549), so ttlMs and cacheScope are filled in as on resources/list. */
-  readonly cacheable?: boolean;
-}
+export type { MethodSchemas };
 
 /**
  * Methods that no served revision defines, e.g. an extension's (SEP-2133), each held to the

@@ -1,7 +1,7 @@
 import type { RequestContext } from "../dispatch/context.js";
 import { ErrorCode, RpcError } from "../jsonrpc/errors.js";
 import type { Completers } from "./completion.js";
-import type { GetPromptResult, Prompt } from "./types.js";
+import type { GetPromptResult, Prompt } from "../shared/types.js";
 
 export type PromptDefinition = Prompt;
 

@@ -1,8 +1,8 @@
 import type { RequestContext } from "../dispatch/context.js";
 import { ErrorCode, RpcError } from "../jsonrpc/errors.js";
 import type { Completers } from "./completion.js";
-import { UriTemplate, type TemplateValues } from "./uri-template.js";
-import type { ReadResourceResult, Resource, ResourceTemplate } from "./types.js";
+import { UriTemplate, type TemplateValues } from "../shared/uri-template.js";
+import type { ReadResourceResult, Resource, ResourceTemplate } from "../shared/types.js";
 
 export type ResourceDefinition = Resource;
 export type ResourceTemplateDefinition = ResourceTemplate;

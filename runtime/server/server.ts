@@ -7,17 +7,18 @@ import { ErrorCode, RpcError } from "../jsonrpc/errors.js";
 import { InputRequiredCodec, type InputRequiredOptions } from "../session/input-required.js";
 import { ALL_REVISIONS, eraOf, isRevision, revisionName, type PinnedRevision, type Revision, type RevisionRef } from "../session/revisions.js";
 import { ServerSession, type ServerCore } from "../session/server-session.js";
-import { CoreTasks } from "../tasks/core-tasks.js";
-import { TASKS_EXTENSION } from "../tasks/task.js";
-import { TaskManager, type TasksOptions } from "../tasks/task-manager.js";
-import { tasksExtensionMethods } from "../tasks/tasks-extension.js";
-import type { Transport } from "../transports/transport.js";
+import { CoreTasks } from "../extensions/tasks/core-tasks.js";
+import { TASKS_EXTENSION } from "../extensions/tasks/protocol.js";
+import { TaskManager, type TasksOptions } from "../extensions/tasks/task-manager.js";
+import { loadTasksExtension, tasksExtensionMethods } from "../extensions/tasks/tasks-extension.js";
+import type { Transport } from "../jsonrpc/transport.js";
+import type { Endpoint } from "../transports/endpoint.js";
 import { stderrLogger, type Logger } from "../util/logger.js";
 import { Sealer, type Secret } from "../util/sealed.js";
 import { complete, type Completers } from "./completion.js";
 import { loadExtension, type LoadedExtension } from "../session/extensions.js";
 import { extensionMethod, generatedMethod, type MethodSchemas } from "./extensions.js";
-import { SchemaCompiler, type CompiledToolValidators, type SchemaEngine } from "./json-schema.js";
+import { SchemaCompiler, type CompiledToolValidators, type SchemaEngine } from "../shared/json-schema.js";
 import { Paginator } from "./pagination.js";
 import { PromptRegistry, type PromptDefinition, type PromptHandler } from "./prompts.js";
 import {
@@ -28,11 +29,11 @@ import {
   type ResourceTemplateHandler,
 } from "./resources.js";
 import type { DefaultTypes, ServedMethod, ServedParams, ServedResult, ServedTypes } from "./served.js";
-import { SkillCatalog, type SkillFiles, type SkillOptions } from "./skills.js";
+import { SkillCatalog, type SkillFiles, type SkillOptions } from "../extensions/skills/server.js";
 import { Subscriptions, type ListKind } from "./subscriptions.js";
 import type { ObjectSchema, ToolArguments } from "./schema-types.js";
 import { ToolRegistry, type ToolDefinition, type ToolHandler, type ToolResult } from "./tools.js";
-import type { Implementation } from "./types.js";
+import type { Implementation } from "../shared/types.js";
 
 export interface ServerOptions<
   Revisions extends readonly RevisionRef[] = readonly RevisionRef[],
@@ -98,15 +99,6 @@ export interface ServerOptions<
   readonly toolValidators?: CompiledToolValidators;
 }
 
-/** Something that accepts connections (Streamable HTTP) rather than being one. */
-export interface Endpoint {
-  /** `announced`: what {@link announce} sent reaches every instance's server through it, this one's included. */
-  listen(accept: (transport: Transport) => ServerSession, announced?: (event: unknown) => void): Promise<void>;
-  close(): Promise<void>;
-  /** Many instances: sends a server-wide notification to every instance sharing the endpoint's bus; false when the endpoint shares nothing. */
-  announce?(event: unknown): boolean;
-}
-
 /** A server-wide notification, as it travels between instances. */
 type Announcement =
   | { readonly kind: "list_changed"; readonly list: ListKind }
@@ -136,6 +128,9 @@ export type RuntimeHandlers = Pick<SessionEraHandlers<RequestContext>, Exclude<k
 
 /** The registries read params as plain records: the dispatcher has validated them against the request's revision. */
 const fields = (params: object): Record<string, unknown> => params as Record<string, unknown>;
+
+/** Something that accepts connections (Streamable HTTP) rather than being one: transports/endpoint.ts. */
+export type { Endpoint };
 
 export function createServer<const Revisions extends readonly RevisionRef[] = readonly Revision[], const Extensions extends readonly ExtensionModule[] = []>(
   options: ServerOptions<Revisions, Extensions>,
@@ -194,7 +189,7 @@ export class McpServer<Types extends RevisionTypes = any> {
     // Protocol versions are dates: sorting them as text puts them oldest first.
     this.revisions = [...new Set(requested)].sort();
     if (this.revisions.length === 0) throw new Error("a server needs at least one revision");
-    this.tasks = new TaskManager(options.tasks ?? {}, this.logger, (task, origin) => this.coreTasks.observe(task, origin));
+    this.tasks = new TaskManager(options.tasks ?? {}, this.logger, loadTasksExtension, (task, origin) => this.coreTasks.observe(task, origin));
     this.coreTasks = new CoreTasks(this.tasks, this.logger);
     for (const [method, served] of tasksExtensionMethods(this.tasks)) this.extensions.set(method, served);
     this.subscriptions = new Subscriptions(() => this.sessions, (kind) => this.registry(kind).size > 0, this.logger, this.tasks);
@@ -322,7 +317,7 @@ export class McpServer<Types extends RevisionTypes = any> {
    * Serves a skill (SEP-2640, the io.modelcontextprotocol/skills extension) at
    * `skill://<path>/`: `files` by path relative to the skill's root, SKILL.md among them, whose
    * frontmatter `name` is the path's last segment. Each file becomes a resource; skills/list,
-   * skills/get and resources/directory/read answer for them (runtime/server/skills.ts).
+   * skills/get and resources/directory/read answer for them (runtime/extensions/skills/server.ts).
    */
   skill(path: string, files: SkillFiles, options?: SkillOptions): this {
     (this.skills ??= new SkillCatalog(this, this.paginator)).add(path, files, options);
@@ -413,7 +408,11 @@ export class McpServer<Types extends RevisionTypes = any> {
   async listen(target: Transport | Endpoint): Promise<void> {
     if ("listen" in target) {
       this.endpoints.add(target);
-      await target.listen((transport) => this.connect(transport), this.announced as (event: unknown) => void);
+      await target.listen({
+        accept: (transport) => this.connect(transport),
+        eraOf: (version) => (isRevision(version) ? eraOf(version) : undefined),
+        announced: this.announced as (event: unknown) => void,
+      });
     } else this.connect(target);
   }
 

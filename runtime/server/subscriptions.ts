@@ -2,8 +2,8 @@ import type { HandlerContext, RequestContext } from "../dispatch/context.js";
 import type { RequestId } from "../jsonrpc/messages.js";
 import { META } from "../session/meta.js";
 import type { ServerSession } from "../session/server-session.js";
-import type { TaskManager } from "../tasks/task-manager.js";
-import { watchTasks } from "../tasks/tasks-extension.js";
+import type { TaskManager } from "../extensions/tasks/task-manager.js";
+import { watchTasks } from "../extensions/tasks/tasks-extension.js";
 import type { Logger } from "../util/logger.js";
 
 export type ListKind = "tools" | "prompts" | "resources";

@@ -1,12 +1,12 @@
 import type { RequestContext, TaskContext, TaskOptions } from "../dispatch/context.js";
 import { ExtensionResult } from "../dispatch/router.js";
-import { taskRequired } from "../tasks/task-manager.js";
+import { taskRequired } from "../extensions/tasks/task-manager.js";
 import { isThenable } from "../util/thenable.js";
 import { ErrorCode, RpcError } from "../jsonrpc/errors.js";
-import { precompiled, type CompiledToolValidators, type SchemaCompiler, type SchemaValidator } from "./json-schema.js";
-import { checkParamHeaders } from "./param-headers.js";
+import { precompiled, type CompiledToolValidators, type SchemaCompiler, type SchemaValidator } from "../shared/json-schema.js";
+import { checkParamHeaders } from "../shared/param-headers.js";
 import type { FromSchema, ObjectSchema } from "./schema-types.js";
-import type { CallToolResult, Tool } from "./types.js";
+import type { CallToolResult, Tool } from "../shared/types.js";
 import type { Logger } from "../util/logger.js";
 
 /**
@@ -111,7 +111,7 @@ export class ToolRegistry {
     const args = (params.arguments as Record<string, unknown> | undefined) ?? {};
     // Stateless era over HTTP: x-mcp-header arguments must agree with their Mcp-Param-* headers.
     const headers = context.transport?.headers;
-    if (context.era === "stateless" && typeof headers === "object" && headers !== null) checkParamHeaders(tool.definition, args, headers as Record<string, unknown>);
+    if (context.era === "stateless" && typeof headers === "object" && headers !== null) checkParamHeaders(tool.definition.inputSchema, args, headers as Record<string, unknown>);
     // The schema engine loads on the first call of any tool without compiled validators (a promise once, then never again).
     const engine = tool.input && (tool.output || !tool.definition.outputSchema) ? undefined : this.schemas.load();
     if (engine && isThenable(engine))

@@ -1,8 +1,9 @@
 import { ErrorCode, RpcError } from "../jsonrpc/errors.js";
 import type { Notification, Request, RequestId } from "../jsonrpc/messages.js";
 import { Peer, type InboundRequest, type RequestOptions } from "../jsonrpc/peer.js";
-import type { MessageContext, SendOptions, Transport } from "../transports/transport.js";
+import type { MessageContext, SendOptions, Transport } from "../jsonrpc/transport.js";
 import type { Logger } from "../util/logger.js";
+import type { SessionRecord } from "../stores/session-store.js";
 import { isThenable } from "../util/thenable.js";
 import { META, metaOf } from "./meta.js";
 import { eraOf, isRevision, loadRevision, revisionModule, type Revision, type LoadedRevision } from "./revisions.js";
@@ -34,15 +35,6 @@ export interface ServerCore {
   notification?(method: string, params: Record<string, unknown>, session: ServerSession): void;
   closed?(session: ServerSession): void;
   readonly logger: Logger;
-}
-
-/** What a shared session store keeps of a session-era session (runtime/stores/session-store.ts's SessionRecord). */
-export interface AdoptedSession {
-  readonly revision: string;
-  readonly clientInfo: Readonly<Record<string, unknown>>;
-  readonly clientCapabilities: Readonly<Record<string, unknown>>;
-  readonly logLevel?: string;
-  readonly subscriptions: readonly string[];
 }
 
 /** Session era: what `initialize` settled for this connection. */
@@ -136,7 +128,7 @@ export class ServerSession {
    * record in a shared session store), as if this connection had negotiated it; called again
    * with a fresher record, it updates the level and subscriptions other instances changed.
    */
-  adopt(state: AdoptedSession): void | Promise<void> {
+  adopt(state: SessionRecord): void | Promise<void> {
     this.logLevel = state.logLevel;
     this.subscriptions.clear();
     for (const uri of state.subscriptions) this.subscriptions.add(uri);

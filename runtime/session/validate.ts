@@ -1,4 +1,4 @@
-import type { ValidationIssue } from "../../generated/validation.js";
+import type { ValidationIssue } from "../contract.js";
 import { ErrorCode, RpcError } from "../jsonrpc/errors.js";
 import type { Request } from "../jsonrpc/messages.js";
 import type { MethodDescriptor, LoadedRevision } from "./revisions.js";

@@ -1,4 +1,4 @@
-import { isExpired, type TaskRecord } from "../tasks/task.js";
+import { isExpired, type TaskRecord } from "./task-store.js";
 import type { RedisConnection } from "./redis-connection.js";
 import type { TaskStore } from "./task-store.js";
 

@@ -1,5 +1,5 @@
 import { TransportClosedError } from "./closed-error.js";
-import type { Receiver, SendOptions, Transport } from "./transport.js";
+import type { Receiver, SendOptions, Transport } from "../jsonrpc/transport.js";
 
 /**
  * Two transports wired to each other in this process: what one sends, the other receives. For

@@ -1,4 +1,4 @@
-import { DEFAULT_MAX_MESSAGE_BYTES, type FrameProblem } from "./transport.js";
+import { DEFAULT_MAX_MESSAGE_BYTES, type FrameProblem } from "../jsonrpc/transport.js";
 
 /** Where decoded frames go. A {@link Receiver} is one. */
 export interface FrameSink {

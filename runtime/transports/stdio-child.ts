@@ -1,7 +1,7 @@
 import type { ChildProcess } from "node:child_process";
 import type { Readable } from "node:stream";
 import { StdioTransport, type StdioTransportOptions } from "./stdio.js";
-import type { Receiver, SendOptions, Transport } from "./transport.js";
+import type { Receiver, SendOptions, Transport } from "../jsonrpc/transport.js";
 
 export interface SpawnStdioOptions extends Omit<StdioTransportOptions, "destroyInputOnClose"> {
   readonly cwd?: string;

@@ -1,7 +1,7 @@
 import type { Readable, Writable } from "node:stream";
 import { TransportClosedError } from "./closed-error.js";
 import { NdjsonDecoder } from "./ndjson-decoder.js";
-import { DEFAULT_MAX_MESSAGE_BYTES, type Receiver, type SendOptions, type Transport } from "./transport.js";
+import { DEFAULT_MAX_BUFFERED_BYTES, DEFAULT_MAX_MESSAGE_BYTES, type Receiver, type SendOptions, type Transport } from "../jsonrpc/transport.js";
 
 /**
  * Sends of one turn leave together, in writes of at most this many messages. One write for the
@@ -39,8 +39,7 @@ export interface StdioTransportOptions {
   readonly maxBufferedBytes?: number;
 }
 
-/** Bytes waiting to be written at which a stdio transport stops reading: 4 MiB. */
-export const DEFAULT_MAX_BUFFERED_BYTES = 4 * 1024 * 1024;
+
 
 /** How long in-flight requests may still be answered after input EOF: 5 s. */
 export const DEFAULT_END_GRACE_MS = 5_000;

@@ -6,7 +6,7 @@
 import { appendFileSync, cpSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect } from "chai";
-import { sha256 } from "../../spec/files.js";
+import { sha256 } from "../../codegen/spec/files.js";
 import { describeRun, listFiles, removeDir, ROOT, runCli, runCliAsync, schemaPath, snapshot, tempDir, tempProjectRoot, type CliRun } from "../support/project.js";
 
 /** Two revisions, one per era and dialect, keep each regeneration short. */
@@ -146,9 +146,8 @@ const CASES: Case[] = [
     run: async (root) => {
       const toolkit = tempDir("toolkit");
       scratch.push(toolkit);
-      cpSync(join(ROOT, "codegen"), join(toolkit, "codegen"), { recursive: true });
-      mkdirSync(join(toolkit, "spec"));
-      for (const file of ["files.ts", "pinned.ts", "fetch.ts"]) cpSync(join(ROOT, "spec", file), join(toolkit, "spec", file));
+      // The generator, and the runtime modules it shares (the JSON Schema dialects, the manifest's ajv).
+      for (const folder of ["codegen", "runtime"]) cpSync(join(ROOT, folder), join(toolkit, folder), { recursive: true });
       writeFileSync(join(toolkit, "package.json"), '{ "type": "module" }\n');
       symlinkSync(join(ROOT, "node_modules"), join(toolkit, "node_modules"), "dir");
       const registry = join(toolkit, "codegen", "emit", "registry.ts");

@@ -10,7 +10,7 @@ import { McpClient, type Revision } from "../../runtime/index.js";
 import { silentLogger } from "../../runtime/util/logger.js";
 import { createMemoryPair } from "../../runtime/transports/memory.js";
 import { spawnStdio } from "../../runtime/transports/stdio-child.js";
-import type { Transport } from "../../runtime/transports/transport.js";
+import type { Transport } from "../../runtime/jsonrpc/transport.js";
 import { createEverythingServer, EVERYTHING_INFO, EVERYTHING_INSTRUCTIONS } from "../fixtures/servers/everything-server.js";
 import { createSdkServer, SDK_SERVER_INFO } from "../fixtures/servers/sdk-everything.js";
 import { EVERYTHING, PIXEL_PNG_BASE64, rejection, SDK_STDIO_SERVER, SESSION_REVISIONS, tsxArgs, until, within } from "../support/mcp.js";

@@ -231,7 +231,7 @@ describe("the packed packages, installed as a user installs them", function () {
       }
     });
 
-    it("serves a skill (SEP-2640) and an MCP App view, and SkillsClient reads the skill verified, from plain JavaScript", () => {
+    it("serves a skill (SEP-2640) and an MCP App view, and SkillsClient reads the skill verified, from plain JavaScript; skills ask for the optional yaml until it is installed", async () => {
       const script = `
         import { appResource, appToolMeta, createMemoryPair, createServer, McpClient, SkillsClient } from "@mcp-codegen/runtime";
         const server = createServer({ name: "s", version: "1.0.0" }).skill("hello", { "SKILL.md": "---\\nname: hello\\ndescription: Says hello\\n---\\nHi.\\n" });
@@ -247,6 +247,12 @@ describe("the packed packages, installed as a user installs them", function () {
         console.log(JSON.stringify({ uri: skill.uri, verified: file.verified, body: file.body, mimeType: view.mimeType, meta: (await client.listTools()).items[0]._meta }));
         await client.close();
         await server.close();`;
+      // SKILL.md frontmatter is read with yaml, an optional peer: without it, skill() says what to install.
+      const without = run(process.execPath, ["--input-type=module", "-e", script], project);
+      expect(without.status, describeRun(without)).to.not.equal(0);
+      expect(without.stderr).to.contain("skill hello: SKILL.md:").and.contain("npm install yaml");
+      const install = await npm(["install", "--prefer-offline", "yaml@^2.9.1"], project, registry.url);
+      expect(install.status, describeRun(install)).to.equal(0);
       const node = run(process.execPath, ["--input-type=module", "-e", script], project);
       expect(node.status, describeRun(node)).to.equal(0);
       expect(JSON.parse(node.stdout)).to.deep.equal({

@@ -15,7 +15,7 @@ import type { Implementation } from "@modelcontextprotocol/sdk/types.js";
 import { expect } from "chai";
 import { validators as v2026 } from "../../generated/2026-07-28/validators.js";
 import { createMemoryPair, type McpServer, type ServerSession } from "../../runtime/index.js";
-import type { Receiver, SendOptions, Transport } from "../../runtime/transports/transport.js";
+import type { Receiver, SendOptions, Transport } from "../../runtime/jsonrpc/transport.js";
 import { ToSdkTransport } from "./sdk-transport.js";
 
 export const STATELESS = "2026-07-28";

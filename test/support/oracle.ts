@@ -17,7 +17,7 @@ import addFormatsModule, { type FormatsPlugin } from "ajv-formats";
 import { loadSchema } from "../../codegen/load/load.js";
 import { buildProtocol } from "../../codegen/model/build.js";
 import type { Protocol } from "../../codegen/model/protocol.js";
-import { readPinned } from "../../spec/pinned.js";
+import { readPinned } from "../../codegen/spec/pinned.js";
 import { ROOT, schemaText } from "./project.js";
 
 // ajv-formats is CommonJS with `exports.default`; under NodeNext the default import is the module.

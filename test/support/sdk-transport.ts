@@ -6,7 +6,7 @@
  */
 import type { Transport as SdkTransport, TransportSendOptions } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
-import type { Receiver, SendOptions, Transport } from "../../runtime/transports/transport.js";
+import type { Receiver, SendOptions, Transport } from "../../runtime/jsonrpc/transport.js";
 
 /** An SDK transport, seen by our runtime. */
 export class FromSdkTransport implements Transport {

@@ -6,9 +6,9 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import ts from "typescript";
-import { emitToolValidators } from "../../codegen/tools/emit.js";
-import { loadToolSchemas } from "../../codegen/tools/load.js";
-import type { CompiledSchema } from "../../runtime/server/json-schema.js";
+import { emitToolValidators } from "../../codegen/tool-validators/emit.js";
+import { loadToolSchemas } from "../../codegen/tool-validators/load.js";
+import type { CompiledSchema } from "../../runtime/shared/json-schema.js";
 import { ROOT, tempDir } from "./project.js";
 
 export interface CompiledTools {

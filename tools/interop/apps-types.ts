@@ -3,7 +3,7 @@
 // by our helpers' types, and ours carry the same constants.
 import type { McpUiClientCapabilities, McpUiResourceMeta, McpUiToolMeta } from "@modelcontextprotocol/ext-apps";
 import { EXTENSION_ID, RESOURCE_MIME_TYPE, RESOURCE_URI_META_KEY } from "@modelcontextprotocol/ext-apps/server";
-import { APP_MIME_TYPE, APPS_EXTENSION, RESOURCE_URI_META_KEY as OUR_META_KEY, type AppResourceMeta, type AppsClientCapability, type AppToolMeta } from "../../runtime/server/apps.js";
+import { APP_MIME_TYPE, APPS_EXTENSION, RESOURCE_URI_META_KEY as OUR_META_KEY, type AppResourceMeta, type AppsClientCapability, type AppToolMeta } from "../../runtime/extensions/apps/apps.js";
 
 /** Compiles only when B is assignable to A. */
 type Accepts<A, B extends A> = [A, B];

@@ -1,6 +1,7 @@
+import { encodeHeaderValue } from "../../shared/header-value.js";
 import type { RequestId } from "../../jsonrpc/messages.js";
 import { TransportClosedError } from "../closed-error.js";
-import type { Receiver, SendOptions, Transport } from "../transport.js";
+import type { Receiver, SendOptions, Transport } from "../../jsonrpc/transport.js";
 import { metaVersion, NAMED_BY } from "./headers.js";
 import { SseParser } from "./sse-parser.js";
 
@@ -287,15 +288,6 @@ export class HttpClientTransport implements Transport {
     this.controllers.delete(controller);
     if (id !== undefined && this.statelessInFlight.get(id) === controller) this.statelessInFlight.delete(id);
   }
-}
-
-/**
- * A header value as SEP-2243 carries it: plain when it is visible ASCII without edge spaces and
- * does not itself look like the wrapper, else =?base64?...?= (so the empty string is wrapped too).
- */
-export function encodeHeaderValue(value: string): string {
-  const plain = /^[\x21-\x7e]([\x20-\x7e]*[\x21-\x7e])?$/.test(value) && !/^=\?base64\?.*\?=$/i.test(value);
-  return plain ? value : `=?base64?${Buffer.from(value, "utf8").toString("base64")}?=`;
 }
 
 function isJsonRpc(value: unknown): boolean {

@@ -1,8 +1,9 @@
 import { ErrorCode } from "../../jsonrpc/errors.js";
 import type { RequestId } from "../../jsonrpc/messages.js";
-import { eraOf, isRevision } from "../../session/revisions.js";
 import { stderrLogger, type Logger } from "../../util/logger.js";
-import type { MessageContext, Transport } from "../transport.js";
+import type { MessageContext } from "../../jsonrpc/transport.js";
+import type { SessionRecord } from "../../stores/session-store.js";
+import type { Accepted, Endpoint, Listener } from "../endpoint.js";
 import type { AuthInfo, AuthOptions } from "../auth-info.js";
 import { DEFAULT_MAX_BODY_BYTES, parseJson } from "./body.js";
 import { HttpError, refuse, writeError } from "./errors.js";
@@ -12,10 +13,10 @@ import { webIncoming, type Incoming } from "./incoming.js";
 import { checkGet, checkPost, type Accepts } from "./negotiation.js";
 import { waitUntilOf, WebReply, type BackpressureOptions, type PlatformContext, type Reply } from "./reply.js";
 import { checkHostAndOrigin, corsHeaders, preflightHeaders, type SecurityOptions } from "./security.js";
-import { HttpSession, newSessionId, type SessionSettings } from "./session.js";
+import { newSessionId } from "./ids.js";
+import { HttpSession, type SessionSettings } from "./session.js";
 import { SharedSessions, type SharingOptions } from "./sessions.js";
 import { CHANNELS } from "../../stores/event-bus.js";
-import type { AdoptedSession } from "../../session/server-session.js";
 import { StatelessExchange } from "./stateless.js";
 
 /** The endpoint's options, on every platform (fetchHandler, and the node:http adapter). */
@@ -48,15 +49,6 @@ export interface EndpointOptions extends SecurityOptions, AuthOptions, Backpress
   readonly logger?: Logger;
 }
 
-/** What `accept` returns: the server's session for a transport: its negotiated revision, and (many instances) a session negotiated elsewhere to take on. */
-type Accepted = { readonly revision?: string; adopt?(state: AdoptedSession): void | Promise<void> };
-export type Accept = (transport: Transport) => Accepted;
-
-/** What `McpServer.listen` takes: an endpoint that hands each connection to `accept`. */
-export interface Listenable {
-  listen(target: { listen(accept: Accept, announced?: (event: unknown) => void): Promise<void>; close(): Promise<void> }): Promise<void>;
-}
-
 /**
  * MCP's Streamable HTTP transport, server side, for both eras, on Web APIs alone: it reads an
  * {@link Incoming} request and writes a {@link Reply}. `fetchHandler` (a web `Request` in, a
@@ -68,8 +60,8 @@ export interface Listenable {
  * (or whose MCP-Protocol-Version header names a stateless revision) is served on its own,
  * without a session.
  */
-export class StreamableHttpEndpoint {
-  private accept: Accept | undefined;
+export class StreamableHttpEndpoint implements Endpoint {
+  private listener: Listener | undefined;
   private readonly sessions = new Map<string, HttpSession>();
   private readonly sessionOf = new WeakMap<object, HttpSession>();
   private readonly exchanges = new Set<StatelessExchange>();
@@ -98,11 +90,11 @@ export class StreamableHttpEndpoint {
     if (options.sessions) this.shared = new SharedSessions({ ...options, sessions: options.sessions }, Number.isFinite(idle) ? idle : 7 * 24 * 3_600_000, this.logger);
   }
 
-  /** Called by `McpServer.listen`; `announced` takes the server-wide notifications any instance announces (many instances). */
-  async listen(accept: Accept, announced?: (event: unknown) => void): Promise<void> {
-    if (this.accept) throw new Error("this HTTP endpoint is already listening");
-    this.accept = accept;
-    if (this.shared && announced) await this.shared.bus.subscribe(CHANNELS.notifications, announced);
+  /** Called by `McpServer.listen`. */
+  async listen(listener: Listener): Promise<void> {
+    if (this.listener) throw new Error("this HTTP endpoint is already listening");
+    this.listener = listener;
+    if (this.shared) await this.shared.bus.subscribe(CHANNELS.notifications, (event) => listener.announced(event));
   }
 
   /** Many instances: a server-wide notification (list_changed, resources/updated, a log message) to every instance, this one included. */
@@ -166,7 +158,7 @@ export class StreamableHttpEndpoint {
     if (this.path !== undefined && req.path !== this.path) return fail(refuse.notFound(`the MCP endpoint is ${this.path}`));
     const forbidden = checkHostAndOrigin(req, this.options);
     if (forbidden) return fail(forbidden);
-    if (!this.accept || this.isClosed) return fail(new HttpError(503, -32000, "Service Unavailable: the server is not listening"));
+    if (!this.listener || this.isClosed) return fail(new HttpError(503, -32000, "Service Unavailable: the server is not listening"));
     this.startSweeper();
     if (this.shared) await this.shared.listen((sessionId, message) => this.sessions.get(sessionId)?.deliver(message));
 
@@ -231,7 +223,7 @@ export class StreamableHttpEndpoint {
       if (mismatch) return fail(mismatch);
       const exchange = new StatelessExchange(res, body, context, accepts, this.options.responseMode === "sse", cors, (ended) => this.exchanges.delete(ended));
       this.exchanges.add(exchange);
-      this.accept!(exchange);
+      this.listener!.accept(exchange);
       return;
     }
 
@@ -268,7 +260,7 @@ export class StreamableHttpEndpoint {
     };
     const session = new HttpSession(newSessionId(), shared ? sharedSettings : settings, (ended) => this.sessions.delete(ended.id), principal);
     this.sessions.set(session.id, session);
-    accepted = this.accept!(session);
+    accepted = this.listener!.accept(session);
     this.sessionOf.set(accepted, session);
     this.adopted.set(session, accepted);
     session.post(res, body, accepts, context, { ...cors, "Mcp-Session-Id": session.id }, true);
@@ -336,7 +328,7 @@ export class StreamableHttpEndpoint {
     return session;
   }
 
-  private async adopt(id: string, record: AdoptedSession & { readonly principal?: string }, shared: SharedSessions): Promise<HttpSession | undefined> {
+  private async adopt(id: string, record: SessionRecord, shared: SharedSessions): Promise<HttpSession | undefined> {
     if (this.sessions.size >= (this.options.maxSessions ?? 10_000)) return undefined;
     const settings: SessionSettings = {
       store: undefined,
@@ -348,7 +340,7 @@ export class StreamableHttpEndpoint {
     };
     const session = new HttpSession(id, settings, (ended) => this.sessions.delete(ended.id), record.principal ?? "");
     this.sessions.set(id, session);
-    const accepted = this.accept!(session);
+    const accepted = this.listener!.accept(session);
     this.sessionOf.set(accepted, session);
     this.adopted.set(session, accepted);
     try {
@@ -378,13 +370,13 @@ export class StreamableHttpEndpoint {
   private checkSessionVersion(req: Incoming): HttpError | undefined {
     const version = req.header(HEADER.protocolVersion);
     if (version === undefined || version === this.lastSessionVersion) return undefined;
-    if (isRevision(version) && eraOf(version) === "session") return void (this.lastSessionVersion = version);
+    if (this.listener!.eraOf(version) === "session") return void (this.lastSessionVersion = version);
     return refuse.badRequest(`unsupported MCP-Protocol-Version ${JSON.stringify(version)} for a session`);
   }
 
   private statelessVersion(req: Incoming): boolean {
     const version = req.header(HEADER.protocolVersion);
-    return version !== undefined && isRevision(version) && eraOf(version) === "stateless";
+    return version !== undefined && this.listener!.eraOf(version) === "stateless";
   }
 
   /** A request that names its protocol version in `_meta`, or a POST whose header names a stateless revision. */

@@ -1,30 +1,6 @@
-/**
- * Session era, resumability: the SSE events sent on each stream, kept so that a client that lost
- * its connection can reconnect with Last-Event-ID and receive what it missed.
- *
- * Bounded (see {@link EventStoreLimits}): in events, in bytes per session and in all, and in age;
- * the oldest go first. Event ids are `<streamId>_<sequence>`: the stream is read back from the id,
- * and a stream belongs to one owner (a session), so one session can never replay another's events.
- */
-export interface EventStore {
-  /** Stores one event's data (a JSON text) and returns its id. */
-  append(owner: string, streamId: string, data: string): string;
-  /** The id of a stream's priming event: an id with no data, so a client can resume from the very start. */
-  primingId(streamId: string): string;
-  /**
-   * The events after `lastEventId` on its stream, when that stream belongs to `owner`; undefined
-   * when the id is unknown or foreign. `evicted`: some events after that id are no longer kept,
-   * so the replay would have a gap (the endpoint then refuses the resumption).
-   */
-  replayAfter(owner: string, lastEventId: string): { readonly streamId: string; readonly events: readonly StoredEvent[]; readonly evicted?: boolean } | undefined;
-  /** Forgets an owner's streams (its session ended). */
-  forget(owner: string): void;
-}
+import type { EventStore, Replay, StoredEvent } from "../../stores/event-store.js";
 
-export interface StoredEvent {
-  readonly id: string;
-  readonly data: string;
-}
+export type { EventStore, StoredEvent };
 
 /** The bounds of {@link InMemoryEventStore}; each default is below. */
 export interface EventStoreLimits {
@@ -64,6 +40,11 @@ interface StreamLog {
   readonly events: Kept[];
 }
 
+/**
+ * The event store of one process (the endpoint's default), answering at once. Bounded (see
+ * {@link EventStoreLimits}): in events, in bytes per session and in all, and in age; the oldest go
+ * first. Event ids are `<streamId>_<sequence>`: the stream is read back from the id.
+ */
 export class InMemoryEventStore implements EventStore {
   private readonly streams = new Map<string, StreamLog>();
   /** Every kept event, oldest first; `order[head]` is the oldest not yet evicted or forgotten. */
@@ -107,7 +88,7 @@ export class InMemoryEventStore implements EventStore {
     return `${streamId}_0`;
   }
 
-  replayAfter(owner: string, lastEventId: string) {
+  replayAfter(owner: string, lastEventId: string): Replay | undefined {
     const cut = lastEventId.lastIndexOf("_");
     if (cut <= 0) return undefined;
     const streamId = lastEventId.slice(0, cut);
@@ -116,10 +97,11 @@ export class InMemoryEventStore implements EventStore {
     const seq = Number(seqText);
     this.evict(undefined);
     const log = this.streams.get(streamId);
-    if (!log) return seq === 0 ? { streamId, events: [] } : undefined;
+    if (!log) return seq === 0 ? { streamId, events: [], truncated: false } : undefined;
     if (log.owner !== owner || seq >= log.next) return undefined;
     const events = log.events.filter((event) => event.seq > seq).map(({ id, data }) => ({ id, data }));
-    return seq + 1 < log.firstKept ? { streamId, events, evicted: true } : { streamId, events };
+    // Events after that id were evicted (a bound): the replay would have a gap.
+    return { streamId, events, truncated: seq + 1 < log.firstKept };
   }
 
   forget(owner: string): void {

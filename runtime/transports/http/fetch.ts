@@ -1,5 +1,6 @@
 import { stderrLogger } from "../../util/logger.js";
-import { StreamableHttpEndpoint, type EndpointOptions, type Listenable } from "./endpoint.js";
+import { StreamableHttpEndpoint, type EndpointOptions } from "./endpoint.js";
+import type { Listenable } from "../endpoint.js";
 import type { PlatformContext } from "./reply.js";
 
 /**

@@ -1,3 +1,4 @@
+import { decodeHeaderValue } from "../../shared/header-value.js";
 import { ErrorCode } from "../../jsonrpc/errors.js";
 import type { RequestId } from "../../jsonrpc/messages.js";
 import { HttpError } from "./errors.js";
@@ -73,20 +74,4 @@ export function checkStatelessHeaders(req: Incoming, message: Record<string, unk
 /** A header value, decoded when it is `=?base64?...?=` (SEP-2243); null when that is malformed. */
 export function decoded(value: string | undefined): string | null | undefined {
   return value === undefined ? undefined : decodeHeaderValue(value);
-}
-
-/**
- * SEP-2243 header values: `=?base64?<standard base64 of UTF-8, padded>?=` decoded (null when
- * malformed); any other value is taken literally.
- */
-export function decodeHeaderValue(value: string): string | null {
-  const wrapped = /^=\?base64\?(.*)\?=$/i.exec(value);
-  if (!wrapped) return value;
-  const encoded = wrapped[1]!;
-  if (encoded.length % 4 !== 0 || !/^[A-Za-z0-9+/]*={0,2}$/.test(encoded)) return null;
-  try {
-    return new TextDecoder("utf-8", { fatal: true }).decode(Uint8Array.from(atob(encoded), (c) => c.charCodeAt(0)));
-  } catch {
-    return null;
-  }
 }

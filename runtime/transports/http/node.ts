@@ -2,9 +2,11 @@ import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { stderrLogger } from "../../util/logger.js";
 import { errorBody, HttpError, refuse, TRANSPORT_ERROR } from "./errors.js";
-import { StreamableHttpEndpoint, type Accept, type EndpointOptions, type Listenable } from "./endpoint.js";
+import { StreamableHttpEndpoint, type EndpointOptions } from "./endpoint.js";
+import type { Listenable, Listener } from "../endpoint.js";
 import type { Incoming } from "./incoming.js";
-import { DEFAULT_MAX_BUFFERED_BYTES, DEFAULT_STUCK_TIMEOUT_MS, type Reply } from "./reply.js";
+import { DEFAULT_MAX_BUFFERED_BYTES } from "../../jsonrpc/transport.js";
+import { DEFAULT_STUCK_TIMEOUT_MS, type Reply } from "./reply.js";
 
 /**
  * The node:http adapter: Streamable HTTP on a node:http server, as a thin shell over the
@@ -46,8 +48,8 @@ export class HttpEndpoint extends StreamableHttpEndpoint {
   }
 
   /** Called by `McpServer.listen`. Binds when this endpoint owns its server; resolves once bound. */
-  override async listen(accept: Accept, announced?: (event: unknown) => void): Promise<void> {
-    await super.listen(accept, announced);
+  override async listen(listener: Listener): Promise<void> {
+    await super.listen(listener);
     if (!this.bind) return;
     const http = builtin<typeof import("node:http")>("node:http");
     const server = http.createServer(this.handleNode);

@@ -1,4 +1,5 @@
 import type { Logger } from "../../util/logger.js";
+import { DEFAULT_MAX_BUFFERED_BYTES } from "../../jsonrpc/transport.js";
 
 /**
  * Where the endpoint writes one HTTP answer: a whole body at once, or a stream (SSE) written piece
@@ -57,7 +58,6 @@ export interface BackpressureOptions {
   readonly stuckTimeoutMs?: number;
 }
 
-export const DEFAULT_MAX_BUFFERED_BYTES = 4 * 1024 * 1024;
 export const DEFAULT_STUCK_TIMEOUT_MS = 30_000;
 
 const UTF8 = new TextEncoder();

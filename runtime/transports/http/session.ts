@@ -1,13 +1,14 @@
 import type { RequestId } from "../../jsonrpc/messages.js";
 import { TransportClosedError } from "../closed-error.js";
-import type { MessageContext, Receiver, SendOptions, Transport } from "../transport.js";
+import type { MessageContext, Receiver, SendOptions, Transport } from "../../jsonrpc/transport.js";
 import type { Logger } from "../../util/logger.js";
 import { refuse, statusOfResponse, writeError } from "./errors.js";
-import type { EventStore } from "./event-store.js";
+import type { EventStore, Replay } from "../../stores/event-store.js";
+import { isThenable } from "../../util/thenable.js";
 import type { Accepts } from "./negotiation.js";
 import type { Reply } from "./reply.js";
 import { sseEvent, startSse } from "./sse.js";
-import { streamOf } from "./sessions.js";
+import { newStreamId, streamOf } from "./ids.js";
 import type { SharedSessions } from "./sessions.js";
 import { ResponseStream, type StreamEvents, type StreamOptions } from "./stream.js";
 
@@ -23,35 +24,6 @@ export interface SessionSettings {
   /** Many instances: records a session once its initialize succeeded, before the client learns of it. */
   readonly initialized?: (result: Record<string, unknown>) => Promise<unknown>;
 }
-
-/** A fresh session id: 128 random bits as hex, visible ASCII as the spec requires. */
-export function newSessionId(): string {
-  return randomHex(16);
-}
-
-export function newStreamId(): string {
-  return randomHex(8);
-}
-
-/**
- * `bytes` random bytes as hex, from the Web Crypto API (every runtime has it). Drawn 4 KiB at a
- * time, as node's randomUUID buffers: one getRandomValues call per POST cost more than the rest of
- * making its stream.
- */
-function randomHex(bytes: number): string {
-  if (poolOffset + bytes > pool.length) {
-    pool = crypto.getRandomValues(new Uint8Array(4096));
-    poolOffset = 0;
-  }
-  let hex = "";
-  for (let i = poolOffset; i < poolOffset + bytes; i++) hex += HEX[pool[i]!];
-  poolOffset += bytes;
-  return hex;
-}
-
-let pool = new Uint8Array(0);
-let poolOffset = 0;
-const HEX = Array.from({ length: 256 }, (_, byte) => byte.toString(16).padStart(2, "0"));
 
 /**
  * Session era: one MCP session over Streamable HTTP, seen by its ServerSession as one transport.
@@ -120,7 +92,7 @@ export class HttpSession implements Transport {
       for (const stream of [...this.streams.values()]) stream.end();
       this.standalone?.end();
       this.release();
-      this.settings.store?.forget(this.id);
+      settle(this.settings.store?.forget(this.id), this.settings.logger, `session ${this.id}: the event store could not forget it`);
       this.closing = Promise.resolve().then(() => {
         this.onClosed(this);
         this.receiver?.closed();
@@ -196,32 +168,27 @@ export class HttpSession implements Transport {
     this.lastActive = Date.now();
     if (this.settings.shared) return this.sharedGet(res, lastEventId, headers, this.settings.shared);
     if (lastEventId !== undefined) {
-      const store = this.settings.store;
-      const replay = store?.replayAfter(this.id, lastEventId);
-      if (!replay) {
-        writeError(res, refuse.badRequest(`Last-Event-ID ${JSON.stringify(lastEventId)} names no stream of this session`), headers);
-        return;
-      }
-      if (replay.evicted) {
-        writeError(res, refuse.gone(`events after Last-Event-ID ${JSON.stringify(lastEventId)} are no longer kept (the event store's bounds); reconnect without Last-Event-ID`), headers);
-        return;
-      }
-      const stream = replay.streamId === this.standaloneId ? this.ensureStandalone(res, headers, false) : this.streams.get(replay.streamId);
-      if (stream) {
-        stream.resume(res, replay.events);
-        return;
-      }
-      // The stream is over: replay what it sent, then end.
-      startSse(res, headers);
-      for (const event of replay.events) res.write(sseEvent(event.data, event.id));
-      res.end();
-      return;
+      const replay = this.settings.store?.replayAfter(this.id, lastEventId);
+      return isThenable(replay) ? replay.then((answered) => this.resume(res, lastEventId, answered, headers)) : this.resume(res, lastEventId, replay, headers);
     }
     if (this.standalone?.attached) {
       writeError(res, refuse.conflict("this session already has an open GET stream"), headers);
       return;
     }
     this.ensureStandalone(res, headers, true);
+  }
+
+  /** A GET with Last-Event-ID: the store's replay after it, on the stream if it is still open. */
+  private resume(res: Reply, lastEventId: string, replay: Replay | undefined, headers: Record<string, string>): void {
+    if (!replay) return writeError(res, refuse.badRequest(`Last-Event-ID ${JSON.stringify(lastEventId)} names no stream of this session`), headers);
+    if (replay.truncated)
+      return writeError(res, refuse.gone(`events after Last-Event-ID ${JSON.stringify(lastEventId)} are no longer kept (the event store's bounds); reconnect without Last-Event-ID`), headers);
+    const stream = replay.streamId === this.standaloneId ? this.ensureStandalone(res, headers, false) : this.streams.get(replay.streamId);
+    if (stream) return stream.resume(res, replay.events);
+    // The stream is over: replay what it sent, then end.
+    startSse(res, headers);
+    for (const event of replay.events) res.write(sseEvent(event.data, event.id));
+    res.end();
   }
 
   /**
@@ -318,7 +285,7 @@ export class HttpSession implements Transport {
     if (shared && !stream?.attached)
       shared.toStandalone(this.id, message).catch((error: Error) => this.settings.logger("error", `session ${this.id}: a message for the GET stream was lost: ${error.message}`));
     else if (stream) stream.write(message);
-    else if (this.settings.store) this.settings.store.append(this.id, this.standaloneId, JSON.stringify(message));
+    else if (this.settings.store) settle(this.settings.store.append(this.id, this.standaloneId, JSON.stringify(message)), this.settings.logger, `session ${this.id}: a message for the GET stream was lost`);
   }
 
   private ensureStandalone(res: Reply | undefined, headers: Record<string, string>, attach: boolean): ResponseStream {
@@ -398,3 +365,8 @@ function responseIdOf(message: unknown): RequestId | null | typeof NOT_A_RESPONS
 }
 
 const RESOLVED: Promise<void> = Promise.resolve();
+
+/** A store's answer that nobody waits for: a rejection is logged, not left unhandled. */
+function settle(answer: unknown, logger: Logger, what: string): void {
+  if (isThenable(answer)) (answer as Promise<unknown>).then(undefined, (error: Error) => logger("error", `${what}: ${error.message}`));
+}

@@ -1,11 +1,11 @@
 import { CHANNELS, MemoryEventBus, type EventBus } from "../../stores/event-bus.js";
-import type { EventStore as SharedEventStore, Replay } from "../../stores/event-store.js";
+import type { EventStore, Replay, StoredEvent } from "../../stores/event-store.js";
 import type { SessionRecord, SessionStore } from "../../stores/session-store.js";
 import type { Logger } from "../../util/logger.js";
 import { refuse, writeError } from "./errors.js";
-import { InMemoryEventStore, type StoredEvent } from "./event-store.js";
+import { InMemoryEventStore } from "./event-store.js";
 import type { Reply } from "./reply.js";
-import { newStreamId } from "./session.js";
+import { newStreamId, streamOf } from "./ids.js";
 import { sseEvent, startSse } from "./sse.js";
 
 /**
@@ -18,7 +18,7 @@ export interface SharingOptions {
   /** Where sessions live: any instance serves any request of a session another initialized. */
   readonly sessions?: SessionStore;
   /** Where SSE events are kept, so a client resumes (Last-Event-ID) on any instance. */
-  readonly events?: SharedEventStore;
+  readonly events?: EventStore;
   /** Messages between instances: to the one holding a session's GET stream, a client's answer to the instance that asked, a resumed stream's events. */
   readonly bus?: EventBus;
 }
@@ -49,7 +49,7 @@ const EFFECTS: Record<string, (store: SessionStore, sessionId: string, params: R
 export class SharedSessions {
   readonly instanceId = newStreamId();
   readonly sessions: SessionStore;
-  readonly events: SharedEventStore;
+  readonly events: EventStore;
   readonly bus: EventBus;
   private replies: Promise<unknown> | undefined;
 
@@ -146,7 +146,7 @@ export class SharedSessions {
   unattached(owner: string, streamId: string, event: StoredEvent | undefined): void {
     const sent = event
       ? this.bus.publish(CHANNELS.stream(streamId), { id: event.id, data: event.data } satisfies StreamEvent)
-      : this.events.append(owner, streamId, END).then(() => this.bus.publish(CHANNELS.stream(streamId), { end: true } satisfies StreamEvent));
+      : Promise.resolve(this.events.append(owner, streamId, END)).then(() => this.bus.publish(CHANNELS.stream(streamId), { end: true } satisfies StreamEvent));
     sent.catch((error: Error) => this.logger("error", `stream ${streamId}: ${error.message}`));
   }
 
@@ -193,22 +193,17 @@ export class SharedSessions {
   }
 }
 
-/** The stream an event id names (both stores write `<streamId>_<position>`). */
-export function streamOf(eventId: string): string | undefined {
-  const cut = eventId.lastIndexOf("_");
-  return cut > 0 ? eventId.slice(0, cut) : undefined;
-}
-
-/** The in-memory event store behind the shared interface: endpoints of one process sharing it (the default with `sessions` alone). */
-export function sharedMemoryEvents(): SharedEventStore {
+/**
+ * The in-memory event store for endpoints of one process sharing sessions (the default with
+ * `sessions` alone), answering asynchronously as a store other instances share does, so that the
+ * shared path is the same for both.
+ */
+export function sharedMemoryEvents(): EventStore {
   const store = new InMemoryEventStore();
   return {
     append: async (owner, streamId, data) => store.append(owner, streamId, data),
     primingId: (streamId) => store.primingId(streamId),
-    replayAfter: async (owner, lastEventId) => {
-      const replay = store.replayAfter(owner, lastEventId);
-      return replay && { streamId: replay.streamId, events: replay.events, truncated: replay.evicted === true };
-    },
+    replayAfter: async (owner, lastEventId) => store.replayAfter(owner, lastEventId),
     forget: async (owner) => store.forget(owner),
   };
 }

@@ -1,5 +1,5 @@
 import { TransportClosedError } from "../closed-error.js";
-import type { MessageContext, Receiver, SendOptions, Transport } from "../transport.js";
+import type { MessageContext, Receiver, SendOptions, Transport } from "../../jsonrpc/transport.js";
 import { statusOfResponse } from "./errors.js";
 import type { Accepts } from "./negotiation.js";
 import type { Reply } from "./reply.js";

@@ -1,5 +1,5 @@
 import type { RequestId } from "../../jsonrpc/messages.js";
-import type { StoredEvent } from "./event-store.js";
+import type { EventStore, StoredEvent } from "../../stores/event-store.js";
 import type { Reply } from "./reply.js";
 import { sseEvent, ssePriming, startSse } from "./sse.js";
 
@@ -25,14 +25,9 @@ export interface StreamOptions {
   readonly resumable?: Resumable;
 }
 
-/** Where a resumable stream keeps its events: in this process (an id at once) or shared by many instances (an id once stored). */
-export interface EventLog {
-  append(owner: string, streamId: string, data: string): string | Promise<string>;
-  primingId(streamId: string): string;
-}
-
 export interface Resumable {
-  readonly store: EventLog;
+  /** Where its events are kept: in this process (an id at once) or shared by many instances (an id once stored). */
+  readonly store: Pick<EventStore, "append" | "primingId">;
   readonly owner: string;
   readonly prime: boolean;
   readonly retryMs?: number;

@@ -13,7 +13,7 @@ import { expect } from "chai";
 import ts from "typescript";
 import { removeDir, REVISIONS, ROOT, tempDir } from "../../support/project.js";
 import { STRICT_FLAGS } from "../../support/tsc.js";
-import { readPinned } from "../../../spec/pinned.js";
+import { readPinned } from "../../../codegen/spec/pinned.js";
 
 type Direction = "ours->upstream" | "upstream->ours";
 

@@ -22,7 +22,7 @@ import { emitRevision } from "../../../codegen/pipeline.js";
 import { GenerationError } from "../../../codegen/errors.js";
 import type { ExtensionModule } from "../../../runtime/contract.js";
 import type { RequestMethod } from "../../../codegen/model/protocol.js";
-import { readPinned } from "../../../spec/pinned.js";
+import { readPinned } from "../../../codegen/spec/pinned.js";
 import { PROTOCOLS } from "../../../generated/index.js";
 import { isByte, isUri, isUriTemplate, type ValidationIssue, type Validator } from "../../../generated/validation.js";
 import { applyMutation, SchemaArbitraries, type Generated, type Mutation, type MutationKind } from "../../support/arbitraries.js";

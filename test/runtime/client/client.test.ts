@@ -130,7 +130,7 @@ describe("McpClient", () => {
       expect((await client.listTools()).items).to.deep.equal([]);
       const meta = {
         "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-        // The tasks extension is declared unless `tasks: false` (runtime/client/tasks.ts follows tasks).
+        // The tasks extension is declared unless `tasks: false` (runtime/extensions/tasks/client.ts follows tasks).
         "io.modelcontextprotocol/clientCapabilities": { elicitation: {}, extensions: { "io.modelcontextprotocol/tasks": {} } },
         "io.modelcontextprotocol/clientInfo": { name: "unit-client", version: "3.2.1" },
       };

@@ -5,7 +5,7 @@ import { ErrorCode, RpcError } from "../../../runtime/jsonrpc/errors.js";
 import type { Notification, Request, RequestId } from "../../../runtime/jsonrpc/messages.js";
 import { Peer, type InboundRequest, type PeerHandler, type PeerOptions } from "../../../runtime/jsonrpc/peer.js";
 import { createMemoryPair } from "../../../runtime/transports/memory.js";
-import type { FrameProblem, Receiver, Transport } from "../../../runtime/transports/transport.js";
+import type { FrameProblem, Receiver, Transport } from "../../../runtime/jsonrpc/transport.js";
 import type { LogLevel } from "../../../runtime/util/logger.js";
 import { rejection, until } from "../../support/mcp.js";
 

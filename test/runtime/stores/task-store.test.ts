@@ -6,7 +6,7 @@ import { expect } from "chai";
 import { createServer, McpClient, type McpServer } from "../../../runtime/index.js";
 import { RedisTaskStore } from "../../../runtime/stores/redis-task-store.js";
 import { MemoryTaskStore, type TaskStore } from "../../../runtime/stores/task-store.js";
-import type { TaskRecord } from "../../../runtime/tasks/task.js";
+import type { TaskRecord } from "../../../runtime/stores/task-store.js";
 import { createMemoryPair } from "../../../runtime/transports/memory.js";
 import { quiet } from "../../support/features-server.js";
 import { until } from "../../support/mcp.js";

@@ -1,7 +1,7 @@
 import { expect } from "chai";
 import { TransportClosedError } from "../../../runtime/transports/closed-error.js";
 import { createMemoryPair } from "../../../runtime/transports/memory.js";
-import type { Receiver } from "../../../runtime/transports/transport.js";
+import type { Receiver } from "../../../runtime/jsonrpc/transport.js";
 import { RecordingReceiver } from "./recording-receiver.js";
 
 function startedPair() {

@@ -1,4 +1,4 @@
-import type { FrameProblem, Receiver } from "../../../runtime/transports/transport.js";
+import type { FrameProblem, Receiver } from "../../../runtime/jsonrpc/transport.js";
 
 /** A Receiver that writes down everything it is told, for assertions. */
 export class RecordingReceiver implements Receiver {

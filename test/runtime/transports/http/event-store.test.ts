@@ -11,7 +11,7 @@ describe("transports/http/event-store", () => {
     store.append("s1", "b", "x");
     const a2 = store.append("s1", "a", "2");
     const a3 = store.append("s1", "a", "3");
-    expect(store.replayAfter("s1", a1)).to.deep.equal({ streamId: "a", events: [{ id: a2, data: "2" }, { id: a3, data: "3" }] });
+    expect(store.replayAfter("s1", a1)).to.deep.equal({ streamId: "a", events: [{ id: a2, data: "2" }, { id: a3, data: "3" }], truncated: false });
     expect(store.replayAfter("s1", store.primingId("a"))?.events.map((e) => e.data)).to.deep.equal(["1", "2", "3"]);
     expect(store.replayAfter("s1", a3)?.events).to.deep.equal([]);
   });
@@ -34,12 +34,12 @@ describe("transports/http/event-store", () => {
     store.append("s", "b", "4");
     expect(store.eventCount).to.equal(3);
     // "1" is gone: a replay from before it has a gap, and says so; from "1" on, it has none.
-    expect(store.replayAfter("s", store.primingId("a"))).to.deep.equal({ streamId: "a", events: [{ id: "a_2", data: "3" }], evicted: true });
-    expect(store.replayAfter("s", first)).to.deep.equal({ streamId: "a", events: [{ id: "a_2", data: "3" }] });
+    expect(store.replayAfter("s", store.primingId("a"))).to.deep.equal({ streamId: "a", events: [{ id: "a_2", data: "3" }], truncated: true });
+    expect(store.replayAfter("s", first)).to.deep.equal({ streamId: "a", events: [{ id: "a_2", data: "3" }], truncated: false });
     for (let i = 0; i < 5000; i++) store.append("s", "c", String(i));
     expect(store.eventCount).to.equal(3);
-    expect(store.replayAfter("s", "c_4997")).to.deep.equal({ streamId: "c", events: [{ id: "c_4998", data: "4997" }, { id: "c_4999", data: "4998" }, { id: "c_5000", data: "4999" }] });
-    expect(store.replayAfter("s", store.primingId("c"))?.evicted).to.equal(true);
+    expect(store.replayAfter("s", "c_4997")).to.deep.equal({ streamId: "c", events: [{ id: "c_4998", data: "4997" }, { id: "c_4999", data: "4998" }, { id: "c_5000", data: "4999" }], truncated: false });
+    expect(store.replayAfter("s", store.primingId("c"))?.truncated).to.equal(true);
   });
 
   it("is bounded in bytes per session and in all, the session over its share losing its own oldest first", () => {
@@ -53,7 +53,7 @@ describe("transports/http/event-store", () => {
     store.append("third", "t", kb(8));
     store.append("fourth", "f", kb(8));
     expect(store.byteCount).to.be.at.most(25);
-    expect(store.replayAfter("quiet", store.primingId("q"))?.evicted, "the oldest event overall went first").to.equal(true);
+    expect(store.replayAfter("quiet", store.primingId("q"))?.truncated, "the oldest event overall went first").to.equal(true);
   });
 
   it("holds in memory no more than its bounds: events dropped for a session's share or forgotten are released", () => {
@@ -85,7 +85,7 @@ describe("transports/http/event-store", () => {
     expect(store.replayAfter("s", old)?.events.map((e) => e.data)).to.deep.equal(["new"]);
     now += 150;
     const replay = store.replayAfter("s", store.primingId("a"));
-    expect(replay?.evicted).to.equal(true);
+    expect(replay?.truncated).to.equal(true);
     expect(store.eventCount).to.equal(0);
   });
 

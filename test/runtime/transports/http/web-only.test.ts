@@ -3,46 +3,14 @@
 // or generate code (new Function, eval), and the only packages reached are the tool-schema engines,
 // each loaded on demand. The stdio and node:http adapters take Node built-ins through
 // process.getBuiltinModule when first used, so even they import nothing from node:.
-import { readFileSync, readdirSync, statSync } from "node:fs";
-import { dirname, join, relative, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { readFileSync } from "node:fs";
+import { join, relative } from "node:path";
 import { expect } from "chai";
-import ts from "typescript";
+import { importsOf, modulesUnder, resolveLocal, root } from "../../../support/imports.js";
 
-const root = resolve(dirname(fileURLToPath(import.meta.url)), "../../../..");
 const ENTRIES = ["runtime/index.ts", "runtime/http.ts", "runtime/transports/http/fetch.ts"];
-/** Packages the fetch path may reach: each only through a dynamic import, when that engine is chosen. */
-const PACKAGES = new Set(["ajv", "ajv/dist/2020.js", "@cfworker/json-schema"]);
-
-interface Found {
-  readonly specifier: string;
-  readonly dynamic: boolean;
-  readonly typeOnly: boolean;
-}
-
-function importsOf(file: string): Found[] {
-  const source = ts.createSourceFile(file, readFileSync(file, "utf8"), ts.ScriptTarget.Latest, true);
-  const found: Found[] = [];
-  const visit = (node: ts.Node): void => {
-    if ((ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) && node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier)) {
-      const typeOnly = ts.isImportDeclaration(node) ? (node.importClause?.isTypeOnly ?? false) : node.isTypeOnly;
-      found.push({ specifier: node.moduleSpecifier.text, dynamic: false, typeOnly });
-    } else if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword) {
-      const [argument] = node.arguments;
-      found.push({ specifier: argument && ts.isStringLiteral(argument) ? argument.text : "<computed>", dynamic: true, typeOnly: false });
-    }
-    ts.forEachChild(node, visit);
-  };
-  visit(source);
-  return found;
-}
-
-/** A relative specifier's file: "./x.js" is x.ts in the sources. */
-function resolveLocal(from: string, specifier: string): string {
-  const target = resolve(dirname(from), specifier);
-  for (const candidate of [target.replace(/\.js$/, ".ts"), target, `${target}.ts`, join(target, "index.ts")]) if (statSync(candidate, { throwIfNoEntry: false })?.isFile()) return candidate;
-  throw new Error(`${relative(root, from)}: cannot resolve ${specifier}`);
-}
+/** Packages the fetch path may reach: each only through a dynamic import, when first used (a tool-schema engine; yaml for skills). */
+const PACKAGES = new Set(["ajv", "ajv/dist/2020.js", "@cfworker/json-schema", "yaml"]);
 
 function codeGeneration(file: string): string[] {
   const text = readFileSync(file, "utf8").replace(/\/\/.*$/gm, "").replace(/\/\*[\s\S]*?\*\//g, "");
@@ -76,17 +44,10 @@ describe("transports/http: the fetch handler reaches Web APIs only", () => {
 
   it("no module of the runtime imports from node: (the stdio and node:http adapters load their built-ins on use)", () => {
     const offenders: string[] = [];
-    const walk = (dir: string): void => {
-      for (const entry of readdirSync(dir, { withFileTypes: true })) {
-        const path = join(dir, entry.name);
-        if (entry.isDirectory()) walk(path);
-        else if (entry.name.endsWith(".ts")) {
-          const name = relative(root, path);
-          for (const found of importsOf(path)) if (found.specifier.startsWith("node:") && !found.typeOnly) offenders.push(`${name}: ${found.specifier}`);
-        }
-      }
-    };
-    walk(join(root, "runtime"));
+    for (const path of modulesUnder(join(root, "runtime"))) {
+      const name = relative(root, path);
+      for (const found of importsOf(path)) if (found.specifier.startsWith("node:") && !found.typeOnly) offenders.push(`${name}: ${found.specifier}`);
+    }
     expect(offenders).to.deep.equal([]);
   });
 });

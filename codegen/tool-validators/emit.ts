@@ -1,0 +1,73 @@
+import CodeBlockWriter from "code-block-writer";
+import { pointerTokens } from "../load/pointer.js";
+import { writeHelpers } from "../emit/validators.js";
+import { Lowering } from "../emit/validators/lower.js";
+import { Helpers, identifierOf } from "../emit/validators/names.js";
+import { CheckRenderer } from "../emit/validators/render-check.js";
+import { IsRenderer } from "../emit/validators/render-is.js";
+import { supportUsedBy } from "../emit/validators/support.js";
+import type { LoadedToolSchemas, ToolSchemaEntry } from "./load.js";
+
+/**
+ * tools.ts of `generate --tools`: an `is` and a `check` function per tool schema (and per
+ * `$defs` entry and hoisted sub-schema), printed from the same check IR as the protocol's own
+ * validators, and `toolValidators`, which `createServer({ toolValidators })` takes. Each entry
+ * carries the schema it was compiled from: the runtime uses a compiled validator only for a
+ * tool registered with that same schema.
+ */
+export function emitToolValidators(source: string, entries: readonly ToolSchemaEntry[], loaded: LoadedToolSchemas): string {
+  const body = new CodeBlockWriter({ indentNumberOfSpaces: 2 });
+  const lowering = new Lowering((name) => loaded.definitions.get(name)!);
+  // A helper is named after its tool schema and the pointer inside it: #/tools/0/inputSchema/properties/unit/anyOf/1 -> GetWeatherInput_unit_anyOf_1.
+  const roots = new Map<string, string>();
+  loaded.tools.forEach((tool, i) => {
+    roots.set(`#/tools/${i}/inputSchema`, tool.input);
+    if (tool.output) roots.set(`#/tools/${i}/outputSchema`, tool.output);
+  });
+  const helpers = new Helpers(
+    (name) => loaded.definitions.has(name),
+    (pointer) => {
+      const tokens = pointerTokens(pointer);
+      return identifierOf([roots.get(`#/tools/${tokens[1]}/${tokens[2]}`) ?? "Tool", ...tokens.slice(3)]);
+    },
+  );
+  const is = new IsRenderer(body, helpers);
+  const check = new CheckRenderer(body, helpers);
+
+  for (const [name, schema] of loaded.definitions) {
+    const nodes = lowering.lower(schema);
+    body.blankLine();
+    body.writeLine(`/** ${source}${schema.pointer} */`);
+    is.function(`is${name}`, "boolean", nodes, false);
+    body.blankLine();
+    check.function(`check${name}`, nodes, false);
+  }
+  writeHelpers(body, helpers, is, check, (pointer) => `${source}${pointer}`);
+  body.blankLine();
+  body.writeLine("/** By tool name: each schema as compiled, and its validators. */");
+  body.writeLine("export const toolValidators = {");
+  body.indent(() => {
+    loaded.tools.forEach((tool, i) => {
+      const entry = entries[i]!;
+      body.writeLine(`${JSON.stringify(tool.name)}: {`);
+      body.indent(() => {
+        body.writeLine(`input: { schema: ${JSON.stringify(entry.inputSchema)}, is: is${tool.input}, check: (value: unknown) => check${tool.input}(value, "", []) },`);
+        if (tool.output) body.writeLine(`output: { schema: ${JSON.stringify(entry.outputSchema)}, is: is${tool.output}, check: (value: unknown) => check${tool.output}(value, "", []) },`);
+      });
+      body.writeLine("},");
+    });
+  });
+  body.writeLine("};");
+
+  const text = body.toString();
+  const head = new CodeBlockWriter({ indentNumberOfSpaces: 2 });
+  head.writeLine(`/* Tool validators of ${source}, compiled by mcp-codegen (generate --tools). Do not edit; regenerate. Needs nothing at run time but ./validation.js. */`);
+  head.blankLine();
+  head.writeLine(`import { ${[...supportUsedBy(text), "type ValidationIssue"].join(", ")} } from "./validation.js";`);
+  if (lowering.patterns.size > 0) {
+    head.blankLine();
+    // Compiled once, when the module loads: a RegExp, not code generation.
+    for (const [pattern, name] of lowering.patterns) head.writeLine(`const ${name} = new RegExp(${JSON.stringify(pattern)}, "u");`);
+  }
+  return head.toString() + text;
+}

@@ -1,0 +1,55 @@
+import { existsSync, readFileSync } from "node:fs";
+import { basename, join, relative, resolve } from "node:path";
+import { sha256, writeAtomically } from "../spec/files.js";
+import { supportFiles } from "../generate.js";
+import { OUT_MANIFEST, readRecord, staleReason, type Manifest, type StaleFile } from "../out.js";
+import { parseManifest } from "../scaffold/manifest.js";
+import { generatorVersion } from "../version.js";
+import { formatFiles, writeFiles } from "../write.js";
+import { emitToolValidators } from "./emit.js";
+import { loadToolSchemas } from "./load.js";
+
+export interface ToolsReport {
+  readonly tools: number;
+  readonly written: readonly string[];
+  readonly unchanged: readonly string[];
+  /** Formats that stay annotations (no validator asserts them), with their pointers. */
+  readonly annotatedFormats: readonly { readonly pointer: string; readonly format: string }[];
+  /** Unknown keywords in the tool schemas (typos, often), each with its pointer: ignored, as JSON Schema ignores them. */
+  readonly warnings: readonly { readonly pointer: string; readonly message: string }[];
+  /** With `dryRun` (`check`): the files a generation would change, and why. */
+  readonly stale: readonly StaleFile[];
+}
+
+/**
+ * `mcp-codegen generate --tools <manifest> --out <dir>`: the tool schemas of mcp.server.json,
+ * compiled into <dir>/tools.ts (beside the validation.ts it imports). A keyword the compiler does
+ * not support fails with the manifest's name and the keyword's JSON Pointer; nothing is written.
+ * The folder's `.mcp-codegen.json` records the manifest and the files, for `check`.
+ */
+export async function generateTools(manifestPath: string, out: string, dryRun = false): Promise<ToolsReport> {
+  const file = basename(manifestPath);
+  if (!existsSync(manifestPath)) throw new Error(`${manifestPath}: no such manifest (the tool validators are compiled from an mcp.server.json)`);
+  const text = readFileSync(manifestPath, "utf8");
+  const manifest = parseManifest(text, manifestPath);
+  const loaded = loadToolSchemas(file, manifest.tools);
+  const tools = { path: "tools.ts", content: emitToolValidators(file, manifest.tools, loaded) };
+  const formatted = await formatFiles([tools, ...supportFiles().filter((f) => f.path === "validation.ts")]);
+  const dir = resolve(out);
+  const recordPath = join(dir, OUT_MANIFEST);
+  const previous: Manifest | undefined = existsSync(recordPath) ? readRecord(recordPath) : undefined;
+  const { written, unchanged } = writeFiles(dir, formatted, dryRun);
+  const record = {
+    manifest: relative(dir, resolve(manifestPath)).split("\\").join("/"),
+    sha256: sha256(text),
+    generator: generatorVersion(),
+    files: Object.fromEntries(formatted.map((f) => [f.path, sha256(f.content)])),
+  };
+  if (!dryRun) {
+    const next = `${JSON.stringify({ ...(previous ?? { revisions: {} }), tools: record }, null, 2)}\n`;
+    if (!existsSync(recordPath) || readFileSync(recordPath, "utf8") !== next) writeAtomically(recordPath, next);
+  }
+  const changed = previous?.tools && previous.tools.sha256 !== record.sha256 ? [relative(process.cwd(), resolve(manifestPath)).split("\\").join("/")] : [];
+  const stale = dryRun ? written.map((path) => ({ path, why: staleReason(dir, path, previous?.tools?.files[path], changed, previous?.tools?.generator) })) : [];
+  return { tools: manifest.tools.length, written: dryRun ? [] : written, unchanged, annotatedFormats: loaded.annotatedFormats, warnings: loaded.warnings, stale };
+}

@@ -1,0 +1,138 @@
+import { GenerationError } from "../errors.js";
+import { isPlainObject, normalize } from "../load/normalize.js";
+import { childPointer, escapeToken } from "../load/pointer.js";
+import type { Schema } from "../load/schema.js";
+import { DEFINITIONS_KEY, dialectNamed, dialectOf } from "../../runtime/shared/dialect.js";
+import { pascal } from "../scaffold/manifest.js";
+import { JSON_SCHEMA_KEYWORDS, unknownKeywordMessage } from "./keywords.js";
+
+/**
+ * The JSON Schemas of a server's tools (`inputSchema`, `outputSchema` of each entry in
+ * mcp.server.json), normalised for the validator compiler (`generate --tools`). Each schema is
+ * its own document: draft-07 when its `$schema` says so, else 2020-12 (as the runtime's
+ * SchemaCompiler decides); its `$defs` / `definitions` are definitions of their own, and a local
+ * `$ref` (`#`, `#/$defs/<Name>`, `#/definitions/<Name>`) becomes a call of theirs. Every keyword
+ * is read or refused with its pointer into the manifest: a check is never skipped silently.
+ */
+export interface ToolSchemaEntry {
+  readonly name: string;
+  readonly inputSchema: Record<string, unknown>;
+  readonly outputSchema?: Record<string, unknown>;
+}
+
+export interface LoadedTool {
+  readonly name: string;
+  /** The definition names of the tool's argument and output schemas. */
+  readonly input: string;
+  readonly output?: string;
+}
+
+export interface LoadedToolSchemas {
+  readonly tools: readonly LoadedTool[];
+  /** Every schema root and every `$defs` entry, by the name its validator functions carry. */
+  readonly definitions: ReadonlyMap<string, Schema>;
+  /** Formats no validator asserts (as in the runtime's ajv): annotations, listed for the user. */
+  readonly annotatedFormats: readonly { readonly pointer: string; readonly format: string }[];
+  /** Keywords no JSON Schema dialect defines (a typo, often): ignored, as JSON Schema ignores them, and listed. */
+  readonly warnings: readonly { readonly pointer: string; readonly message: string }[];
+}
+
+
+/** `file` names the manifest in errors; `tools` are its entries, `#/tools/<i>` in pointers. */
+export function loadToolSchemas(file: string, tools: readonly ToolSchemaEntry[]): LoadedToolSchemas {
+  const definitions = new Map<string, Schema>();
+  const loaded: LoadedTool[] = [];
+  const owner = new Map<string, string>();
+  const refused: string[] = [];
+  const warnings: { pointer: string; message: string }[] = [];
+  const unread = (keyword: string, at: string) => {
+    if (JSON_SCHEMA_KEYWORDS.includes(keyword))
+      refused.push(`${at}: "${keyword}" is not supported by the build-time validator compiler: rewrite the schema without it, or leave --tools out (the server then checks every tool with its run-time engine)`);
+    else warnings.push({ pointer: at, message: unknownKeywordMessage(keyword) });
+  };
+  tools.forEach((tool, index) => {
+    const base = pascal(tool.name);
+    const names: { input: string; output?: string } = { input: "" };
+    for (const which of ["inputSchema", "outputSchema"] as const) {
+      const raw = tool[which];
+      if (raw === undefined) continue;
+      const name = `${base}${which === "inputSchema" ? "Input" : "Output"}`;
+      const previous = owner.get(name);
+      if (previous !== undefined) throw new GenerationError(file, `#/tools/${index}/name`, `tools ${previous} and ${tool.name} would share the validator name ${name}`);
+      owner.set(name, tool.name);
+      loadDocument(file, childPointer(`#/tools/${index}`, which), raw, name, definitions, unread);
+      names[which === "inputSchema" ? "input" : "output"] = name;
+    }
+    loaded.push({ name: tool.name, ...names });
+  });
+  if (refused.length === 1) throw new GenerationError(file, refused[0]!.slice(0, refused[0]!.indexOf(": ")), refused[0]!.slice(refused[0]!.indexOf(": ") + 2));
+  if (refused.length > 1) throw new GenerationError(file, "#/tools", `${refused.length} keywords are not supported:\n    ${refused.join("\n    ")}`);
+  const annotatedFormats = [...definitions.values()].flatMap((schema) => formatsOf(schema));
+  return { tools: loaded, definitions, annotatedFormats, warnings };
+}
+
+function loadDocument(
+  file: string,
+  pointer: string,
+  raw: unknown,
+  rootName: string,
+  definitions: Map<string, Schema>,
+  unread: (keyword: string, at: string) => void,
+): void {
+  if (!isPlainObject(raw)) throw new GenerationError(file, pointer, "a tool schema must be a JSON object");
+  const declared = raw.$schema;
+  if (declared !== undefined && dialectNamed(declared) === undefined)
+    throw new GenerationError(file, childPointer(pointer, "$schema"), `unsupported dialect ${JSON.stringify(declared)} (supported: draft-07, 2020-12)`);
+  const dialect = dialectOf(raw);
+
+  // Local definitions: `#/$defs/<Name>` and `#/definitions/<Name>` (either key, as ajv resolves both).
+  const refs = new Map<string, string>([["#", rootName]]);
+  const bodies: [string, string, unknown][] = [];
+  for (const key of ["$defs", "definitions"]) {
+    const map = raw[key];
+    if (map === undefined) continue;
+    if (!isPlainObject(map)) throw new GenerationError(file, childPointer(pointer, key), `${key} must be an object`);
+    for (const [name, body] of Object.entries(map)) {
+      const definition = `${rootName}_${identifier(name)}`;
+      if (definitions.has(definition) || bodies.some(([n]) => n === definition))
+        throw new GenerationError(file, childPointer(pointer, key, name), `two definitions would share the validator name ${definition}`);
+      refs.set(`#/${key}/${escapeToken(name)}`, definition);
+      bodies.push([definition, childPointer(pointer, key, name), body]);
+    }
+  }
+  const ctx = {
+    revision: file,
+    dialect,
+    definitionsKey: DEFINITIONS_KEY[dialect],
+    definitionNames: new Set(refs.values()),
+    tool: {
+      resolveRef(ref: unknown, at: string): string {
+        const name = typeof ref === "string" ? refs.get(ref) : undefined;
+        if (name === undefined)
+          throw new GenerationError(file, at, `unsupported $ref ${JSON.stringify(ref)} (supported: "#" and ${[...refs.keys()].filter((r) => r !== "#").map((r) => JSON.stringify(r)).join(", ") || "#/$defs/<Name> of this schema"})`);
+        return name;
+      },
+      unread,
+    },
+  };
+  const { $schema: _dialect, $defs: _defs, definitions: _definitions, ...root } = raw;
+  definitions.set(rootName, normalize(root, pointer, ctx));
+  for (const [name, at, body] of bodies) definitions.set(name, normalize(body, at, ctx));
+}
+
+function formatsOf(schema: Schema): { pointer: string; format: string }[] {
+  const found = schema.annotatedFormat !== undefined ? [{ pointer: `${schema.pointer}/format`, format: schema.annotatedFormat }] : [];
+  const children = [
+    ...(schema.properties ?? []).map((p) => p.schema),
+    ...[schema.items, schema.not, schema.if, schema.then, schema.else].filter((s): s is Schema => s !== undefined),
+    ...(schema.additionalProperties ? [schema.additionalProperties] : []),
+    ...(schema.anyOf ?? []),
+    ...(schema.allOf ?? []),
+    ...(schema.oneOf ?? []),
+  ];
+  return [...found, ...children.flatMap(formatsOf)];
+}
+
+function identifier(name: string): string {
+  return name.replace(/[^A-Za-z0-9_]/g, "_").replace(/^(\d)/, "_$1") || "_";
+}

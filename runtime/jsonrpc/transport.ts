@@ -1,0 +1,85 @@
+/**
+ * The contract between the JSON-RPC layer and the ways bytes move (stdio, memory, HTTP).
+ *
+ * A transport turns bytes into parsed JSON values and back, and knows nothing of JSON-RPC. It
+ * hands every inbound message to its {@link Receiver} exactly once, in order, and reports every
+ * frame it could not turn into a value instead of dropping it, so that the peer can answer
+ * with a precise error.
+ */
+export interface Transport {
+  /** Begin delivering inbound messages. Called once, before any `send`. */
+  start(receiver: Receiver): void;
+  /**
+   * Queue one outbound message (a JSON-RPC object, or an array for a batch). Resolves once the
+   * transport has accepted it, honouring back-pressure; rejects when the transport is closed
+   * (`TransportClosedError`) or the message cannot be encoded. The message is the transport's from
+   * then on: the in-memory transport hands the very object to the other side, so never mutate it.
+   */
+  send(message: unknown, options?: SendOptions): Promise<void>;
+  /** Stop: flush what is queued, release resources, then call `receiver.closed()` once. */
+  close(): Promise<void>;
+  /**
+   * The other side reads a byte stream, so several of our messages may reach it in one read
+   * (stdio). The dispatcher then confirms progress with a ping before the response: see
+   * dispatch/router.ts.
+   */
+  readonly coalesces?: boolean;
+}
+
+export interface SendOptions {
+  /**
+   * The inbound request this message belongs to (its progress, logs, server-to-client requests
+   * and its response). Streamable HTTP sends it on that request's stream; stdio and memory
+   * ignore it.
+   */
+  readonly relatedRequestId?: string | number;
+  /**
+   * A notification the server sends every session alike (list_changed, resources/updated, its
+   * log): with many instances each raises it for its own replicas, so only the instance holding a
+   * session's GET stream delivers it (Streamable HTTP); other transports ignore it.
+   */
+  readonly everySession?: boolean;
+  /** Extra HTTP headers for this message's POST (SEP-2243 `Mcp-Param-*`); other transports ignore them. */
+  readonly headers?: Readonly<Record<string, string>>;
+  /**
+   * Leave in a write of its own, and resolve once that write has completed rather than when it
+   * is queued. stdio sends progress this way: the official SDK clients drop progress that they
+   * read in the same chunk as its response (typescript-sdk#2580). Memory and HTTP ignore it.
+   */
+  readonly alone?: boolean;
+}
+
+/** Called by the transport, in order and never from inside `send`. Its methods must not throw. */
+export interface Receiver {
+  /** One parsed JSON value. The value is the receiver's; the transport keeps no reference. */
+  message(value: unknown, context?: MessageContext): void;
+  /** A frame that is not JSON, or is too large; the connection stays usable. */
+  malformed(problem: FrameProblem): void;
+  /** The transport is finished (EOF, peer gone, `close()`); `error` says why when it was not asked to. */
+  closed(error?: Error): void;
+  /**
+   * The input ended cleanly (EOF) while the output is still open. Resolves once the receiver has
+   * sent everything it still owes, giving up after `graceMs`; the transport then flushes, closes
+   * and reports `closed()`. Without it, EOF closes at once.
+   */
+  ended?(graceMs: number): Promise<void>;
+}
+
+export interface MessageContext {
+  /** Transport-level facts a handler may need: HTTP headers and the like. */
+  readonly [key: string]: unknown;
+}
+
+/**
+ * "parse": the frame is not JSON (`message` is the parser's). "oversized": the frame was larger
+ * than `limit`; `bytes` is its size, terminator excluded, and none of it was kept.
+ */
+export type FrameProblem =
+  | { readonly kind: "parse"; readonly message: string }
+  | { readonly kind: "oversized"; readonly bytes: number; readonly limit: number };
+
+/** The default largest message a byte transport accepts: 128 MiB (a 64 MiB payload and its envelope fit). */
+export const DEFAULT_MAX_MESSAGE_BYTES = 128 * 1024 * 1024;
+
+/** Bytes waiting to be written at which a transport applies back-pressure (stdio stops reading; Streamable HTTP holds the stream): 4 MiB. */
+export const DEFAULT_MAX_BUFFERED_BYTES = 4 * 1024 * 1024;

@@ -1,0 +1,334 @@
+import { ErrorCode, RpcError } from "../jsonrpc/errors.js";
+import type { Notification, Request } from "../jsonrpc/messages.js";
+import { Peer } from "../jsonrpc/peer.js";
+import type { Transport } from "../jsonrpc/transport.js";
+import { SchemaCompiler, type SchemaValidator } from "../shared/json-schema.js";
+import type { Implementation, ServerCapabilities } from "../shared/types.js";
+import type { Logger } from "../util/logger.js";
+import { shallowCopy } from "../util/shallow-copy.js";
+import { withElicitationDefaults } from "./elicitation-defaults.js";
+import { META } from "./meta.js";
+import { ALL_REVISIONS, eraOf, isRevision, loadRevision, type Era, type LoadedRevision, type MethodDescriptor, type Revision } from "./revisions.js";
+import { reported, resultCandidates, summarize, type Validating } from "./validate.js";
+
+/** How the client answers what a server asks, in either era. Each one declares its capability where the revision defines it. */
+export interface ClientHandlers {
+  /** elicitation/create: ask the user. An accepted form's missing fields get the schema's defaults (SEP-1034). */
+  readonly elicitation?: (params: Record<string, unknown>) => Record<string, unknown> | Promise<Record<string, unknown>>;
+  /** sampling/createMessage: ask the model. */
+  readonly sampling?: (params: Record<string, unknown>) => Record<string, unknown> | Promise<Record<string, unknown>>;
+  /** roots/list. */
+  readonly roots?: () => Record<string, unknown> | Promise<Record<string, unknown>>;
+}
+
+/**
+ * What to do with a result, or a request from the server, that does not match the negotiated
+ * revision's schema. "strict": refuse it (-32603 for a result, -32602 for a request), for tests
+ * and for servers you build. "warn": log the issues and use the message, for servers you do not
+ * control (many send newer content types at older revisions). "off": no check, for trusted servers
+ * on a hot path.
+ */
+export type ValidationMode = "strict" | "warn" | "off";
+
+export interface ClientSessionOptions {
+  readonly name: string;
+  readonly version: string;
+  /** Declared capabilities; those of `handlers` are added where the revision defines them. */
+  readonly capabilities?: Record<string, unknown>;
+  readonly handlers?: ClientHandlers;
+  /** Extension identifiers declared under `capabilities.extensions` in either era, and those declared in the stateless era only. */
+  readonly extensions: readonly string[];
+  readonly statelessExtensions: readonly string[];
+  readonly requestTimeoutMs: number;
+  readonly validate: ValidationMode;
+  readonly logger: Logger;
+}
+
+/** How negotiation sends its own requests (server/discover, initialize): through the client's call path, checks included. */
+export type Send = (method: string, params: Record<string, unknown>, options: { readonly fresh?: boolean }) => Promise<Record<string, unknown>>;
+
+/** What the server may ask, by method: the handler that answers it. */
+const ANSWERS: Readonly<Record<string, keyof ClientHandlers>> = {
+  "elicitation/create": "elicitation",
+  "sampling/createMessage": "sampling",
+  "roots/list": "roots",
+};
+
+/**
+ * One connection of a client, in both eras, as ServerSession is of a server: it negotiates (the
+ * era found by discover, else initialize; -32022 retried once with a version the server names),
+ * keeps what was negotiated, answers the server's requests (session era) and input requests
+ * (stateless era) with `handlers`, checks results and requests against the revision's
+ * validators, and writes each request's `_meta`. McpClient is the typed API over it.
+ */
+export class ClientSession {
+  readonly peer: Peer;
+  private negotiated!: LoadedRevision;
+  /** The revision offered at initialize: what our capabilities were declared against. */
+  private offered: LoadedRevision | undefined;
+  private declaredCapabilities: Record<string, unknown> = {};
+  /** Stateless era: the `_meta` of a request that adds nothing to it, built once per revision and shared (a sent message is never mutated). */
+  private plainMeta: { readonly module: LoadedRevision; readonly capabilities: object; readonly meta: Readonly<Record<string, unknown>> } | undefined;
+  private info: Implementation = { name: "", version: "" };
+  private serverCaps: ServerCapabilities = {};
+  private serverInstructions: string | undefined;
+  private readonly resultSchemas = new WeakMap<object, SchemaValidator>();
+  private schemas: SchemaCompiler | undefined;
+
+  constructor(
+    transport: Transport,
+    private readonly options: ClientSessionOptions,
+    notification: (notification: Notification) => void,
+  ) {
+    this.peer = new Peer(
+      transport,
+      { request: (request) => this.answer(request), notification },
+      {
+        logger: options.logger,
+        requestTimeoutMs: options.requestTimeoutMs,
+        cancel: (id, method, reason) => {
+          if (method !== "initialize") void this.peer.notify("notifications/cancelled", { requestId: id, reason }).catch(() => {});
+        },
+      },
+    );
+  }
+
+  /** The negotiated revision's module. */
+  get module(): LoadedRevision {
+    return this.negotiated;
+  }
+
+  get era(): Era {
+    return this.negotiated.era;
+  }
+
+  get serverInfo(): Implementation {
+    return this.info;
+  }
+
+  get serverCapabilities(): ServerCapabilities {
+    return this.serverCaps;
+  }
+
+  get instructions(): string | undefined {
+    return this.serverInstructions;
+  }
+
+  // -- negotiation ------------------------------------------------------------------------------------
+
+  /** Opens at `wanted`, or finds the era ("auto"); -32022 with `data.supported` is retried once with one of those. */
+  async open(wanted: Revision | "auto", send: Send, mayRetryVersion = true): Promise<void> {
+    if (wanted !== "auto") {
+      if (!isRevision(wanted)) throw new Error(`unknown MCP revision ${String(wanted)} (generated: ${ALL_REVISIONS.join(", ")})`);
+      try {
+        return await (eraOf(wanted) === "stateless" ? this.discoverAt(wanted, send) : this.initialize(wanted, send));
+      } catch (error) {
+        const other = mayRetryVersion ? this.supportedVersion(error) : undefined;
+        if (other === undefined) throw error;
+        return this.open(other, send, false);
+      }
+    }
+    const stateless = latest("stateless");
+    const session = latest("session");
+    let probe: unknown;
+    try {
+      return await this.open(stateless, send);
+    } catch (error) {
+      probe = error;
+    }
+    if (this.peer.closed) throw new Error(`server/discover at ${stateless} failed, and the connection closed: ${message(probe)}`);
+    try {
+      await this.open(session, send);
+    } catch (error) {
+      throw new Error(`no MCP era works with this server: server/discover at ${stateless} failed (${message(probe)}), then initialize at ${session} failed (${message(error)})`, {
+        cause: error,
+      });
+    }
+  }
+
+  private async discoverAt(revision: Revision, send: Send): Promise<void> {
+    this.negotiated = await loadRevision(revision);
+    this.declaredCapabilities = this.declared(this.negotiated);
+    const discovered = await send("server/discover", {}, { fresh: true });
+    const supported = discovered.supportedVersions;
+    if (Array.isArray(supported) && !supported.includes(revision)) {
+      const error = new RpcError(ErrorCode.UnsupportedProtocolVersion, `the server does not speak ${revision}`, { supported, requested: revision });
+      throw error;
+    }
+    this.serverCaps = (discovered.capabilities ?? {}) as ServerCapabilities;
+    this.serverInstructions = discovered.instructions as string | undefined;
+    const meta = discovered._meta as Record<string, unknown> | undefined;
+    const info = meta?.[META.serverInfo] ?? discovered.serverInfo;
+    if (isObject(info)) this.info = info as unknown as Implementation;
+  }
+
+  private async initialize(revision: Revision, send: Send): Promise<void> {
+    this.negotiated = this.offered = await loadRevision(revision);
+    this.declaredCapabilities = this.declared(this.negotiated);
+    const result = await send("initialize", { protocolVersion: revision, capabilities: this.declaredCapabilities, clientInfo: { name: this.options.name, version: this.options.version } }, {});
+    const answered = result.protocolVersion as string;
+    if (!isRevision(answered) || eraOf(answered) !== "session")
+      throw new Error(`the server answered initialize with protocol version ${answered}, which this client does not speak`);
+    this.negotiated = await loadRevision(answered);
+    this.serverCaps = result.capabilities as ServerCapabilities;
+    this.info = result.serverInfo as Implementation;
+    this.serverInstructions = result.instructions as string | undefined;
+    await this.peer.notify("notifications/initialized");
+  }
+
+  /** The capabilities to declare at `module`: those of `handlers` only where the revision has the method. */
+  private declared(module: LoadedRevision): Record<string, unknown> {
+    const capabilities = { ...this.options.capabilities };
+    const ids = module.era === "stateless" ? [...this.options.extensions, ...this.options.statelessExtensions] : this.options.extensions;
+    if (ids.length > 0) {
+      const extensions = { ...(capabilities.extensions as Record<string, unknown> | undefined) };
+      for (const id of ids) extensions[id] ??= {};
+      capabilities.extensions = extensions;
+    }
+    for (const [method, name] of Object.entries(ANSWERS)) {
+      const defined = module.methods.get(method)?.senders.includes("server") || module.inputRequests.has(method);
+      if (!defined) delete capabilities[name];
+      else if (this.options.handlers?.[name]) capabilities[name] ??= {};
+    }
+    return capabilities;
+  }
+
+  /** -32022's `data.supported`: the newest version we speak, or undefined. */
+  supportedVersion(error: unknown): Revision | undefined {
+    if (!(error instanceof RpcError) || error.code !== ErrorCode.UnsupportedProtocolVersion) return undefined;
+    const supported = (error.data as { supported?: unknown } | undefined)?.supported;
+    if (!Array.isArray(supported)) return undefined;
+    return [...ALL_REVISIONS].reverse().find((revision) => supported.includes(revision));
+  }
+
+  // -- from the server ----------------------------------------------------------------------------------
+
+  /** Session era: a request from the server. */
+  private async answer(request: Request): Promise<unknown> {
+    if (request.method === "ping") return {};
+    const name = ANSWERS[request.method];
+    const handler = name ? this.options.handlers?.[name] : undefined;
+    // Declared at initialize against the offered revision, so answered even when the server then chose an older one.
+    const module = [this.negotiated, this.offered].find((m) => m?.methods.get(request.method)?.senders.includes("server"));
+    const descriptor = module?.methods.get(request.method);
+    if (!module || !descriptor || !handler) throw new RpcError(ErrorCode.MethodNotFound, `Method not found: this client does not handle ${request.method}`);
+    this.checkInbound(module, descriptor.message, request, request.method);
+    return this.handle(request.method, handler, request.params ?? {});
+  }
+
+  /** Stateless era: the answers to an InputRequiredResult's questions, by key. */
+  async answerInputs(requests: unknown): Promise<Record<string, unknown>> {
+    const entries = Object.entries((requests ?? {}) as Record<string, { method: string; params?: Record<string, unknown> }>);
+    const answers = await Promise.all(
+      entries.map(async ([key, question]) => {
+        const name = ANSWERS[question.method];
+        const handler = name ? this.options.handlers?.[name] : undefined;
+        if (!handler) throw new RpcError(ErrorCode.MethodNotFound, `the server asked for ${question.method}, which this client does not handle`);
+        const descriptor = this.negotiated.inputRequests.get(question.method);
+        if (descriptor) this.checkInbound(this.negotiated, descriptor.message, question, `inputRequests.${key}`);
+        return [key, await this.handle(question.method, handler, question.params ?? {})] as const;
+      }),
+    );
+    return Object.fromEntries(answers);
+  }
+
+  private async handle(method: string, handler: NonNullable<ClientHandlers[keyof ClientHandlers]>, params: Record<string, unknown>): Promise<Record<string, unknown>> {
+    const result = await (handler as (params: Record<string, unknown>) => Record<string, unknown> | Promise<Record<string, unknown>>)(params);
+    return method === "elicitation/create" ? withElicitationDefaults(params, result) : result;
+  }
+
+  // -- checks -------------------------------------------------------------------------------------------
+
+  /** A result schema is about to be used (a method no revision defines): the schema engine may load asynchronously. */
+  async loadSchemas(): Promise<void> {
+    if (this.options.validate !== "off") await (this.schemas ??= new SchemaCompiler(this.options.logger)).load();
+  }
+
+  /** A result against its definition (or, for a method the revision does not define, against `resultSchema`). */
+  checkResult(method: string, descriptor: MethodDescriptor | undefined, result: Record<string, unknown>, resultSchema: Record<string, unknown> | undefined, module: Validating): void {
+    if (this.options.validate === "off") return;
+    if (!descriptor) {
+      if (!resultSchema) return;
+      const problem = this.resultValidator(resultSchema)(result);
+      if (problem !== undefined) this.report(`the server's ${method} result does not match its resultSchema: ${problem}`, ErrorCode.InternalError, { result });
+      return;
+    }
+    const candidates = resultCandidates(descriptor.results ?? [], result);
+    if (candidates.length === 0 || candidates.some((name) => module.validator(name).is(result))) return;
+    const issues = module.validator(candidates[0]!).check(result);
+    this.report(`the server's ${method} result is not a valid ${candidates[0]} of MCP ${module.revision}: ${summarize(issues)}`, ErrorCode.InternalError, {
+      issues: reported(issues),
+      result,
+    });
+  }
+
+  /** A request from the server (or an input request) against its definition. */
+  private checkInbound(module: LoadedRevision, definition: string, message: unknown, what: string): void {
+    if (this.options.validate === "off") return;
+    const validator = module.validator(definition);
+    if (validator.is(message)) return;
+    const issues = validator.check(message);
+    this.report(`Invalid params for ${what} (MCP ${module.revision}): ${summarize(issues)}`, ErrorCode.InvalidParams, { issues: reported(issues) });
+  }
+
+  private report(text: string, code: number, data: unknown): void {
+    if (this.options.validate === "strict") throw new RpcError(code, text, data);
+    this.options.logger("warn", `${text} (validate: "warn", used as is)`);
+  }
+
+  private resultValidator(schema: Record<string, unknown>): SchemaValidator {
+    let validate = this.resultSchemas.get(schema);
+    if (!validate) this.resultSchemas.set(schema, (validate = (this.schemas ??= new SchemaCompiler(this.options.logger)).compile(schema)));
+    return validate;
+  }
+
+  // -- _meta --------------------------------------------------------------------------------------------
+
+  /** A request's params as sent: its progress token, and (stateless era) the version, capabilities, client info and log level in `_meta`. */
+  withMeta(params: Record<string, unknown>, progressToken: number | undefined, logLevel: string | undefined): Record<string, unknown> {
+    const stateless = this.negotiated.era === "stateless";
+    if (!stateless && progressToken === undefined) return params;
+    // Copies made key by key, not spread: see shallowCopy.
+    const sent = shallowCopy(params);
+    if (stateless && progressToken === undefined && logLevel === undefined && params._meta === undefined) {
+      sent._meta = this.sharedMeta();
+      return sent;
+    }
+    const meta = typeof params._meta === "object" && params._meta !== null ? shallowCopy(params._meta as Record<string, unknown>) : {};
+    if (progressToken !== undefined) meta.progressToken = progressToken;
+    if (stateless) {
+      meta[META.protocolVersion] = this.negotiated.revision;
+      meta[META.clientCapabilities] = this.declaredCapabilities;
+      meta[META.clientInfo] = { name: this.options.name, version: this.options.version };
+      if (logLevel !== undefined) meta[META.logLevel] = logLevel;
+    }
+    sent._meta = meta;
+    return sent;
+  }
+
+  /** The stateless `_meta` every request carries, for the current revision: frozen, since every request shares it. */
+  private sharedMeta(): Readonly<Record<string, unknown>> {
+    if (this.plainMeta?.module !== this.negotiated || this.plainMeta.capabilities !== this.declaredCapabilities) {
+      const meta = {
+        [META.protocolVersion]: this.negotiated.revision,
+        [META.clientCapabilities]: this.declaredCapabilities,
+        [META.clientInfo]: { name: this.options.name, version: this.options.version },
+      };
+      this.plainMeta = { module: this.negotiated, capabilities: this.declaredCapabilities, meta: Object.freeze(meta) };
+    }
+    return this.plainMeta.meta;
+  }
+}
+
+/** The newest generated revision of an era. */
+function latest(era: Era): Revision {
+  return [...ALL_REVISIONS].reverse().find((revision) => eraOf(revision) === era)!;
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function message(error: unknown): string {
+  return error instanceof RpcError ? `${error.message} [${error.code}]` : error instanceof Error ? error.message : String(error);
+}

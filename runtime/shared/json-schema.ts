@@ -1,0 +1,167 @@
+import type { Ajv, ErrorObject } from "ajv";
+import type { Ajv2020 } from "ajv/dist/2020.js";
+import { isByte, isUri, isUriTemplate } from "../../generated/validation.js";
+import { canonicalJson } from "../util/canonical-json.js";
+import { commonJsRequire } from "../util/require.js";
+import { newAjv, type AjvClasses } from "./ajv.js";
+import { dialectOf, type Dialect } from "./dialect.js";
+import type { Logger } from "../util/logger.js";
+
+
+/** The JSON Schemas of an extension method's params and result (draft-07 or 2020-12, by `$schema`). */
+export interface MethodSchemas {
+  readonly params?: Record<string, unknown>;
+  readonly result?: Record<string, unknown>;
+  /** Stateless era: the result is a CacheableResult (SEP-2549), so ttlMs and cacheScope are filled in as on resources/list. */
+  readonly cacheable?: boolean;
+}
+
+/** A compiled tool schema: undefined when `value` conforms, else what is wrong ("/city: must be string; ..."). */
+export type SchemaValidator = (value: unknown) => string | undefined;
+
+/** One schema compiled at build time by `mcp-codegen generate --tools`, with the schema it was compiled from. */
+export interface CompiledSchema {
+  readonly schema: Readonly<Record<string, unknown>>;
+  is(value: unknown): boolean;
+  check(value: unknown): readonly { readonly path: string; readonly message: string }[];
+}
+
+/** `toolValidators` of a file written by `generate --tools`: by tool name. */
+export type CompiledToolValidators = Readonly<Record<string, { readonly input: CompiledSchema; readonly output?: CompiledSchema }>>;
+
+/** The compiled validator, if it was compiled from exactly `schema` (same JSON, key order aside). */
+export function precompiled(compiled: CompiledSchema | undefined, schema: unknown): SchemaValidator | undefined {
+  if (compiled === undefined || canonicalJson(compiled.schema) !== canonicalJson(schema)) return undefined;
+  return (value) => (compiled.is(value) ? undefined : compiled.check(value).map((issue) => `${issue.path || "(root)"}: ${issue.message}`).join("; "));
+}
+
+
+/**
+ * How tool schemas (known only at run time) are checked:
+ * - "ajv" compiles each schema to JavaScript (fastest; needs `new Function`);
+ * - "interpreter" walks the schema with @cfworker/json-schema (no code generation: for platforms
+ *   that forbid it, such as Cloudflare Workers and Vercel Edge);
+ * - "auto" (default): the interpreter on those platforms, ajv everywhere else.
+ */
+export type SchemaEngine = "auto" | "ajv" | "interpreter";
+
+/** Platforms that refuse code generation from strings (`new Function`, `eval`). */
+export function forbidsCodeGeneration(): boolean {
+  const global = globalThis as { navigator?: { userAgent?: string }; EdgeRuntime?: unknown };
+  return global.navigator?.userAgent === "Cloudflare-Workers" || typeof global.EdgeRuntime === "string";
+}
+
+type Engine = (schema: Record<string, unknown>) => SchemaValidator;
+
+/**
+ * Compiles the JSON Schemas users give their tools, once each. The dialect follows `$schema`:
+ * draft-07 when it says so, 2020-12 otherwise (MCP's default since 2025-11-25). The engine is
+ * loaded on first use (`load`), so a server starts without either.
+ *
+ * ajv: schemas are not validated against the dialect's meta-schema (`validateSchema: false`):
+ * ajv still refuses, as it compiles, every keyword whose value has the wrong type or shape, and
+ * compiling the meta-schema first would add ~30 ms to every server's start. Formats byte, uri and
+ * uri-template are checked by the same rules as the protocol's own validators; other formats are
+ * annotations, as JSON Schema 2020-12 defines them by default.
+ *
+ * interpreter: the same verdicts (test/runtime/shared/json-schema.test.ts holds them equal to
+ * ajv's), except that every `format` is an annotation.
+ */
+export class SchemaCompiler {
+  private engine: Engine | undefined;
+  private loading: Promise<Engine> | undefined;
+
+  constructor(
+    private readonly logger: Logger,
+    private readonly choice: SchemaEngine = "auto",
+  ) {}
+
+  /** Which engine this compiler uses. */
+  get kind(): "ajv" | "interpreter" {
+    return this.choice === "auto" ? (forbidsCodeGeneration() ? "interpreter" : "ajv") : this.choice;
+  }
+
+  /** The engine, once loaded; `compile` works only after it. */
+  load(): Engine | Promise<Engine> {
+    if (this.engine) return this.engine;
+    // ajv is CommonJS: where require exists (Node, Bun, Deno), it loads at once, and the first tool
+    // call stays synchronous; elsewhere each engine is imported on first use.
+    const require = this.kind === "ajv" ? commonJsRequire() : undefined;
+    if (require) return (this.engine = ajvEngine(require("ajv") as AjvModule07, require("ajv/dist/2020.js") as AjvModule2020, this.logger));
+    return (this.loading ??= (this.kind === "ajv" ? importAjv(this.logger) : interpreterEngine()).then((engine) => (this.engine = engine)));
+  }
+
+  /** Compiles `schema`; throws when it is not a usable schema. Call `load()` first. */
+  compile(schema: Record<string, unknown>): SchemaValidator {
+    if (!this.engine) throw new Error("SchemaCompiler.compile before load()");
+    return this.engine(schema);
+  }
+}
+
+// ajv is CommonJS: its classes arrive as named exports or on `default`, depending on the loader.
+type Module<K extends string, T> = Partial<Record<K, T>> & { default?: Partial<Record<K, T>> & T };
+type AjvModule07 = Module<"Ajv", new (options: object) => Ajv>;
+type AjvModule2020 = Module<"Ajv2020", new (options: object) => Ajv2020>;
+
+async function importAjv(logger: Logger): Promise<Engine> {
+  return ajvEngine((await import("ajv")) as unknown as AjvModule07, (await import("ajv/dist/2020.js")) as unknown as AjvModule2020, logger);
+}
+
+/** Formats asserted by the same rules as the protocol's own validators; others are annotations. */
+const FORMATS = { byte: isByte, uri: isUri, "uri-template": isUriTemplate };
+
+function ajvEngine(draft07: AjvModule07, draft2020: AjvModule2020, logger: Logger): Engine {
+  const classes: AjvClasses = { Ajv: draft07.Ajv ?? draft07.default?.Ajv ?? draft07.default!, Ajv2020: draft2020.Ajv2020 ?? draft2020.default?.Ajv2020 ?? draft2020.default! };
+  const ajvs: Partial<Record<Dialect, Ajv>> = {};
+  return (schema) => {
+    const dialect = dialectOf(schema);
+    const validate = (ajvs[dialect] ??= newAjv(classes, dialect, { logger, formats: FORMATS })).compile(schema);
+    return (value) => (validate(value) ? undefined : describeErrors(validate.errors));
+  };
+}
+
+async function interpreterEngine(): Promise<Engine> {
+  const { Validator } = await import("@cfworker/json-schema");
+  return (schema) => {
+    const validator = new Validator(withoutFormats(schema) as object, dialectOf(schema) === "draft-07" ? "7" : "2020-12", false);
+    return (value) => {
+      const result = validator.validate(value);
+      if (result.valid) return undefined;
+      // The leaves: the checks that failed themselves, not the combinators that report them.
+      const leaves = result.errors.filter((e, i) => !result.errors.some((other, j) => j !== i && other.keywordLocation.startsWith(`${e.keywordLocation}/`)));
+      return (leaves.length > 0 ? leaves : result.errors).map((e) => `${e.instanceLocation.replace(/^#/, "") || "(root)"}: ${e.error}`).join("; ");
+    };
+  };
+}
+
+
+/** Keywords whose value is one schema, a list of schemas, or a map of them. */
+const ONE = ["additionalProperties", "propertyNames", "items", "additionalItems", "contains", "not", "if", "then", "else", "unevaluatedItems", "unevaluatedProperties"];
+const LIST = ["allOf", "anyOf", "oneOf", "prefixItems", "items"];
+const MAP = ["properties", "patternProperties", "$defs", "definitions", "dependentSchemas", "dependencies"];
+
+/** A copy of `schema` with every `format` keyword removed: the interpreter treats formats as annotations. */
+function withoutFormats(schema: unknown): unknown {
+  if (typeof schema !== "object" || schema === null || Array.isArray(schema)) return schema;
+  const copy: Record<string, unknown> = { ...(schema as Record<string, unknown>) };
+  delete copy.format;
+  for (const key of ONE) if (key in copy && !Array.isArray(copy[key])) copy[key] = withoutFormats(copy[key]);
+  for (const key of LIST) if (Array.isArray(copy[key])) copy[key] = (copy[key] as unknown[]).map(withoutFormats);
+  for (const key of MAP)
+    if (typeof copy[key] === "object" && copy[key] !== null && !Array.isArray(copy[key]))
+      copy[key] = Object.fromEntries(Object.entries(copy[key] as Record<string, unknown>).map(([name, value]) => [name, withoutFormats(value)]));
+  return copy;
+}
+
+/** "/location: must be string; /priority: must be one of \"low\", \"high\"; (root): must have required property 'city'". */
+export function describeErrors(errors: readonly ErrorObject[] | null | undefined): string {
+  return (errors ?? []).map((e) => `${e.instancePath || "(root)"}: ${describeError(e)}`).join("; ");
+}
+
+/** ajv's message, with the allowed values where it only says that there are some. */
+function describeError(error: ErrorObject): string {
+  const params = error.params as { allowedValues?: unknown[]; allowedValue?: unknown };
+  if (error.keyword === "enum" && Array.isArray(params.allowedValues)) return `must be one of ${params.allowedValues.map((v) => JSON.stringify(v)).join(", ")}`;
+  if (error.keyword === "const") return `must be ${JSON.stringify(params.allowedValue)}`;
+  return error.message ?? error.keyword;
+}

@@ -1,0 +1,201 @@
+/**
+ * `generate --tools`: tool schemas compiled by our validator compiler against the oracle, the
+ * runtime's own ajv engine (runtime/shared/json-schema.ts SchemaCompiler "ajv": the verdicts a
+ * server gives without compiled validators). fast-check generates schemas over every keyword the
+ * compiler supports, in both dialects, and values from the same small vocabulary of keys and
+ * leaves (so that both verdicts are common), then mutates the valid ones.
+ *
+ * On every value: our `is` equals ajv's verdict, and `is(v) === (check(v).length === 0)`.
+ * MCP_FC_SEED=<seed> changes the seed; a failure prints the schema and the value.
+ */
+import { expect } from "chai";
+import fc from "fast-check";
+import { GenerationError } from "../../../codegen/errors.js";
+import { loadToolSchemas } from "../../../codegen/tool-validators/load.js";
+import { SchemaCompiler } from "../../../runtime/shared/json-schema.js";
+import { silentLogger } from "../../../runtime/util/logger.js";
+import { compileToolSchemas } from "../../support/tool-validators.js";
+import { removeDir } from "../../support/project.js";
+
+const SEED = process.env.MCP_FC_SEED !== undefined ? Number(process.env.MCP_FC_SEED) : 20251123;
+const SCHEMAS = 400;
+const VALUES_PER_SCHEMA = 60;
+const MUTATIONS_PER_VALID = 6;
+
+type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+type SchemaObject = { [key: string]: Json };
+
+const KEYS = ["a", "b", "c"];
+const STRINGS = ["", "a", "ab", "abc", "A1", "b", "\u00e9t\u00e9", "\u{1F600}", "\u{1F600}\u{1F600}", "https://x.org/a?b#c", "not a uri", "QUJD", "QUI=", "{x}", "{x", "a/b"];
+const NUMBERS = [0, 1, -1, 2, 2.5, 3, 10, 0.5, 0.3, 1e21];
+const LEAVES: Json[] = [null, true, false, ...NUMBERS, ...STRINGS];
+const TYPES = ["object", "array", "string", "number", "integer", "boolean", "null"];
+const PATTERNS = ["^a", "b$", "^[A-Z]\\d$", "\\p{L}", "^.$", "^(ab|c)*$"];
+const FORMATS = ["uri", "uri-template", "byte", "email", "date-time"];
+
+/** Every keyword the compiler supports, each in a generator of its own shape. */
+const schemaArbitrary = fc.letrec<{ node: SchemaObject; leaf: SchemaObject; object: SchemaObject; array: SchemaObject; combo: SchemaObject }>((tie) => ({
+  node: fc.oneof({ depthSize: "small", withCrossShrink: true }, tie("leaf"), tie("object"), tie("array"), tie("combo")),
+  leaf: fc.oneof(
+    fc.record({ type: fc.oneof(fc.constantFrom(...TYPES), fc.uniqueArray(fc.constantFrom(...TYPES), { minLength: 1, maxLength: 3 })) }),
+    fc.record({ const: fc.constantFrom(...LEAVES) }),
+    fc.record({ enum: fc.uniqueArray(fc.constantFrom(...LEAVES), { minLength: 1, maxLength: 4 }) }),
+    fc.record(
+      { type: fc.constant("string"), minLength: fc.nat(3), maxLength: fc.nat(3), pattern: fc.constantFrom(...PATTERNS), format: fc.constantFrom(...FORMATS) },
+      { requiredKeys: [] },
+    ),
+    fc.record(
+      {
+        type: fc.constantFrom("number", "integer"),
+        minimum: fc.constantFrom(...NUMBERS),
+        maximum: fc.constantFrom(...NUMBERS),
+        exclusiveMinimum: fc.constantFrom(...NUMBERS),
+        exclusiveMaximum: fc.constantFrom(...NUMBERS),
+        multipleOf: fc.constantFrom(1, 2, 0.5, 0.1),
+      },
+      { requiredKeys: [] },
+    ),
+    fc.constant({ $ref: "#/$defs/D" }),
+    fc.constant({}),
+  ),
+  object: fc.record(
+    {
+      type: fc.constant("object"),
+      properties: fc.dictionary(fc.constantFrom(...KEYS), tie("node"), { maxKeys: 3, noNullPrototype: true }),
+      required: fc.subarray(KEYS),
+      additionalProperties: fc.oneof(fc.constant(false), tie("node")),
+      minProperties: fc.nat(3),
+      maxProperties: fc.nat(3),
+    },
+    { requiredKeys: [] },
+  ) as fc.Arbitrary<SchemaObject>,
+  array: fc.record(
+    { type: fc.constant("array"), items: tie("node"), minItems: fc.nat(2), maxItems: fc.nat(3), uniqueItems: fc.boolean() },
+    { requiredKeys: [] },
+  ) as fc.Arbitrary<SchemaObject>,
+  combo: fc.oneof(
+    fc.record({ anyOf: fc.array(tie("node"), { minLength: 1, maxLength: 3 }) }),
+    fc.record({ oneOf: fc.array(tie("node"), { minLength: 1, maxLength: 3 }) }),
+    fc.record({ allOf: fc.array(tie("node"), { minLength: 1, maxLength: 3 }) }),
+    fc.record({ not: tie("node") }),
+    fc.record({ if: tie("node"), then: tie("node"), else: tie("node") }, { requiredKeys: ["if"] }),
+  ) as fc.Arbitrary<SchemaObject>,
+}));
+
+/** A tool schema document: a root, one definition D (without references, so nothing recurses forever) and a dialect. */
+const documentArbitrary = fc
+  .tuple(schemaArbitrary.node, schemaArbitrary.node, fc.constantFrom("2020-12", "draft-07", "none"))
+  .map(([root, definition, dialect]) => {
+    const key = dialect === "draft-07" ? "definitions" : "$defs";
+    const text = JSON.stringify(root).replaceAll('"#/$defs/D"', JSON.stringify(`#/${key}/D`));
+    const withoutRefs = JSON.parse(JSON.stringify(definition).replace(/\{"\$ref":"#\/\$defs\/D"\}/g, "{}")) as SchemaObject;
+    return {
+      ...(dialect === "2020-12" ? { $schema: "https://json-schema.org/draft/2020-12/schema" } : dialect === "draft-07" ? { $schema: "http://json-schema.org/draft-07/schema#" } : {}),
+      ...(JSON.parse(text) as SchemaObject),
+      [key]: { D: withoutRefs },
+    } as SchemaObject;
+  });
+
+const valueArbitrary = fc.letrec<{ value: Json }>((tie) => ({
+  value: fc.oneof(
+    { depthSize: "small" },
+    fc.constantFrom(...LEAVES),
+    fc.array(tie("value"), { maxLength: 3 }),
+    fc.dictionary(fc.constantFrom(...KEYS, "z"), tie("value"), { maxKeys: 4, noNullPrototype: true }),
+  ),
+})).value;
+
+/** Small changes of a value: each leaf or element replaced, a key dropped or added, an element duplicated. */
+function mutations(value: Json): Json[] {
+  const out: Json[] = [];
+  const visit = (node: Json, rebuild: (replacement: Json) => Json) => {
+    for (const leaf of [null, 0, 2.5, "a", "", true]) out.push(rebuild(leaf));
+    if (Array.isArray(node)) {
+      if (node.length > 0) out.push(rebuild([...node, node[0]!]));
+      node.forEach((item, i) => visit(item, (r) => rebuild(node.map((x, j) => (j === i ? r : x)))));
+    } else if (typeof node === "object" && node !== null) {
+      out.push(rebuild({ ...node, z: 1 }));
+      for (const key of Object.keys(node)) {
+        const { [key]: _dropped, ...rest } = node;
+        out.push(rebuild(rest));
+        visit(node[key]!, (r) => rebuild({ ...node, [key]: r }));
+      }
+    }
+  };
+  visit(value, (r) => r);
+  return out;
+}
+
+describe("codegen/tools: tool validators compiled by generate --tools agree with the runtime's ajv", function () {
+  this.timeout(300_000);
+  let dir: string | undefined;
+  after(() => removeDir(dir));
+
+  it(`${SCHEMAS} generated schemas (both dialects, every supported keyword), ${VALUES_PER_SCHEMA} values each plus mutations of the valid ones (fast-check seed ${SEED})`, async () => {
+    const documents = fc.sample(documentArbitrary, { seed: SEED, numRuns: SCHEMAS });
+    const compiled = await compileToolSchemas(documents, "tools-differential");
+    dir = compiled.dir;
+    const ajv = new SchemaCompiler(silentLogger, "ajv");
+    await ajv.load();
+
+    const keywords = new Map<string, number>();
+    let values = 0;
+    let valid = 0;
+    let schemasWithBoth = 0;
+    documents.forEach((document, i) => {
+      JSON.stringify(document, (key, v: unknown) => (keywords.set(key, (keywords.get(key) ?? 0) + 1), v));
+      const oracle = ajv.compile(document);
+      const ours = compiled.validators[i]!;
+      const verdicts = new Set<boolean>();
+      const judge = (value: Json) => {
+        const expected = oracle(value) === undefined;
+        const is = ours.is(value);
+        const issues = ours.check(value);
+        const where = `\n  schema: ${JSON.stringify(document)}\n  value: ${JSON.stringify(value)}\n  ajv: ${oracle(value) ?? "valid"}\n  ours: ${JSON.stringify(issues)}`;
+        if (is !== expected) throw new Error(`schema t${i}: is says ${is}, ajv says ${expected}${where}`);
+        if (is !== (issues.length === 0)) throw new Error(`schema t${i}: is says ${is} but check found ${issues.length} issue(s)${where}`);
+        values++;
+        if (expected) valid++;
+        verdicts.add(expected);
+        return expected;
+      };
+      const sample = fc.sample(valueArbitrary, { seed: SEED + i, numRuns: VALUES_PER_SCHEMA });
+      for (const value of sample) {
+        if (!judge(value)) continue;
+        const all = mutations(value);
+        const picks = fc.sample(fc.nat(Math.max(0, all.length - 1)), { seed: SEED + i + values, numRuns: MUTATIONS_PER_VALID });
+        for (const pick of picks) if (all.length > 0) judge(all[pick]!);
+      }
+      if (verdicts.size === 2) schemasWithBoth++;
+    });
+
+    // Not vacuous: every keyword was generated many times, and many schemas saw both verdicts.
+    for (const keyword of ["type", "const", "enum", "minLength", "maxLength", "pattern", "format", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf",
+      "properties", "required", "additionalProperties", "minProperties", "maxProperties", "items", "minItems", "maxItems", "uniqueItems",
+      "anyOf", "oneOf", "allOf", "not", "if", "then", "else", "$ref", "$defs", "definitions"])
+      expect(keywords.get(keyword) ?? 0, `schemas using ${keyword}`).to.be.at.least(10);
+    expect(valid / values, "share of valid values").to.be.within(0.1, 0.9);
+    expect(schemasWithBoth / SCHEMAS, "schemas that saw both verdicts").to.be.greaterThan(0.4);
+    console.log(`      ${SCHEMAS} schemas, ${values} values (${valid} valid), ${schemasWithBoth} schemas saw both verdicts`);
+  });
+
+  it("a keyword it does not support fails generation, naming the file and the JSON Pointer", () => {
+    const cases: [Record<string, unknown>, string][] = [
+      [{ type: "object", properties: { tags: { type: "array", contains: { const: "x" } } } }, `mcp.server.json #/tools/0/inputSchema/properties/tags/contains: "contains" is not supported by the build-time validator compiler`],
+      [{ type: "object", patternProperties: { "^x": {} } }, `mcp.server.json #/tools/0/inputSchema/patternProperties: "patternProperties" is not supported by the build-time validator compiler`],
+      [{ type: "object", properties: { a: { $ref: "#/$defs/Missing" } } }, `mcp.server.json #/tools/0/inputSchema/properties/a/$ref: unsupported $ref "#/$defs/Missing" (supported: "#" and #/$defs/<Name> of this schema)`],
+      [{ type: "object", properties: { a: { pattern: "(" } } }, "mcp.server.json #/tools/0/inputSchema/properties/a/pattern: pattern is not a valid regular expression"],
+      [{ $schema: "http://json-schema.org/draft-04/schema#", type: "object" }, `mcp.server.json #/tools/0/inputSchema/$schema: unsupported dialect`],
+    ];
+    for (const [inputSchema, message] of cases) {
+      let caught: unknown;
+      try {
+        loadToolSchemas("mcp.server.json", [{ name: "t", inputSchema }]);
+      } catch (error) {
+        caught = error;
+      }
+      expect(caught, message).to.be.instanceOf(GenerationError);
+      expect((caught as Error).message).to.contain(message);
+    }
+  });
+});

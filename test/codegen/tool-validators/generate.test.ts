@@ -1,0 +1,82 @@
+/**
+ * `mcp-codegen generate --tools <manifest> --out <dir>` end to end: the files it writes, its
+ * refusal (nothing written), and a server that takes the compiled validators
+ * (`createServer({ toolValidators })`), called by our client in memory.
+ */
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { expect } from "chai";
+import { generateTools } from "../../../codegen/tool-validators/generate.js";
+import { createServer, type CompiledSchema } from "../../../runtime/index.js";
+import type { Logger } from "../../../runtime/util/logger.js";
+import { connectClient } from "../../support/mcp.js";
+import { removeDir, tempDir } from "../../support/project.js";
+import { compileToolSchemas } from "../../support/tool-validators.js";
+
+const WEATHER = {
+  type: "object",
+  properties: { city: { type: "string", minLength: 1 }, days: { type: "integer", minimum: 1, maximum: 14 }, unit: { enum: ["c", "f"] } },
+  required: ["city"],
+  additionalProperties: false,
+} as const;
+
+describe("codegen/tools: generate --tools", function () {
+  this.timeout(120_000);
+  const dirs: string[] = [];
+  after(() => dirs.forEach(removeDir));
+
+  it("writes tools.ts and the validation.ts it imports, naming formats it leaves as annotations; refuses an unsupported keyword and writes nothing", async () => {
+    const dir = tempDir("generate-tools");
+    dirs.push(dir);
+    const manifest = (tools: unknown[]) => JSON.stringify({ name: "demo", version: "0.1.0", transport: "stdio", tools });
+    writeFileSync(join(dir, "mcp.server.json"), manifest([{ name: "get_weather", inputSchema: { ...WEATHER, properties: { ...WEATHER.properties, at: { type: "string", format: "date-time" } } }, outputSchema: { type: "object", properties: { temperature: { type: "number" } }, required: ["temperature"] } }]));
+    const report = await generateTools(join(dir, "mcp.server.json"), join(dir, "out"));
+    expect([...report.written].sort()).to.deep.equal(["tools.ts", "validation.ts"]);
+    expect(report.annotatedFormats).to.deep.equal([{ pointer: "#/tools/0/inputSchema/properties/at/format", format: "date-time" }]);
+    const tools = readFileSync(join(dir, "out", "tools.ts"), "utf8");
+    expect(tools).to.contain("export const toolValidators").and.to.contain("function isGetWeatherInput(").and.to.contain("function checkGetWeatherOutput(");
+    expect(tools).to.contain('from "./validation.js"').and.not.to.match(/from "(ajv|@)/);
+    expect([...(await generateTools(join(dir, "mcp.server.json"), join(dir, "out"))).unchanged].sort()).to.deep.equal(["tools.ts", "validation.ts"]);
+
+    writeFileSync(join(dir, "bad.json"), manifest([{ name: "t", inputSchema: { type: "object", patternProperties: { "^a": { type: "string" } } } }]));
+    let message = "";
+    try {
+      await generateTools(join(dir, "bad.json"), join(dir, "bad-out"));
+    } catch (error) {
+      message = (error as Error).message;
+    }
+    expect(message).to.equal(
+      'bad.json #/tools/0/inputSchema/patternProperties: "patternProperties" is not supported by the build-time validator compiler: rewrite the schema without it, or leave --tools out (the server then checks every tool with its run-time engine)',
+    );
+    expect(existsSync(join(dir, "bad-out"))).to.equal(false);
+  });
+
+  it("a server given toolValidators checks a tool with them when its schema is the one they were compiled from, and falls back to its engine otherwise", async () => {
+    const compiled = await compileToolSchemas([WEATHER], "generate-tools-server");
+    dirs.push(compiled.dir);
+    let calls = 0;
+    const input: CompiledSchema = { ...compiled.validators[0]!, is: (value) => (calls++, compiled.validators[0]!.is(value)) };
+    const warnings: string[] = [];
+    const logger: Logger = (level, message) => void (level === "warn" && warnings.push(message));
+    const ok = () => ({ content: [{ type: "text" as const, text: "ok" }] });
+    const server = createServer({ name: "t", version: "1", logger, toolValidators: { same: { input }, changed: { input } } })
+      .tool({ name: "same", inputSchema: { required: ["city"], additionalProperties: false, type: "object", properties: WEATHER.properties } }, ok)
+      .tool({ name: "changed", inputSchema: { ...WEATHER, required: [] } }, ok);
+    expect(warnings).to.have.length(1);
+    expect(warnings[0]).to.contain("tool changed: its schemas differ");
+    const client = await connectClient(server, "2025-11-25");
+    try {
+      const text = (r: { content?: unknown }) => (r.content as { text: string }[])[0]!.text;
+      expect(text(await client.callTool("same", { city: "Paris", days: 3 }))).to.equal("ok");
+      expect(text(await client.callTool("same", { city: "", days: 0, extra: 1 }))).to.equal(
+        "Invalid arguments for tool same: /city: must NOT have fewer than 1 characters; /days: must be >= 1; /extra: is not an allowed property",
+      );
+      expect(calls).to.equal(2);
+      // The changed schema (city no longer required) is checked by the engine, not by the stale validators.
+      expect(text(await client.callTool("changed", {}))).to.equal("ok");
+      expect(calls).to.equal(2);
+    } finally {
+      await client.close();
+    }
+  });
+});

@@ -1,0 +1,141 @@
+// Tool schemas known only at run time: the interpreter (no code generation, for Workers) must give
+// the same verdict as ajv (the oracle) on the keywords tool authors use, draft-07 and 2020-12.
+import { expect } from "chai";
+import fc from "fast-check";
+import { SchemaCompiler, forbidsCodeGeneration, type SchemaValidator } from "../../../runtime/shared/json-schema.js";
+
+const D2020 = "https://json-schema.org/draft/2020-12/schema";
+const D07 = "http://json-schema.org/draft-07/schema#";
+
+/** Schemas as tool authors write them, each with instances meant to hit both verdicts. */
+const CASES: { name: string; schema: Record<string, unknown>; instances: unknown[] }[] = [
+  {
+    name: "object, required, additionalProperties false, types",
+    schema: { type: "object", properties: { city: { type: "string" }, days: { type: "integer", minimum: 1, maximum: 14 } }, required: ["city"], additionalProperties: false },
+    instances: [{ city: "Paris" }, { city: "Paris", days: 3 }, { city: 1 }, {}, { city: "x", days: 0 }, { city: "x", days: 2.5 }, { city: "x", extra: true }, [], null, "Paris"],
+  },
+  {
+    name: "$defs and $ref, $anchor (2020-12)",
+    schema: {
+      $schema: D2020,
+      type: "object",
+      $defs: { address: { $anchor: "addr", type: "object", properties: { street: { type: "string" } }, required: ["street"] } },
+      properties: { home: { $ref: "#/$defs/address" }, work: { $ref: "#addr" } },
+    },
+    instances: [{}, { home: { street: "a" } }, { home: {} }, { work: { street: 1 } }, { work: { street: "b" } }],
+  },
+  {
+    name: "definitions, dependencies (draft-07)",
+    schema: { $schema: D07, type: "object", definitions: { n: { type: "number", exclusiveMinimum: 0 } }, properties: { a: { $ref: "#/definitions/n" } }, dependencies: { a: ["b"] } },
+    instances: [{}, { a: 1, b: 0 }, { a: 1 }, { a: 0, b: 1 }, { b: 2 }],
+  },
+  {
+    name: "oneOf, anyOf, allOf, not",
+    schema: {
+      type: "object",
+      properties: {
+        id: { oneOf: [{ type: "string", minLength: 2 }, { type: "integer" }] },
+        tag: { anyOf: [{ const: "a" }, { enum: ["b", 3, null] }] },
+        both: { allOf: [{ type: "number" }, { multipleOf: 5 }] },
+        never: { not: { type: "string" } },
+      },
+    },
+    instances: [{ id: "ab" }, { id: "a" }, { id: 3 }, { id: 3.5 }, { tag: "a" }, { tag: null }, { tag: "c" }, { both: 10 }, { both: 7 }, { never: 1 }, { never: "s" }],
+  },
+  {
+    name: "if / then / else",
+    schema: { type: "object", properties: { kind: { enum: ["phone", "email"] } }, if: { properties: { kind: { const: "phone" } } }, then: { required: ["phone"] }, else: { required: ["email"] } },
+    instances: [{ kind: "phone", phone: "1" }, { kind: "phone" }, { kind: "email", email: "e" }, { kind: "email" }, {}],
+  },
+  {
+    name: "pattern, lengths (UTF-16 vs code points), patternProperties, propertyNames, min/maxProperties",
+    schema: {
+      type: "object",
+      minProperties: 1,
+      maxProperties: 3,
+      propertyNames: { pattern: "^[a-z_]+$" },
+      patternProperties: { "^n_": { type: "number" } },
+      properties: { code: { type: "string", pattern: "^[A-Z]{3}$", minLength: 3, maxLength: 3 }, emoji: { type: "string", maxLength: 1 } },
+    },
+    instances: [{}, { code: "ABC" }, { code: "abc" }, { n_x: 1 }, { n_x: "1" }, { Bad: 1 }, { a: 1, b: 2, c: 3, d: 4 }, { emoji: "😀" }, { emoji: "ab" }],
+  },
+  {
+    name: "arrays: items, prefixItems, contains, uniqueItems, min/maxItems (2020-12)",
+    schema: { $schema: D2020, type: "array", prefixItems: [{ type: "string" }], items: { type: "number" }, contains: { const: 7 }, uniqueItems: true, minItems: 2, maxItems: 4 },
+    instances: [["a", 7], ["a", 7, 7], [7, 7], ["a"], ["a", 7, 1, 2, 3], ["a", 1], ["a", 7, { x: 1 }], [], "a"],
+  },
+  {
+    name: "arrays: items list and additionalItems (draft-07)",
+    schema: { $schema: D07, type: "array", items: [{ type: "string" }, { type: "boolean" }], additionalItems: false },
+    instances: [["a", true], ["a"], ["a", true, 1], [1, true], []],
+  },
+  {
+    name: "type lists, nullable, numbers, const objects, enum of objects",
+    schema: { type: "object", properties: { v: { type: ["string", "null"] }, n: { type: "number", exclusiveMaximum: 10 }, c: { const: { a: [1, 2] } }, e: { enum: [{ x: 1 }, [1]] } } },
+    instances: [{ v: null }, { v: 1 }, { n: 10 }, { n: 9.99 }, { c: { a: [1, 2] } }, { c: { a: [2, 1] } }, { e: { x: 1 } }, { e: [1] }, { e: { x: 2 } }],
+  },
+  {
+    name: "recursive $ref",
+    schema: { $schema: D2020, $defs: { node: { type: "object", properties: { children: { type: "array", items: { $ref: "#/$defs/node" } } }, additionalProperties: false } }, $ref: "#/$defs/node" },
+    instances: [{}, { children: [{}, { children: [] }] }, { children: [{ x: 1 }] }, { children: [1] }],
+  },
+];
+
+describe("shared/json-schema: the interpreter agrees with ajv on tool schemas", () => {
+  let ajv: SchemaCompiler;
+  let interpreter: SchemaCompiler;
+  before(async () => {
+    ajv = new SchemaCompiler(() => {}, "ajv");
+    interpreter = new SchemaCompiler(() => {}, "interpreter");
+    await ajv.load();
+    await interpreter.load();
+  });
+
+  const verdicts = (a: SchemaValidator, b: SchemaValidator, value: unknown): [boolean, boolean] => [a(value) === undefined, b(value) === undefined];
+
+  for (const { name, schema, instances } of CASES)
+    it(`${name}: the same verdict on chosen and generated instances`, () => {
+      const byAjv = ajv.compile(schema);
+      const byInterpreter = interpreter.compile(schema);
+      const seen = new Set<boolean>();
+      for (const instance of instances) {
+        const [a, b] = verdicts(byAjv, byInterpreter, instance);
+        expect(b, `${JSON.stringify(instance)}: ajv says ${a}`).to.equal(a);
+        seen.add(a);
+      }
+      expect([...seen].sort(), "the chosen instances reach both verdicts").to.deep.equal([false, true]);
+      fc.assert(
+        fc.property(fc.jsonValue({ maxDepth: 4 }), (value) => {
+          const [a, b] = verdicts(byAjv, byInterpreter, value);
+          return a === b;
+        }),
+        { numRuns: 200, seed: 15 },
+      );
+    });
+
+  it("says where an argument is wrong, as ajv does", () => {
+    const schema = CASES[0]!.schema;
+    expect(interpreter.compile(schema)({ city: 1 })).to.match(/\/city/);
+    expect(ajv.compile(schema)({ city: 1 })).to.match(/\/city/);
+  });
+
+  it("formats: ajv checks uri, byte and uri-template; the interpreter treats every format as an annotation", () => {
+    const schema = { type: "object", properties: { link: { type: "string", format: "uri" } } };
+    expect(ajv.compile(schema)({ link: "not a uri" })).to.be.a("string");
+    expect(interpreter.compile(schema)({ link: "not a uri" })).to.equal(undefined);
+  });
+
+  it("auto: ajv on Node, the interpreter where code generation is refused (as workerd's navigator says)", () => {
+    expect(forbidsCodeGeneration()).to.equal(false);
+    expect(new SchemaCompiler(() => {}).kind).to.equal("ajv");
+    const navigator = Object.getOwnPropertyDescriptor(globalThis, "navigator");
+    Object.defineProperty(globalThis, "navigator", { value: { userAgent: "Cloudflare-Workers" }, configurable: true });
+    try {
+      expect(new SchemaCompiler(() => {}).kind).to.equal("interpreter");
+      expect(new SchemaCompiler(() => {}, "ajv").kind, "an explicit choice wins").to.equal("ajv");
+    } finally {
+      if (navigator) Object.defineProperty(globalThis, "navigator", navigator);
+      else delete (globalThis as { navigator?: unknown }).navigator;
+    }
+  });
+});
