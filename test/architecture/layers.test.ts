@@ -29,8 +29,8 @@ export const LAYERS: readonly (readonly string[])[] = [
   ["runtime/auth/"],
   ["runtime/index.ts", "runtime/http.ts", "runtime/redis.ts"],
   // The generator.
-  ["codegen/errors.ts", "codegen/did-you-mean.ts"],
-  ["codegen/spec/files.ts"],
+  ["codegen/errors.ts", "codegen/did-you-mean.ts", "codegen/json.ts", "codegen/version.ts"],
+  ["codegen/spec/files.ts", "codegen/keywords.ts"],
   ["codegen/format-cache.ts", "codegen/spec/pinned.ts"],
   ["codegen/load/"],
   ["codegen/model/"],
@@ -41,7 +41,7 @@ export const LAYERS: readonly (readonly string[])[] = [
   ["codegen/out.ts", "codegen/check.ts"],
   ["codegen/scaffold/"],
   ["codegen/tool-validators/"],
-  ["codegen/spec/"],
+  ["codegen/spec/", "codegen/project-spec.ts"],
   ["codegen/cli.ts"],
 ];
 

@@ -1,4 +1,4 @@
-import { didYouMean } from "../did-you-mean.js";
+import { didYouMean } from "./did-you-mean.js";
 
 /**
  * The keywords of JSON Schema 2020-12 and draft-07, and the tool schemas' nodes that hold them. A

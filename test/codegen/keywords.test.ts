@@ -1,5 +1,5 @@
 /**
- * codegen/tool-validators/keywords: an unknown keyword in a tool schema (a typo JSON Schema would silently
+ * codegen/keywords: an unknown keyword in a tool schema (a typo JSON Schema would silently
  * ignore) is found wherever a schema may stand, with its pointer and a did-you-mean; property
  * names and values (enum, const, default, examples) are never taken for keywords. `scaffold`
  * reports them as warnings.
@@ -7,11 +7,11 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect } from "chai";
-import { scaffold } from "../../../codegen/scaffold/scaffold.js";
-import { JSON_SCHEMA_KEYWORDS, unknownKeywords } from "../../../codegen/tool-validators/keywords.js";
-import { removeDir, ROOT, tempDir } from "../../support/project.js";
+import { scaffold } from "../../codegen/scaffold/scaffold.js";
+import { JSON_SCHEMA_KEYWORDS, unknownKeywords } from "../../codegen/keywords.js";
+import { removeDir, ROOT, tempDir } from "../support/project.js";
 
-describe("codegen/tool-validators/keywords", () => {
+describe("codegen/keywords", () => {
   it("finds each unknown keyword at its pointer, in every place a schema stands, and nothing else", () => {
     const schema = {
       type: "object",
