@@ -4,7 +4,7 @@ import type { InboundRequest } from "../jsonrpc/peer.js";
 import { META } from "../session/meta.js";
 import type { MethodDescriptor } from "../session/revisions.js";
 import type { RequestScope, ServerCore } from "../session/server-session.js";
-import { checkRequest, checkResult, clientRequest, isValidResult } from "../session/validate.js";
+import { checkRequest, checkResult, clientRequest, fallbackFor, isValidResult } from "../session/validate.js";
 import { shallowCopy } from "../util/shallow-copy.js";
 import { isThenable } from "../util/thenable.js";
 import { HandlerContext, type ContextOptions, type Handler, type RequestContext } from "./context.js";
@@ -167,7 +167,11 @@ function finishResult(
   const completed = scope.module.era === "stateless" ? completeStateless(result as Record<string, unknown>, descriptor, options) : result;
   if (options.validateResults) {
     if (extension) extension.checkResult(completed);
-    else if (!isValidResult(scope.module, descriptor, completed)) checkResult(scope.module, descriptor, describeRequest(request), completed);
+    else if (!isValidResult(scope.module, descriptor, completed)) {
+      const fallback = fallbackFor(result);
+      if (fallback) throw fallback;
+      checkResult(scope.module, descriptor, describeRequest(request), completed);
+    }
   }
   return completed;
 }

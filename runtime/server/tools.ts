@@ -2,6 +2,7 @@ import type { RequestContext, TaskContext, TaskOptions } from "../dispatch/conte
 import { ExtensionResult } from "../dispatch/router.js";
 import { taskRequired } from "../extensions/tasks/task-manager.js";
 import { isThenable } from "../util/thenable.js";
+import { runtimeResult } from "../session/validate.js";
 import { ErrorCode, RpcError } from "../jsonrpc/errors.js";
 import { precompiled, type CompiledToolValidators, type SchemaCompiler, type SchemaValidator } from "../shared/json-schema.js";
 import { checkParamHeaders } from "../shared/param-headers.js";
@@ -122,7 +123,7 @@ export class ToolRegistry {
       });
     const input = (tool.input ??= this.compile(tool, "inputSchema"));
     const invalid = input(args);
-    if (invalid !== undefined) return failure(`Invalid arguments for tool ${name}: ${invalid}`);
+    if (invalid !== undefined) return failure(`Invalid arguments for tool ${name}: ${invalid}`, ErrorCode.InvalidParams);
     const output = tool.definition.outputSchema ? (tool.output ??= this.compile(tool, "outputSchema")) : undefined;
     const support = taskSupport(tool.definition);
     if (support === "required" && !context.canCreateTask) throw taskRequired(context);
@@ -189,6 +190,7 @@ function checked(name: string, output: SchemaValidator | undefined, result: Call
   return result;
 }
 
-function failure(text: string): CallToolResult {
-  return { content: [{ type: "text", text }], isError: true };
+/** The runtime's own isError result; where a revision requires more of a result, the same text as a JSON-RPC error. */
+function failure(text: string, code: number = ErrorCode.InternalError): CallToolResult {
+  return runtimeResult({ content: [{ type: "text", text }], isError: true }, new RpcError(code, text));
 }

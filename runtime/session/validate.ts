@@ -43,6 +43,25 @@ export function isValidResult(module: Validating, descriptor: MethodDescriptor, 
   return false;
 }
 
+/**
+ * A result the runtime writes itself (a tool's "Invalid arguments", a thrown error as `isError`),
+ * with the JSON-RPC error that says the same where a revision's result schema asks for more than
+ * the runtime knows to give (a field a later revision requires): the client then gets that
+ * error, not a -32603 that blames the handler.
+ */
+const FALLBACKS = new WeakMap<object, RpcError>();
+
+/** Marks `result` as the runtime's own, answered as `fallback` where it does not fit the revision. */
+export function runtimeResult<T extends object>(result: T, fallback: RpcError): T {
+  FALLBACKS.set(result, fallback);
+  return result;
+}
+
+/** The error to answer instead of the runtime's own `result`, when the revision refuses it. */
+export function fallbackFor(result: unknown): RpcError | undefined {
+  return typeof result === "object" && result !== null ? FALLBACKS.get(result) : undefined;
+}
+
 /** A result against the definitions its method may answer with, or -32603: invalid data is never sent. */
 export function checkResult(module: Validating, descriptor: MethodDescriptor, method: string, result: unknown): void {
   if (isValidResult(module, descriptor, result)) return;

@@ -162,6 +162,43 @@ describe("codegen/out: generate --out into a user's project, and a version bump 
   });
 });
 
+describe("the runtime's own tool results at a revision that requires more of them", function () {
+  this.timeout(120_000);
+  let project: string;
+  let next: RevisionModule;
+  before(async () => {
+    mkdirSync(join(ROOT, "test", "fixtures", "out"), { recursive: true });
+    project = mkdtempSync(join(ROOT, "test", "fixtures", "out", "fallback-"));
+    writeFileSync(join(project, "schema.json"), syntheticSchema());
+    const out = join(project, "src", "mcp");
+    const run = cli("generate", "--out", out, "--schema", join(project, "schema.json"), "--name", SYNTHETIC);
+    expect(run.status, run.stderr).to.equal(0);
+    ({ mcp_2026_12_01: next } = (await import(pathToFileURL(join(out, "index.ts")).href)) as { mcp_2026_12_01: RevisionModule });
+  });
+  after(() => rmSync(project, { recursive: true, force: true }));
+
+  it("bad arguments are -32602 and a thrown error -32603, each with the runtime's text, not an invalid result blamed on the handler", async () => {
+    const server = createServer({ name: "bump", version: "1.0.0", revisions: [next] as RevisionModule[], logger: quiet });
+    server.tool({ name: "needs", inputSchema: { type: "object", properties: { n: { type: "number" } }, required: ["n"] } }, () => ({ content: [], summary: "ok" }));
+    server.tool({ name: "throws", inputSchema: { type: "object" } }, () => {
+      throw new Error("the disk is full");
+    });
+    try {
+      const client = await connectClient(server, SYNTHETIC);
+      const refusal = (promise: Promise<unknown>) => promise.then(() => undefined, (e: { code: number; message: string }) => ({ code: e.code, message: e.message }));
+      const bad = await refusal(client.callTool("needs", {}));
+      expect(bad?.code).to.equal(-32602);
+      expect(bad?.message).to.match(/^Invalid arguments for tool needs: /);
+      const thrown = await refusal(client.callTool("throws", {}));
+      expect(thrown).to.deep.equal({ code: -32603, message: "the disk is full" });
+      expect((await client.callTool("needs", { n: 1 })).summary).to.equal("ok");
+      await client.close();
+    } finally {
+      await server.close();
+    }
+  });
+});
+
 /** A user's server on the tasks extension generated into src/mcp: typed by the module, one typing mistake expected. */
 const EXTENSION_SERVER = `import { createServer } from "@mcp-codegen/runtime";
 import { ext_io_modelcontextprotocol_tasks as tasks } from "./mcp/index.js";
