@@ -14,6 +14,7 @@ import { loadTasksExtension, tasksExtensionMethods } from "../extensions/tasks/t
 import type { Transport } from "../jsonrpc/transport.js";
 import type { Endpoint } from "../transports/endpoint.js";
 import { stderrLogger, type Logger } from "../util/logger.js";
+import type { Hook } from "../shared/hooks.js";
 import { Sealer, type Secret } from "../util/sealed.js";
 import { complete, type Completers } from "./completion.js";
 import { loadExtension, type LoadedExtension } from "../session/extensions.js";
@@ -77,6 +78,12 @@ export interface ServerOptions<
   readonly onNotification?: (method: string, params: Record<string, unknown>, session: ServerSession) => void;
   /** Where the runtime reports what it cannot answer (default: stderr). */
   readonly logger?: Logger;
+  /**
+   * Interceptors around every request and notification this server receives and sends, the first
+   * outermost (shared/hooks.ts): to time, trace (`otel()` from @mcp-codegen/runtime/otel), audit,
+   * refuse or answer from a cache. None by default, at no cost.
+   */
+  readonly hooks?: readonly Hook[];
   /**
    * Whether a request may see a tool, prompt or resource in lists (default: all), e.g.
    * `(kind, name, ctx) => auth.allows(ctx.auth, kind, name)` with runtime/auth's bearerAuth.
@@ -213,6 +220,7 @@ export class McpServer<Types extends RevisionTypes = any> {
       notification: options.onNotification,
       closed: (session) => this.sessions.delete(session),
       logger: this.logger,
+      hooks: options.hooks ?? [],
     };
     for (const module of options.extensions ?? []) this.useExtension(module);
   }

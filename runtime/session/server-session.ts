@@ -3,6 +3,7 @@ import type { Notification, Request, RequestId } from "../jsonrpc/messages.js";
 import { Peer, type InboundRequest, type RequestOptions } from "../jsonrpc/peer.js";
 import type { MessageContext, SendOptions, Transport } from "../jsonrpc/transport.js";
 import type { Logger } from "../util/logger.js";
+import { exchange, runHooks, type Hook } from "../shared/hooks.js";
 import type { SessionRecord } from "../stores/session-store.js";
 import { isThenable } from "../util/thenable.js";
 import { META, metaOf } from "./meta.js";
@@ -35,6 +36,8 @@ export interface ServerCore {
   notification?(method: string, params: Record<string, unknown>, session: ServerSession): void;
   closed?(session: ServerSession): void;
   readonly logger: Logger;
+  /** Around every message in and out (shared/hooks.ts); empty: none of that machinery runs. */
+  readonly hooks: readonly Hook[];
 }
 
 /** Session era: what `initialize` settled for this connection. */
@@ -65,11 +68,12 @@ export class ServerSession {
     transport: Transport,
     private readonly core: ServerCore,
   ) {
+    const hooked = core.hooks.length > 0;
     this.peer = new Peer(
       transport,
       {
-        request: (request, inbound) => this.serve(request, inbound),
-        notification: (notification, context) => this.receive(notification, context),
+        request: hooked ? (request, inbound) => this.hookedServe(request, inbound) : (request, inbound) => this.serve(request, inbound),
+        notification: hooked ? (notification, context) => this.hookedReceive(notification, context) : (notification, context) => this.receive(notification, context),
         acceptsBatch: () => this.negotiated?.module.batches ?? false,
         closed: () => this.core.closed?.(this),
       },
@@ -107,11 +111,23 @@ export class ServerSession {
 
   /** A request to the client (sampling, roots, elicitation, ping). */
   request(method: string, params: Record<string, unknown> | undefined, options?: RequestOptions): Promise<unknown> {
-    return this.peer.request(method, params, options);
+    if (this.core.hooks.length === 0) return this.peer.request(method, params, options);
+    const seen = this.exchange("outgoing", "request", method, params, undefined, undefined, undefined);
+    return runHooks(this.core.hooks, seen, () =>
+      this.peer.request(method, seen.params, {
+        ...options,
+        onId: (id) => {
+          seen.id = id;
+          options?.onId?.(id);
+        },
+      }),
+    );
   }
 
   notify(method: string, params?: Record<string, unknown>, options?: SendOptions): Promise<void> {
-    return this.peer.notify(method, params, options);
+    if (this.core.hooks.length === 0) return this.peer.notify(method, params, options);
+    const seen = this.exchange("outgoing", "notification", method, params, undefined, undefined, undefined);
+    return runHooks(this.core.hooks, seen, () => this.peer.notify(method, seen.params, options)).then(() => undefined);
   }
 
   /** Ends a request without answering it (a subscriptions/listen stream the client closed). */
@@ -147,6 +163,33 @@ export class ServerSession {
   }
 
   // -- inbound ----------------------------------------------------------------------------------
+
+  private hookedServe(request: Request, inbound: InboundRequest): unknown {
+    const seen = this.exchange("incoming", "request", request.method, request.params, request.id, inbound.context, inbound.signal);
+    return runHooks(this.core.hooks, seen, () => this.serve(seen.params === request.params ? request : { ...request, params: seen.params }, inbound));
+  }
+
+  private hookedReceive(notification: Notification, context: MessageContext | undefined): void {
+    const seen = this.exchange("incoming", "notification", notification.method, notification.params, undefined, context, undefined);
+    runHooks(this.core.hooks, seen, () => this.receive(notification, context)).catch((error: unknown) =>
+      this.core.logger("warn", `notification ${notification.method} refused by a hook: ${error instanceof Error ? error.message : String(error)}`),
+    );
+  }
+
+  /** What the hooks see of a message on this connection. */
+  private exchange(
+    direction: "incoming" | "outgoing",
+    kind: "request" | "notification",
+    method: string,
+    params: Record<string, unknown> | undefined,
+    id: RequestId | undefined,
+    context: MessageContext | undefined,
+    signal: AbortSignal | undefined,
+  ) {
+    const stated = metaOf(params)?.[META.protocolVersion];
+    const revision = this.negotiated?.module.revision ?? (typeof stated === "string" ? stated : undefined);
+    return exchange({ side: "server", direction, kind, method, params, id, revision, transport: this.peer.facts, context, signal });
+  }
 
   private serve(request: Request, inbound: InboundRequest): unknown {
     const { method } = request;

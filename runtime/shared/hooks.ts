@@ -1,0 +1,80 @@
+import type { RequestId } from "../jsonrpc/messages.js";
+import type { MessageContext, TransportFacts } from "../jsonrpc/transport.js";
+
+/**
+ * One message a hook sees: a request or a notification, incoming or outgoing, on a server or a
+ * client. The same object goes down the whole chain and back, so a hook may leave notes on it for
+ * the hooks after it (`exchange.notes`).
+ */
+export interface Exchange {
+  /** Who runs the hook: the server (`createServer({ hooks })`) or the client (`McpClient.connect(t, { hooks })`). */
+  readonly side: "server" | "client";
+  /** Incoming: the other side sent it and this side serves it. Outgoing: this side sends it. */
+  readonly direction: "incoming" | "outgoing";
+  readonly kind: "request" | "notification";
+  readonly method: string;
+  /**
+   * The params as received, or as they will be sent. An outgoing hook may replace them before
+   * calling `next` (a copy: never mutate what the caller passed), e.g. to add `_meta` keys.
+   */
+  params: Record<string, unknown> | undefined;
+  /** The JSON-RPC id: an incoming request's at once; an outgoing request's once it is sent (undefined for notifications). */
+  id: RequestId | undefined;
+  /** The protocol revision the message is exchanged under, when known (negotiated, or the request's `_meta`). */
+  readonly revision: string | undefined;
+  /** The connection, as its transport describes it: stdio ("pipe") or HTTP ("tcp"), the HTTP session id, the server's address. */
+  readonly transport: TransportFacts | undefined;
+  /** Incoming: what the transport said of the message (over HTTP, `headers` and `auth`). */
+  readonly context: MessageContext | undefined;
+  /** Incoming requests: aborted when the other side cancels or the connection closes. */
+  readonly signal: AbortSignal | undefined;
+  /** When the runtime first saw the message (`performance.now()`, ms). */
+  readonly startedAt: number;
+  /** Free for hooks: what one hook records for another (a span, a cache key). */
+  readonly notes: Map<string | symbol, unknown>;
+}
+
+/**
+ * Carries the message on: the hooks after this one, then the runtime (the handler, or the
+ * transport for an outgoing message). Resolves with the result (a request) or undefined (a
+ * notification); rejects with the error the request failed with (an RpcError for a JSON-RPC
+ * error). Call it at most once.
+ */
+export type Next = () => Promise<unknown>;
+
+/**
+ * An interceptor around each request and notification, in both directions, on the server and the
+ * client. Hooks run in the order given, each around the ones after it (the first is the
+ * outermost). A hook returns (or resolves to) what the request answers:
+ * - `return next()` passes the message on unchanged; `const result = await next()` observes the
+ *   result, and a try/catch around it the error, with the time since `exchange.startedAt`;
+ * - returning a value without calling `next` answers the request without the handler (a cache);
+ * - throwing refuses it (a denial): throw an `RpcError` for a JSON-RPC error with its code, any
+ *   other error becomes -32603. For an outgoing request, the caller gets that error.
+ *
+ * A notification's hook result is ignored; an incoming notification a hook refuses is dropped and
+ * logged. Hooks may be async; the handler runs inside the call to `next`, so context set around
+ * it (AsyncLocalStorage, OpenTelemetry's context) reaches it.
+ */
+export type Hook = (exchange: Exchange, next: Next) => unknown;
+
+/** Runs `last` inside `hooks`, the first outermost. Only called when there are hooks: without any, the runtime skips all this. */
+export function runHooks(hooks: readonly Hook[], exchange: Exchange, last: () => unknown): Promise<unknown> {
+  const step = (index: number): Promise<unknown> =>
+    new Promise((resolve) => {
+      if (index === hooks.length) return resolve(last());
+      let called = false;
+      const next: Next = () => {
+        if (called) return Promise.reject(new Error(`a hook called next() twice for ${exchange.method}`));
+        called = true;
+        return step(index + 1);
+      };
+      resolve(hooks[index]!(exchange, next));
+    });
+  return step(0);
+}
+
+/** A new exchange, with `startedAt` now. */
+export function exchange(fields: Omit<Exchange, "startedAt" | "notes">): Exchange {
+  return { ...fields, startedAt: performance.now(), notes: new Map() };
+}
