@@ -22,6 +22,7 @@ import type {
 import { stderrLogger, type Logger } from "../util/logger.js";
 import { shallowCopy } from "../util/shallow-copy.js";
 import type { Hook } from "../shared/hooks.js";
+import { installedHooks } from "../telemetry/traffic-log.js";
 import { ResponseCache, type CacheOptions } from "./cache.js";
 import { createdTask, followTask, type FollowOptions, type TaskChannel } from "../extensions/tasks/client.js";
 import { TASKS_EXTENSION } from "../extensions/tasks/protocol.js";
@@ -77,6 +78,11 @@ export interface ClientOptions {
    * refuse or answer from a cache. A call's cached result (`cache`) is answered before them.
    */
   readonly hooks?: readonly Hook[];
+  /**
+   * One line per request and notification through `logger` at "info" (direction, method, id,
+   * target, duration, outcome; never params, headers or tokens): default on when MCP_DEBUG is set.
+   */
+  readonly logTraffic?: boolean;
 }
 
 export interface CallOptions extends RequestOptions, FollowOptions {
@@ -163,7 +169,7 @@ export class McpClient {
         requestTimeoutMs: options.requestTimeoutMs ?? DEFAULT_TIMEOUT_MS,
         validate: options.validate ?? "strict",
         logger: this.logger,
-        hooks: options.hooks ?? [],
+        hooks: installedHooks(options.hooks, options.logTraffic, options.logger),
       },
       (notification) => this.deliver(notification),
     );
