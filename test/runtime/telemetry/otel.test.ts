@@ -8,12 +8,16 @@ import { CompositePropagator, W3CBaggagePropagator, W3CTraceContextPropagator } 
 import { AggregationTemporality, DataPointType, InMemoryMetricExporter, MeterProvider, PeriodicExportingMetricReader, type HistogramMetricData } from "@opentelemetry/sdk-metrics";
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from "@opentelemetry/sdk-trace-base";
 import * as semconv from "@opentelemetry/semantic-conventions/incubating";
+import { Client as SdkClient } from "@modelcontextprotocol/sdk/client/index.js";
+import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { expect } from "chai";
-import { createMemoryPair, createServer, ErrorCode, McpClient, type Hook, type McpServer, type Transport } from "../../../runtime/index.js";
+import { PassThrough } from "node:stream";
+import { createMemoryPair, createServer, ErrorCode, McpClient, StdioTransport, type Hook, type McpServer, type Transport } from "../../../runtime/index.js";
 import { otel } from "../../../runtime/otel.js";
 import { ATTR, METRIC } from "../../../runtime/telemetry/otel.js";
 import { http, HttpClientTransport, type HttpEndpoint } from "../../../runtime/transports/http/index.js";
 import { silentLogger } from "../../../runtime/util/logger.js";
+import { FromSdkTransport } from "../../support/sdk-transport.js";
 
 const REVISIONS = ["2025-11-25", "2026-07-28"] as const;
 
@@ -47,12 +51,24 @@ function newServer(hooks: Hook[]): McpServer {
     content: [{ type: "text", text: String(a + b) }],
   }));
   server.tool({ name: "fails", inputSchema: { type: "object" } }, () => ({ content: [{ type: "text", text: "no" }], isError: true }));
+  server.tool({ name: "ask", inputSchema: { type: "object" } }, async (_args, ctx) => {
+    const answer = await ctx.elicit({ message: "name?", requestedSchema: { type: "object", properties: { name: { type: "string" } } } });
+    return { content: [{ type: "text", text: String((answer.content as { name?: string } | undefined)?.name) }] };
+  });
+  server.tool({ name: "slow", inputSchema: { type: "object" } }, (_args, ctx) => new Promise((_resolve, reject) => ctx.signal.addEventListener("abort", () => reject(new Error("stopped")))));
   server.prompt({ name: "greet", arguments: [] }, () => ({ messages: [{ role: "user", content: { type: "text", text: "hello" } }] }));
   server.resource({ uri: "file:///notes.txt", name: "notes" }, () => ({ contents: [{ uri: "file:///notes.txt", text: "n" }] }));
   return server;
 }
 
 type Connect = (server: McpServer, revision: string, clientHooks: Hook[]) => Promise<{ client: McpClient; done: () => Promise<void>; network?: string; port?: number }>;
+
+const overStdio: Connect = async (server, revision, hooks) => {
+  const [toServer, toClient] = [new PassThrough(), new PassThrough()];
+  server.connect(new StdioTransport(toServer, toClient));
+  const client = await McpClient.connect(new StdioTransport(toClient, toServer), { name: "c", version: "1.0.0", revision, logger: silentLogger, hooks });
+  return { client, done: () => client.close(), network: "pipe" };
+};
 
 const inMemory: Connect = async (server, revision, hooks) => {
   const [serverEnd, clientEnd] = createMemoryPair();
@@ -104,6 +120,7 @@ describe("runtime/telemetry/otel", () => {
   for (const [transportName, connect] of [
     ["in memory", inMemory],
     ["Streamable HTTP", overHttp],
+    ["stdio", overStdio],
   ] as const)
     for (const revision of REVISIONS)
       describe(`${transportName}, ${revision}`, () => {
@@ -153,7 +170,8 @@ describe("runtime/telemetry/otel", () => {
             expect(attrs(span)).to.not.have.property(semconv.ATTR_ERROR_TYPE);
           }
           expect(attrs(client)[semconv.ATTR_JSONRPC_REQUEST_ID]).to.equal(attrs(served)[semconv.ATTR_JSONRPC_REQUEST_ID]);
-          if (session.network) {
+          if (session.network === "pipe") for (const span of [client, served]) expect(attrs(span)).to.include({ [semconv.ATTR_NETWORK_TRANSPORT]: semconv.NETWORK_TRANSPORT_VALUE_PIPE });
+          else if (session.network) {
             expect(attrs(client)).to.include({ [semconv.ATTR_NETWORK_TRANSPORT]: "tcp", [semconv.ATTR_SERVER_ADDRESS]: "127.0.0.1", [semconv.ATTR_SERVER_PORT]: session.port });
             expect(attrs(served)).to.include({ [semconv.ATTR_NETWORK_TRANSPORT]: "tcp" });
             if (revision === "2025-11-25") {
@@ -230,6 +248,95 @@ describe("runtime/telemetry/otel", () => {
       expect(baggage).to.equal("alice");
     } finally {
       await session.done();
+      await server.close();
+      await t.shutdown();
+    }
+  });
+
+  it("a request from the server (elicitation) continues the trace the other way: tool span -> server CLIENT span -> client SERVER span", async () => {
+    const t = telemetry();
+    const hook = () => otel({ tracerProvider: t.tracerProvider, meterProvider: t.meterProvider });
+    const server = newServer([hook()]);
+    const [serverEnd, clientEnd] = createMemoryPair();
+    server.connect(serverEnd);
+    const client = await McpClient.connect(clientEnd, {
+      name: "c",
+      version: "1.0.0",
+      revision: "2025-11-25",
+      logger: silentLogger,
+      hooks: [hook()],
+      handlers: { elicitation: () => ({ action: "accept", content: { name: "ada" } }) },
+    });
+    try {
+      const result = await client.callTool("ask", {});
+      expect((result.content[0] as { text: string }).text).to.equal("ada");
+      const spans = t.spans();
+      const find = (name: string, kind: SpanKind) => spans.find((span) => span.name === name && span.kind === kind)!;
+      const tool = find("tools/call ask", SpanKind.SERVER);
+      const asked = find("elicitation/create", SpanKind.CLIENT);
+      const answered = find("elicitation/create", SpanKind.SERVER);
+      expect(parentOf(asked)).to.equal(tool.spanContext().spanId);
+      expect(parentOf(answered)).to.equal(asked.spanContext().spanId);
+      expect(new Set([tool, asked, answered].map((span) => span.spanContext().traceId)).size).to.equal(1);
+    } finally {
+      await client.close();
+      await server.close();
+      await t.shutdown();
+    }
+  });
+
+  it("a cancelled request: the client span ends in error with the abort, the server span when its handler stops", async () => {
+    const t = telemetry();
+    const hook = () => otel({ tracerProvider: t.tracerProvider, meterProvider: t.meterProvider });
+    let arrived!: () => void;
+    const served = new Promise<void>((resolve) => (arrived = resolve));
+    const onArrival: Hook = (exchange, next) => {
+      if (exchange.method === "tools/call") arrived();
+      return next();
+    };
+    const server = newServer([hook(), onArrival]);
+    const session = await inMemory(server, "2025-11-25", [hook()]);
+    try {
+      const controller = new AbortController();
+      const call = session.client.callTool("slow", {}, { signal: controller.signal });
+      await served;
+      controller.abort();
+      expect(await call.catch((error: Error) => error.name)).to.equal("AbortError");
+      // The server's handler stops once notifications/cancelled arrives: its span then ends.
+      for (let turns = 0; turns < 1000 && !t.spans().some((span) => span.name === "tools/call slow" && span.kind === SpanKind.SERVER); turns++) await new Promise((resolve) => setImmediate(resolve));
+      const client = t.spans().find((span) => span.name === "tools/call slow" && span.kind === SpanKind.CLIENT)!;
+      expect(client.status.code).to.equal(SpanStatusCode.ERROR);
+      expect(attrs(client)[semconv.ATTR_ERROR_TYPE]).to.equal("AbortError");
+      const handled = t.spans().find((span) => span.name === "tools/call slow" && span.kind === SpanKind.SERVER)!;
+      expect(handled.status.code).to.equal(SpanStatusCode.ERROR);
+      expect(parentOf(handled)).to.equal(client.spanContext().spanId);
+      // The client told the server: a notifications/cancelled span on each side.
+      expect(t.spans().filter((span) => span.name === "notifications/cancelled").map((span) => span.kind).sort()).to.deep.equal([SpanKind.SERVER, SpanKind.CLIENT].sort());
+    } finally {
+      await session.done();
+      await server.close();
+      await t.shutdown();
+    }
+  });
+
+  it("an official SDK client that sends traceparent in _meta: our server span continues its trace", async () => {
+    const t = telemetry();
+    const server = newServer([otel({ tracerProvider: t.tracerProvider, meterProvider: t.meterProvider })]);
+    const [sdkSide, ourSide] = InMemoryTransport.createLinkedPair();
+    server.connect(new FromSdkTransport(ourSide));
+    const sdk = new SdkClient({ name: "sdk", version: "1.0.0" });
+    await sdk.connect(sdkSide);
+    try {
+      const traceId = "4bf92f3577b34da6a3ce929d0e0e4736";
+      const spanId = "00f067aa0ba902b7";
+      await sdk.callTool({ name: "add", arguments: { a: 1, b: 1 }, _meta: { traceparent: `00-${traceId}-${spanId}-01`, tracestate: "rojo=00f067aa0ba902b7" } });
+      const served = t.spans().find((span) => span.name === "tools/call add" && span.kind === SpanKind.SERVER)!;
+      expect(served.spanContext().traceId).to.equal(traceId);
+      expect(parentOf(served)).to.equal(spanId);
+      expect(served.parentSpanContext?.isRemote).to.equal(true);
+      expect(served.spanContext().traceState?.get("rojo")).to.equal("00f067aa0ba902b7");
+    } finally {
+      await sdk.close();
       await server.close();
       await t.shutdown();
     }
