@@ -1,7 +1,7 @@
 import { ErrorCode, RpcError } from "../jsonrpc/errors.js";
 import type { Notification, Request } from "../jsonrpc/messages.js";
 import { Peer, type RequestOptions } from "../jsonrpc/peer.js";
-import { exchange, runHooks, type Exchange, type Hook } from "../shared/hooks.js";
+import { HookExchange, runHooks, type Hook } from "../shared/hooks.js";
 import type { MessageContext, Transport } from "../jsonrpc/transport.js";
 import { SchemaCompiler, type SchemaValidator } from "../shared/json-schema.js";
 import type { Implementation, ServerCapabilities } from "../shared/types.js";
@@ -90,7 +90,7 @@ export class ClientSession {
         ? { request: (request) => this.answer(request), notification }
         : {
             request: (request, inbound) => {
-              const seen = this.exchange("incoming", "request", request.method, request.params, inbound.context, inbound.signal);
+              const seen = this.exchange("incoming", "request", request.method, request.params, inbound.context, inbound);
               seen.id = request.id;
               return runHooks(hooks, seen, () => this.answer(seen.params === request.params ? request : { ...request, params: seen.params }));
             },
@@ -164,11 +164,11 @@ export class ClientSession {
     method: string,
     params: Record<string, unknown> | undefined,
     context: MessageContext | undefined,
-    signal: AbortSignal | undefined,
-  ): Exchange {
+    signal: { readonly signal: AbortSignal } | undefined,
+  ): HookExchange {
     // Before negotiation settles (server/discover, initialize) the revision is the one being tried.
     const revision = (this.negotiated as LoadedRevision | undefined)?.revision;
-    return exchange({ side: "client", direction, kind, method, params, id: undefined, revision, transport: this.peer.facts, context, signal });
+    return new HookExchange("client", direction, kind, method, params, undefined, revision, this.peer.facts, context, signal);
   }
 
   // -- negotiation ------------------------------------------------------------------------------------

@@ -3,7 +3,7 @@ import type { Notification, Request, RequestId } from "../jsonrpc/messages.js";
 import { Peer, type InboundRequest, type RequestOptions } from "../jsonrpc/peer.js";
 import type { MessageContext, SendOptions, Transport } from "../jsonrpc/transport.js";
 import type { Logger } from "../util/logger.js";
-import { exchange, runHooks, type Hook } from "../shared/hooks.js";
+import { HookExchange, runHooks, type Hook } from "../shared/hooks.js";
 import type { SessionRecord } from "../stores/session-store.js";
 import { isThenable } from "../util/thenable.js";
 import { META, metaOf } from "./meta.js";
@@ -165,7 +165,7 @@ export class ServerSession {
   // -- inbound ----------------------------------------------------------------------------------
 
   private hookedServe(request: Request, inbound: InboundRequest): unknown {
-    const seen = this.exchange("incoming", "request", request.method, request.params, request.id, inbound.context, inbound.signal);
+    const seen = this.exchange("incoming", "request", request.method, request.params, request.id, inbound.context, inbound);
     return runHooks(this.core.hooks, seen, () => this.serve(seen.params === request.params ? request : { ...request, params: seen.params }, inbound));
   }
 
@@ -184,11 +184,11 @@ export class ServerSession {
     params: Record<string, unknown> | undefined,
     id: RequestId | undefined,
     context: MessageContext | undefined,
-    signal: AbortSignal | undefined,
-  ) {
+    signal: { readonly signal: AbortSignal } | undefined,
+  ): HookExchange {
     const stated = metaOf(params)?.[META.protocolVersion];
     const revision = this.negotiated?.module.revision ?? (typeof stated === "string" ? stated : undefined);
-    return exchange({ side: "server", direction, kind, method, params, id, revision, transport: this.peer.facts, context, signal });
+    return new HookExchange("server", direction, kind, method, params, id, revision, this.peer.facts, context, signal);
   }
 
   private serve(request: Request, inbound: InboundRequest): unknown {
