@@ -11,6 +11,8 @@ import * as semconv from "@opentelemetry/semantic-conventions/incubating";
 import { Client as SdkClient } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { expect } from "chai";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
 import { PassThrough } from "node:stream";
 import { createMemoryPair, createServer, ErrorCode, McpClient, StdioTransport, type Hook, type McpServer, type Transport } from "../../../runtime/index.js";
 import { otel } from "../../../runtime/otel.js";
@@ -84,6 +86,11 @@ const overHttp: Connect = async (server, revision, hooks) => {
   const client = await McpClient.connect(transport, { name: "c", version: "1.0.0", revision, logger: silentLogger, hooks });
   return { client, done: () => client.close(), network: "tcp", port: Number(new URL(endpoint.url).port) };
 };
+
+interface SdkLike {
+  callTool(params: { name: string; arguments: Record<string, unknown>; _meta?: Record<string, unknown> }): Promise<unknown>;
+  close(): Promise<void>;
+}
 
 const attrs = (span: ReadableSpan) => span.attributes;
 const parentOf = (span: ReadableSpan) => span.parentSpanContext?.spanId;
@@ -319,28 +326,55 @@ describe("runtime/telemetry/otel", () => {
     }
   });
 
-  it("an official SDK client that sends traceparent in _meta: our server span continues its trace", async () => {
-    const t = telemetry();
-    const server = newServer([otel({ tracerProvider: t.tracerProvider, meterProvider: t.meterProvider })]);
-    const [sdkSide, ourSide] = InMemoryTransport.createLinkedPair();
-    server.connect(new FromSdkTransport(ourSide));
-    const sdk = new SdkClient({ name: "sdk", version: "1.0.0" });
-    await sdk.connect(sdkSide);
-    try {
-      const traceId = "4bf92f3577b34da6a3ce929d0e0e4736";
-      const spanId = "00f067aa0ba902b7";
-      await sdk.callTool({ name: "add", arguments: { a: 1, b: 1 }, _meta: { traceparent: `00-${traceId}-${spanId}-01`, tracestate: "rojo=00f067aa0ba902b7" } });
-      const served = t.spans().find((span) => span.name === "tools/call add" && span.kind === SpanKind.SERVER)!;
-      expect(served.spanContext().traceId).to.equal(traceId);
-      expect(parentOf(served)).to.equal(spanId);
-      expect(served.parentSpanContext?.isRemote).to.equal(true);
-      expect(served.spanContext().traceState?.get("rojo")).to.equal("00f067aa0ba902b7");
-    } finally {
-      await sdk.close();
-      await server.close();
-      await t.shutdown();
-    }
-  });
+  type SdkEnd = ConstructorParameters<typeof FromSdkTransport>[0];
+  /** The official SDK's clients, v1 (a root devDependency) and v2 (tools/bench-peers, `make tools`): each serves the other end of its in-memory pipe with `serve`, then connects. */
+  const SDK_CLIENTS: [string, (serve: (end: SdkEnd) => void) => Promise<SdkLike>][] = [
+    [
+      "v1",
+      async (serve) => {
+        const [clientEnd, serverEnd] = InMemoryTransport.createLinkedPair();
+        serve(serverEnd);
+        const client = new SdkClient({ name: "sdk-v1", version: "1.0.0" });
+        await client.connect(clientEnd);
+        return client;
+      },
+    ],
+    [
+      "v2",
+      async (serve) => {
+        const peers = join(import.meta.dirname, "..", "..", "..", "tools", "bench-peers", "node_modules", "@modelcontextprotocol");
+        if (!existsSync(join(peers, "client"))) throw new Error("tools/bench-peers is not installed: run `make tools`");
+        const { Client } = (await import(join(peers, "client", "dist", "index.mjs"))) as { Client: new (info: object) => SdkLike & { connect(end: unknown): Promise<void> } };
+        const { InMemoryTransport: V2Memory } = (await import(join(peers, "server", "dist", "index.mjs"))) as { InMemoryTransport: { createLinkedPair(): [unknown, SdkEnd] } };
+        const [clientEnd, serverEnd] = V2Memory.createLinkedPair();
+        serve(serverEnd);
+        const client = new Client({ name: "sdk-v2", version: "1.0.0" });
+        await client.connect(clientEnd);
+        return client;
+      },
+    ],
+  ];
+
+  for (const [version, connectSdk] of SDK_CLIENTS)
+    it(`the official SDK ${version} client sending traceparent in _meta: our server span continues its trace`, async () => {
+      const t = telemetry();
+      const server = newServer([otel({ tracerProvider: t.tracerProvider, meterProvider: t.meterProvider })]);
+      const client = await connectSdk((end) => server.connect(new FromSdkTransport(end)));
+      try {
+        const traceId = "4bf92f3577b34da6a3ce929d0e0e4736";
+        const spanId = "00f067aa0ba902b7";
+        await client.callTool({ name: "add", arguments: { a: 1, b: 1 }, _meta: { traceparent: `00-${traceId}-${spanId}-01`, tracestate: "rojo=00f067aa0ba902b7" } });
+        const served = t.spans().find((span) => span.name === "tools/call add" && span.kind === SpanKind.SERVER)!;
+        expect(served.spanContext().traceId).to.equal(traceId);
+        expect(parentOf(served)).to.equal(spanId);
+        expect(served.parentSpanContext?.isRemote).to.equal(true);
+        expect(served.spanContext().traceState?.get("rojo")).to.equal("00f067aa0ba902b7");
+      } finally {
+        await client.close();
+        await server.close();
+        await t.shutdown();
+      }
+    });
 
   it("without a registered provider: nothing is recorded, no trace context is sent, and calls work", async () => {
     // The globals are the API's no-ops (nothing registered): otel() with its defaults.
