@@ -3,7 +3,9 @@
 // 0393513c908bf895e7b3ec480a2c1eb073c584af; the names are those of @opentelemetry/semantic-conventions 1.45).
 import {
   context,
+  createNoopMeter,
   metrics,
+  ProxyTracerProvider,
   propagation,
   SpanKind,
   SpanStatusCode,
@@ -30,6 +32,12 @@ export interface OtelOptions {
 }
 
 const SCOPE = "@mcp-codegen/runtime";
+
+/** The API's no-op singletons: what the global providers hand out while nothing is registered. */
+const NOOP_TRACER_PROVIDER = new ProxyTracerProvider().getDelegate();
+const NOOP_METER = createNoopMeter();
+const NOOP_HISTOGRAM = NOOP_METER.createHistogram("noop");
+const NOOP_DURATIONS = { server: NOOP_HISTOGRAM, client: NOOP_HISTOGRAM } as const;
 
 /** The conventions' attribute and metric names, each written once. */
 export const ATTR = {
@@ -89,11 +97,14 @@ const setter: TextMapSetter<Record<string, unknown>> = {
  * Without a registered provider the API's no-op tracer and meter record nothing.
  */
 export function otel(options: OtelOptions = {}): Hook {
-  const tracer = (options.tracerProvider ?? trace.getTracerProvider()).getTracer(SCOPE);
+  const tracerProvider = options.tracerProvider ?? trace.getTracerProvider();
+  const tracer = tracerProvider.getTracer(SCOPE);
   let durations: { readonly server: Histogram; readonly client: Histogram } | undefined;
+  // Looked up again while the global meter provider is the no-op one: the application may register its own later.
   const histograms = () => {
-    if (durations) return durations;
+    if (durations && durations.server !== NOOP_HISTOGRAM) return durations;
     const meter = (options.meterProvider ?? metrics.getMeterProvider()).getMeter(SCOPE);
+    if (meter === NOOP_METER) return NOOP_DURATIONS;
     const histogram = (name: string, description: string) => meter.createHistogram(name, { unit: "s", description, advice: { explicitBucketBoundaries: BUCKETS } });
     return (durations = {
       server: histogram(METRIC.serverOperation, "The duration of an MCP request or notification as observed by its receiver"),
@@ -101,7 +112,13 @@ export function otel(options: OtelOptions = {}): Hook {
     });
   };
 
-  return async (exchange, next) => {
+  /** Nothing registered globally (and no provider given): the message passes untouched, at the cost of two checks. */
+  const off = () =>
+    tracerProvider instanceof ProxyTracerProvider && tracerProvider.getDelegate() === NOOP_TRACER_PROVIDER && histograms().server === NOOP_HISTOGRAM;
+
+  return (exchange, next) => (off() ? next() : traced(exchange, next));
+
+  async function traced(exchange: Exchange, next: () => Promise<unknown>): Promise<unknown> {
     const incoming = exchange.direction === "incoming";
     const attributes = startAttributes(exchange);
     const name = spanName(exchange, attributes, options.resourceUriInSpanName === true);
@@ -147,7 +164,7 @@ export function otel(options: OtelOptions = {}): Hook {
       const metric = incoming ? histograms().server : histograms().client;
       metric.record((performance.now() - exchange.startedAt) / 1000, metricAttributes(attributes, ended));
     }
-  };
+  }
 }
 
 /** What is known when the message is seen. */

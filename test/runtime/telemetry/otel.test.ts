@@ -376,7 +376,7 @@ describe("runtime/telemetry/otel", () => {
       }
     });
 
-  it("without a registered provider: nothing is recorded, no trace context is sent, and calls work", async () => {
+  it("without a registered provider nothing is recorded, no trace context is sent, and calls work; a provider registered later is used from then on", async () => {
     // The globals are the API's no-ops (nothing registered): otel() with its defaults.
     const sent: unknown[] = [];
     const watch: Hook = (exchange, next) => {
@@ -385,16 +385,27 @@ describe("runtime/telemetry/otel", () => {
     };
     const server = newServer([watch, otel()]);
     const session = await inMemory(server, "2025-11-25", [otel()]);
+    const t = telemetry();
     try {
       const result = await session.client.callTool("add", { a: 3, b: 4 });
       expect((result.content[0] as { text: string }).text).to.equal("7");
       expect(sent).to.have.length(1);
       expect(sent[0] ?? {}).to.not.have.property("traceparent");
       expect(trace.getActiveSpan()).to.equal(undefined);
-      expect(metrics.getMeterProvider().constructor.name).to.equal("NoopMeterProvider");
+
+      // The application registers its SDK after the server and client were made.
+      expect(trace.setGlobalTracerProvider(t.tracerProvider)).to.equal(true);
+      expect(metrics.setGlobalMeterProvider(t.meterProvider)).to.equal(true);
+      await session.client.callTool("add", { a: 1, b: 1 });
+      expect((sent[1] as Record<string, unknown>).traceparent).to.be.a("string");
+      expect(t.spans().filter((span) => span.name === "tools/call add").map((span) => span.kind).sort()).to.deep.equal([SpanKind.SERVER, SpanKind.CLIENT].sort());
+      expect((await t.histograms()).get(semconv.METRIC_MCP_SERVER_OPERATION_DURATION)?.[0]?.value.count).to.equal(1);
     } finally {
+      trace.disable();
+      metrics.disable();
       await session.done();
       await server.close();
+      await t.shutdown();
     }
   });
 });
