@@ -77,7 +77,7 @@ export type { DefaultTypes, ServedMethod, ServedParams, ServedResult, ServedType
 export { clientExtension, type MethodSchemas } from "./server/extensions.js";
 
 export type { Transport, Receiver, SendOptions, FrameProblem, MessageContext, TransportFacts } from "./jsonrpc/transport.js";
-export type { Exchange, Hook, Next } from "./shared/hooks.js";
+export type { ClosedConnection, Exchange, Hook, Next } from "./shared/hooks.js";
 export { stdio, StdioTransport, type StdioTransportOptions } from "./transports/stdio.js";
 export { spawnStdio, ChildStdioTransport, type SpawnStdioOptions } from "./transports/stdio-child.js";
 export { createMemoryPair, MemoryTransport } from "./transports/memory.js";

@@ -1,7 +1,7 @@
 import { ErrorCode, RpcError } from "../jsonrpc/errors.js";
 import type { Notification, Request } from "../jsonrpc/messages.js";
 import { Peer, type RequestOptions } from "../jsonrpc/peer.js";
-import { HookExchange, runHooks, type Hook } from "../shared/hooks.js";
+import { HookExchange, reportClosed, runHooks, type Hook } from "../shared/hooks.js";
 import type { MessageContext, Transport } from "../jsonrpc/transport.js";
 import { SchemaCompiler, type SchemaValidator } from "../shared/json-schema.js";
 import type { Implementation, ServerCapabilities } from "../shared/types.js";
@@ -84,6 +84,7 @@ export class ClientSession {
     notification: (notification: Notification) => void,
   ) {
     const { hooks } = options;
+    const openedAt = hooks.length === 0 ? 0 : performance.now();
     this.peer = new Peer(
       transport,
       hooks.length === 0
@@ -99,6 +100,10 @@ export class ClientSession {
               runHooks(hooks, seen, () => notification(message)).catch((error: unknown) =>
                 options.logger("warn", `notification ${message.method} refused by a hook: ${error instanceof Error ? error.message : String(error)}`),
               );
+            },
+            closed: (error) => {
+              const module = this.negotiated as LoadedRevision | undefined;
+              reportClosed(hooks, { side: "client", revision: module?.revision, era: module?.era, transport: this.peer.facts, durationMs: performance.now() - openedAt, error });
             },
           },
       {

@@ -3,7 +3,7 @@ import type { Notification, Request, RequestId } from "../jsonrpc/messages.js";
 import { Peer, type InboundRequest, type RequestOptions } from "../jsonrpc/peer.js";
 import type { MessageContext, SendOptions, Transport } from "../jsonrpc/transport.js";
 import type { Logger } from "../util/logger.js";
-import { HookExchange, runHooks, type Hook } from "../shared/hooks.js";
+import { HookExchange, reportClosed, runHooks, type Hook } from "../shared/hooks.js";
 import type { SessionRecord } from "../stores/session-store.js";
 import { isThenable } from "../util/thenable.js";
 import { META, metaOf } from "./meta.js";
@@ -63,19 +63,23 @@ export class ServerSession {
   logLevel: string | undefined;
   /** Session era: URIs this client subscribed to with resources/subscribe. */
   readonly subscriptions = new Set<string>();
+  /** With hooks: when the connection started (performance.now()), and the revision its last stateless request named. */
+  private readonly openedAt: number;
+  private statelessRevision: string | undefined;
 
   constructor(
     transport: Transport,
     private readonly core: ServerCore,
   ) {
     const hooked = core.hooks.length > 0;
+    this.openedAt = hooked ? performance.now() : 0;
     this.peer = new Peer(
       transport,
       {
         request: hooked ? (request, inbound) => this.hookedServe(request, inbound) : (request, inbound) => this.serve(request, inbound),
         notification: hooked ? (notification, context) => this.hookedReceive(notification, context) : (notification, context) => this.receive(notification, context),
         acceptsBatch: () => this.negotiated?.module.batches ?? false,
-        closed: () => this.core.closed?.(this),
+        closed: hooked ? (error) => this.hookedClose(error) : () => this.core.closed?.(this),
       },
       {
         logger: core.logger,
@@ -169,6 +173,19 @@ export class ServerSession {
     return runHooks(this.core.hooks, seen, () => this.serve(seen.params === request.params ? request : { ...request, params: seen.params }, inbound));
   }
 
+  private hookedClose(error: Error | undefined): void {
+    this.core.closed?.(this);
+    const revision = this.negotiated?.module.revision ?? this.statelessRevision;
+    reportClosed(this.core.hooks, {
+      side: "server",
+      revision,
+      era: this.negotiated ? "session" : revision === undefined ? undefined : "stateless",
+      transport: this.peer.facts,
+      durationMs: performance.now() - this.openedAt,
+      error,
+    });
+  }
+
   private hookedReceive(notification: Notification, context: MessageContext | undefined): void {
     const seen = this.exchange("incoming", "notification", notification.method, notification.params, undefined, context, undefined);
     runHooks(this.core.hooks, seen, () => this.receive(notification, context)).catch((error: unknown) =>
@@ -188,6 +205,7 @@ export class ServerSession {
   ): HookExchange {
     const stated = metaOf(params)?.[META.protocolVersion];
     const revision = this.negotiated?.module.revision ?? (typeof stated === "string" ? stated : undefined);
+    if (!this.negotiated && revision !== undefined) this.statelessRevision = revision;
     return new HookExchange("server", direction, kind, method, params, id, revision, this.peer.facts, context, signal);
   }
 

@@ -56,7 +56,32 @@ export type Next = () => Promise<unknown>;
  * logged. Hooks may be async; the handler runs inside the call to `next`, so context set around
  * it (AsyncLocalStorage, OpenTelemetry's context) reaches it.
  */
-export type Hook = (exchange: Exchange, next: Next) => unknown;
+export interface Hook {
+  (exchange: Exchange, next: Next): unknown;
+  /**
+   * Optional: called once when a connection this hook watched closes (a session-era session, a
+   * stateless exchange, a client's connection), e.g. to record how long sessions last. Must not throw.
+   */
+  readonly closed?: (connection: ClosedConnection) => void;
+}
+
+/** A connection that closed, as {@link Hook.closed} gets it. */
+export interface ClosedConnection {
+  readonly side: "server" | "client";
+  /** The revision it settled on: negotiated at initialize (session era), else the last request's (stateless era); undefined if none. */
+  readonly revision: string | undefined;
+  readonly era: "session" | "stateless" | undefined;
+  readonly transport: TransportFacts | undefined;
+  /** From the connection's start to its close, in ms. */
+  readonly durationMs: number;
+  /** Why it closed, when it was not asked to. */
+  readonly error: Error | undefined;
+}
+
+/** Tells every hook that watches connections that one closed. */
+export function reportClosed(hooks: readonly Hook[], connection: ClosedConnection): void {
+  for (const hook of hooks) hook.closed?.(connection);
+}
 
 /** Runs `last` inside `hooks`, the first outermost. Only called when there are hooks: without any, the runtime skips all this. */
 export function runHooks(hooks: readonly Hook[], exchange: Exchange, last: () => unknown): Promise<unknown> {

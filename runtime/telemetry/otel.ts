@@ -20,7 +20,7 @@ import {
   type TracerProvider,
 } from "@opentelemetry/api";
 import { RpcError } from "../jsonrpc/errors.js";
-import type { Exchange, Hook } from "../shared/hooks.js";
+import type { ClosedConnection, Exchange, Hook } from "../shared/hooks.js";
 
 export interface OtelOptions {
   /** Default: the global one (`trace.setGlobalTracerProvider`, or what the OpenTelemetry SDK registers). */
@@ -37,7 +37,14 @@ const SCOPE = "@mcp-codegen/runtime";
 const NOOP_TRACER_PROVIDER = new ProxyTracerProvider().getDelegate();
 const NOOP_METER = createNoopMeter();
 const NOOP_HISTOGRAM = NOOP_METER.createHistogram("noop");
-const NOOP_DURATIONS = { server: NOOP_HISTOGRAM, client: NOOP_HISTOGRAM } as const;
+const NOOP_DURATIONS: Durations = { server: NOOP_HISTOGRAM, client: NOOP_HISTOGRAM, serverSession: NOOP_HISTOGRAM, clientSession: NOOP_HISTOGRAM };
+
+interface Durations {
+  readonly server: Histogram;
+  readonly client: Histogram;
+  readonly serverSession: Histogram;
+  readonly clientSession: Histogram;
+}
 
 /** The conventions' attribute and metric names, each written once. */
 export const ATTR = {
@@ -59,6 +66,8 @@ export const ATTR = {
 export const METRIC = {
   serverOperation: "mcp.server.operation.duration",
   clientOperation: "mcp.client.operation.duration",
+  serverSession: "mcp.server.session.duration",
+  clientSession: "mcp.client.session.duration",
 } as const;
 
 /** The conventions' bucket boundaries for MCP operation durations, in seconds. */
@@ -92,14 +101,15 @@ const setter: TextMapSetter<Record<string, unknown>> = {
  *   `params._meta` and extracted from an incoming one's, with the configured propagator, so the
  *   receiving span is the child of the sending one; the ambient context, if any, is linked;
  * - histograms `mcp.server.operation.duration` (received) and `mcp.client.operation.duration`
- *   (sent), in seconds.
+ *   (sent), and `mcp.server.session.duration` / `mcp.client.session.duration` when a session-era
+ *   connection closes, in seconds.
  *
- * Without a registered provider the API's no-op tracer and meter record nothing.
+ * While no provider is registered (and none is given) messages pass untouched.
  */
 export function otel(options: OtelOptions = {}): Hook {
   const tracerProvider = options.tracerProvider ?? trace.getTracerProvider();
   const tracer = tracerProvider.getTracer(SCOPE);
-  let durations: { readonly server: Histogram; readonly client: Histogram } | undefined;
+  let durations: Durations | undefined;
   // Looked up again while the global meter provider is the no-op one: the application may register its own later.
   const histograms = () => {
     if (durations && durations.server !== NOOP_HISTOGRAM) return durations;
@@ -109,6 +119,8 @@ export function otel(options: OtelOptions = {}): Hook {
     return (durations = {
       server: histogram(METRIC.serverOperation, "The duration of an MCP request or notification as observed by its receiver"),
       client: histogram(METRIC.clientOperation, "The duration of an MCP request or notification as observed by its sender"),
+      serverSession: histogram(METRIC.serverSession, "The duration of the MCP session as observed on the MCP server"),
+      clientSession: histogram(METRIC.clientSession, "The duration of the MCP session as observed on the MCP client"),
     });
   };
 
@@ -116,7 +128,23 @@ export function otel(options: OtelOptions = {}): Hook {
   const off = () =>
     tracerProvider instanceof ProxyTracerProvider && tracerProvider.getDelegate() === NOOP_TRACER_PROVIDER && histograms().server === NOOP_HISTOGRAM;
 
-  return (exchange, next) => (off() ? next() : traced(exchange, next));
+  /** Session era only: a stateless exchange is no session. */
+  const closed = (connection: ClosedConnection) => {
+    if (connection.era !== "session") return;
+    const attributes: Attributes = {};
+    if (connection.revision !== undefined) attributes[ATTR.protocolVersion] = connection.revision;
+    const { transport } = connection;
+    if (transport?.network !== undefined) attributes[ATTR.networkTransport] = transport.network;
+    if (connection.side === "client" && transport?.serverAddress !== undefined) {
+      attributes[ATTR.serverAddress] = transport.serverAddress;
+      if (transport.serverPort !== undefined) attributes[ATTR.serverPort] = transport.serverPort;
+    }
+    if (connection.error) attributes[ATTR.errorType] = connection.error.name !== "Error" ? connection.error.name : "_OTHER";
+    const { serverSession, clientSession } = histograms();
+    (connection.side === "server" ? serverSession : clientSession).record(connection.durationMs / 1000, attributes);
+  };
+
+  return Object.assign((exchange: Exchange, next: () => Promise<unknown>) => (off() ? next() : traced(exchange, next)), { closed });
 
   async function traced(exchange: Exchange, next: () => Promise<unknown>): Promise<unknown> {
     const incoming = exchange.direction === "incoming";

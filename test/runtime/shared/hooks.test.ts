@@ -3,7 +3,7 @@
 // handler), able to answer without the handler (a cache) or refuse (a denial).
 import { AsyncLocalStorage } from "node:async_hooks";
 import { expect } from "chai";
-import { createMemoryPair, createServer, ErrorCode, McpClient, RpcError, type Exchange, type Hook, type McpServer } from "../../../runtime/index.js";
+import { createMemoryPair, createServer, ErrorCode, McpClient, RpcError, type ClosedConnection, type Exchange, type Hook, type McpServer } from "../../../runtime/index.js";
 import { silentLogger } from "../../../runtime/util/logger.js";
 
 const REVISIONS = ["2025-11-25", "2026-07-28"] as const;
@@ -183,6 +183,23 @@ describe("runtime/shared/hooks", () => {
       await server.close();
     }
   });
+
+  for (const revision of REVISIONS)
+    it(`${revision}: a hook's closed() hears of each side's connection closing once, with its era and revision`, async () => {
+      const heard: ClosedConnection[] = [];
+      const watcher = Object.assign((_exchange: Exchange, next: () => Promise<unknown>) => next(), { closed: (connection: ClosedConnection) => void heard.push(connection) });
+      const { server, client } = await pair(revision, [watcher], [watcher]);
+      await client.callTool("echo", {});
+      expect(heard).to.deep.equal([]);
+      await client.close();
+      await server.close();
+      const era = revision === "2026-07-28" ? "stateless" : "session";
+      expect(heard.map((c) => [c.side, c.era, c.revision, c.error]).sort()).to.deep.equal([
+        ["client", era, revision, undefined],
+        ["server", era, revision, undefined],
+      ]);
+      for (const connection of heard) expect(connection.durationMs).to.be.greaterThan(0);
+    });
 
   it("a hook that calls next() twice gets an error the second time, and the request is served once", async () => {
     let second: unknown;

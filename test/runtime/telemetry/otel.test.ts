@@ -121,7 +121,12 @@ describe("runtime/telemetry/otel", () => {
       serverAddress: semconv.ATTR_SERVER_ADDRESS,
       serverPort: semconv.ATTR_SERVER_PORT,
     });
-    expect(METRIC).to.deep.equal({ serverOperation: semconv.METRIC_MCP_SERVER_OPERATION_DURATION, clientOperation: semconv.METRIC_MCP_CLIENT_OPERATION_DURATION });
+    expect(METRIC).to.deep.equal({
+      serverOperation: semconv.METRIC_MCP_SERVER_OPERATION_DURATION,
+      clientOperation: semconv.METRIC_MCP_CLIENT_OPERATION_DURATION,
+      serverSession: semconv.METRIC_MCP_SERVER_SESSION_DURATION,
+      clientSession: semconv.METRIC_MCP_CLIENT_SESSION_DURATION,
+    });
   });
 
   for (const [transportName, connect] of [
@@ -259,6 +264,31 @@ describe("runtime/telemetry/otel", () => {
       await t.shutdown();
     }
   });
+
+  for (const revision of REVISIONS)
+    it(`${revision}: session duration, on each side when the connection closes, for a session-era session only`, async () => {
+      const t = telemetry();
+      const hook = () => otel({ tracerProvider: t.tracerProvider, meterProvider: t.meterProvider });
+      const server = newServer([hook()]);
+      const session = await overStdio(server, revision, [hook()]);
+      await session.client.callTool("add", { a: 1, b: 2 });
+      await session.done();
+      await server.close();
+      try {
+        const histograms = await t.histograms();
+        for (const name of [semconv.METRIC_MCP_SERVER_SESSION_DURATION, semconv.METRIC_MCP_CLIENT_SESSION_DURATION]) {
+          const points = histograms.get(name) ?? [];
+          if (revision === "2026-07-28") expect(points.reduce((sum, point) => sum + point.value.count, 0), name).to.equal(0);
+          else {
+            expect(points, name).to.have.length(1);
+            expect(points[0]!.value.count).to.equal(1);
+            expect(points[0]!.attributes).to.deep.equal({ [semconv.ATTR_MCP_PROTOCOL_VERSION]: revision, [semconv.ATTR_NETWORK_TRANSPORT]: "pipe" });
+          }
+        }
+      } finally {
+        await t.shutdown();
+      }
+    });
 
   it("a request from the server (elicitation) continues the trace the other way: tool span -> server CLIENT span -> client SERVER span", async () => {
     const t = telemetry();
