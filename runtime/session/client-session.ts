@@ -1,7 +1,7 @@
 import { ErrorCode, RpcError } from "../jsonrpc/errors.js";
 import type { Notification, Request } from "../jsonrpc/messages.js";
 import { Peer, type RequestOptions } from "../jsonrpc/peer.js";
-import { HookExchange, reportClosed, runHooks, type Hook } from "../shared/hooks.js";
+import { HookExchange, reportClosed, runHooks, sendThroughHooks, type Hook } from "../shared/hooks.js";
 import type { MessageContext, Transport } from "../jsonrpc/transport.js";
 import { SchemaCompiler, type SchemaValidator } from "../shared/json-schema.js";
 import type { Implementation, ServerCapabilities } from "../shared/types.js";
@@ -143,23 +143,13 @@ export class ClientSession {
   request(method: string, params: Record<string, unknown> | undefined, options?: RequestOptions): Promise<unknown> {
     const { hooks } = this.options;
     if (hooks.length === 0) return this.peer.request(method, params, options);
-    const seen = this.exchange("outgoing", "request", method, params, undefined, undefined);
-    return runHooks(hooks, seen, () =>
-      this.peer.request(method, seen.params, {
-        ...options,
-        onId: (id) => {
-          seen.id = id;
-          options?.onId?.(id);
-        },
-      }),
-    );
+    return sendThroughHooks(hooks, this.exchange("outgoing", "request", method, params, undefined, undefined), this.peer, options);
   }
 
   notify(method: string, params?: Record<string, unknown>): Promise<void> {
     const { hooks } = this.options;
     if (hooks.length === 0) return this.peer.notify(method, params);
-    const seen = this.exchange("outgoing", "notification", method, params, undefined, undefined);
-    return runHooks(hooks, seen, () => this.peer.notify(method, seen.params)).then(() => undefined);
+    return sendThroughHooks(hooks, this.exchange("outgoing", "notification", method, params, undefined, undefined), this.peer).then(() => undefined);
   }
 
   /** What the hooks see of a message on this connection. */

@@ -3,7 +3,7 @@ import type { Notification, Request, RequestId } from "../jsonrpc/messages.js";
 import { Peer, type InboundRequest, type RequestOptions } from "../jsonrpc/peer.js";
 import type { MessageContext, SendOptions, Transport } from "../jsonrpc/transport.js";
 import type { Logger } from "../util/logger.js";
-import { HookExchange, reportClosed, runHooks, type Hook } from "../shared/hooks.js";
+import { HookExchange, reportClosed, runHooks, sendThroughHooks, type Hook } from "../shared/hooks.js";
 import type { SessionRecord } from "../stores/session-store.js";
 import { isThenable } from "../util/thenable.js";
 import { META, metaOf } from "./meta.js";
@@ -116,22 +116,12 @@ export class ServerSession {
   /** A request to the client (sampling, roots, elicitation, ping). */
   request(method: string, params: Record<string, unknown> | undefined, options?: RequestOptions): Promise<unknown> {
     if (this.core.hooks.length === 0) return this.peer.request(method, params, options);
-    const seen = this.exchange("outgoing", "request", method, params, undefined, undefined, undefined);
-    return runHooks(this.core.hooks, seen, () =>
-      this.peer.request(method, seen.params, {
-        ...options,
-        onId: (id) => {
-          seen.id = id;
-          options?.onId?.(id);
-        },
-      }),
-    );
+    return sendThroughHooks(this.core.hooks, this.exchange("outgoing", "request", method, params, undefined, undefined, undefined), this.peer, options);
   }
 
   notify(method: string, params?: Record<string, unknown>, options?: SendOptions): Promise<void> {
     if (this.core.hooks.length === 0) return this.peer.notify(method, params, options);
-    const seen = this.exchange("outgoing", "notification", method, params, undefined, undefined, undefined);
-    return runHooks(this.core.hooks, seen, () => this.peer.notify(method, seen.params, options)).then(() => undefined);
+    return sendThroughHooks(this.core.hooks, this.exchange("outgoing", "notification", method, params, undefined, undefined, undefined), this.peer, options).then(() => undefined);
   }
 
   /** Ends a request without answering it (a subscriptions/listen stream the client closed). */

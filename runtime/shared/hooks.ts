@@ -1,5 +1,6 @@
 import type { RequestId } from "../jsonrpc/messages.js";
-import type { MessageContext, TransportFacts } from "../jsonrpc/transport.js";
+import type { Peer, RequestOptions } from "../jsonrpc/peer.js";
+import type { MessageContext, SendOptions, TransportFacts } from "../jsonrpc/transport.js";
 
 /**
  * One message a hook sees: a request or a notification, incoming or outgoing, on a server or a
@@ -103,6 +104,20 @@ function step(hooks: readonly Hook[], exchange: Exchange, last: () => unknown, i
   } catch (error) {
     return Promise.reject(error);
   }
+}
+
+/** An outgoing request or notification through the hooks, sent by `peer` with the params they leave; a request's id is set on `seen` once it has one. */
+export function sendThroughHooks(hooks: readonly Hook[], seen: HookExchange, peer: Peer, options?: RequestOptions & SendOptions): Promise<unknown> {
+  if (seen.kind === "notification") return runHooks(hooks, seen, () => peer.notify(seen.method, seen.params, options)).then(() => undefined);
+  return runHooks(hooks, seen, () =>
+    peer.request(seen.method, seen.params, {
+      ...options,
+      onId: (id) => {
+        seen.id = id;
+        options?.onId?.(id);
+      },
+    }),
+  );
 }
 
 /** What the sessions hand the hooks: one class, so every exchange has the same shape. */
