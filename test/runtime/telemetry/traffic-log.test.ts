@@ -28,7 +28,12 @@ function newServer(logger: Logger, logTraffic?: boolean): McpServer {
 }
 
 describe("runtime/telemetry/traffic-log", () => {
-  before(() => expect(process.env.MCP_DEBUG, "these tests expect MCP_DEBUG unset in the test process").to.equal(undefined));
+  // The default (off) depends on MCP_DEBUG, read when a server or client is made: unset here, as it was found after.
+  const found = process.env.MCP_DEBUG;
+  before(() => delete process.env.MCP_DEBUG);
+  after(() => {
+    if (found !== undefined) process.env.MCP_DEBUG = found;
+  });
 
   for (const revision of ["2025-11-25", "2026-07-28"])
     it(`${revision}: logTraffic writes one line per request and notification, both sides, with the outcome`, async () => {
@@ -61,20 +66,38 @@ describe("runtime/telemetry/traffic-log", () => {
       }
     });
 
-  it("off by default (MCP_DEBUG unset): nothing is written", async () => {
+  it("off by default (MCP_DEBUG unset), and logTraffic: false keeps it off with MCP_DEBUG set", async () => {
     const serverLog = capture();
     const clientLog = capture();
     const server = newServer(serverLog.logger);
     const [serverEnd, clientEnd] = createMemoryPair();
     server.connect(serverEnd);
     const client = await McpClient.connect(clientEnd, { name: "c", version: "1", revision: "2025-11-25", logger: clientLog.logger });
+    process.env.MCP_DEBUG = "1";
+    const quietLog = capture();
+    const debugLog = capture();
+    const quietServer = newServer(quietLog.logger, false);
+    const debugged = newServer(debugLog.logger);
+    delete process.env.MCP_DEBUG;
     try {
       await client.callTool("add", {});
       expect(serverLog.lines).to.deep.equal([]);
       expect(clientLog.lines).to.deep.equal([]);
+      // Both made while MCP_DEBUG was set: only the one that did not say logTraffic: false writes lines.
+      for (const made of [quietServer, debugged]) {
+        const [serverEnd, clientEnd] = createMemoryPair();
+        made.connect(serverEnd);
+        const other = await McpClient.connect(clientEnd, { name: "c", version: "1", revision: "2025-11-25", logger: clientLog.logger });
+        await other.callTool("add", {});
+        await other.close();
+      }
+      expect(quietLog.lines).to.deep.equal([]);
+      expect(debugLog.lines.map(fields).find((f) => f.method === "tools/call")).to.include({ target: "add", outcome: "ok" });
     } finally {
       await client.close();
       await server.close();
+      await quietServer.close();
+      await debugged.close();
     }
   });
 
