@@ -76,7 +76,8 @@ export type { CapabilityGate, Era, ExtensionModule, MethodDescriptor, RevisionMo
 export type { DefaultTypes, ServedMethod, ServedParams, ServedResult, ServedTypes } from "./server/served.js";
 export { clientExtension, type MethodSchemas } from "./server/extensions.js";
 
-export type { Transport, Receiver, SendOptions, FrameProblem } from "./jsonrpc/transport.js";
+export type { Transport, Receiver, SendOptions, FrameProblem, MessageContext, TransportFacts } from "./jsonrpc/transport.js";
+export type { ClosedConnection, Exchange, Hook, Next } from "./shared/hooks.js";
 export { stdio, StdioTransport, type StdioTransportOptions } from "./transports/stdio.js";
 export { spawnStdio, ChildStdioTransport, type SpawnStdioOptions } from "./transports/stdio-child.js";
 export { createMemoryPair, MemoryTransport } from "./transports/memory.js";

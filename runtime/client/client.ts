@@ -21,6 +21,8 @@ import type {
 } from "../shared/types.js";
 import { stderrLogger, type Logger } from "../util/logger.js";
 import { shallowCopy } from "../util/shallow-copy.js";
+import type { Hook } from "../shared/hooks.js";
+import { installedHooks } from "../telemetry/traffic-log.js";
 import { ResponseCache, type CacheOptions } from "./cache.js";
 import { createdTask, followTask, type FollowOptions, type TaskChannel } from "../extensions/tasks/client.js";
 import { TASKS_EXTENSION } from "../extensions/tasks/protocol.js";
@@ -70,6 +72,17 @@ export interface ClientOptions {
     readonly resources?: (resources: Resource[]) => void;
   };
   readonly logger?: Logger;
+  /**
+   * Interceptors around every request and notification this client sends and receives, the first
+   * outermost (shared/hooks.ts): to time, trace (`otel()` from @mcp-codegen/runtime/otel), audit,
+   * refuse or answer from a cache. A call's cached result (`cache`) is answered before them.
+   */
+  readonly hooks?: readonly Hook[];
+  /**
+   * One line per request and notification through `logger` at "info" (direction, method, id,
+   * target, duration, outcome; never params, headers or tokens): default on when MCP_DEBUG is set.
+   */
+  readonly logTraffic?: boolean;
 }
 
 export interface CallOptions extends RequestOptions, FollowOptions {
@@ -156,6 +169,7 @@ export class McpClient {
         requestTimeoutMs: options.requestTimeoutMs ?? DEFAULT_TIMEOUT_MS,
         validate: options.validate ?? "strict",
         logger: this.logger,
+        hooks: installedHooks(options.hooks, options.logTraffic, options.logger),
       },
       (notification) => this.deliver(notification),
     );
@@ -352,7 +366,7 @@ export class McpClient {
     // The schema engine (ajv, or an interpreter where code generation is forbidden) may load asynchronously.
     if (!descriptor && options.resultSchema) await this.session.loadSchemas();
     try {
-      const result = await this.session.peer.request(method, sent, options);
+      const result = await this.session.request(method, sent, options);
       const done = await this.received<R>(method, descriptor, sent, result as Record<string, unknown>, options, 0, extension);
       if (cacheable) this.cache!.put(method, params, done as Record<string, unknown>);
       return done;
@@ -390,14 +404,14 @@ export class McpClient {
       const retry: Record<string, unknown> = { ...sent, inputResponses };
       if (result.requestState !== undefined) retry.requestState = result.requestState;
       else delete retry.requestState;
-      return this.session.peer
+      return this.session
         .request(method, retry, options)
         .then((next) => this.received<R>(method, descriptor, retry, next as Record<string, unknown>, options, round + 1, extension));
     });
   }
 
   notify(method: string, params?: Record<string, unknown>): Promise<void> {
-    return this.session.peer.notify(method, params);
+    return this.session.notify(method, params);
   }
 
   // -- tasks ----------------------------------------------------------------------------------------

@@ -1,4 +1,4 @@
-import type { FrameProblem, MessageContext, Receiver, SendOptions, Transport } from "./transport.js";
+import type { FrameProblem, MessageContext, Receiver, SendOptions, Transport, TransportFacts } from "./transport.js";
 import { stderrLogger, type Logger } from "../util/logger.js";
 import { isThenable } from "../util/thenable.js";
 import { Deadlines } from "./deadlines.js";
@@ -127,6 +127,11 @@ export class Peer {
 
   get closed(): boolean {
     return this.isClosed;
+  }
+
+  /** What the transport tells about the connection (Transport.facts). */
+  get facts(): TransportFacts | undefined {
+    return this.transport.facts;
   }
 
   /** Whether the other side may read several of our messages at once (Transport.coalesces). */

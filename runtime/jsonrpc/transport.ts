@@ -24,6 +24,19 @@ export interface Transport {
    * dispatch/router.ts.
    */
   readonly coalesces?: boolean;
+  /** The connection as observability reports it (hooks, OpenTelemetry); read only when a hook is installed. */
+  readonly facts?: TransportFacts;
+}
+
+/** What a transport tells about its connection: the OpenTelemetry `network.transport`, `mcp.session.id`, `server.address` and `server.port`. */
+export interface TransportFacts {
+  /** "pipe" for stdio, "tcp" for HTTP; absent in memory. */
+  readonly network?: "pipe" | "tcp";
+  /** Streamable HTTP, session era: the Mcp-Session-Id. */
+  readonly sessionId?: string;
+  /** Client side over HTTP: the server's host and port, from its URL. */
+  readonly serverAddress?: string;
+  readonly serverPort?: number;
 }
 
 export interface SendOptions {

@@ -14,6 +14,8 @@ import { loadTasksExtension, tasksExtensionMethods } from "../extensions/tasks/t
 import type { Transport } from "../jsonrpc/transport.js";
 import type { Endpoint } from "../transports/endpoint.js";
 import { stderrLogger, type Logger } from "../util/logger.js";
+import type { Hook } from "../shared/hooks.js";
+import { installedHooks } from "../telemetry/traffic-log.js";
 import { Sealer, type Secret } from "../util/sealed.js";
 import { complete, type Completers } from "./completion.js";
 import { loadExtension, type LoadedExtension } from "../session/extensions.js";
@@ -77,6 +79,17 @@ export interface ServerOptions<
   readonly onNotification?: (method: string, params: Record<string, unknown>, session: ServerSession) => void;
   /** Where the runtime reports what it cannot answer (default: stderr). */
   readonly logger?: Logger;
+  /**
+   * Interceptors around every request and notification this server receives and sends, the first
+   * outermost (shared/hooks.ts): to time, trace (`otel()` from @mcp-codegen/runtime/otel), audit,
+   * refuse or answer from a cache. None by default, at no cost.
+   */
+  readonly hooks?: readonly Hook[];
+  /**
+   * One line per request and notification through `logger` at "info" (direction, method, id,
+   * target, duration, outcome; never params, headers or tokens): default on when MCP_DEBUG is set.
+   */
+  readonly logTraffic?: boolean;
   /**
    * Whether a request may see a tool, prompt or resource in lists (default: all), e.g.
    * `(kind, name, ctx) => auth.allows(ctx.auth, kind, name)` with runtime/auth's bearerAuth.
@@ -213,6 +226,7 @@ export class McpServer<Types extends RevisionTypes = any> {
       notification: options.onNotification,
       closed: (session) => this.sessions.delete(session),
       logger: this.logger,
+      hooks: installedHooks(options.hooks, options.logTraffic, options.logger),
     };
     for (const module of options.extensions ?? []) this.useExtension(module);
   }

@@ -1,7 +1,8 @@
 import { ErrorCode, RpcError } from "../jsonrpc/errors.js";
 import type { Notification, Request } from "../jsonrpc/messages.js";
-import { Peer } from "../jsonrpc/peer.js";
-import type { Transport } from "../jsonrpc/transport.js";
+import { Peer, type RequestOptions } from "../jsonrpc/peer.js";
+import { HookExchange, reportClosed, runHooks, sendThroughHooks, type Hook } from "../shared/hooks.js";
+import type { MessageContext, Transport } from "../jsonrpc/transport.js";
 import { SchemaCompiler, type SchemaValidator } from "../shared/json-schema.js";
 import type { Implementation, ServerCapabilities } from "../shared/types.js";
 import type { Logger } from "../util/logger.js";
@@ -42,6 +43,8 @@ export interface ClientSessionOptions {
   readonly requestTimeoutMs: number;
   readonly validate: ValidationMode;
   readonly logger: Logger;
+  /** Around every message in and out (shared/hooks.ts); empty: none of that machinery runs. */
+  readonly hooks: readonly Hook[];
 }
 
 /** How negotiation sends its own requests (server/discover, initialize): through the client's call path, checks included. */
@@ -80,14 +83,34 @@ export class ClientSession {
     private readonly options: ClientSessionOptions,
     notification: (notification: Notification) => void,
   ) {
+    const { hooks } = options;
+    const openedAt = hooks.length === 0 ? 0 : performance.now();
     this.peer = new Peer(
       transport,
-      { request: (request) => this.answer(request), notification },
+      hooks.length === 0
+        ? { request: (request) => this.answer(request), notification }
+        : {
+            request: (request, inbound) => {
+              const seen = this.exchange("incoming", "request", request.method, request.params, inbound.context, inbound);
+              seen.id = request.id;
+              return runHooks(hooks, seen, () => this.answer(seen.params === request.params ? request : { ...request, params: seen.params }));
+            },
+            notification: (message, context) => {
+              const seen = this.exchange("incoming", "notification", message.method, message.params, context, undefined);
+              runHooks(hooks, seen, () => notification(message)).catch((error: unknown) =>
+                options.logger("warn", `notification ${message.method} refused by a hook: ${error instanceof Error ? error.message : String(error)}`),
+              );
+            },
+            closed: (error) => {
+              const module = this.negotiated as LoadedRevision | undefined;
+              reportClosed(hooks, { side: "client", revision: module?.revision, era: module?.era, transport: this.peer.facts, durationMs: performance.now() - openedAt, error });
+            },
+          },
       {
         logger: options.logger,
         requestTimeoutMs: options.requestTimeoutMs,
         cancel: (id, method, reason) => {
-          if (method !== "initialize") void this.peer.notify("notifications/cancelled", { requestId: id, reason }).catch(() => {});
+          if (method !== "initialize") void this.notify("notifications/cancelled", { requestId: id, reason }).catch(() => {});
         },
       },
     );
@@ -112,6 +135,35 @@ export class ClientSession {
 
   get instructions(): string | undefined {
     return this.serverInstructions;
+  }
+
+  // -- to the server ------------------------------------------------------------------------------------
+
+  /** A request as sent on the wire (each retry of a call is one), through the hooks. */
+  request(method: string, params: Record<string, unknown> | undefined, options?: RequestOptions): Promise<unknown> {
+    const { hooks } = this.options;
+    if (hooks.length === 0) return this.peer.request(method, params, options);
+    return sendThroughHooks(hooks, this.exchange("outgoing", "request", method, params, undefined, undefined), this.peer, options);
+  }
+
+  notify(method: string, params?: Record<string, unknown>): Promise<void> {
+    const { hooks } = this.options;
+    if (hooks.length === 0) return this.peer.notify(method, params);
+    return sendThroughHooks(hooks, this.exchange("outgoing", "notification", method, params, undefined, undefined), this.peer).then(() => undefined);
+  }
+
+  /** What the hooks see of a message on this connection. */
+  private exchange(
+    direction: "incoming" | "outgoing",
+    kind: "request" | "notification",
+    method: string,
+    params: Record<string, unknown> | undefined,
+    context: MessageContext | undefined,
+    signal: { readonly signal: AbortSignal } | undefined,
+  ): HookExchange {
+    // Before negotiation settles (server/discover, initialize) the revision is the one being tried.
+    const revision = (this.negotiated as LoadedRevision | undefined)?.revision;
+    return new HookExchange("client", direction, kind, method, params, undefined, revision, this.peer.facts, context, signal);
   }
 
   // -- negotiation ------------------------------------------------------------------------------------
@@ -173,7 +225,7 @@ export class ClientSession {
     this.serverCaps = result.capabilities as ServerCapabilities;
     this.info = result.serverInfo as Implementation;
     this.serverInstructions = result.instructions as string | undefined;
-    await this.peer.notify("notifications/initialized");
+    await this.notify("notifications/initialized");
   }
 
   /** The capabilities to declare at `module`: those of `handlers` only where the revision has the method. */

@@ -3,6 +3,7 @@ import type { Notification, Request, RequestId } from "../jsonrpc/messages.js";
 import { Peer, type InboundRequest, type RequestOptions } from "../jsonrpc/peer.js";
 import type { MessageContext, SendOptions, Transport } from "../jsonrpc/transport.js";
 import type { Logger } from "../util/logger.js";
+import { HookExchange, reportClosed, runHooks, sendThroughHooks, type Hook } from "../shared/hooks.js";
 import type { SessionRecord } from "../stores/session-store.js";
 import { isThenable } from "../util/thenable.js";
 import { META, metaOf } from "./meta.js";
@@ -35,6 +36,8 @@ export interface ServerCore {
   notification?(method: string, params: Record<string, unknown>, session: ServerSession): void;
   closed?(session: ServerSession): void;
   readonly logger: Logger;
+  /** Around every message in and out (shared/hooks.ts); empty: none of that machinery runs. */
+  readonly hooks: readonly Hook[];
 }
 
 /** Session era: what `initialize` settled for this connection. */
@@ -60,18 +63,23 @@ export class ServerSession {
   logLevel: string | undefined;
   /** Session era: URIs this client subscribed to with resources/subscribe. */
   readonly subscriptions = new Set<string>();
+  /** With hooks: when the connection started (performance.now()), and the revision its last stateless request named. */
+  private readonly openedAt: number;
+  private statelessRevision: string | undefined;
 
   constructor(
     transport: Transport,
     private readonly core: ServerCore,
   ) {
+    const hooked = core.hooks.length > 0;
+    this.openedAt = hooked ? performance.now() : 0;
     this.peer = new Peer(
       transport,
       {
-        request: (request, inbound) => this.serve(request, inbound),
-        notification: (notification, context) => this.receive(notification, context),
+        request: hooked ? (request, inbound) => this.hookedServe(request, inbound) : (request, inbound) => this.serve(request, inbound),
+        notification: hooked ? (notification, context) => this.hookedReceive(notification, context) : (notification, context) => this.receive(notification, context),
         acceptsBatch: () => this.negotiated?.module.batches ?? false,
-        closed: () => this.core.closed?.(this),
+        closed: hooked ? (error) => this.hookedClose(error) : () => this.core.closed?.(this),
       },
       {
         logger: core.logger,
@@ -107,11 +115,13 @@ export class ServerSession {
 
   /** A request to the client (sampling, roots, elicitation, ping). */
   request(method: string, params: Record<string, unknown> | undefined, options?: RequestOptions): Promise<unknown> {
-    return this.peer.request(method, params, options);
+    if (this.core.hooks.length === 0) return this.peer.request(method, params, options);
+    return sendThroughHooks(this.core.hooks, this.exchange("outgoing", "request", method, params, undefined, undefined, undefined), this.peer, options);
   }
 
   notify(method: string, params?: Record<string, unknown>, options?: SendOptions): Promise<void> {
-    return this.peer.notify(method, params, options);
+    if (this.core.hooks.length === 0) return this.peer.notify(method, params, options);
+    return sendThroughHooks(this.core.hooks, this.exchange("outgoing", "notification", method, params, undefined, undefined, undefined), this.peer, options).then(() => undefined);
   }
 
   /** Ends a request without answering it (a subscriptions/listen stream the client closed). */
@@ -147,6 +157,47 @@ export class ServerSession {
   }
 
   // -- inbound ----------------------------------------------------------------------------------
+
+  private hookedServe(request: Request, inbound: InboundRequest): unknown {
+    const seen = this.exchange("incoming", "request", request.method, request.params, request.id, inbound.context, inbound);
+    return runHooks(this.core.hooks, seen, () => this.serve(seen.params === request.params ? request : { ...request, params: seen.params }, inbound));
+  }
+
+  private hookedClose(error: Error | undefined): void {
+    this.core.closed?.(this);
+    const revision = this.negotiated?.module.revision ?? this.statelessRevision;
+    reportClosed(this.core.hooks, {
+      side: "server",
+      revision,
+      era: this.negotiated ? "session" : revision === undefined ? undefined : "stateless",
+      transport: this.peer.facts,
+      durationMs: performance.now() - this.openedAt,
+      error,
+    });
+  }
+
+  private hookedReceive(notification: Notification, context: MessageContext | undefined): void {
+    const seen = this.exchange("incoming", "notification", notification.method, notification.params, undefined, context, undefined);
+    runHooks(this.core.hooks, seen, () => this.receive(notification, context)).catch((error: unknown) =>
+      this.core.logger("warn", `notification ${notification.method} refused by a hook: ${error instanceof Error ? error.message : String(error)}`),
+    );
+  }
+
+  /** What the hooks see of a message on this connection. */
+  private exchange(
+    direction: "incoming" | "outgoing",
+    kind: "request" | "notification",
+    method: string,
+    params: Record<string, unknown> | undefined,
+    id: RequestId | undefined,
+    context: MessageContext | undefined,
+    signal: { readonly signal: AbortSignal } | undefined,
+  ): HookExchange {
+    const stated = metaOf(params)?.[META.protocolVersion];
+    const revision = this.negotiated?.module.revision ?? (typeof stated === "string" ? stated : undefined);
+    if (!this.negotiated && revision !== undefined) this.statelessRevision = revision;
+    return new HookExchange("server", direction, kind, method, params, id, revision, this.peer.facts, context, signal);
+  }
 
   private serve(request: Request, inbound: InboundRequest): unknown {
     const { method } = request;

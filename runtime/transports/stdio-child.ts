@@ -1,7 +1,7 @@
 import type { ChildProcess } from "node:child_process";
 import type { Readable } from "node:stream";
 import { StdioTransport, type StdioTransportOptions } from "./stdio.js";
-import type { Receiver, SendOptions, Transport } from "../jsonrpc/transport.js";
+import type { Receiver, SendOptions, Transport, TransportFacts } from "../jsonrpc/transport.js";
 
 export interface SpawnStdioOptions extends Omit<StdioTransportOptions, "destroyInputOnClose"> {
   readonly cwd?: string;
@@ -54,6 +54,7 @@ type Exit = { readonly code: number | null; readonly signal: NodeJS.Signals | nu
  */
 export class ChildStdioTransport implements Transport {
   readonly coalesces = true;
+  readonly facts: TransportFacts = { network: "pipe" };
   private readonly stdio: StdioTransport;
   private readonly exited: Promise<Exit>;
   private readonly exitTimeoutMs: number;

@@ -1,7 +1,7 @@
 import type { Readable, Writable } from "node:stream";
 import { TransportClosedError } from "./closed-error.js";
 import { NdjsonDecoder } from "./ndjson-decoder.js";
-import { DEFAULT_MAX_BUFFERED_BYTES, DEFAULT_MAX_MESSAGE_BYTES, type Receiver, type SendOptions, type Transport } from "../jsonrpc/transport.js";
+import { DEFAULT_MAX_BUFFERED_BYTES, DEFAULT_MAX_MESSAGE_BYTES, type Receiver, type SendOptions, type Transport, type TransportFacts } from "../jsonrpc/transport.js";
 
 /**
  * Sends of one turn leave together, in writes of at most this many messages. One write for the
@@ -55,8 +55,11 @@ export const DEFAULT_END_GRACE_MS = 5_000;
  * the output; `close()` stops reading, ends the output once everything queued is written, then
  * reports `closed()`. After either, `send` rejects with {@link TransportClosedError}.
  */
+const PIPE: TransportFacts = Object.freeze({ network: "pipe" });
+
 export class StdioTransport implements Transport {
   readonly coalesces = true;
+  readonly facts: TransportFacts = PIPE;
   private readonly decoder: NdjsonDecoder;
   private receiver: Receiver | undefined;
   private reading = false;

@@ -21,13 +21,15 @@ export const LAYERS: readonly (readonly string[])[] = [
   ["runtime/transports/"],
   ["runtime/session/"],
   ["runtime/dispatch/"],
+  // Observability written on the hooks (shared/hooks.ts).
+  ["runtime/telemetry/"],
   // The extensions' wings (tasks, skills, apps): what the server and the client assemble.
   ["runtime/extensions/tasks/", "runtime/extensions/skills/", "runtime/extensions/apps/"],
   ["runtime/server/", "runtime/client/"],
   // Add-ons built on McpClient.
   ["runtime/extensions/skills/client.ts"],
   ["runtime/auth/"],
-  ["runtime/index.ts", "runtime/http.ts", "runtime/redis.ts"],
+  ["runtime/index.ts", "runtime/http.ts", "runtime/redis.ts", "runtime/otel.ts"],
   // The generator.
   ["codegen/errors.ts", "codegen/did-you-mean.ts", "codegen/json.ts", "codegen/version.ts"],
   ["codegen/spec/files.ts", "codegen/keywords.ts"],

@@ -231,6 +231,48 @@ describe("the packed packages, installed as a user installs them", function () {
       }
     });
 
+    it("otel() from /otel asks for the optional @opentelemetry/api until it is installed; then, with the SDK, a client span and its server span share a trace", async () => {
+      const script = `
+        const { trace, context, propagation } = await import("@opentelemetry/api");
+        const { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } = await import("@opentelemetry/sdk-trace-base");
+        const { AsyncLocalStorageContextManager } = await import("@opentelemetry/context-async-hooks");
+        const { W3CTraceContextPropagator } = await import("@opentelemetry/core");
+        const { createMemoryPair, createServer, McpClient } = await import("@mcp-codegen/runtime");
+        const { otel } = await import("@mcp-codegen/runtime/otel");
+        const exporter = new InMemorySpanExporter();
+        trace.setGlobalTracerProvider(new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] }));
+        context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
+        propagation.setGlobalPropagator(new W3CTraceContextPropagator());
+        const server = createServer({ name: "s", version: "1.0.0", hooks: [otel()] });
+        server.tool({ name: "add", inputSchema: { type: "object" } }, () => ({ content: [{ type: "text", text: "2" }] }));
+        const [a, b] = createMemoryPair();
+        await server.listen(b);
+        const client = await McpClient.connect(a, { name: "c", version: "1.0.0", revision: "2026-07-28", hooks: [otel()] });
+        await client.callTool("add", {});
+        const spans = exporter.getFinishedSpans().filter((s) => s.name === "tools/call add");
+        console.log(JSON.stringify(spans.map((s) => ({ kind: s.kind, trace: s.spanContext().traceId, span: s.spanContext().spanId, parent: s.parentSpanContext?.spanId, tool: s.attributes["gen_ai.tool.name"] }))));
+        await client.close();
+        await server.close();`;
+      const otelOnly = `await import("@mcp-codegen/runtime/otel");`;
+      const without = run(process.execPath, ["--input-type=module", "-e", otelOnly], project);
+      expect(without.status, describeRun(without)).to.not.equal(0);
+      expect(without.stderr).to.contain("@opentelemetry/api");
+      const install = await npm(
+        ["install", "--prefer-offline", "@opentelemetry/api@^1.9.0", "@opentelemetry/sdk-trace-base@^2.12.1", "@opentelemetry/context-async-hooks@^2.12.1", "@opentelemetry/core@^2.12.1"],
+        project,
+        registry.url,
+      );
+      expect(install.status, describeRun(install)).to.equal(0);
+      const node = run(process.execPath, ["--input-type=module", "-e", script], project);
+      expect(node.status, describeRun(node)).to.equal(0);
+      const spans = JSON.parse(node.stdout) as { kind: number; trace: string; span: string; parent?: string; tool: string }[];
+      const client = spans.find((s) => s.kind === 2)!; // SpanKind.CLIENT
+      const server = spans.find((s) => s.kind === 1)!; // SpanKind.SERVER
+      expect(client.tool).to.equal("add");
+      expect(server.trace).to.equal(client.trace);
+      expect(server.parent).to.equal(client.span);
+    });
+
     it("serves a skill (SEP-2640) and an MCP App view, and SkillsClient reads the skill verified, from plain JavaScript; skills ask for the optional yaml until it is installed", async () => {
       const script = `
         import { appResource, appToolMeta, createMemoryPair, createServer, McpClient, SkillsClient } from "@mcp-codegen/runtime";

@@ -1,7 +1,7 @@
 import { encodeHeaderValue } from "../../shared/header-value.js";
 import type { RequestId } from "../../jsonrpc/messages.js";
 import { TransportClosedError } from "../closed-error.js";
-import type { Receiver, SendOptions, Transport } from "../../jsonrpc/transport.js";
+import type { Receiver, SendOptions, Transport, TransportFacts } from "../../jsonrpc/transport.js";
 import { metaVersion, NAMED_BY } from "./headers.js";
 import { SseParser } from "./sse-parser.js";
 
@@ -66,6 +66,11 @@ export class HttpClientTransport implements Transport {
   /** The session id the server issued (session era). */
   get session(): string | undefined {
     return this.sessionId;
+  }
+
+  get facts(): TransportFacts {
+    const port = this.url.port === "" ? (this.url.protocol === "https:" ? 443 : 80) : Number(this.url.port);
+    return { network: "tcp", sessionId: this.sessionId, serverAddress: this.url.hostname, serverPort: port };
   }
 
   start(receiver: Receiver): void {

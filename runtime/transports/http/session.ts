@@ -1,6 +1,6 @@
 import type { RequestId } from "../../jsonrpc/messages.js";
 import { TransportClosedError } from "../closed-error.js";
-import type { MessageContext, Receiver, SendOptions, Transport } from "../../jsonrpc/transport.js";
+import type { MessageContext, Receiver, SendOptions, Transport, TransportFacts } from "../../jsonrpc/transport.js";
 import type { Logger } from "../../util/logger.js";
 import { refuse, statusOfResponse, writeError } from "./errors.js";
 import type { EventStore, Replay } from "../../stores/event-store.js";
@@ -65,6 +65,10 @@ export class HttpSession implements Transport {
 
   get closed(): boolean {
     return this.isClosed;
+  }
+
+  get facts(): TransportFacts {
+    return { network: "tcp", sessionId: this.id };
   }
 
   /** When the client last sent something (ms since the epoch). */

@@ -1,5 +1,5 @@
 import { TransportClosedError } from "../closed-error.js";
-import type { MessageContext, Receiver, SendOptions, Transport } from "../../jsonrpc/transport.js";
+import type { MessageContext, Receiver, SendOptions, Transport, TransportFacts } from "../../jsonrpc/transport.js";
 import { statusOfResponse } from "./errors.js";
 import type { Accepts } from "./negotiation.js";
 import type { Reply } from "./reply.js";
@@ -12,10 +12,13 @@ import { ResponseStream } from "./stream.js";
  * session. If the client closes the connection first, the transport closes with an error: the
  * peer aborts the handler's AbortSignal, which is how a stateless client cancels.
  */
+const TCP: TransportFacts = Object.freeze({ network: "tcp" });
+
 export class StatelessExchange implements Transport {
   private receiver: Receiver | undefined;
   private readonly stream: ResponseStream;
   private isClosed = false;
+  readonly facts: TransportFacts = TCP;
 
   constructor(
     res: Reply,
