@@ -2,9 +2,12 @@
  * The runtime package's public entry points bundled by esbuild, so a stdio server loads a few
  * files instead of some sixty modules: Node 20 pays about 1 ms of CPU per ES module it loads.
  *
- * - Every entry of `exports` under dist/runtime is an esbuild entry, built with code splitting:
- *   what two entries share goes into one chunk (dist/runtime/chunks/), so `/http`, `/auth` and
- *   `/redis` use the very classes of the main entry.
+ * - Every entry of `exports` under dist/runtime is an esbuild entry, built with code splitting,
+ *   so `/http`, `/auth`, `/redis` and `/otel` use the very classes of the main entry. Each of them
+ *   is built through a stub that also imports the main entry: then everything the main entry
+ *   loads is shared by all entries and lands in one chunk, and the main entry loads two files
+ *   (itself and that chunk) however many entries there are. Split by each set of entries that
+ *   share a module, as esbuild does by default, it loaded one chunk per set (six with six entries).
  * - A generated module the runtime imports dynamically (each revision, the tasks extension) stays
  *   a file of its own, loaded on first use through the package's `#generated/*` subpath import
  *   (package.json `imports`), which resolves the same from any output file. What the runtime
@@ -16,10 +19,26 @@
  */
 import { build, type Plugin } from "esbuild";
 import { readdirSync, rmSync, statSync } from "node:fs";
-import { join, relative, resolve, sep } from "node:path";
+import { dirname, join, relative, resolve, sep } from "node:path";
 
 /** The package's subpath import for the generated modules; packages/runtime/package.json maps it. */
 export const GENERATED_IMPORT = "#generated/";
+
+const THROUGH_MAIN = "mcp-entry-through-main:";
+
+/** `THROUGH_MAIN<entry>`: the entry's exports, after an import of the main entry (see above). */
+function throughMain(main: string): Plugin {
+  return {
+    name: "entry-through-main",
+    setup(plugin) {
+      plugin.onResolve({ filter: new RegExp(`^${THROUGH_MAIN}`) }, ({ path }) => ({ path: path.slice(THROUGH_MAIN.length), namespace: "through-main" }));
+      plugin.onLoad({ filter: /.*/, namespace: "through-main" }, ({ path }) => {
+        const fromEntry = (file: string) => JSON.stringify(`./${relative(dirname(path), file).split(sep).join("/")}`);
+        return { contents: `import ${fromEntry(main)};\nexport * from ${fromEntry(path)};\n`, resolveDir: dirname(path), loader: "js" };
+      });
+    },
+  };
+}
 
 /** Relative dynamic imports that land in dist/generated/ become `#generated/...` imports, left unbundled. */
 function generatedExternal(generated: string): Plugin {
@@ -44,14 +63,17 @@ function jsFilesUnder(dir: string): string[] {
 }
 
 /**
- * Bundles `entries` (paths relative to `stage`, all under dist/runtime) in place: each entry file
+ * Bundles `entries` (paths relative to `stage`, all under dist/runtime, the main entry first) in place: each entry file
  * is overwritten by its bundle, shared code goes to dist/runtime/chunks/. Returns the files written.
  */
 export async function bundleRuntime(stage: string, entries: readonly string[]): Promise<{ outputs: string[]; inputs: number }> {
   const runtime = join(stage, "dist", "runtime");
   const result = await build({
     absWorkingDir: stage,
-    entryPoints: entries.map((entry) => join(stage, entry)),
+    entryPoints: entries.map((entry, index) => {
+      const out = entry.replace(/^dist\/runtime\//, "").replace(/\.js$/, "");
+      return { in: index === 0 ? join(stage, entry) : THROUGH_MAIN + join(stage, entry), out };
+    }),
     outdir: runtime,
     outbase: runtime,
     allowOverwrite: true,
@@ -67,7 +89,9 @@ export async function bundleRuntime(stage: string, entries: readonly string[]): 
     legalComments: "none",
     metafile: true,
     logLevel: "warning",
-    plugins: [generatedExternal(join(stage, "dist", "generated"))],
+    // The staged manifest says sideEffects: false, which would let esbuild drop the stubs' bare import of the main entry.
+    ignoreAnnotations: true,
+    plugins: [throughMain(join(stage, entries[0]!)), generatedExternal(join(stage, "dist", "generated"))],
   });
   const outputs = Object.keys(result.metafile.outputs).map((path) => resolve(stage, path));
   const written = new Set(outputs);

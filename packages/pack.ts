@@ -141,7 +141,8 @@ for (const { folder } of extensions) stageFile(runtimeStage, relative(ROOT, spec
 const runtimeEntries = Object.values(runtime.exports ?? {})
   .map((target) => (typeof target === "string" ? target : target.default!))
   .filter((file) => file.startsWith("./dist/runtime/") && !file.includes("*"))
-  .map((file) => file.slice(2));
+  .map((file) => file.slice(2))
+  .sort((a, b) => Number(b === "dist/runtime/index.js") - Number(a === "dist/runtime/index.js")); // the main entry first
 const bundled = await bundleRuntime(runtimeStage, runtimeEntries);
 console.log(`pack: ${bundled.inputs} modules of @mcp-codegen/runtime's ${runtimeEntries.length} entry points bundled by esbuild into ${bundled.outputs.length} files`);
 stageManifest(runtimeStage, "runtime");
