@@ -1,5 +1,4 @@
-import type { ServerHandlers as SessionEraHandlers } from "../../generated/2025-11-25/handlers.js";
-import type { ServerHandlers as StatelessHandlers } from "../../generated/2026-07-28/handlers.js";
+import type { LatestSessionServerHandlers as SessionEraHandlers, LatestStatelessServerHandlers as StatelessHandlers } from "../../generated/registry.js";
 import { LOG_LEVELS, type Handler, type HandlerContext, type LogLevelName, type RequestContext } from "../dispatch/context.js";
 import { createDispatcher, handlerTable, type AsWritten, type ExtensionMethod } from "../dispatch/router.js";
 import type { ExtensionModule, RevisionTypes } from "../contract.js";
@@ -129,11 +128,11 @@ export interface ResourceTemplateOptions {
 }
 
 /**
- * The requests the server answers, typed by the generated handler interfaces: those of
- * 2025-11-25 (where runtime/server/types.ts takes its types from) but initialize, which the
- * session answers; plus the stateless-only methods of
- * 2026-07-28, with the fields the dispatcher completes left optional. A handler returning the
- * wrong shape does not compile.
+ * The requests the server answers, typed by the generated handler interfaces the registry names:
+ * those of the latest session-era revision (where runtime/shared/types.ts takes its types from)
+ * but initialize, which the session answers; plus the stateless-only methods of the latest
+ * stateless-era revision, with the fields the dispatcher completes left optional. A handler
+ * returning the wrong shape does not compile.
  */
 export type RuntimeHandlers = Pick<SessionEraHandlers<RequestContext>, Exclude<keyof SessionEraHandlers, "initialize">> & {
   [M in "server/discover" | "subscriptions/listen"]: AsWritten<StatelessHandlers<RequestContext>[M]>;
