@@ -76,3 +76,34 @@ describe("interop: our McpClient against server-everything, every session revisi
         }
       });
 });
+
+describe("interop: our McpClient follows server-everything's task through input_required, 2025-11-25", function () {
+  let peers: Any;
+  before(async function () {
+    peers = await interopPeers(this);
+  });
+
+  // The research tool parks its task in input_required and queues its question for tasks/result
+  // (the tasks specification, "Input Required Status"): a client that only polls tasks/get waits out the ttl.
+  it("simulate-research-query with ambiguous: true completes, its elicitation answered by the handlers", async () => {
+    const elicited: Any[] = [];
+    const transport = await spawnStdio(process.execPath, [peers.SERVER_EVERYTHING, "stdio"], { stderr: "ignore" });
+    const client = await McpClient.connect(transport, {
+      name: "ours",
+      version: "1.0.0",
+      revision: "2025-11-25",
+      handlers: { elicitation: (params) => (elicited.push(params), { action: "accept", content: { interpretation: "snake" } }) },
+    });
+    try {
+      let taskId: string | undefined;
+      const result = (await client.callTool("simulate-research-query", { topic: "python", ambiguous: true }, { task: { ttl: 60_000 }, onTask: (id) => (taskId = id) })) as Any;
+      expect(taskId).to.be.a("string");
+      expect(elicited).to.have.length(1);
+      expect(elicited[0]._meta?.["io.modelcontextprotocol/related-task"]).to.deep.equal({ taskId });
+      expect(result.content[0].text).to.include("**Clarification**: snake");
+      expect((await client.getTask(taskId!)).status).to.equal("completed");
+    } finally {
+      await client.close();
+    }
+  });
+});

@@ -4,7 +4,7 @@ import type { Era } from "../../session/revisions.js";
 /** What following a task needs of the client. */
 export interface TaskChannel {
   readonly era: Era;
-  request(method: string, params: Record<string, unknown>, options: { signal?: AbortSignal }): Promise<Record<string, unknown>>;
+  request(method: string, params: Record<string, unknown>, options: { signal?: AbortSignal; timeoutMs?: number }): Promise<Record<string, unknown>>;
   /** The client's `handlers`' answers to a task's inputRequests, by key. */
   answerInputs(requests: Record<string, unknown>): Promise<Record<string, unknown>>;
 }
@@ -29,7 +29,7 @@ export function createdTask(era: Era, result: Record<string, unknown>): Record<s
 /**
  * Follows a task to its outcome: polls tasks/get no faster than the task's polling interval,
  * answers its inputRequests once each through the client's handlers (tasks/update, 2026-07-28;
- * in 2025-11-25 questions come as requests, which the handlers answer anyway), and returns the
+ * 2025-11-25: questions come as requests, on tasks/result once input_required), and returns the
  * request's result: the inlined result (2026-07-28) or tasks/result's (2025-11-25). A failed task
  * throws its JSON-RPC error; a cancelled or expired one throws too. Bounded by the task's ttl.
  */
@@ -46,6 +46,10 @@ export async function followTask(channel: TaskChannel, task: Record<string, unkn
       if (status === "cancelled") throw new RpcError(ErrorCode.InvalidRequest, `task ${taskId} was cancelled${typeof current.statusMessage === "string" ? `: ${current.statusMessage}` : ""}`, { taskId });
       if (status === "input_required" && channel.era === "stateless") await answer(channel, taskId, current.inputRequests, answered, signal);
       if (expired(current)) throw new RpcError(ErrorCode.InvalidRequest, `task ${taskId} outlived its ttl without finishing`, { taskId });
+      // 2025-11-25 "Input Required Status": the requestor SHOULD call tasks/result, on which the
+      // server may deliver the task's questions (the handlers answer them); it answers once the
+      // task is over, so it waits as long as the task may live, not a request's timeout.
+      if (status === "input_required" && channel.era === "session") return await channel.request("tasks/result", { taskId }, { signal, timeoutMs: remaining(current) });
       await sleep(interval(channel.era, current), signal);
     }
   } catch (error) {
@@ -80,8 +84,13 @@ function interval(era: Era, task: Record<string, unknown>): number {
 }
 
 function expired(task: Record<string, unknown>): boolean {
+  return remaining(task) < 0;
+}
+
+/** How long the task may still live (ms), from its ttl; unbounded without one. */
+function remaining(task: Record<string, unknown>): number {
   const ttl = task.ttlMs ?? task.ttl;
-  return typeof ttl === "number" && typeof task.createdAt === "string" && Date.parse(task.createdAt) + ttl < Date.now();
+  return typeof ttl === "number" && typeof task.createdAt === "string" ? Date.parse(task.createdAt) + ttl - Date.now() : Infinity;
 }
 
 function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {

@@ -145,6 +145,83 @@ describe("McpClient with tasks, 2025-11-25", () => {
   });
 });
 
+describe("McpClient with tasks, 2025-11-25, input_required", () => {
+  // The tasks specification, "Input Required Status": the requestor SHOULD call tasks/result when
+  // it sees input_required (server-everything delivers the task's questions only there). The
+  // handler answers only once the server has received that tasks/result: polling tasks/get alone never answers.
+  /** The ids of the tasks/result requests the server received. */
+  const results: unknown[] = [];
+  const statuses: unknown[] = [];
+  const served = () => {
+    const seen = (exchange: { direction: string; kind: string; method: string; params: Record<string, unknown> | undefined }) =>
+      exchange.direction === "incoming" && exchange.kind === "request" && exchange.method === "tasks/result" && results.push(exchange.params?.taskId);
+    const server = registerTaskTools(
+      createServer({ name: "tasks", version: "1.0.0", logger: quiet, tasks: { pollIntervalMs: POLL_MS }, hooks: [(exchange, next) => (seen(exchange), next())] }),
+      { opened: gates, stopped },
+    );
+    // Asks, then works on until its gate opens.
+    return server.tool({ name: "ask-then-wait", description: "asks, then waits for its gate", inputSchema: { type: "object", properties: {} }, execution: { taskSupport: "optional" } }, (_args, ctx) =>
+      ctx.task(async (task) => {
+        const answer = await task.elicit({ message: "Name?", requestedSchema: { type: "object", properties: { name: { type: "string" } } } });
+        await new Promise<void>((resolve) => gates.set("after-answer", resolve));
+        return { content: [{ type: "text" as const, text: `Bye, ${String((answer.content as { name?: string }).name)}!` }] };
+      }),
+    );
+  };
+  const connect = async (options: { requestTimeoutMs?: number } = {}) => {
+    results.length = statuses.length = 0;
+    const server = served();
+    const [clientEnd, serverEnd] = createMemoryPair();
+    await server.listen(serverEnd);
+    const handlers = {
+      elicitation: async (params: Record<string, unknown>) => {
+        const asking = (params._meta as Record<string, { taskId: string }>)["io.modelcontextprotocol/related-task"]!.taskId;
+        statuses.push((await client.getTask(asking)).status);
+        await until(() => results.includes(asking), 10_000, "tasks/result while the task waits for input");
+        return { action: "accept" as const, content: { name: "Ada" } };
+      },
+    };
+    const client = await McpClient.connect(clientEnd, { name: "t", version: "1", revision: "2025-11-25", handlers, logger: quiet, ...options });
+    return { client, close: () => client.close().then(() => server.close()) };
+  };
+
+  it("a task waiting for input: the client calls tasks/result, then answers the question and gets the result", async () => {
+    const { client, close } = await connect();
+    try {
+      let taskId: string | undefined;
+      const result = await client.callTool("greet", {}, { task: { ttl: 60_000 }, onTask: (id) => (taskId = id) });
+      expect(result.content).to.deep.equal([{ type: "text", text: "Hello, Ada!" }]);
+      expect(statuses).to.deep.equal(["input_required"]);
+      expect(results).to.deep.equal([taskId]);
+    } finally {
+      await close();
+    }
+  });
+
+  // tasks/result answers when the task is over: while the task may still live (its ttl), the
+  // client waits for it, whatever its requestTimeoutMs.
+  it("a task that works on after its answer for longer than requestTimeoutMs still gives its result", async () => {
+    const REQUEST_TIMEOUT_MS = 500;
+    const { client, close } = await connect({ requestTimeoutMs: REQUEST_TIMEOUT_MS });
+    try {
+      const call = client.callTool("ask-then-wait", {}, { task: { ttl: 60_000 } }).then(
+        (result) => ({ result }),
+        (error: Error) => ({ error }),
+      );
+      await until(() => gates.has("after-answer"), 10_000, "the task answered");
+      // The task works on for three times the request timeout.
+      await new Promise((resolve) => setTimeout(resolve, 3 * REQUEST_TIMEOUT_MS));
+      gates.get("after-answer")!();
+      const outcome = await call;
+      expect("error" in outcome ? outcome.error.message : undefined).to.equal(undefined);
+      expect("result" in outcome && outcome.result.content).to.deep.equal([{ type: "text", text: "Bye, Ada!" }]);
+      expect(statuses).to.deep.equal(["input_required"]);
+    } finally {
+      await close();
+    }
+  });
+});
+
 /** fetch, noting when it sends each tasks/get request (by its Mcp-Method header) and when the answer comes. */
 const countingFetch: typeof fetch = async (input, init) => {
   if (new Headers(init?.headers).get("mcp-method") !== "tasks/get") return fetch(input, init);
