@@ -1,4 +1,4 @@
-// The README's "Hosting" snippets: each is a file of examples/hosting, shown there verbatim, and
+// The "Hosting" snippets of docs/transports.md: each is a file of examples/hosting, shown there verbatim, and
 // each runs where it says, talked to by the official SDK client over Streamable HTTP:
 // - Workers on workerd, Bun and Deno from tools/runtimes (npm), each in its own process, the
 //   snippet as their CLI serves it (workerd's config, `bun <file>`, `deno serve`);
@@ -21,7 +21,7 @@ import { ROOT, WAIT_MS } from "./support.js";
 const HOSTING = join(ROOT, "examples", "hosting");
 const RUNTIMES = join(ROOT, "tools", "runtimes", "node_modules", ".bin");
 
-/** A file of examples/hosting as the README shows it: without its leading comment, importing the packages. */
+/** A file of examples/hosting as docs/transports.md shows it: without its leading comment, importing the packages. */
 function asShown(name: string): string {
   const lines = readFileSync(join(HOSTING, `${name}.ts`), "utf8").split("\n");
   const start = lines.findIndex((line) => !line.startsWith("//"));
@@ -135,9 +135,9 @@ const w :Workerd.Worker = (modules = [ (name = "worker", esModule = embed "worke
 };
 
 describe("examples/hosting", () => {
-  it("are the README's Hosting snippets, line for line", () => {
-    const readme = readFileSync(join(ROOT, "README.md"), "utf8");
-    for (const name of ["server", ...Object.keys(HOSTS)]) expect(readme, `README.md shows examples/hosting/${name}.ts`).to.contain("```ts\n" + asShown(name) + "```");
+  it("are the Hosting snippets of docs/transports.md, line for line", () => {
+    const page = readFileSync(join(ROOT, "docs", "transports.md"), "utf8");
+    for (const name of ["server", ...Object.keys(HOSTS)]) expect(page, `docs/transports.md shows examples/hosting/${name}.ts`).to.contain("```ts\n" + asShown(name) + "```");
   });
 
   for (const [name, mount] of Object.entries(HOSTS))
