@@ -5,7 +5,7 @@ SHELL := bash
 CLI := node --import tsx codegen/cli.ts
 TSC := node node_modules/typescript/bin/tsc
 
-.PHONY: all install tools redis spec generate build pack api-report install-size typecheck conformance runtimes test tests clean-tree mocha bench clean
+.PHONY: all install tools redis spec generate build pack api-report install-size typecheck docs conformance runtimes test tests clean-tree mocha bench clean
 
 all: build
 
@@ -52,6 +52,12 @@ api-report: pack
 typecheck: generate
 	$(TSC) -p tsconfig.json
 
+# The API reference of @mcp-codegen/runtime's entry points, from their TSDoc (TypeDoc, typedoc.json),
+# into api-docs/ (git-ignored). Warnings are errors: an undocumented export, or a {@link} that
+# resolves to nothing, fails it.
+docs: generate
+	node node_modules/typedoc/bin/typedoc
+
 # The official MCP conformance suites against examples/conformance-server over Streamable HTTP,
 # then their client scenarios (authorization aside) against McpClient, whose harnesses `build` compiles.
 conformance: build tools
@@ -86,7 +92,7 @@ clean-tree:
 	  exit 1; \
 	fi
 
-tests: mocha conformance runtimes install-size
+tests: mocha conformance runtimes install-size docs
 
 # What a runtime-only install weighs, ours against the SDK v2 server, printed in the CI log (reported, not asserted).
 install-size: pack
@@ -101,5 +107,5 @@ bench: pack tools
 
 # Everything `make` produced; generated/README.md and spec/pinned.json stay.
 clean:
-	rm -rf dist pack spec/*/
+	rm -rf dist pack api-docs spec/*/
 	find generated -mindepth 1 ! -name README.md -exec rm -rf {} +

@@ -12,6 +12,7 @@ export type { ValidationIssue, Validator } from "../generated/validation.js";
 /** Read from the schema: `initialize` makes a session-era revision, `server/discover` a stateless one. */
 export type Era = "session" | "stateless";
 
+/** Which end of a connection: the client or the server. */
 export type Side = "client" | "server";
 
 /** One JSON-RPC method of a revision, by the names of the definitions that validate it. */

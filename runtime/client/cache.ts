@@ -8,6 +8,7 @@
 
 import { canonicalJson } from "../util/canonical-json.js";
 
+/** A cached result and when it expires. */
 export interface CachedResult {
   readonly expiresAt: number;
   readonly result: Record<string, unknown>;
@@ -15,12 +16,17 @@ export interface CachedResult {
 
 /** Where results are kept: a Map by default; several clients may share one. */
 export interface CacheStore {
+  /** The entry under `key`, if any. */
   get(key: string): CachedResult | undefined;
+  /** Stores `entry` under `key`. */
   set(key: string, entry: CachedResult): unknown;
+  /** Drops the entry under `key`. */
   delete(key: string): unknown;
+  /** Every key held. */
   keys(): Iterable<string>;
 }
 
+/** How the client caches results the server marks cacheable (`ttlMs`, `cacheScope`): the store, this client's partition of it, and its size. */
 export interface CacheOptions {
   readonly store?: CacheStore;
   /** Who this client acts for: private results are kept under it (default: this client alone). */

@@ -29,6 +29,10 @@ import { TASKS_EXTENSION } from "../extensions/tasks/protocol.js";
 
 export type { ClientHandlers, ValidationMode };
 
+/**
+ * What `McpClient.connect` takes: the client's name and version, the revision to speak, validation,
+ * handlers for the server's requests, and listeners.
+ */
 export interface ClientOptions {
   readonly name: string;
   readonly version: string;
@@ -67,8 +71,11 @@ export interface ClientOptions {
   readonly cache?: boolean | CacheOptions;
   /** Re-lists every page when the server says a list changed, and hands over the new list. */
   readonly onListChanged?: {
+    /** The new tool list, after notifications/tools/list_changed. */
     readonly tools?: (tools: Tool[]) => void;
+    /** The new prompt list, after notifications/prompts/list_changed. */
     readonly prompts?: (prompts: Prompt[]) => void;
+    /** The new resource list, after notifications/resources/list_changed. */
     readonly resources?: (resources: Resource[]) => void;
   };
   readonly logger?: Logger;
@@ -85,6 +92,7 @@ export interface ClientOptions {
   readonly logTraffic?: boolean;
 }
 
+/** Options of one request: abort signal, timeout, progress, and how a task is followed. */
 export interface CallOptions extends RequestOptions, FollowOptions {
   /** 2025-11-25: task-augment this tools/call (`params.task`), with the ttl to ask for. */
   readonly task?: { readonly ttl?: number };
@@ -98,6 +106,7 @@ export interface CallOptions extends RequestOptions, FollowOptions {
   readonly resultSchema?: Record<string, unknown>;
 }
 
+/** Options of a list request: those of any request, and `all` to walk every page. */
 export interface ListOptions extends CallOptions {
   /** Start from this page. */
   readonly cursor?: string;
@@ -105,6 +114,7 @@ export interface ListOptions extends CallOptions {
   readonly all?: boolean;
 }
 
+/** Called with a notification's params. */
 export type NotificationListener = (params: Record<string, unknown>) => void;
 
 /** A page of a list, with the cursor of the next one. */
@@ -175,6 +185,10 @@ export class McpClient {
     );
   }
 
+  /**
+   * Connects over `transport`: negotiates the era and the revision (`options.revision`, "auto" by
+   * default) and returns a client ready for requests.
+   */
   static async connect(transport: Transport, options: ClientOptions): Promise<McpClient> {
     const client = new McpClient(transport, options);
     try {
@@ -232,6 +246,7 @@ export class McpClient {
 
   // -- typed calls ----------------------------------------------------------------------------------
 
+  /** Sends ping; resolves when the server answers. */
   ping(options?: CallOptions): Promise<Record<string, unknown>> {
     return this.request("ping", {}, options);
   }
@@ -247,6 +262,7 @@ export class McpClient {
     return { ...page, items: this.admitTools(page.items) };
   }
 
+  /** Calls a tool with `args`. A tool that runs as a task is followed to its result (see `FollowOptions`). */
   callTool(name: string, args: Record<string, unknown> = {}, options?: CallOptions): Promise<CallToolResult> {
     const call = () => {
       const declarations = this.era === "stateless" ? this.toolHeaders.get(name) : undefined;
@@ -264,34 +280,42 @@ export class McpClient {
     });
   }
 
+  /** Lists resources: one page from `cursor`, or every page with `{ all: true }`. */
   listResources(cursor?: string | ListOptions, options?: CallOptions): Promise<Page<Resource>> {
     return this.list<Resource>("resources/list", "resources", cursor, options);
   }
 
+  /** Lists resource templates: one page from `cursor`, or every page with `{ all: true }`. */
   listResourceTemplates(cursor?: string | ListOptions, options?: CallOptions): Promise<Page<ResourceTemplate>> {
     return this.list<ResourceTemplate>("resources/templates/list", "resourceTemplates", cursor, options);
   }
 
+  /** Reads the resource at `uri`. */
   readResource(uri: string, options?: CallOptions): Promise<ReadResourceResult> {
     return this.request<ReadResourceResult>("resources/read", { uri }, options);
   }
 
+  /** Asks for notifications/resources/updated when the resource at `uri` changes (session era). */
   subscribeResource(uri: string, options?: CallOptions): Promise<Record<string, unknown>> {
     return this.request("resources/subscribe", { uri }, options);
   }
 
+  /** Stops the notifications `subscribeResource` asked for. */
   unsubscribeResource(uri: string, options?: CallOptions): Promise<Record<string, unknown>> {
     return this.request("resources/unsubscribe", { uri }, options);
   }
 
+  /** Lists prompts: one page from `cursor`, or every page with `{ all: true }`. */
   listPrompts(cursor?: string | ListOptions, options?: CallOptions): Promise<Page<Prompt>> {
     return this.list<Prompt>("prompts/list", "prompts", cursor, options);
   }
 
+  /** Gets a prompt's messages for `args`. */
   getPrompt(name: string, args: Record<string, string> = {}, options?: CallOptions): Promise<GetPromptResult> {
     return this.request<GetPromptResult>("prompts/get", { name, arguments: args }, options);
   }
 
+  /** Asks the server to complete a prompt argument or a template variable (completion/complete). */
   complete(
     ref: { type: "ref/prompt"; name: string } | { type: "ref/resource"; uri: string },
     argument: { name: string; value: string },
@@ -410,6 +434,7 @@ export class McpClient {
     });
   }
 
+  /** Sends a notification to the server. */
   notify(method: string, params?: Record<string, unknown>): Promise<void> {
     return this.session.notify(method, params);
   }
@@ -451,6 +476,7 @@ export class McpClient {
     return () => set.delete(listener);
   }
 
+  /** Closes the connection; requests still waiting are rejected. */
   close(): Promise<void> {
     return this.session.peer.close();
   }

@@ -14,6 +14,7 @@ export type { ClientIdentity };
 
 /** RFC 5424 severities, least severe first: MCP's LoggingLevel. */
 export const LOG_LEVELS = ["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"] as const;
+/** An MCP log level (RFC 5424's severities), from debug to emergency. */
 export type LogLevelName = (typeof LOG_LEVELS)[number];
 
 /** What a handler knows about the request it answers, and what it can do for the client meanwhile. */
@@ -76,6 +77,7 @@ export interface TaskContext extends RequestContext {
   status(message: string): Promise<void>;
 }
 
+/** Options of `ctx.task`: how long the task lives, how often the client should poll, whether a task is required, its first status message. */
 export interface TaskOptions {
   /** How long the task is kept from its creation (default: ServerOptions.tasks.ttlMs); null: until the server restarts. */
   readonly ttlMs?: number | null;
@@ -93,6 +95,7 @@ export interface TaskLauncher {
   launch<R>(context: HandlerContext, work: (task: TaskContext) => R | Promise<R>, options: TaskOptions): Promise<R>;
 }
 
+/** Options of a question a handler asks the client (`ctx.elicit`, `ctx.sample`, `ctx.listRoots`): the key that names its answer across replays. */
 export interface AskOptions {
   /**
    * Stateless era: the question's key in the InputRequiredResult's `inputRequests` (and so in the

@@ -30,6 +30,7 @@ export class RpcError extends Error {
     this.name = "RpcError";
   }
 
+  /** The JSON-RPC error object this error is sent as. */
   toJSON(): { code: number; message: string; data?: unknown } {
     return this.data === undefined ? { code: this.code, message: this.message } : { code: this.code, message: this.message, data: this.data };
   }

@@ -39,6 +39,7 @@ export interface PeerOptions {
   readonly cancel?: (id: RequestId, method: string, reason: string) => void;
 }
 
+/** Options of one JSON-RPC request: abort signal, timeout, progress. */
 export interface RequestOptions {
   readonly timeoutMs?: number;
   readonly signal?: AbortSignal;

@@ -39,6 +39,7 @@ export interface TransportFacts {
   readonly serverPort?: number;
 }
 
+/** Options of one message a transport sends: the request it belongs to, and where it goes. */
 export interface SendOptions {
   /**
    * The inbound request this message belongs to (its progress, logs, server-to-client requests
@@ -78,6 +79,7 @@ export interface Receiver {
   ended?(graceMs: number): Promise<void>;
 }
 
+/** What a transport knows about a message it received, by name (over HTTP: headers and the like). */
 export interface MessageContext {
   /** Transport-level facts a handler may need: HTTP headers and the like. */
   readonly [key: string]: unknown;

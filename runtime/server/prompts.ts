@@ -3,8 +3,10 @@ import { ErrorCode, RpcError } from "../jsonrpc/errors.js";
 import type { Completers } from "./completion.js";
 import type { GetPromptResult, Prompt } from "../shared/types.js";
 
+/** What `server.prompt` registers: the protocol's `Prompt`, as prompts/list lists it. */
 export type PromptDefinition = Prompt;
 
+/** Answers prompts/get: the prompt's arguments (strings, by name) in, its messages out. */
 export type PromptHandler<Args = Record<string, string>> = (args: Args, context: RequestContext) => GetPromptResult | Promise<GetPromptResult>;
 
 export class PromptRegistry {

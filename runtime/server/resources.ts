@@ -4,7 +4,12 @@ import type { Completers } from "./completion.js";
 import { UriTemplate, type TemplateValues } from "../shared/uri-template.js";
 import type { ReadResourceResult, Resource, ResourceTemplate } from "../shared/types.js";
 
+/** What `server.resource` registers: the protocol's `Resource`, as resources/list lists it. */
 export type ResourceDefinition = Resource;
+/**
+ * What `server.resourceTemplate` registers: the protocol's `ResourceTemplate`, as
+ * resources/templates/list lists it.
+ */
 export type ResourceTemplateDefinition = ResourceTemplate;
 
 /** Reads one resource; `uri` is the requested URI. */

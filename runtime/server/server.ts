@@ -275,16 +275,25 @@ export class McpServer<Types extends RevisionTypes = any> {
     return this.changed("tools");
   }
 
+  /** Serves a resource at an exact URI: `handler` answers resources/read for it. */
   resource(definition: ResourceDefinition, handler: ResourceHandler): this {
     this.resources.register(definition, handler);
     return this.changed("resources");
   }
 
+  /**
+   * Serves the resources an RFC 6570 URI template matches, tried in registration order after the
+   * exact URIs; `options.complete` completes its variables.
+   */
   resourceTemplate(definition: ResourceTemplateDefinition, handler: ResourceTemplateHandler, options: ResourceTemplateOptions = {}): this {
     this.resources.registerTemplate(definition, handler, options.complete);
     return this.changed("resources");
   }
 
+  /**
+   * Serves a prompt: `handler` answers prompts/get with its arguments; a missing required argument
+   * is refused with -32602. `options.complete` completes the arguments.
+   */
   prompt<Args = Record<string, string>>(definition: PromptDefinition, handler: PromptHandler<Args>, options: PromptOptions = {}): this {
     this.prompts.register(definition, handler, options.complete);
     return this.changed("prompts");
@@ -347,6 +356,7 @@ export class McpServer<Types extends RevisionTypes = any> {
     return undefined;
   }
 
+  /** Removes a tool; true when there was one. Sessions told `listChanged` are notified. */
   removeTool(name: string): boolean {
     return this.tools.remove(name) && !!this.changed("tools");
   }
@@ -356,6 +366,7 @@ export class McpServer<Types extends RevisionTypes = any> {
     return this.resources.remove(uriOrTemplate) && !!this.changed("resources");
   }
 
+  /** Removes a prompt; true when there was one. Sessions told `listChanged` are notified. */
   removePrompt(name: string): boolean {
     return this.prompts.remove(name) && !!this.changed("prompts");
   }
@@ -368,10 +379,18 @@ export class McpServer<Types extends RevisionTypes = any> {
     this.announce({ kind: "list_changed", list: "tools" });
   }
 
+  /**
+   * Sends notifications/prompts/list_changed to every session told `listChanged`, and to stateless
+   * listen streams that asked.
+   */
   notifyPromptsChanged(): void {
     this.announce({ kind: "list_changed", list: "prompts" });
   }
 
+  /**
+   * Sends notifications/resources/list_changed to every session told `listChanged`, and to
+   * stateless listen streams that asked.
+   */
   notifyResourcesChanged(): void {
     this.announce({ kind: "list_changed", list: "resources" });
   }
@@ -429,6 +448,7 @@ export class McpServer<Types extends RevisionTypes = any> {
     } else this.connect(target);
   }
 
+  /** Stops serving: ends the listen streams, closes every endpoint `listen` started and every session. */
   async close(): Promise<void> {
     this.subscriptions.close();
     // Each open subscriptions/listen stream now ends with its result, which reaches the transport

@@ -119,6 +119,7 @@ export class ServerSession {
     return sendThroughHooks(this.core.hooks, this.exchange("outgoing", "request", method, params, undefined, undefined, undefined), this.peer, options);
   }
 
+  /** Sends a notification to this session's client. */
   notify(method: string, params?: Record<string, unknown>, options?: SendOptions): Promise<void> {
     if (this.core.hooks.length === 0) return this.peer.notify(method, params, options);
     return sendThroughHooks(this.core.hooks, this.exchange("outgoing", "notification", method, params, undefined, undefined, undefined), this.peer, options).then(() => undefined);
@@ -129,6 +130,7 @@ export class ServerSession {
     this.peer.cancelInbound(id, reason);
   }
 
+  /** Ends the session and closes its transport. */
   close(): Promise<void> {
     return this.peer.close();
   }

@@ -22,7 +22,9 @@ export type SchemaValidator = (value: unknown) => string | undefined;
 /** One schema compiled at build time by `mcp-codegen generate --tools`, with the schema it was compiled from. */
 export interface CompiledSchema {
   readonly schema: Readonly<Record<string, unknown>>;
+  /** Whether `value` is valid. */
   is(value: unknown): boolean;
+  /** The problems with `value`, each at a JSON Pointer `path`; empty when it is valid. */
   check(value: unknown): readonly { readonly path: string; readonly message: string }[];
 }
 

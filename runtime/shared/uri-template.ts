@@ -37,6 +37,10 @@ const SEPARATORS: Record<string, string> = { "": ",", "+": ",", "#": ",", "/": "
 const FIRST: Record<string, string> = { "": "", "+": "", "#": "#", "/": "/", ".": ".", ";": ";", "?": "?", "&": "&" };
 const NAMED = new Set([";", "?", "&"]);
 
+/**
+ * An RFC 6570 URI template (levels 1 to 4): `match` reads a URI's variables, `expand` writes a URI
+ * from values.
+ */
 export class UriTemplate {
   /** Its variables' names, each once, in order of first use. */
   readonly variables: readonly string[];

@@ -19,11 +19,16 @@ export interface EventStore {
   /** Forgets an owner's streams (its session ended). */
   forget(owner: string): void | Promise<void>;
 }
+/** One SSE event an event store keeps: its id and its data. */
 export interface StoredEvent {
   readonly id: string;
   readonly data: string;
 }
 
+/**
+ * What a resumption replays: the stream the events belong to, the events after the client's
+ * `Last-Event-ID`, and whether older ones were evicted.
+ */
 export interface Replay {
   readonly streamId: string;
   readonly events: readonly StoredEvent[];

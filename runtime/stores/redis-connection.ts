@@ -5,11 +5,14 @@
  * node-redis client the application already has fits as well.
  */
 export interface RedisCommands {
+  /** Sends one Redis command and resolves with its reply. */
   sendCommand(args: readonly string[]): Promise<unknown>;
 }
 
 export interface RedisSubscriber {
+  /** Calls `listener` with each message published on `channel`. */
   subscribe(channel: string, listener: (message: string, channel: string) => unknown): Promise<unknown>;
+  /** Stops the messages of `channel`. */
   unsubscribe(channel: string): Promise<unknown>;
 }
 
@@ -17,6 +20,7 @@ export interface RedisConnection {
   readonly commands: RedisCommands;
   /** The pub/sub connection, opened on first use. */
   subscriber(): Promise<RedisSubscriber>;
+  /** Closes the connection, and the pub/sub one if it was opened. */
   close(): Promise<void>;
 }
 

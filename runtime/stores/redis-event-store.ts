@@ -1,6 +1,7 @@
 import type { EventStore, Replay } from "./event-store.js";
 import type { RedisCommands } from "./redis-connection.js";
 
+/** Options of `RedisEventStore`: its key prefix, and its bounds in bytes per stream and in age. */
 export interface RedisEventStoreOptions {
   /** Key prefix (default "mcp:"). */
   readonly prefix?: string;

@@ -39,6 +39,7 @@ export class RedisSessionStore implements SessionStore {
     return this.change(sessionId, "touch", String(ttlMs));
   }
 
+  /** Records the session's logging/setLevel; false when the session is unknown. */
   setLogLevel(sessionId: string, level: string): Promise<boolean> {
     return this.change(sessionId, "level", level);
   }
@@ -47,10 +48,12 @@ export class RedisSessionStore implements SessionStore {
     return this.change(sessionId, "subscribe", uri);
   }
 
+  /** Drops a resources/subscribe; false when the session is unknown. */
   unsubscribe(sessionId: string, uri: string): Promise<boolean> {
     return this.change(sessionId, "unsubscribe", uri);
   }
 
+  /** Forgets the session. */
   async delete(sessionId: string): Promise<void> {
     await this.redis.sendCommand(["DEL", ...this.keys(sessionId)]);
   }

@@ -21,6 +21,7 @@ export class RedisTaskStore implements TaskStore {
     await this.redis.commands.sendCommand(["EVAL", CREATE, "1", this.key(task.taskId), JSON.stringify(task), expiry(task)]);
   }
 
+  /** The task's record, if it exists and has not expired. */
   async get(taskId: string): Promise<TaskRecord | undefined> {
     return (await this.read(taskId))?.task;
   }

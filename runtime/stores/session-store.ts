@@ -16,6 +16,7 @@ export interface SessionRecord {
   readonly subscriptions: readonly string[];
 }
 
+/** Where session-era sessions live, so that any instance can serve any session (see `RedisSessionStore`). */
 export interface SessionStore {
   /** Records a new session (after initialize); it is forgotten `ttlMs` after its last {@link touch}. */
   create(sessionId: string, record: Omit<SessionRecord, "logLevel" | "subscriptions">, ttlMs: number): Promise<void>;
@@ -23,10 +24,13 @@ export interface SessionStore {
   get(sessionId: string): Promise<SessionRecord | undefined>;
   /** Keeps the session another `ttlMs`; false when it is gone. */
   touch(sessionId: string, ttlMs: number): Promise<boolean>;
+  /** Records the session's logging/setLevel; false when the session is unknown. */
   setLogLevel(sessionId: string, level: string): Promise<boolean>;
   /** Adds or removes one subscription; each is one atomic change, so instances do not overwrite each other's. */
   subscribe(sessionId: string, uri: string): Promise<boolean>;
+  /** Drops a resources/subscribe; false when the session is unknown. */
   unsubscribe(sessionId: string, uri: string): Promise<boolean>;
+  /** Forgets the session. */
   delete(sessionId: string): Promise<void>;
 }
 
@@ -36,6 +40,7 @@ interface MemorySession {
   expiresAt: number;
 }
 
+/** A session store in this process's memory (the default): sessions do not outlive it and are not shared. */
 export class MemorySessionStore implements SessionStore {
   private readonly sessions = new Map<string, MemorySession>();
 

@@ -11,6 +11,10 @@ export interface TaskInputRequest {
   readonly params: Record<string, unknown>;
 }
 
+/**
+ * A task as the store keeps it: its status, result or error, the questions it waits on, its owner
+ * and its lifetime.
+ */
 export interface TaskRecord {
   /** Unguessable (128 random bits): the id is the client's only handle on the task. */
   readonly taskId: string;
@@ -56,6 +60,7 @@ export function isExpired(task: TaskRecord, now = Date.now()): boolean {
 export interface TaskStore {
   /** Resolves once a `get` for the task would find it, on every instance (a CreateTaskResult must not come earlier). */
   create(task: TaskRecord): Promise<void>;
+  /** The task's record, if it exists and has not expired. */
   get(taskId: string): Promise<TaskRecord | undefined>;
   /**
    * Read, change, write, as one step against concurrent writers (Redis: WATCH/MULTI or a

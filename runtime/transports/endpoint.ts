@@ -27,7 +27,9 @@ export interface Listener {
 }
 
 export interface Endpoint {
+  /** Starts accepting connections, handing each to `listener`. */
   listen(listener: Listener): Promise<void>;
+  /** Stops accepting connections and closes the open ones. */
   close(): Promise<void>;
   /** Many instances: sends a server-wide notification to every instance sharing the endpoint's bus; false when the endpoint shares nothing. */
   announce?(event: unknown): boolean;

@@ -38,6 +38,7 @@ export class MemoryTransport implements Transport {
 
   private constructor() {}
 
+  /** Two transports linked to each other, as `createMemoryPair` returns them. */
   static linkedPair(): [MemoryTransport, MemoryTransport] {
     const a = new MemoryTransport();
     const b = new MemoryTransport();

@@ -3,6 +3,7 @@ import type { Readable } from "node:stream";
 import { StdioTransport, type StdioTransportOptions } from "./stdio.js";
 import type { Receiver, SendOptions, Transport, TransportFacts } from "../jsonrpc/transport.js";
 
+/** Options of `spawnStdio`: those of the stdio transport, and the child's folder, environment, stderr and exit timeout. */
 export interface SpawnStdioOptions extends Omit<StdioTransportOptions, "destroyInputOnClose"> {
   readonly cwd?: string;
   /** The child's environment; Node's default (this process's environment) when absent. */

@@ -12,8 +12,9 @@ import { DEFAULT_MAX_BUFFERED_BYTES, DEFAULT_MAX_MESSAGE_BYTES, type Receiver, t
  */
 const BATCH = 4;
 
+/** Options of the stdio transport: message size, buffering and the grace period at end of input. */
 export interface StdioTransportOptions {
-  /** The largest inbound message, in bytes, line terminator excluded. Default {@link DEFAULT_MAX_MESSAGE_BYTES}. */
+  /** The largest inbound message, in bytes, line terminator excluded. Default 128 MiB. */
   readonly maxMessageBytes?: number;
   /**
    * Destroy the input stream on close instead of only pausing it. The process's own stdin needs
@@ -22,7 +23,7 @@ export interface StdioTransportOptions {
   readonly destroyInputOnClose?: boolean;
   /**
    * At input EOF (`printf '...' | node server.js`), how long requests already received may take to
-   * be answered before the transport closes anyway. Default {@link DEFAULT_END_GRACE_MS}.
+   * be answered before the transport closes anyway. Default 5 s.
    */
   readonly endGraceMs?: number;
   /**
@@ -34,7 +35,7 @@ export interface StdioTransportOptions {
   /**
    * Backpressure: once this many bytes wait to be written (the other side is not reading), stop
    * reading its messages until they drain. Nothing is dropped; the other side's writes block on
-   * the full pipe instead of our memory growing. Default {@link DEFAULT_MAX_BUFFERED_BYTES}.
+   * the full pipe instead of our memory growing. Default 4 MiB.
    */
   readonly maxBufferedBytes?: number;
 }

@@ -1,5 +1,6 @@
 /** Where the runtime reports what it did not answer: dropped responses, unknown ids, handler crashes. */
 export type LogLevel = "debug" | "info" | "warn" | "error";
+/** Where the runtime's own log lines go (stderr by default). */
 export type Logger = (level: LogLevel, message: string) => void;
 
 type ProcessLike = { env?: Record<string, string | undefined>; stderr?: { write(text: string): unknown } };

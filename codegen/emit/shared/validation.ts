@@ -20,7 +20,9 @@ export interface ValidationIssue {
 
 /** A definition's two checks: a boolean fast path, and an issue collector for error reports. */
 export interface Validator<T = unknown> {
+  /** Whether `value` is valid: the fast path, allocating nothing. */
   is(value: unknown): value is T;
+  /** Every problem with `value`, each at a JSON Pointer; empty when it is valid. */
   check(value: unknown): ValidationIssue[];
 }
 

@@ -5,6 +5,10 @@ import { describe, OAuthFlowError } from "./errors.js";
 import { clientSecretBasic, OAuthProvider, toStored, type ProviderOptions } from "./provider.js";
 import type { StoredTokens } from "./store.js";
 
+/**
+ * Options of `ClientCredentialsProvider`: the client id, and a secret (`client_secret_basic`) or a
+ * private key (`private_key_jwt`).
+ */
 export type ClientCredentialsOptions = ProviderOptions & { readonly clientId: string } & (
     | { readonly clientSecret: string }
     | {

@@ -7,11 +7,13 @@ import { describe, OAuthFlowError } from "./errors.js";
  */
 export type UserInteraction = (authorizationUrl: URL) => Promise<URL>;
 
+/** Options of `headlessInteraction`: the redirect URI it stops at, and how the authorization URL's redirects are followed without a browser. */
 export interface HeadlessOptions {
   /** The redirect URI registered for the client: the walk stops at the first redirect to it. */
   readonly redirectUri: string;
   /** How many redirects to follow (default 10). */
   readonly maxHops?: number;
+  /** The fetch that follows the authorization URL (the global fetch by default). */
   readonly fetch?: typeof fetch;
 }
 

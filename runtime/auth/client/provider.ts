@@ -6,9 +6,14 @@ import { MemoryAuthStore, type AuthStore, type StoredClient, type StoredTokens }
 
 /** What HttpClientTransport's `authProvider` option takes: a fetch that authorizes its requests. */
 export interface AuthProvider {
+  /**
+   * Wraps `base` so that its requests carry a token, signing in, refreshing or stepping up as the
+   * server asks.
+   */
   fetch(base: typeof fetch): typeof fetch;
 }
 
+/** Options every OAuth provider takes: where tokens and registrations are stored, how many step-ups a request may take, where plain HTTP is allowed, the scope to ask for. */
 export interface ProviderOptions {
   /** Where registrations and tokens are kept (default: in memory). */
   readonly store?: AuthStore;
@@ -111,6 +116,7 @@ export abstract class OAuthProvider implements AuthProvider {
     return false;
   }
 
+  /** The options of discovery requests (fetch and timeouts) for `base`. */
   protected discovery(base: typeof fetch): DiscoveryOptions {
     return { fetch: base, allowHttp: this.options.allowHttp };
   }

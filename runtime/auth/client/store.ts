@@ -22,11 +22,17 @@ export interface StoredClient {
  * to another server gets a new registration, never the old server's credentials.
  */
 export interface AuthStore {
+  /** The client registered with `issuer`, if any. */
   getClient(issuer: string): Promise<StoredClient | undefined>;
+  /** Keeps the client registered with `issuer`. */
   setClient(issuer: string, client: StoredClient): Promise<void>;
+  /** Forgets the client registered with `issuer`. */
   deleteClient(issuer: string): Promise<void>;
+  /** The tokens held for `resource`, if any. */
   getTokens(resource: string): Promise<StoredTokens | undefined>;
+  /** Keeps the tokens for `resource`. */
   setTokens(resource: string, tokens: StoredTokens): Promise<void>;
+  /** Forgets the tokens for `resource`. */
   deleteTokens(resource: string): Promise<void>;
 }
 

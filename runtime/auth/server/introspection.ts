@@ -6,6 +6,7 @@ import { toAuthInfo } from "./jwt.js";
 import { redact } from "./redact.js";
 import { checkTokenTimes, DEFAULT_CLOCK_TOLERANCE_SECONDS } from "./times.js";
 
+/** Options of `introspectionVerifier`: the authorization server's RFC 7662 endpoint, the credentials to call it with, and the audience a token must name. */
 export interface IntrospectionVerifierOptions {
   /** The authorization server: its issuer and introspection_endpoint (metadata, or these two). */
   readonly authorizationServer: { readonly issuer: string; readonly introspection_endpoint: string };

@@ -4,6 +4,7 @@ import type { TokenVerifier } from "./bearer.js";
 import { InvalidTokenError, VerificationUnavailableError } from "./errors.js";
 import { checkTokenTimes, DEFAULT_CLOCK_TOLERANCE_SECONDS } from "./times.js";
 
+/** Options of `jwtVerifier`: the issuer and audience a token must name, and where the keys are. */
 export interface JwtVerifierOptions {
   /** The authorization server's issuer identifier: `iss` must equal it. */
   readonly issuer: string;

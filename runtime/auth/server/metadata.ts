@@ -10,6 +10,10 @@ export interface ResourceMetadataOptions {
   readonly resourceDocumentation?: string;
 }
 
+/**
+ * The RFC 9728 protected resource metadata the server publishes: the resource, its authorization
+ * servers and scopes.
+ */
 export interface ResourceMetadata {
   /** The URLs it is served at: the path-inserted form, then the root form (RFC 9728 §3.1). */
   readonly urls: readonly string[];

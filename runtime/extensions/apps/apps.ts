@@ -4,6 +4,7 @@
 // (spec.types.ts); test/runtime/extensions/apps/apps.test.ts holds what they produce to its schema.json.
 import type { ReadResourceResult, Resource } from "../../shared/types.js";
 
+/** The MCP Apps extension's identifier, under `capabilities.extensions`. */
 export const APPS_EXTENSION = "io.modelcontextprotocol/ui";
 /** The MIME type of an MCP App's HTML: hosts render only resources that carry it. */
 export const APP_MIME_TYPE = "text/html;profile=mcp-app";

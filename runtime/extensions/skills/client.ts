@@ -15,6 +15,10 @@ import {
 } from "./protocol.js";
 import type { CallOptions, McpClient } from "../../client/client.js";
 
+/**
+ * Why `SkillsClient.read` refused a file: not listed by its entry, or its size, digest or
+ * frontmatter differ from the entry's.
+ */
 export type SkillVerificationReason = "unlisted" | "size" | "digest" | "frontmatter";
 
 /** A skill file failed verification: it must not be used, and for SKILL.md the skill must not be loaded. */
@@ -47,6 +51,10 @@ export interface SkillFile {
 /** At most this many skills/list pages are walked; a server still sending cursors after that is answered with an error. */
 const MAX_PAGES = 100;
 
+/**
+ * Lists and reads a server's Agent Skills (the skills extension), verifying every file it reads
+ * against its entry's size and digest.
+ */
 export class SkillsClient {
   constructor(private readonly client: McpClient) {}
 

@@ -8,8 +8,10 @@
 import type * as Yaml from "yaml";
 import { commonJsRequire } from "../../util/require.js";
 
+/** A value YAML's core schema can hold. */
 export type YamlValue = string | number | boolean | null | YamlValue[] | { [key: string]: YamlValue };
 
+/** A SKILL.md whose frontmatter cannot be read, or breaks the skills extension's rules. */
 export class FrontmatterError extends Error {
   constructor(
     message: string,
@@ -21,6 +23,7 @@ export class FrontmatterError extends Error {
   }
 }
 
+/** A SKILL.md's frontmatter, and the text after it. */
 export interface Frontmatter {
   readonly fields: Record<string, YamlValue>;
   /** The markdown after the closing `---` line. */

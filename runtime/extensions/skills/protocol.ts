@@ -4,14 +4,17 @@
 // "resources/directory/read").
 import type { YamlValue } from "./frontmatter.js";
 
+/** The skills extension's identifier, under `capabilities.extensions`. */
 export const SKILLS_EXTENSION = "io.modelcontextprotocol/skills";
 export const SKILL_MD = "SKILL.md";
+/** The MIME type of a directory's entry in resources/directory/read. */
 export const DIRECTORY_MIME_TYPE = "inode/directory";
 /** SEP-2640 "Limits": what every conforming host accepts. */
 export const SKILL_LIMITS = { resources: 512, totalBytes: 16 * 1024 * 1024 } as const;
 /** Agent Skills naming rules: 1-64 of a-z, 0-9 and "-", no leading, trailing or doubled hyphen. */
 export const SKILL_NAME = /^(?!.*--)[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$/;
 
+/** One file of a skill: its URI, size and sha256 digest. */
 export interface SkillResourceEntry {
   readonly uri: string;
   /** `sha256:` and 64 lowercase hex digits, over the file's raw bytes. */
@@ -20,6 +23,7 @@ export interface SkillResourceEntry {
   readonly size: number;
 }
 
+/** One skill as skills/list and skills/get give it: its path, its SKILL.md frontmatter and its files. */
 export interface SkillEntry {
   /** The URI of the skill's SKILL.md. */
   readonly uri: string;

@@ -22,6 +22,7 @@ import type { ReadResourceResult, Resource } from "../../shared/types.js";
 /** A skill's files by path relative to its root (`SKILL.md`, `references/FORMS.md`): text, or raw bytes. */
 export type SkillFiles = Readonly<Record<string, string | Uint8Array>>;
 
+/** Options of `server.skill`: MIME types for files whose extension does not tell. */
 export interface SkillOptions {
   /** MIME types by file path, for files whose extension the table below does not know. */
   readonly mimeTypes?: Readonly<Record<string, string>>;

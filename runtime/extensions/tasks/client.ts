@@ -9,6 +9,7 @@ export interface TaskChannel {
   answerInputs(requests: Record<string, unknown>): Promise<Record<string, unknown>>;
 }
 
+/** How the client follows a tool call that became a task: a callback with the task's id, and a signal that cancels it. */
 export interface FollowOptions {
   /** Learns the task's id as soon as it is known: keep it to resume after a restart (`McpClient.awaitTask`). */
   readonly onTask?: (taskId: string) => void;

@@ -10,6 +10,7 @@ import { createdTaskView } from "./views.js";
 import { declaresTasksExtension, TASKS_EXTENSION } from "./protocol.js";
 import { InlineTaskContext, RunningTaskContext } from "./task-context.js";
 
+/** The server's tasks settings: where tasks live (`store`), and the default lifetime and poll interval. */
 export interface TasksOptions {
   /** Where tasks live (default: this process's memory). Instances behind one load balancer share one. */
   readonly store?: TaskStore;

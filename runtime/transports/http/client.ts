@@ -20,7 +20,10 @@ export interface HttpClientTransportOptions {
    * OAuth for this server, e.g. an AuthorizationCodeProvider from `@mcp-codegen/runtime/auth`:
    * it wraps the fetch to attach tokens, sign in on 401 and step up on 403.
    */
-  readonly authProvider?: { fetch(base: typeof fetch): typeof fetch };
+  readonly authProvider?: {
+    /** Wraps `base` so that its requests carry a token. */
+    fetch(base: typeof fetch): typeof fetch;
+  };
 }
 
 

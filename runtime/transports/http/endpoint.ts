@@ -51,7 +51,7 @@ export interface EndpointOptions extends SecurityOptions, AuthOptions, Backpress
 
 /**
  * MCP's Streamable HTTP transport, server side, for both eras, on Web APIs alone: it reads an
- * {@link Incoming} request and writes a {@link Reply}. `fetchHandler` (a web `Request` in, a
+ * `Incoming` request and writes a `Reply`. `fetchHandler` (a web `Request` in, a
  * `Response` out) and the node:http adapter (`http()`, `httpHandler`) are thin shells over it.
  *
  * One endpoint path; POST carries client messages, GET opens the session's server-to-client
@@ -104,6 +104,7 @@ export class StreamableHttpEndpoint implements Endpoint {
     return true;
   }
 
+  /** Closes every session and open stream. */
   async close(): Promise<void> {
     this.isClosed = true;
     clearInterval(this.sweeper);

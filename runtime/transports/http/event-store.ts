@@ -42,7 +42,7 @@ interface StreamLog {
 
 /**
  * The event store of one process (the endpoint's default), answering at once. Bounded (see
- * {@link EventStoreLimits}): in events, in bytes per session and in all, and in age; the oldest go
+ * `EventStoreLimits`): in events, in bytes per session and in all, and in age; the oldest go
  * first. Event ids are `<streamId>_<sequence>`: the stream is read back from the id.
  */
 export class InMemoryEventStore implements EventStore {

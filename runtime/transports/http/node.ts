@@ -64,6 +64,7 @@ export class HttpEndpoint extends StreamableHttpEndpoint {
     });
   }
 
+  /** Closes every session and stream, then the node:http server `http()` started. */
   override async close(): Promise<void> {
     await super.close();
     const server = this.server;
