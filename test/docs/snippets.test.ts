@@ -5,7 +5,7 @@
  *   in one tsc run (strict, NodeNext), each block a module of its own; a block marked
  *   `<!-- fragment: why -->` is left out and counted (test/docs/links.test.ts holds the reasons);
  * - a block marked `<!-- run -->` runs, and prints exactly the `text` block that follows it;
- * - every `$ ` line of an sh block runs (`npx mcp-codegen` is the installed CLI), one folder per
+ * - every `$ ` line of an sh block runs in bash (`npx mcp-codegen` is the installed CLI), one folder per
  *   page, in the page's order, and prints the lines shown under it (`...` stands for any lines;
  *   the folder it runs in is shown as /path/to/project).
  */
@@ -144,9 +144,10 @@ describe("docs: every snippet compiles against the packed packages, runnable one
       writeFileSync(join(cwd, "package.json"), JSON.stringify({ name: "docs-cli", private: true, type: "module" }));
       symlinkSync(join(dir, "node_modules"), join(cwd, "node_modules"));
       for (const { line, command, shown } of commands(page)) {
-        const words = command.split(/\s+/);
-        const [program, ...args] = words[0] === "npx" && words[1] === "mcp-codegen" ? [join(cwd, "node_modules", ".bin", "mcp-codegen"), ...words.slice(2)] : words;
-        const run = await runChild(program!, args, { cwd, env: { ...process.env, NO_COLOR: "1" }, timeoutMs: 300_000 });
+        // By bash, as a reader's shell would; `npx mcp-codegen` is the installed bin (what npx finds).
+        const script = command.replace(/^npx mcp-codegen\b/, "mcp-codegen");
+        const env = { ...process.env, NO_COLOR: "1", PATH: `${join(cwd, "node_modules", ".bin")}:${process.env.PATH}` };
+        const run = await runChild("bash", ["-c", script], { cwd, env, timeoutMs: 300_000 });
         const actual = lines((run.stdout + run.stderr).replaceAll(cwd, "/path/to/project"));
         expect(matches(shown, actual), `${page}:${line}: $ ${command}\n--- shown\n${shown.join("\n")}\n--- printed\n${describeRun(run)}`).to.equal(true);
       }
