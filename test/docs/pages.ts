@@ -6,7 +6,7 @@
  * Markers, an HTML comment on the line before a block's fence:
  *   <!-- fragment: why -->  a ts block that is part of a file, not compiled (the reason is required)
  *   <!-- file: name.ts -->  a ts block compiled as that file, so that the page's other blocks import it
- *   <!-- run -->            a ts block that is also run; the `text` block right after it is its output
+ *   <!-- run -->            a ts block that is also run; the `text` block right after it, if any, is its output
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -21,6 +21,8 @@ export interface Block {
   readonly code: string;
   /** The marker comment before the fence: "fragment: why", "file: x.ts", "run", or undefined. */
   readonly marker: string | undefined;
+  /** Whether only blank lines separate it from the block before it. */
+  readonly adjoining: boolean;
 }
 
 /** Every page of the documentation, relative to the root. */
@@ -40,6 +42,7 @@ export function pageText(page: string): string {
 export function blocks(page: string): Block[] {
   const lines = pageText(page).split("\n");
   const found: Block[] = [];
+  let previousEnd = -1;
   for (let i = 0; i < lines.length; i++) {
     const open = /^```(\S*)\s*$/.exec(lines[i]!);
     if (!open) continue;
@@ -48,8 +51,9 @@ export function blocks(page: string): Block[] {
     let before = i - 1;
     while (before >= 0 && lines[before]!.trim() === "") before--;
     const comment = before >= 0 ? /^<!--\s*(.*?)\s*-->$/.exec(lines[before]!.trim()) : null;
-    found.push({ page, line: i + 1, language: open[1]!, code: lines.slice(i + 1, end).join("\n") + "\n", marker: comment?.[1] });
-    i = end;
+    const adjoining = previousEnd >= 0 && lines.slice(previousEnd + 1, i).every((line) => line.trim() === "");
+    found.push({ page, line: i + 1, language: open[1]!, code: lines.slice(i + 1, end).join("\n") + "\n", marker: comment?.[1], adjoining });
+    i = previousEnd = end;
   }
   return found;
 }

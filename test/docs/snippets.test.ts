@@ -4,7 +4,8 @@
  * - every ts block of README.md, CONTRIBUTING.md, docs/*.md and the package READMEs compiles, all
  *   in one tsc run (strict, NodeNext), each block a module of its own; a block marked
  *   `<!-- fragment: why -->` is left out and counted (test/docs/links.test.ts holds the reasons);
- * - a block marked `<!-- run -->` runs, and prints exactly the `text` block that follows it;
+ * - a block marked `<!-- run -->` runs to its end, and prints exactly the `text` block right after
+ *   it (nothing, when no text block comes right after);
  * - every `$ ` line of an sh block runs in bash (`npx mcp-codegen` is the installed CLI), one folder per
  *   page, in the page's order, and prints the lines shown under it (`...` stands for any lines;
  *   the folder it runs in is shown as /path/to/project).
@@ -43,10 +44,8 @@ function snippets(): { compiled: Snippet[]; fragments: Block[] } {
       const named = /^file:\s*(\S+)$/.exec(block.marker ?? "")?.[1];
       const file = `${folder}/${named ?? `line-${block.line}.ts`}`;
       const next = all[index + 1];
-      if (block.marker === "run") {
-        if (next?.language !== "text") throw new Error(`${page}:${block.line}: a <!-- run --> block must be followed by a text block, its output`);
-        compiled.push({ ...block, file, output: next.code });
-      } else compiled.push({ ...block, file });
+      if (block.marker === "run") compiled.push({ ...block, file, output: next?.language === "text" && next.adjoining ? next.code : "" });
+      else compiled.push({ ...block, file });
     });
   }
   return { compiled, fragments };
