@@ -176,7 +176,7 @@ type Conditional<S, C extends Context> = S extends { readonly if: infer I }
 
 /** How many references are followed before a recursive schema reads as anything (`unknown`). */
 type MaxDepth = 6;
-/** Local JSON Pointer references (`#`, `#/$defs/x`, `#/properties/a/items/0`) resolve in the schema's resource; others (anchors, other documents, percent-encoding) read as anything. */
+/** Local references (`#`, a JSON Pointer such as `#/$defs/x`, a plain-name anchor `#x`) resolve in the schema's resource; others (other documents, percent-encoding) read as anything. */
 type Reference<R, C extends Context> = C["depth"]["length"] extends MaxDepth
   ? All
   : R extends `#${infer Pointer}`
@@ -186,8 +186,24 @@ type Reference<R, C extends Context> = C["depth"]["length"] extends MaxDepth
         ? Path extends `${string}%${string}`
           ? All
           : Walk<C["root"], Tokens<Path>, Deeper<C>>
-        : All
+        : Anchored<FindAnchor<C["root"], Pointer, C["draft7"], true>, C>
     : All;
+type Anchored<Found, C extends Context> = [Found] extends [never] ? All : Found extends [infer N] ? Model<N, Deeper<C>> : All;
+/** The schemas of a resource that carry the plain-name anchor (`$anchor` or `$dynamicAnchor`; draft-07: `$id: "#name"`), not looking into other resources or into data. */
+type FindAnchor<N, Name extends string, Draft7 extends boolean, Root extends boolean = false> = N extends readonly unknown[]
+  ? FindAnchor<N[number], Name, Draft7>
+  : N extends object
+    ? Root extends true
+      ? AnchorHere<N, Name, Draft7>
+      : N extends { readonly $id: infer I extends string }
+        ? I extends `#${string}`
+          ? AnchorHere<N, Name, Draft7>
+          : never
+        : AnchorHere<N, Name, Draft7>
+    : never;
+type AnchorHere<N, Name extends string, Draft7 extends boolean> =
+  | (Draft7 extends true ? (N extends { readonly $id: `#${Name}` } ? [N] : never) : N extends { readonly $anchor: Name } | { readonly $dynamicAnchor: Name } ? [N] : never)
+  | { [K in Exclude<keyof N, "const" | "enum" | "default" | "examples">]: FindAnchor<N[K], Name, Draft7> }[Exclude<keyof N, "const" | "enum" | "default" | "examples">];
 type Deeper<C extends Context> = { root: C["root"]; draft7: C["draft7"]; depth: [...C["depth"], unknown] };
 type Tokens<Path extends string> = Path extends `${infer Head}/${infer Rest}` ? [Unescape<Head>, ...Tokens<Rest>] : [Unescape<Path>];
 type Unescape<T extends string> = T extends `${infer A}~1${infer B}` ? Unescape<`${A}/${B}`> : T extends `${infer A}~0${infer B}` ? `${A}~${Unescape<B>}` : T;

@@ -73,7 +73,8 @@ export const inferred: [
   Same<FromSchema<{ readonly $schema: "http://json-schema.org/draft-07/schema#"; readonly $ref: "#/definitions/s"; readonly type: "number"; readonly definitions: { readonly s: { readonly type: "string" } } }>, string>,
   Same<FromSchema<{ readonly $ref: "#/$defs/s"; readonly maxLength: 3; readonly $defs: { readonly s: { readonly type: "string" } } }>, string>,
   Same<FromSchema<{ readonly properties: { readonly a: { readonly type: "string" } } }>, string | number | boolean | null | unknown[] | { a?: string; [key: string]: unknown }>,
-] = [true, true, true, true, true, true, true, true, true, true, true];
+  Same<FromSchema<{ readonly $ref: "#name"; readonly $defs: { readonly x: { readonly $anchor: "name"; readonly type: "boolean" } } }>, boolean>,
+] = [true, true, true, true, true, true, true, true, true, true, true, true];
 
 // What we do not infer reads as unknown, and a tool's arguments then as any object.
 export const fallbacks: [
