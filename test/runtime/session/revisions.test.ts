@@ -9,8 +9,11 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { expect } from "chai";
-import { ERAS, REVISIONS } from "../../../generated/registry.js";
+import { ERAS, LOADERS, REVISIONS } from "../../../generated/registry.js";
+import type { RevisionModule } from "../../../runtime/contract.js";
+import { createServer } from "../../../runtime/index.js";
 import { META } from "../../../runtime/session/meta.js";
+import { initializeRaw, quiet, RawPeer } from "../../support/features-server.js";
 import { removeDir, ROOT, tempDir } from "../../support/project.js";
 import { RawStdio } from "../../support/raw-stdio.js";
 
@@ -75,5 +78,44 @@ describe("runtime/session/revisions: a stdio server loads a revision's validator
     const listed = await server.request({ jsonrpc: "2.0", id: 2, method: "tools/list", params: { _meta: meta } });
     expect(listed.result?.tools?.[0]?.name, JSON.stringify(listed)).to.equal("echo");
     expect(loaded(server)).to.include(`${revision}/validators`);
+  });
+});
+
+describe("runtime/session/revisions: the contract's loadValidators", () => {
+  const revision = latest("session");
+  /** The generated module under a name of its own (a module given to a server takes the place of a pinned one of its name in this process). */
+  async function renamed(name: string, loadValidators: RevisionModule["loadValidators"] | "none"): Promise<RevisionModule> {
+    const generated = await LOADERS[revision]();
+    const all = await generated.loadValidators!();
+    return loadValidators === "none" ? { ...generated, revision: name, validators: all, loadValidators: undefined } : { ...generated, revision: name, loadValidators };
+  }
+  const serve = (module: RevisionModule) => {
+    const server = createServer({ name: "t", version: "1", logger: quiet, revisions: [module] });
+    server.tool({ name: "echo", inputSchema: { type: "object", properties: { text: { type: "string" } } } }, () => ({ content: [] }));
+    return new RawPeer(server);
+  };
+
+  it("is called once, after initialize, when the first other methods come (together)", async () => {
+    let calls = 0;
+    const generated = await LOADERS[revision]();
+    const module = await renamed(`${revision}-lazy`, () => (calls++, generated.loadValidators!()));
+    const peer = serve(module);
+    await initializeRaw(peer, module.revision);
+    expect(calls, "initialize needs only the start-up validators").to.equal(0);
+    const [listed, called] = await Promise.all([peer.request("tools/list", {}), peer.request("tools/call", { name: 5 })]);
+    expect(listed.result.tools).to.have.length(1);
+    expect(called.error?.code, JSON.stringify(called)).to.equal(-32602); // CallToolRequest, which only validators.ts has
+    expect(calls).to.equal(1);
+    await peer.request("ping", {});
+    expect(calls).to.equal(1);
+    await peer.close();
+  });
+
+  it("a module without it (generated before it existed) serves with its validators as given", async () => {
+    const peer = serve(await renamed(`${revision}-whole`, "none"));
+    await initializeRaw(peer, `${revision}-whole`);
+    const listed = await peer.request("tools/list", {});
+    expect(listed.result.tools).to.have.length(1);
+    await peer.close();
   });
 });
