@@ -4,7 +4,7 @@ import { emitModule, IN_REPOSITORY, type ModuleOptions } from "./emit/module.js"
 import { emitProtocol, PROTOCOL_EXPORTS } from "./emit/protocol.js";
 import { emitRevisionIndex } from "./emit/registry.js";
 import { emitTypes } from "./emit/types.js";
-import { emitValidators } from "./emit/validators.js";
+import { emitValidators, startupDefinitions } from "./emit/validators.js";
 import { loadSchema } from "./load/load.js";
 import { SCHEMA_PATCHES, type SchemaPatch } from "./load/patches.js";
 import { buildProtocol } from "./model/build.js";
@@ -79,6 +79,7 @@ async function emitProtocolFiles(source: string, protocol: Protocol, patches: re
     { path: `${folder}/types.ts`, content: await emitTypes(protocol) },
     { path: `${folder}/protocol.ts`, content: emitProtocol(protocol) },
     { path: `${folder}/validators.ts`, content: emitValidators(protocol), formatted: true },
+    ...(protocol.extension ? [] : [{ path: `${folder}/startup.ts`, content: emitValidators(protocol, startupDefinitions(protocol)), formatted: true }]),
     { path: `${folder}/handlers.ts`, content: emitHandlers(protocol) },
     { path: `${folder}/module.ts`, content: emitModule(protocol, options) },
     { path: `${folder}/index.ts`, content: emitRevisionIndex(protocol) },

@@ -59,8 +59,17 @@ export interface RevisionModule<Types extends RevisionTypes = RevisionTypes> {
   readonly inputRequests: Readonly<Record<string, MethodDescriptor>>;
   /** Gated methods, by method name. */
   readonly capabilityGates: Readonly<Record<string, CapabilityGate>>;
-  /** A validator for every definition, by definition name. */
+  /**
+   * A validator for every definition, by definition name; with {@link loadValidators}, only
+   * those that answer `initialize` and `server/discover` (generated/<rev>/startup.ts).
+   */
   readonly validators: Readonly<Record<string, Validator>>;
+  /**
+   * Every definition's validator, imported on demand: a server answers its first message with
+   * {@link validators} alone, and loads these on the first use of another method (parsing a
+   * revision's whole validators was most of a stdio server's start-up).
+   */
+  readonly loadValidators?: () => Promise<Readonly<Record<string, Validator>>>;
   /** Types only, never present at run time: what handlers of this revision receive and return. */
   readonly types?: Types;
 }

@@ -25,7 +25,8 @@ export const IN_PROJECT: ModuleOptions = { contract: "@mcp-codegen/runtime/contr
 
 /**
  * generated/<rev>/module.ts: the revision as one value of the runtime contract, what
- * `createServer({ revisions })` and `McpClient.connect(..., { revision })` accept; for an
+ * `createServer({ revisions })` and `McpClient.connect(..., { revision })` accept, with the
+ * start-up validators (startup.ts) at once and the rest (validators.ts) on demand; for an
  * extension (generated/extensions/<name>/module.ts), its ExtensionModule, what
  * `createServer({ extensions })` accepts. The annotation is the check: a table that no longer
  * fits the contract fails to compile here.
@@ -48,7 +49,7 @@ ${constants.map((constant) => `  ${constant},`).join("\n")}
   type ServerNotifications,
   type ServerRequests,
 } from "./protocol.js";
-import { validators } from "./validators.js";
+${extension ? `import { validators } from "./validators.js";` : `import { validators } from "./startup.js";`}
 
 /** The method maps handlers of this ${what} are typed by. */
 export interface RevisionTypes {
@@ -60,7 +61,7 @@ export interface RevisionTypes {
 
 export const ${value}: ${type}<RevisionTypes> = {
 ${fields.map(([field, constant]) => `  ${field}: ${constant},`).join("\n")}
-  validators,
+  validators,${extension ? "" : `\n  loadValidators: () => import("./validators.js").then((m) => m.validators),`}
 };
 `;
 }

@@ -36,8 +36,9 @@ export function stubIdentifier(kind: Kind, name: string): string {
 /**
  * src/generated/types.ts: tool arguments and results, prompt arguments, template variables. A
  * tool's types are what `server.tool` infers from its schemas (runtime/server/schema-types.ts),
- * so a stub that returns the wrong shape fails to compile; a schema beyond that inference ($ref,
- * if/then, tuples...) gets interfaces from json-schema-to-typescript instead.
+ * so a stub that returns the wrong shape fails to compile; a schema beyond that inference (a
+ * `$ref` other than a JSON Pointer into the schema, `$dynamicRef`, draft-07 tuples without
+ * `$schema`) gets interfaces from json-schema-to-typescript instead.
  */
 export async function emitTypes(manifest: Manifest, orphans: readonly { kind: Kind; name: string }[]): Promise<string> {
   const inferred = manifest.tools.some(inferable);
@@ -112,8 +113,13 @@ export async function emitTypes(manifest: Manifest, orphans: readonly { kind: Ki
   return `${parts.join("\n").trimEnd()}\n`;
 }
 
-/** Keywords runtime/server/schema-types.ts reads as `unknown`: a schema using one gets json-schema-to-typescript's interfaces. */
-const BEYOND_INFERENCE = new Set(["$ref", "$dynamicRef", "$recursiveRef", "if", "not", "patternProperties", "prefixItems", "dependentSchemas"]);
+/**
+ * Keywords runtime/server/schema-types.ts reads as `unknown`, or reads less well than
+ * json-schema-to-typescript's named interfaces: a schema using one gets those. A `$ref` is inferred
+ * when it is a JSON Pointer into the schema (`#/$defs/x`); `#` (the whole schema, recursion) and
+ * references to other documents are not.
+ */
+const BEYOND_INFERENCE = new Set(["$dynamicRef", "$recursiveRef"]);
 
 /** Whether a tool's schemas are typed by inference (as `server.tool` types them). */
 export function inferable(tool: ToolEntry): boolean {
@@ -122,6 +128,7 @@ export function inferable(tool: ToolEntry): boolean {
     if (typeof node !== "object" || node === null) return true;
     return Object.entries(node).every(([key, value]) => {
       if (BEYOND_INFERENCE.has(key) || (key === "items" && Array.isArray(value))) return false;
+      if (key === "$ref" && !(typeof value === "string" && value.startsWith("#/"))) return false;
       // Values, not schemas: their contents are data.
       return key === "enum" || key === "const" || key === "default" || key === "examples" || within(value);
     });

@@ -7,7 +7,7 @@ import { HookExchange, reportClosed, runHooks, sendThroughHooks, type Hook } fro
 import type { SessionRecord } from "../stores/session-store.js";
 import { isThenable } from "../util/thenable.js";
 import { META, metaOf } from "./meta.js";
-import { eraOf, isRevision, loadRevision, revisionModule, type Revision, type LoadedRevision } from "./revisions.js";
+import { eraOf, isRevision, loadRevision, revisionModule, startRevision, type Revision, type LoadedRevision } from "./revisions.js";
 import { checkRequest, checkResult, clientRequest } from "./validate.js";
 
 /** Who is calling, as they declared it: at initialize (session era) or in each request's `_meta` (stateless). */
@@ -42,7 +42,8 @@ export interface ServerCore {
 
 /** Session era: what `initialize` settled for this connection. */
 interface Negotiated {
-  readonly module: LoadedRevision;
+  /** The start-up view until a method other than initialize comes; then every validator. */
+  module: LoadedRevision;
   readonly client: ClientIdentity;
   /** What the initialize result declared: what this client may be sent. */
   readonly capabilities: Readonly<Record<string, unknown>>;
@@ -207,6 +208,7 @@ export class ServerSession {
     if (this.initializing) return this.initializing.then(() => this.serve(request, inbound));
     if (this.negotiated) {
       if (method === "initialize") throw new RpcError(ErrorCode.InvalidRequest, "Invalid Request: this session is already initialized");
+      if (!this.negotiated.module.complete) return this.completeRevision().then(() => this.serve(request, inbound));
       return this.core.dispatch(request, inbound, { module: this.negotiated.module, client: this.negotiated.client, session: this });
     }
     // A request that names its protocol version in _meta is stateless, whatever its method: a
@@ -257,8 +259,17 @@ export class ServerSession {
     const requested = request.params?.protocolVersion;
     // Negotiation never fails: an unknown version is answered with our latest, and the client decides.
     const revision = supported.find((r) => r === requested) ?? supported[supported.length - 1]!;
-    const module = revisionModule(revision);
-    return module ? this.negotiate(module, request) : loadRevision(revision).then((loaded) => this.negotiate(loaded, request));
+    // Only the start-up validators: the rest loads with the first other method (completeRevision).
+    const module = startRevision(revision);
+    return isThenable(module) ? module.then((started) => this.negotiate(started, request)) : this.negotiate(module, request);
+  }
+
+  /** Session era: every validator of the negotiated revision, which initialize did without. */
+  private completeRevision(): Promise<void> {
+    const negotiated = this.negotiated!;
+    return loadRevision(negotiated.module.revision).then((module) => {
+      negotiated.module = module;
+    });
   }
 
   private negotiate(module: LoadedRevision, request: Request): Record<string, unknown> {
@@ -297,9 +308,15 @@ export class ServerSession {
       info: meta[META.clientInfo] as ClientIdentity["info"],
       capabilities: (meta[META.clientCapabilities] as Record<string, unknown> | undefined) ?? {},
     };
+    const dispatch = (module: LoadedRevision) => this.core.dispatch(request, inbound, { module, client, session: this });
     const module = revisionModule(requested);
-    if (module) return this.core.dispatch(request, inbound, { module, client, session: this });
-    return loadRevision(requested).then((loaded) => this.core.dispatch(request, inbound, { module: loaded, client, session: this }));
+    if (module) return dispatch(module);
+    // server/discover, the first message of a stateless client, needs only the start-up validators.
+    if (request.method === "server/discover") {
+      const started = startRevision(requested);
+      return isThenable(started) ? started.then(dispatch) : dispatch(started);
+    }
+    return loadRevision(requested).then(dispatch);
   }
 
   private sessionRevisions(): Revision[] {

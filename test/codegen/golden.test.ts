@@ -54,7 +54,7 @@ describe("codegen: golden output of the fixture schemas", function () {
         expect(committed, `run with UPDATE_GOLDEN=1 to write ${dir}`).to.deep.equal([...emitted.keys()].sort());
       });
 
-      for (const name of ["types.ts", "protocol.ts", "validators.ts", "handlers.ts", "index.ts"])
+      for (const name of ["types.ts", "protocol.ts", "validators.ts", "startup.ts", "handlers.ts", "module.ts", "index.ts"])
         it(`${name} is unchanged (UPDATE_GOLDEN=1 rewrites it; review the diff)`, () => {
           const path = join(dir, name);
           expect(existsSync(path), path).to.equal(true);

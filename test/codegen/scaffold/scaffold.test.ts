@@ -161,10 +161,10 @@ describe("mcp-codegen scaffold, end to end", function () {
         },
         outputSchema: { type: "object", properties: { city: { type: "string" }, highs: { type: "array", items: { type: "number" } } }, required: ["city", "highs"] },
       });
-      // A $ref is beyond inference: this tool gets json-schema-to-typescript's interface instead.
+      // A $ref to the whole schema (recursion) is beyond inference: this tool gets json-schema-to-typescript's interface instead.
       manifest.tools.push({
         name: "lookup",
-        inputSchema: { type: "object", $defs: { id: { type: "string", minLength: 1 } }, properties: { id: { $ref: "#/$defs/id" } }, required: ["id"] },
+        inputSchema: { type: "object", $defs: { id: { type: "string", minLength: 1 } }, properties: { id: { $ref: "#/$defs/id" }, parent: { $ref: "#" } }, required: ["id"] },
         example: { id: "n1" },
       });
       manifest.prompts = [];

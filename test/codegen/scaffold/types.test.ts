@@ -72,6 +72,8 @@ describe("codegen/scaffold: the types of $ref, bounded arrays and optional templ
     const manifest = parseManifest(JSON.stringify(MANIFEST), "mcp.server.json") as Manifest;
     const types = await emitTypes(manifest, []);
     expect(types).to.not.match(/\[\s*Tag\s*,/); // no tuple of the bounded array
+    // $defs, $ref and prefixItems are within the inference: the same types as `server.tool` gives.
+    expect(types).to.contain('export type TagNotesArgs = ToolArguments<(typeof tools)["tag_notes"]["inputSchema"]>;');
     expect(types).to.match(/"tag"\?: string \| string\[\];/);
     mkdirSync(join(ROOT, "test", "fixtures", "out"), { recursive: true });
     const project = mkdtempSync(join(ROOT, "test", "fixtures", "out", "types-"));

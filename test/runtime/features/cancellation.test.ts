@@ -16,6 +16,7 @@ import {
   SESSION_ERA,
   statelessMeta,
   turn,
+  WAIT_MS,
   type Json,
 } from "../../support/features-server.js";
 
@@ -226,12 +227,14 @@ describe("features: cancellation", () => {
   });
 
   /** The first defined value of `find`, polled once per turn, at most 1000 turns. */
+  /** Polls `find` turn by turn, for as long as {@link bounded} waits: the first call of a revision may import its validators first. */
   async function until<T>(find: () => T | undefined): Promise<T> {
-    for (let i = 0; i < 1000; i++) {
+    const deadline = performance.now() + WAIT_MS;
+    while (performance.now() < deadline) {
       const value = find();
       if (value !== undefined) return value;
       await turn();
     }
-    throw new Error("gave up waiting");
+    throw new Error(`waited ${WAIT_MS} ms and gave up`);
   }
 });

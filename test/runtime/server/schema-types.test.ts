@@ -59,12 +59,31 @@ export const agreements: [
   Agrees<true>,
 ] = [true, true, true, true, true, true, true, true, true, true, true, true, true, true];
 
+// Beyond the reference: what the JSON Schema Test Suite holds sound (schema-types-suite.test.ts), each exact here.
+const tree = { type: "object", properties: { name: { type: "string" }, child: { $ref: "#/$defs/leaf" } }, $defs: { leaf: { type: "array", items: { type: "integer" } } } } as const;
+export const inferred: [
+  Same<FromSchema<{ readonly prefixItems: readonly [{ readonly type: "string" }, { readonly type: "number" }]; readonly items: false; readonly type: "array" }>, [] | [string] | [string, number]>,
+  Same<FromSchema<{ readonly type: "array"; readonly prefixItems: readonly [{ readonly type: "string" }]; readonly items: { readonly type: "boolean" } }>, [string?, ...boolean[]]>,
+  Same<FromSchema<typeof tree>, { name?: string; child?: number[]; [key: string]: unknown }>,
+  Same<FromSchema<{ readonly type: "object"; readonly patternProperties: { readonly "^x-": { readonly type: "number" } }; readonly additionalProperties: false }>, { [key: string]: number }>,
+  Same<FromSchema<{ readonly type: "object"; readonly additionalProperties: { readonly type: "string" } }>, { [key: string]: string }>,
+  Same<FromSchema<{ readonly const: { readonly a: readonly [1, "b"] } }>, { a: [1, "b"] }>,
+  Same<FromSchema<{ readonly if: { readonly type: "string" }; readonly then: { readonly enum: readonly ["a"] }; readonly else: { readonly type: "number" } }>, "a" | number>,
+  Same<FromSchema<{ readonly not: { readonly type: "null" }; readonly type: readonly ["string", "null"] }>, string>,
+  Same<FromSchema<{ readonly $schema: "http://json-schema.org/draft-07/schema#"; readonly $ref: "#/definitions/s"; readonly type: "number"; readonly definitions: { readonly s: { readonly type: "string" } } }>, string>,
+  Same<FromSchema<{ readonly $ref: "#/$defs/s"; readonly maxLength: 3; readonly $defs: { readonly s: { readonly type: "string" } } }>, string>,
+  Same<FromSchema<{ readonly properties: { readonly a: { readonly type: "string" } } }>, string | number | boolean | null | unknown[] | { a?: string; [key: string]: unknown }>,
+  Same<FromSchema<{ readonly $ref: "#name"; readonly $defs: { readonly x: { readonly $anchor: "name"; readonly type: "boolean" } } }>, boolean>,
+] = [true, true, true, true, true, true, true, true, true, true, true, true];
+
 // What we do not infer reads as unknown, and a tool's arguments then as any object.
 export const fallbacks: [
   Same<FromSchema<{ readonly $ref: "#/$defs/x" }>, unknown>,
   Same<ToolArguments<{ readonly type: "object"; readonly $ref: "#/$defs/x" }>, { [key: string]: unknown }>,
   Same<ToolArguments<{ readonly if: { readonly type: "string" } }>, Record<string, unknown>>,
-] = [true, true, true];
+  Same<FromSchema<{ readonly $ref: "https://example.com/remote.json" }>, unknown>,
+  Same<FromSchema<{ readonly type: "string"; readonly pattern: "^a" }>, string>,
+] = [true, true, true, true, true];
 
 describe("runtime/server/schema-types through tsc, as a user writes a server", function () {
   this.timeout(120_000);
