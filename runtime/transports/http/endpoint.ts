@@ -156,6 +156,9 @@ export class StreamableHttpEndpoint implements Endpoint {
     const cors = corsHeaders(req, this.options);
     const fail = (error: HttpError) => writeError(res, error, cors);
     if (this.path !== undefined && req.path !== this.path) return fail(refuse.notFound(`the MCP endpoint is ${this.path}`));
+    // A mounted handler serves any path it is given, but a well-known one is never MCP: one route
+    // for /.well-known/oauth-protected-resource* gets the metadata and nothing else (RFC 8615).
+    if (this.path === undefined && req.path.startsWith("/.well-known/")) return fail(refuse.notFound("no such metadata here; the MCP endpoint is where this handler is mounted"));
     const forbidden = checkHostAndOrigin(req, this.options);
     if (forbidden) return fail(forbidden);
     if (!this.listener || this.isClosed) return fail(new HttpError(503, -32000, "Service Unavailable: the server is not listening"));
