@@ -345,10 +345,11 @@ describe("DPoP (RFC 9449)", function () {
 
     for (const nonces of [false, true])
       it(`AuthorizationCodeProvider with dpop gets a DPoP-bound token and uses it with fresh proofs${nonces ? ", answering both servers' nonces" : ""}`, async () => {
-        const { mcpUrl, seen, answers } = await setUp(nonces);
+        const { as, mcpUrl, seen, answers } = await setUp(nonces);
         const store = new MemoryAuthStore();
         const provider = new AuthorizationCodeProvider({ redirectUri: REDIRECT, interaction: headlessInteraction({ redirectUri: REDIRECT }), clientMetadata: { client_name: "dpop" }, store, dpop: true });
-        const client = await McpClient.connect(new HttpClientTransport(mcpUrl, { authProvider: provider }), { name: "c", version: "1", logger: () => {} });
+        // One revision: a failed first attempt must not be masked by falling back to the other era.
+        const client = await McpClient.connect(new HttpClientTransport(mcpUrl, { authProvider: provider }), { name: "c", version: "1", revision: "2026-07-28", logger: () => {} });
         for (let i = 0; i < 3; i++) expect((await client.callTool("whoami", {})).content).to.deep.equal([{ type: "text", text: "user-1" }]);
         await client.close();
         const stored = await store.getTokens(mcpUrl);
@@ -363,10 +364,13 @@ describe("DPoP (RFC 9449)", function () {
         if (nonces) expect(nonceChallenges).to.equal(1);
         else expect(nonceChallenges).to.equal(0);
         expect(answers.filter((a) => a.status !== 200 && a.error !== "use_dpop_nonce" && a.error !== undefined)).to.deep.equal([]);
+        // One sign-in, one token: a nonce is answered by sending the request again, never by signing in again.
+        expect(as.authorizations).to.have.length(1);
+        expect(as.grants.map((g) => g.grantType)).to.deep.equal(["authorization_code"]);
       });
 
     it("ClientCredentialsProvider with dpop: a machine client gets and uses a DPoP-bound token, with nonces", async () => {
-      const { mcpUrl, seen } = await setUp(true);
+      const { as, mcpUrl, seen } = await setUp(true);
       const store = new MemoryAuthStore();
       const provider = new ClientCredentialsProvider({ clientId: MACHINE.client_id, clientSecret: usedSecret(MACHINE.client_secret), store, dpop: true });
       const client = await McpClient.connect(new HttpClientTransport(mcpUrl, { authProvider: provider }), { name: "m", version: "1", logger: () => {} });
@@ -374,6 +378,7 @@ describe("DPoP (RFC 9449)", function () {
       await client.close();
       expect((await store.getTokens(mcpUrl))?.tokenType).to.equal("dpop");
       expect((seen[0]?.cnf as { jkt?: string } | undefined)?.jkt).to.be.a("string");
+      expect(as.grants.map((g) => g.grantType)).to.deep.equal(["client_credentials"]);
     });
 
     it("without dpop, the same resource server (DPoP required) refuses the client's Bearer token: the check can fail", async () => {
