@@ -173,7 +173,7 @@ export class StreamableHttpEndpoint implements Endpoint {
     let auth: AuthInfo | undefined;
     if (this.options.auth) {
       const verdict = await this.options.auth.authenticate(req.request());
-      if (verdict instanceof Response) return res.respond(verdict);
+      if (verdict instanceof Response) return res.respond(withCors(verdict, cors));
       auth = verdict;
     }
     switch (req.method) {
@@ -387,6 +387,14 @@ export class StreamableHttpEndpoint implements Endpoint {
     if (!Array.isArray(body) && metaVersion(body) !== undefined) return true;
     return this.statelessVersion(req);
   }
+}
+
+/** A refusal of `auth`, readable by an allowed page: CORS headers added (its challenge and DPoP nonce are exposed). */
+function withCors(response: Response, cors: Record<string, string>): Response {
+  if (Object.keys(cors).length === 0) return response;
+  const headers = new Headers(response.headers);
+  for (const [name, value] of Object.entries(cors)) headers.set(name, value);
+  return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
 }
 
 /** Who a session belongs to: its token's client and subject; "" without authorization. */

@@ -275,6 +275,24 @@ describe("DPoP (RFC 9449)", function () {
       for (const line of logged) expect(line).to.not.match(/eyJ[A-Za-z0-9_-]{2,}\./);
     });
 
+    it("CORS: an allowed page reads the DPoP challenge and nonce of a refusal, and may send the DPoP header", async () => {
+      const mcp = whoamiServer();
+      closing.push(() => mcp.close());
+      const auth = bearerAuth({ verifier: jwtVerifier({ issuer: ISSUER, audience: RESOURCE, jwks: { keys: [asKey.jwk] } }), resourceMetadata: { resource: RESOURCE, authorizationServers: [ISSUER] }, dpop: { nonce: true } });
+      const handle = fetchHandler(mcp, { auth, allowedHosts: "*", cors: true, allowedOrigins: ["https://app.example.com"] });
+      const at = await token(holder.jkt);
+      const request = call(`DPoP ${at}`, await proof(holder, at));
+      request.headers.set("origin", "https://app.example.com");
+      const refused = await handle(request);
+      expect(refused.status).to.equal(401);
+      expect(refused.headers.get("access-control-allow-origin")).to.equal("https://app.example.com");
+      expect(refused.headers.get("access-control-expose-headers")).to.contain("WWW-Authenticate").and.contain("DPoP-Nonce");
+      expect(refused.headers.get("dpop-nonce")).to.be.a("string");
+      await refused.body?.cancel();
+      const preflight = await handle(new Request(RESOURCE, { method: "OPTIONS", headers: { origin: "https://app.example.com", "access-control-request-method": "POST" } }));
+      expect(preflight.headers.get("access-control-allow-headers")).to.match(/\bDPoP\b/);
+    });
+
     it("refuses a replayed proof in the node:http endpoint too, and no answer repeats the proof or the token", async () => {
       const mcp = whoamiServer();
       const auth = bearerAuth({ verifier: jwtVerifier({ issuer: ISSUER, audience: RESOURCE, jwks: { keys: [asKey.jwk] } }), resourceMetadata: { resource: RESOURCE, authorizationServers: [ISSUER] }, dpop: {} });
