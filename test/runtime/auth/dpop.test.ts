@@ -40,15 +40,17 @@ function whoamiServer(): McpServer {
 
 interface ProofKey {
   privateKey: KeyLike;
+  /** The private part of the JWK, for a proof that wrongly carries it. */
+  d: string;
   jwk: JWK;
   jkt: string;
 }
 
 async function proofKey(): Promise<ProofKey> {
   const pair = await generateKeyPair("ES256", { extractable: true });
-  usedSecret((await exportJWK(pair.privateKey)).d!);
+  const d = usedSecret((await exportJWK(pair.privateKey)).d!);
   const jwk = await exportJWK(pair.publicKey);
-  return { privateKey: pair.privateKey as KeyLike, jwk, jkt: await calculateJwkThumbprint(jwk) };
+  return { privateKey: pair.privateKey as KeyLike, d, jwk, jkt: await calculateJwkThumbprint(jwk) };
 }
 
 /** What the server answered: status, the OAuth error of the body, its WWW-Authenticate and DPoP-Nonce. */
@@ -149,6 +151,7 @@ describe("DPoP (RFC 9449)", function () {
       ["typ JWT", (at) => proof(holder, at, {}, { typ: "JWT" }), /typ is not dpop\+jwt/],
       ["a header jwk that is not the signing key", (at) => proof(holder, at, {}, { jwk: thief.jwk }), /signature does not verify/],
       ["no jwk in the header", (at) => proof(holder, at, {}, { jwk: undefined }), /no public jwk|not a well-formed/],
+      ["a private key as the header jwk", async (at) => proof(holder, at, {}, { jwk: { ...holder.jwk, d: holder.d } }), /no public jwk|not a well-formed/],
     ];
     for (const [what, make, said] of refusals)
       it(`refuses a proof with ${what}: 401 invalid_dpop_proof in a DPoP challenge`, async () => {
