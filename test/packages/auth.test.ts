@@ -67,6 +67,38 @@ console.log(JSON.stringify({ status: response.status, text: answer.result?.conte
 await server.close();
 `;
 
+/** DPoP at the resource server with jose alone: a bound token, a proof signed with jose, then the same proof replayed. */
+const DPOP_SERVER = `
+import { calculateJwkThumbprint, exportJWK, generateKeyPair, SignJWT } from "jose";
+import { createHash, randomUUID } from "node:crypto";
+import { createServer } from "@mcp-codegen/runtime";
+import { fetchHandler } from "@mcp-codegen/runtime/http";
+import { bearerAuth, jwtVerifier } from "@mcp-codegen/runtime/auth";
+const resource = "http://mcp.test/mcp";
+const as = await generateKeyPair("ES256");
+const holder = await generateKeyPair("ES256", { extractable: true });
+const jwk = await exportJWK(holder.publicKey);
+const auth = bearerAuth({ verifier: jwtVerifier({ issuer: "https://as.test", audience: resource, key: await exportJWK(as.publicKey) }), resourceMetadata: { resource, authorizationServers: ["https://as.test"] }, dpop: { required: true } });
+const server = createServer({ name: "dpop", version: "1.0.0" });
+server.tool({ name: "whoami", inputSchema: { type: "object" } }, (_args, ctx) => ({ content: [{ type: "text", text: ctx.auth.subject }] }));
+const handle = fetchHandler(server, { auth, allowedHosts: "*" });
+const now = Math.floor(Date.now() / 1000);
+const token = await new SignJWT({ sub: "alice", cnf: { jkt: await calculateJwkThumbprint(jwk) } }).setProtectedHeader({ alg: "ES256" }).setIssuer("https://as.test").setAudience(resource).setIssuedAt(now).setExpirationTime(now + 60).sign(as.privateKey);
+const proof = await new SignJWT({ jti: randomUUID(), htm: "POST", htu: resource, iat: now, ath: createHash("sha256").update(token).digest("base64url") }).setProtectedHeader({ alg: "ES256", typ: "dpop+jwt", jwk }).sign(holder.privateKey);
+const meta = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {}, "io.modelcontextprotocol/clientInfo": { name: "t", version: "1" } };
+const send = () => handle(new Request(resource, {
+  method: "POST",
+  headers: { authorization: "DPoP " + token, dpop: proof, "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2026-07-28", "mcp-method": "tools/call", "mcp-name": "whoami" },
+  body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "whoami", arguments: {}, _meta: meta } }),
+}));
+const first = await send();
+const text = (await first.json()).result?.content?.[0]?.text;
+const replay = await send();
+const refused = await replay.json();
+console.log(JSON.stringify({ first: first.status, text, replay: replay.status, error: refused.error?.data?.error, challenge: replay.headers.get("www-authenticate")?.split(" ")[0] }));
+await server.close();
+`;
+
 describe("@mcp-codegen/runtime/auth from the packed packages", function () {
   this.timeout(600_000);
   let packed: Packed;
@@ -111,6 +143,12 @@ describe("@mcp-codegen/runtime/auth from the packed packages", function () {
     const result = JSON.parse(run.stdout) as { status: number; text: string; client: string };
     expect(result).to.include({ status: 200, text: "alice" });
     expect(result.client).to.contain("npm install oauth4webapi");
+  });
+
+  it("with jose alone, the resource server checks DPoP: a bound token with its proof is served, the proof replayed is refused", () => {
+    const run = node(DPOP_SERVER, project);
+    expect(run.status, describeRun(run)).to.equal(0);
+    expect(JSON.parse(run.stdout)).to.deep.equal({ first: 200, text: "alice", replay: 401, error: "invalid_dpop_proof", challenge: "DPoP" });
   });
 
   it("every TypeScript snippet of docs/authorization.md type-checks against the installed packages", async () => {

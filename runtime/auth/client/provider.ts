@@ -95,7 +95,7 @@ export abstract class OAuthProvider implements AuthProvider {
         response = await o4w().protectedResourceRequest(tokens.accessToken, method, url, headers, (init?.body ?? null) as string | null, {
           DPoP: dpop,
           signal: init?.signal ?? undefined,
-          ...requestOptionsWithoutTimeout(url, this.discovery(base)),
+          ...resourceRequestOptions(base),
         });
       } catch (error) {
         // oauth4webapi throws on any WWW-Authenticate challenge; the loop in fetch() reads it.
@@ -281,10 +281,13 @@ function isNonceChallenge(response: Response): boolean {
   return response.status === 401 && response.headers.has("dpop-nonce") && /(^|[\s,])error\s*=\s*"?use_dpop_nonce"?/i.test(response.headers.get("www-authenticate") ?? "");
 }
 
-/** oauth4webapi's options for a request to the MCP server: its own signal (a stream may last), no timeout. */
-function requestOptionsWithoutTimeout(url: URL, options: DiscoveryOptions): { [key: symbol]: unknown } {
-  const { signal: _timeout, ...rest } = requestOptions(url, options);
-  return rest;
+/**
+ * oauth4webapi's options for a request to the MCP server: the transport's fetch and signal (a
+ * stream may last: no timeout), and its URL as given, as a Bearer request is sent (`allowHttp`
+ * is about authorization servers).
+ */
+function resourceRequestOptions(base: typeof fetch): { [key: symbol]: unknown } {
+  return { [o4w().customFetch]: base, [o4w().allowInsecureRequests]: true };
 }
 
 function withBearer(init: RequestInit | undefined, token: string | undefined): RequestInit | undefined {

@@ -19,6 +19,7 @@ import {
 import { createServer, McpClient, type McpServer } from "../../../runtime/index.js";
 import { MemoryNonceStore } from "../../../runtime/stores/nonce-store.js";
 import { fetchHandler, http, HttpClientTransport, type HttpEndpoint } from "../../../runtime/transports/http/index.js";
+import type { CryptoKeyPair } from "oauth4webapi";
 import { MACHINE, startAuthorizationServer, type AuthorizationServer } from "../../../examples/shared/oidc-authorization-server.js";
 import { usedSecret } from "../../support/secrets.js";
 
@@ -294,6 +295,30 @@ describe("DPoP (RFC 9449)", function () {
       await refused.body?.cancel();
       const preflight = await handle(new Request(RESOURCE, { method: "OPTIONS", headers: { origin: "https://app.example.com", "access-control-request-method": "POST" } }));
       expect(preflight.headers.get("access-control-allow-headers")).to.match(/\bDPoP\b/);
+    });
+
+    it("a provider with your key pair presents a stored DPoP-bound token with its proofs, to an http: server that is not loopback, through the transport's fetch", async () => {
+      const mcp = whoamiServer();
+      closing.push(() => mcp.close());
+      const auth = bearerAuth({ verifier: jwtVerifier({ issuer: ISSUER, audience: RESOURCE, jwks: { keys: [asKey.jwk] } }), resourceMetadata: { resource: RESOURCE, authorizationServers: [ISSUER] }, dpop: { required: true, nonce: true } });
+      const handle = fetchHandler(mcp, { auth, allowedHosts: "*" });
+      const keyPair = (await crypto.subtle.generateKey({ name: "ECDSA", namedCurve: "P-256" }, false, ["sign", "verify"])) as CryptoKeyPair;
+      const jkt = await calculateJwkThumbprint(await exportJWK(keyPair.publicKey));
+      const store = new MemoryAuthStore();
+      await store.setTokens(RESOURCE, { issuer: ISSUER, accessToken: await token(jkt), tokenType: "dpop", expiresAt: Date.now() + 600_000 });
+      const provider = new ClientCredentialsProvider({ clientId: "unused", clientSecret: usedSecret("unused-secret-7c1d"), store, dpop: { keyPair } });
+      const seen: string[] = [];
+      // http://mcp.test is not loopback: served in process by the transport's fetch, as a proxy or a test would.
+      const transport = new HttpClientTransport(RESOURCE, { authProvider: provider, fetch: async (input, init) => {
+        const request = new Request(input, init);
+        seen.push(request.headers.get("authorization")?.split(" ")[0] ?? "none");
+        return handle(request);
+      } });
+      const client = await McpClient.connect(transport, { name: "k", version: "1", revision: "2026-07-28", logger: () => {} });
+      expect((await client.callTool("whoami", {})).content).to.deep.equal([{ type: "text", text: "alice" }]);
+      await client.close();
+      expect(seen.length).to.be.at.least(2);
+      expect(seen.filter((scheme) => scheme !== "DPoP")).to.deep.equal([]);
     });
 
     it("refuses a replayed proof in the node:http endpoint too, and no answer repeats the proof or the token", async () => {
