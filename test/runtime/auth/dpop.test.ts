@@ -415,6 +415,33 @@ describe("DPoP (RFC 9449)", function () {
         expect(as.grants.map((g) => g.grantType)).to.deep.equal(["authorization_code"]);
       });
 
+    it("refreshes an expired DPoP-bound token with a proof (RFC 9449 §5), answering the nonce, and the new token is bound to the same key", async () => {
+      const { as, mcpUrl, seen } = await setUp(true);
+      const store = new MemoryAuthStore();
+      const provider = new AuthorizationCodeProvider({ redirectUri: REDIRECT, interaction: headlessInteraction({ redirectUri: REDIRECT }), clientMetadata: { client_name: "dpop-refresh" }, store, dpop: true });
+      const client = await McpClient.connect(new HttpClientTransport(mcpUrl, { authProvider: provider }), { name: "r", version: "1", revision: "2026-07-28", logger: () => {} });
+      try {
+        await client.callTool("whoami", {});
+        const first = (await store.getTokens(mcpUrl))!;
+        expect(first.refreshToken, "a refresh token (offline_access)").to.be.a("string");
+        usedSecret(first.accessToken);
+        usedSecret(first.refreshToken!);
+        await store.setTokens(mcpUrl, { ...first, expiresAt: Date.now() - 1000 });
+        expect((await client.callTool("whoami", {})).content).to.deep.equal([{ type: "text", text: "user-1" }]);
+        const second = (await store.getTokens(mcpUrl))!;
+        usedSecret(second.accessToken);
+        if (second.refreshToken) usedSecret(second.refreshToken);
+        expect(second.accessToken).to.not.equal(first.accessToken);
+        expect(second.tokenType).to.equal("dpop");
+      } finally {
+        await client.close();
+      }
+      expect(as.grants.map((g) => g.grantType)).to.deep.equal(["authorization_code", "refresh_token"]);
+      const jkts = seen.map((claims) => (claims.cnf as { jkt?: string }).jkt);
+      expect(jkts).to.have.length(2);
+      expect(jkts[1]).to.equal(jkts[0]);
+    });
+
     it("ClientCredentialsProvider with dpop: a machine client gets and uses a DPoP-bound token, with nonces", async () => {
       const { as, mcpUrl, seen } = await setUp(true);
       const store = new MemoryAuthStore();
