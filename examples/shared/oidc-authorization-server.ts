@@ -30,6 +30,8 @@ export async function startAuthorizationServer(options: {
   /** Resources whose access tokens are opaque (introspectable) instead of JWTs. */
   opaque?: readonly string[];
   port?: number;
+  /** DPoP (RFC 9449, on by default in oidc-provider): require the authorization server's nonce (§8). */
+  dpopNonce?: boolean;
 }): Promise<AuthorizationServer> {
   const server: Server = createServer();
   await new Promise<void>((resolve) => server.listen(options.port ?? 0, "127.0.0.1", resolve));
@@ -52,6 +54,8 @@ export async function startAuthorizationServer(options: {
       registration: { enabled: true },
       introspection: { enabled: true },
       clientCredentials: { enabled: true },
+      // A proof at the token endpoint binds the token to its key (cnf.jkt, token_type DPoP).
+      dPoP: { enabled: true, nonceSecret: Buffer.from(crypto.getRandomValues(new Uint8Array(32))), requireNonce: () => options.dpopNonce === true },
       resourceIndicators: {
         enabled: true,
         defaultResource: () => undefined as unknown as string,

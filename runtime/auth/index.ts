@@ -6,3 +6,4 @@
 export type { AuthInfo } from "./types.js";
 export * from "./server/index.js";
 export * from "./client/index.js";
+export { MissingPeerError } from "./peers.js";

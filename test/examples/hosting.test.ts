@@ -8,7 +8,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import type { Server } from "node:http";
-import { connect, createServer as createNetServer, type AddressInfo } from "node:net";
+import { connect, type AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { serve } from "@hono/node-server";
@@ -16,36 +16,18 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { expect } from "chai";
 import { post, stateless } from "../runtime/transports/http/support.js";
+import { freePort } from "../support/free-port.js";
+import { asShown as showFile } from "../support/snippets.js";
 import { ROOT, WAIT_MS } from "./support.js";
 
 const HOSTING = join(ROOT, "examples", "hosting");
 const RUNTIMES = join(ROOT, "tools", "runtimes", "node_modules", ".bin");
 
-/** A file of examples/hosting as docs/transports.md shows it: without its leading comment, importing the packages. */
-function asShown(name: string): string {
-  const lines = readFileSync(join(HOSTING, `${name}.ts`), "utf8").split("\n");
-  const start = lines.findIndex((line) => !line.startsWith("//"));
-  return lines
-    .slice(start)
-    .join("\n")
-    .replaceAll("../../runtime/index.js", "@mcp-codegen/runtime")
-    .replaceAll("../../runtime/http.js", "@mcp-codegen/runtime/http");
-}
+const asShown = (name: string) => showFile(`hosting/${name}.ts`);
 
 interface Mounted {
   readonly url: string;
   close(): Promise<void>;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createNetServer();
-    probe.once("error", reject);
-    probe.listen(0, "127.0.0.1", () => {
-      const { port } = probe.address() as AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
 }
 
 /** Spawns a runtime serving a snippet on `port`; resolves once the port accepts connections. */

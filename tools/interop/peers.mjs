@@ -3,6 +3,8 @@
 import { fileURLToPath } from "node:url";
 
 export { Client, InMemoryTransport, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+// DPoP (SEP-1932): a signing session and the fetch wrapper that presents a DPoP-bound token.
+export { DpopSession, withDpop } from "@modelcontextprotocol/client";
 export { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 export { McpServer, createMcpHandler } from "@modelcontextprotocol/server";
 export { serveStdio, StdioServerTransport } from "@modelcontextprotocol/server/stdio";

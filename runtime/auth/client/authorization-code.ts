@@ -1,4 +1,5 @@
-import * as oauth from "oauth4webapi";
+import type * as oauth from "oauth4webapi";
+import { o4w } from "../peers.js";
 import { checkPkce, isLoopback, requestOptions, type Discovered } from "./discovery.js";
 import { describe, OAuthFlowError } from "./errors.js";
 import type { UserInteraction } from "./interaction.js";
@@ -39,14 +40,14 @@ export class AuthorizationCodeProvider extends OAuthProvider {
     const as = found.defaultEndpoints ? found.as : checkPkce(found.as);
     const { client, auth } = await this.clientFor(found, base);
     if (!as.authorization_endpoint) throw new OAuthFlowError("authorization request", as.issuer, "the authorization server has no authorization_endpoint");
-    const verifier = oauth.generateRandomCodeVerifier();
-    const state = oauth.generateRandomState();
+    const verifier = o4w().generateRandomCodeVerifier();
+    const state = o4w().generateRandomState();
     const authorizationUrl = new URL(as.authorization_endpoint);
     const params = authorizationUrl.searchParams;
     params.set("response_type", "code");
     params.set("client_id", client.client_id);
     params.set("redirect_uri", this.options.redirectUri);
-    params.set("code_challenge", await oauth.calculatePKCECodeChallenge(verifier));
+    params.set("code_challenge", await o4w().calculatePKCECodeChallenge(verifier));
     params.set("code_challenge_method", "S256");
     params.set("state", state);
     params.set("resource", found.resource);
@@ -55,7 +56,7 @@ export class AuthorizationCodeProvider extends OAuthProvider {
     const callback = await this.options.interaction(authorizationUrl);
     let validated: URLSearchParams;
     try {
-      validated = oauth.validateAuthResponse(as, client, callback, state);
+      validated = o4w().validateAuthResponse(as, client, callback, state);
     } catch (error) {
       const sent = callback.searchParams;
       const detail = sent.get("error") ? `${sent.get("error")}${sent.get("error_description") ? `: ${sent.get("error_description")}` : ""}` : describe(error);
@@ -63,11 +64,15 @@ export class AuthorizationCodeProvider extends OAuthProvider {
     }
     const endpoint = new URL(as.token_endpoint ?? as.issuer);
     try {
-      const response = await oauth.authorizationCodeGrantRequest(as, client, auth, validated, this.options.redirectUri, verifier, {
-        ...requestOptions(endpoint, this.discovery(base)),
-        additionalParameters: { resource: found.resource },
+      const result = await this.tokenRequest(async (DPoP) => {
+        const response = await o4w().authorizationCodeGrantRequest(as, client, auth, validated, this.options.redirectUri, verifier, {
+          ...requestOptions(endpoint, this.discovery(base)),
+          additionalParameters: { resource: found.resource },
+          DPoP,
+        });
+        return o4w().processAuthorizationCodeResponse(as, client, response);
       });
-      return toStored(found, await oauth.processAuthorizationCodeResponse(as, client, response), scope);
+      return toStored(found, result, scope);
     } catch (error) {
       throw new OAuthFlowError("token request", endpoint.href, describe(error), { cause: error });
     }
@@ -116,8 +121,8 @@ export class AuthorizationCodeProvider extends OAuthProvider {
     };
     const endpoint = new URL(as.registration_endpoint!);
     try {
-      const response = await oauth.dynamicClientRegistrationRequest(as, metadata, requestOptions(endpoint, this.discovery(base)));
-      const result = await oauth.processDynamicClientRegistrationResponse(await withSecretExpiry(response));
+      const response = await o4w().dynamicClientRegistrationRequest(as, metadata, requestOptions(endpoint, this.discovery(base)));
+      const result = await o4w().processDynamicClientRegistrationResponse(await withSecretExpiry(response));
       return {
         client_id: result.client_id,
         client_secret: typeof result.client_secret === "string" ? result.client_secret : undefined,

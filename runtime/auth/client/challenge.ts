@@ -9,11 +9,11 @@ export interface BearerChallenge {
 // auth-param = token BWS "=" BWS ( token / quoted-string ) (RFC 9110 §11.2)
 const PARAM = /([!#$%&'*+.^_`|~0-9A-Za-z-]+)\s*=\s*(?:"((?:[^"\\]|\\.)*)"|([!#$%&'*+.^_`|~0-9A-Za-z/-]+=*))/gy;
 
-/** The Bearer challenge of a response, if it has one; parameters of other schemes are ignored. */
+/** The Bearer (else the DPoP, RFC 9449 §7.1) challenge of a response, if it has one; other schemes are ignored. */
 export function bearerChallenge(response: Response): BearerChallenge | undefined {
   const header = response.headers.get("www-authenticate");
   if (!header || header.length > 8192) return undefined;
-  const start = /(^|,)\s*bearer(\s+|$|,)/i.exec(header);
+  const start = /(^|,)\s*bearer(\s+|$|,)/i.exec(header) ?? /(^|,)\s*dpop(\s+|$|,)/i.exec(header);
   if (!start) return undefined;
   const params: Record<string, string> = {};
   let at = start.index + start[0].length;

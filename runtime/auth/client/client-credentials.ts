@@ -1,5 +1,6 @@
 import type * as jose from "jose";
-import * as oauth from "oauth4webapi";
+import type * as oauth from "oauth4webapi";
+import { loadJose, o4w } from "../peers.js";
 import { requestOptions, type Discovered } from "./discovery.js";
 import { describe, OAuthFlowError } from "./errors.js";
 import { clientSecretBasic, OAuthProvider, toStored, type ProviderOptions } from "./provider.js";
@@ -38,8 +39,11 @@ export class ClientCredentialsProvider extends OAuthProvider {
     const parameters: Record<string, string> = { resource: found.resource };
     if (scope) parameters.scope = scope;
     try {
-      const response = await oauth.clientCredentialsGrantRequest(found.as, client, auth, parameters, requestOptions(endpoint, this.discovery(base)));
-      return toStored(found, await oauth.processClientCredentialsResponse(found.as, client, response), scope);
+      const result = await this.tokenRequest(async (DPoP) => {
+        const response = await o4w().clientCredentialsGrantRequest(found.as, client, auth, parameters, { ...requestOptions(endpoint, this.discovery(base)), DPoP });
+        return o4w().processClientCredentialsResponse(found.as, client, response);
+      });
+      return toStored(found, result, scope);
     } catch (error) {
       throw new OAuthFlowError("client credentials token request", endpoint.href, describe(error), { cause: error });
     }
@@ -49,8 +53,8 @@ export class ClientCredentialsProvider extends OAuthProvider {
     const client = { client_id: this.options.clientId };
     const o = this.options;
     if ("clientSecret" in o) return { client, auth: clientSecretBasic(o.clientSecret) };
-    this.key ??= import("jose").then((jose) => jose.importPKCS8(o.privateKey, o.algorithm ?? "ES256"));
+    this.key ??= loadJose("ClientCredentialsProvider with a privateKey (private_key_jwt)").then((jose) => jose.importPKCS8(o.privateKey, o.algorithm ?? "ES256"));
     const key = await this.key;
-    return { client, auth: oauth.PrivateKeyJwt(o.keyId ? { key, kid: o.keyId } : key) };
+    return { client, auth: o4w().PrivateKeyJwt(o.keyId ? { key, kid: o.keyId } : key) };
   }
 }

@@ -1,4 +1,5 @@
-import * as oauth from "oauth4webapi";
+import type * as oauth from "oauth4webapi";
+import { o4w } from "../peers.js";
 import { describe, OAuthFlowError } from "./errors.js";
 
 /** What discovery found for one MCP server: where to authorize and for which resource. */
@@ -28,8 +29,8 @@ export function isLoopback(url: URL): boolean {
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- one option bag for every oauth4webapi request
 export function requestOptions(url: URL, options: DiscoveryOptions): oauth.HttpRequestOptions<any, any> {
   return {
-    [oauth.customFetch]: options.fetch,
-    [oauth.allowInsecureRequests]: (options.allowHttp ?? isLoopback)(url),
+    [o4w().customFetch]: options.fetch,
+    [o4w().allowInsecureRequests]: (options.allowHttp ?? isLoopback)(url),
     signal: AbortSignal.timeout(TIMEOUT_MS),
   };
 }
@@ -82,10 +83,10 @@ async function protectedResourceMetadata(server: URL, fromChallenge: string | un
   } else {
     const pathInserted = new URL(server);
     pathInserted.search = "";
-    candidates.push({ url: wellKnown(pathInserted, "oauth-protected-resource"), request: () => oauth.resourceDiscoveryRequest(pathInserted, requestOptions(pathInserted, options)) });
+    candidates.push({ url: wellKnown(pathInserted, "oauth-protected-resource"), request: () => o4w().resourceDiscoveryRequest(pathInserted, requestOptions(pathInserted, options)) });
     if (pathInserted.pathname !== "/") {
       const root = new URL(server.origin);
-      candidates.push({ url: wellKnown(root, "oauth-protected-resource"), request: () => oauth.resourceDiscoveryRequest(root, requestOptions(root, options)) });
+      candidates.push({ url: wellKnown(root, "oauth-protected-resource"), request: () => o4w().resourceDiscoveryRequest(root, requestOptions(root, options)) });
     }
   }
   for (const { url, request } of candidates) {
@@ -103,7 +104,7 @@ async function protectedResourceMetadata(server: URL, fromChallenge: string | un
     const resource = typeof declared?.resource === "string" ? declared.resource : server.href;
     let metadata: oauth.ResourceServer;
     try {
-      metadata = await oauth.processResourceDiscoveryResponse(new URL(resource), response);
+      metadata = await o4w().processResourceDiscoveryResponse(new URL(resource), response);
     } catch (error) {
       throw new OAuthFlowError("protected resource metadata", url, describe(error), { cause: error });
     }
@@ -131,7 +132,7 @@ function covers(resource: URL, server: URL): boolean {
 async function authorizationServerMetadata(issuer: URL, options: DiscoveryOptions): Promise<oauth.AuthorizationServer | undefined> {
   const hasPath = issuer.pathname !== "/" && issuer.pathname !== "";
   const attempts: { url: string; request: () => Promise<Response> }[] = [
-    { url: wellKnown(issuer, "oauth-authorization-server"), request: () => oauth.discoveryRequest(issuer, { ...requestOptions(issuer, options), algorithm: "oauth2" }) },
+    { url: wellKnown(issuer, "oauth-authorization-server"), request: () => o4w().discoveryRequest(issuer, { ...requestOptions(issuer, options), algorithm: "oauth2" }) },
   ];
   if (hasPath) {
     const inserted = new URL(wellKnown(issuer, "openid-configuration"));
@@ -139,7 +140,7 @@ async function authorizationServerMetadata(issuer: URL, options: DiscoveryOption
   }
   attempts.push({
     url: `${issuer.href.replace(/\/$/, "")}/.well-known/openid-configuration`,
-    request: () => oauth.discoveryRequest(issuer, { ...requestOptions(issuer, options), algorithm: "oidc" }),
+    request: () => o4w().discoveryRequest(issuer, { ...requestOptions(issuer, options), algorithm: "oidc" }),
   });
   for (const { url, request } of attempts) {
     const response = await request().catch((error: Error) => {
@@ -150,7 +151,7 @@ async function authorizationServerMetadata(issuer: URL, options: DiscoveryOption
       continue;
     }
     try {
-      return await oauth.processDiscoveryResponse(issuer, response);
+      return await o4w().processDiscoveryResponse(issuer, response);
     } catch (error) {
       throw new OAuthFlowError("authorization server metadata", url, describe(error), { cause: error });
     }
@@ -175,6 +176,6 @@ function wellKnown(url: URL, name: string): string {
 }
 
 function get(url: URL, options: DiscoveryOptions): Promise<Response> {
-  oauth.checkProtocol(url, !(options.allowHttp ?? isLoopback)(url));
+  o4w().checkProtocol(url, !(options.allowHttp ?? isLoopback)(url));
   return options.fetch(url, { headers: { accept: "application/json" }, redirect: "manual", signal: AbortSignal.timeout(TIMEOUT_MS) });
 }

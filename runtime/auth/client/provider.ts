@@ -1,4 +1,5 @@
-import * as oauth from "oauth4webapi";
+import type * as oauth from "oauth4webapi";
+import { loadOAuth, o4w } from "../peers.js";
 import { bearerChallenge, type BearerChallenge } from "./challenge.js";
 import { discover, requestOptions, type Discovered, type DiscoveryOptions } from "./discovery.js";
 import { describe, OAuthFlowError } from "./errors.js";
@@ -23,6 +24,13 @@ export interface ProviderOptions {
   readonly allowHttp?: (url: URL) => boolean;
   /** Scopes to ask for instead of those the server suggests. */
   readonly scope?: string;
+  /**
+   * DPoP (RFC 9449): prove possession of a key on every token and MCP request, so that a stolen
+   * token is useless without it. `true`: a fresh ES256 key for this provider's lifetime; or your
+   * key pair (its public key extractable). The authorization server then issues DPoP-bound tokens
+   * (token_type DPoP), sent with the DPoP scheme; a server's `use_dpop_nonce` is answered once.
+   */
+  readonly dpop?: boolean | { readonly keyPair: oauth.CryptoKeyPair };
 }
 
 /** Tokens are refreshed this long before they expire. */
@@ -38,6 +46,7 @@ export abstract class OAuthProvider implements AuthProvider {
   protected readonly store: AuthStore;
   private readonly inFlight = new Map<string, Promise<StoredTokens>>();
   private readonly discovered = new Map<string, Discovered>();
+  private dpopHandle: Promise<oauth.DPoPHandle | undefined> | undefined;
 
   constructor(protected readonly options: ProviderOptions) {
     this.store = options.store ?? new MemoryAuthStore();
@@ -48,11 +57,12 @@ export abstract class OAuthProvider implements AuthProvider {
 
   fetch(base: typeof fetch): typeof fetch {
     return async (input, init) => {
+      await loadOAuth("an OAuth authProvider");
       const url = new URL(input instanceof Request ? input.url : String(input));
       const key = resourceKey(url);
       let tokens = await this.store.getTokens(key);
       if (tokens && isExpired(tokens)) tokens = (await this.refreshKnown(key, tokens, base)) ?? tokens;
-      let response = await base(input, withBearer(init, tokens?.accessToken));
+      let response = await this.send(input, init, tokens, base);
       let authorized = false;
       let stepUps = 0;
       for (;;) {
@@ -66,9 +76,65 @@ export abstract class OAuthProvider implements AuthProvider {
         } else return response;
         await response.body?.cancel().catch(() => {});
         tokens = await this.obtain(url, key, challenge, tokens, response.status === 403, base);
-        response = await base(input, withBearer(init, tokens.accessToken));
+        response = await this.send(input, init, tokens, base);
       }
     };
+  }
+
+  /**
+   * One request to the MCP server with `tokens`: Bearer, or for a DPoP-bound token the DPoP
+   * scheme and a fresh proof (RFC 9449 §7.1, with `ath`), sent again once with the nonce when
+   * the server answers `use_dpop_nonce` (§9; oauth4webapi keeps the nonce per origin).
+   */
+  private async send(input: Parameters<typeof fetch>[0], init: RequestInit | undefined, tokens: StoredTokens | undefined, base: typeof fetch): Promise<Response> {
+    if (tokens?.tokenType !== "dpop") return base(input, withBearer(init, tokens?.accessToken));
+    const dpop = await this.dpop();
+    const url = new URL(input instanceof Request ? input.url : String(input));
+    if (!dpop) throw new OAuthFlowError("resource request", url.href, "the token is DPoP-bound (token_type DPoP) but this provider has no DPoP key");
+    const method = init?.method ?? (input instanceof Request ? input.method : "GET");
+    const headers = new Headers(init?.headers);
+    headers.delete("authorization");
+    for (let attempt = 0; ; attempt++) {
+      let response: Response;
+      try {
+        response = await o4w().protectedResourceRequest(tokens.accessToken, method, url, headers, (init?.body ?? null) as string | null, {
+          DPoP: dpop,
+          signal: init?.signal ?? undefined,
+          ...resourceRequestOptions(base),
+        });
+      } catch (error) {
+        // oauth4webapi throws on any WWW-Authenticate challenge; the loop in fetch() reads it.
+        const challenged = (error as { response?: unknown }).response;
+        if (!(challenged instanceof Response)) throw error;
+        response = challenged;
+      }
+      if (attempt > 0 || !isNonceChallenge(response)) return response;
+      await response.body?.cancel().catch(() => {});
+    }
+  }
+
+  /** The DPoP handle of this provider, when `dpop` is set: one key for its lifetime. */
+  protected dpop(): Promise<oauth.DPoPHandle | undefined> {
+    const option = this.options.dpop;
+    if (!option) return Promise.resolve(undefined);
+    return (this.dpopHandle ??= (async () => {
+      const keyPair = option === true ? await o4w().generateKeyPair("ES256", { extractable: false }) : option.keyPair;
+      return o4w().DPoP({}, keyPair);
+    })());
+  }
+
+  /**
+   * A token endpoint request with this provider's DPoP proof (RFC 9449 §5), sent again once with
+   * the authorization server's nonce when it answers `use_dpop_nonce` (§8).
+   */
+  protected async tokenRequest<T>(run: (dpop: oauth.DPoPHandle | undefined) => Promise<T>): Promise<T> {
+    const dpop = await this.dpop();
+    try {
+      return await run(dpop);
+    } catch (error) {
+      if (dpop && o4w().isDPoPNonceError(error)) return run(dpop);
+      throw error;
+    }
   }
 
   private obtain(url: URL, key: string, challenge: BearerChallenge | undefined, failed: StoredTokens | undefined, stepUp: boolean, base: typeof fetch): Promise<StoredTokens> {
@@ -141,11 +207,14 @@ export abstract class OAuthProvider implements AuthProvider {
     const endpoint = new URL(found.as.token_endpoint ?? found.as.issuer);
     let result: oauth.TokenEndpointResponse;
     try {
-      const response = await oauth.refreshTokenGrantRequest(found.as, client, auth, tokens.refreshToken!, {
-        ...requestOptions(endpoint, this.discovery(base)),
-        additionalParameters: { resource: found.resource },
+      result = await this.tokenRequest(async (DPoP) => {
+        const response = await o4w().refreshTokenGrantRequest(found.as, client, auth, tokens.refreshToken!, {
+          ...requestOptions(endpoint, this.discovery(base)),
+          additionalParameters: { resource: found.resource },
+          DPoP,
+        });
+        return o4w().processRefreshTokenResponse(found.as, client, response);
       });
-      result = await oauth.processRefreshTokenResponse(found.as, client, response);
     } catch (error) {
       throw new OAuthFlowError("refresh token request", endpoint.href, describe(error), { cause: error });
     }
@@ -163,16 +232,17 @@ export function toStored(found: Discovered, result: oauth.TokenEndpointResponse,
     refreshToken: result.refresh_token ?? refreshToken,
     expiresAt: typeof result.expires_in === "number" ? Date.now() + result.expires_in * 1000 : undefined,
     scope: result.scope ?? requestedScope,
+    tokenType: result.token_type.toLowerCase(),
   };
 }
 
 /** Token endpoint authentication for a registration: its method, else the best the server lists. */
 export function clientAuthentication(as: oauth.AuthorizationServer, client: StoredClient): oauth.ClientAuth {
   const secret = client.client_secret;
-  if (!secret) return oauth.None();
+  if (!secret) return o4w().None();
   const method = client.token_endpoint_auth_method ?? preferredMethod(as.token_endpoint_auth_methods_supported, true);
-  if (method === "client_secret_post") return oauth.ClientSecretPost(secret);
-  if (method === "none") return oauth.None();
+  if (method === "client_secret_post") return o4w().ClientSecretPost(secret);
+  if (method === "none") return o4w().None();
   return clientSecretBasic(secret);
 }
 
@@ -210,6 +280,20 @@ function isExpired(tokens: StoredTokens): boolean {
 function isSubset(scope: string, granted: string | undefined): boolean {
   const have = new Set(granted?.split(" ") ?? []);
   return scope.split(" ").filter(Boolean).every((s) => have.has(s));
+}
+
+/** RFC 9449 §9: a 401 whose DPoP challenge is use_dpop_nonce, with the nonce to use. */
+function isNonceChallenge(response: Response): boolean {
+  return response.status === 401 && response.headers.has("dpop-nonce") && /(^|[\s,])error\s*=\s*"?use_dpop_nonce"?/i.test(response.headers.get("www-authenticate") ?? "");
+}
+
+/**
+ * oauth4webapi's options for a request to the MCP server: the transport's fetch and signal (a
+ * stream may last: no timeout), and its URL as given, as a Bearer request is sent (`allowHttp`
+ * is about authorization servers).
+ */
+function resourceRequestOptions(base: typeof fetch): { [key: symbol]: unknown } {
+  return { [o4w().customFetch]: base, [o4w().allowInsecureRequests]: true };
 }
 
 function withBearer(init: RequestInit | undefined, token: string | undefined): RequestInit | undefined {

@@ -7,6 +7,8 @@ export interface StoredTokens {
   readonly expiresAt?: number;
   /** The scopes granted (or, when the server did not say, those requested). */
   readonly scope?: string;
+  /** token_type, lower case: "bearer", or "dpop" for a DPoP-bound token (RFC 9449 §5). Absent: bearer. */
+  readonly tokenType?: string;
 }
 
 /** A client registration at one authorization server (RFC 7591 response, pre-registration or CIMD). */

@@ -1,5 +1,6 @@
 import type { AuthInfo } from "../types.js";
-import { challengeResponse } from "./challenge.js";
+import { challengeResponse, type DpopChallenge } from "./challenge.js";
+import { DpopProofError, dpopVerifier, type DpopOptions } from "./dpop.js";
 import { stderrLogger } from "../../util/logger.js";
 import { InvalidTokenError } from "./errors.js";
 import { redact, redactedError } from "./redact.js";
@@ -30,6 +31,11 @@ export interface BearerAuthOptions {
    * client gets a generic 503. Default: the runtime's stderr logger.
    */
   readonly onError?: (error: Error) => void;
+  /**
+   * Accept DPoP-bound tokens (RFC 9449): the DPoP scheme with a proof of the key the token is
+   * bound to (cnf.jkt). A DPoP-bound token presented as Bearer is refused whether or not this is set.
+   */
+  readonly dpop?: DpopOptions;
 }
 
 /** What an HTTP endpoint's `auth` option takes (fetchHandler and the node:http endpoint). */
@@ -44,8 +50,8 @@ export interface ResourceServerAuth {
   allows(auth: AuthInfo | undefined, kind: keyof ScopeRequirements, name: string): boolean;
 }
 
-// RFC 6750 §2.1: credentials = "Bearer" 1*SP b64token
-const BEARER = /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i;
+// RFC 6750 §2.1: credentials = "Bearer" 1*SP b64token; RFC 9449 §7.1: the same with "DPoP".
+const CREDENTIALS = /^(Bearer|DPoP) +([A-Za-z0-9\-._~+/]+=*) *$/i;
 
 /**
  * An OAuth 2.1 resource server for an MCP endpoint (MCP 2025-06-18 on, "Authorization"): bearer
@@ -54,12 +60,28 @@ const BEARER = /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i;
  * sign in and which scopes to ask for.
  */
 export function bearerAuth(options: BearerAuthOptions): ResourceServerAuth {
-  const metadata = resourceMetadata(options.resourceMetadata);
+  const dpop = options.dpop ? dpopVerifier(options.dpop) : undefined;
+  const metadata = resourceMetadata(options.resourceMetadata, dpop ? { algorithms: dpop.algorithms, required: dpop.required } : undefined);
   const paths = new Set(metadata.urls.map((u) => new URL(u).pathname));
   const required = options.requiredScopes ?? [];
   const maxHeader = options.maxHeaderBytes ?? 8192;
-  const refuse = (status: 400 | 401 | 403 | 503, error?: "invalid_token" | "insufficient_scope" | "invalid_request", description?: string, scope?: readonly string[]) =>
-    challengeResponse({ status, error, description, scope, resourceMetadata: metadata.url });
+  // The schemes this server takes: a credential of another scheme is no credential (RFC 6750 §3.1).
+  const schemes = dpop ? (dpop.required ? /^dpop(\s|$)/i : /^(bearer|dpop)(\s|$)/i) : /^bearer(\s|$)/i;
+  const refuse = (
+    status: 400 | 401 | 403 | 503,
+    error?: "invalid_token" | "insufficient_scope" | "invalid_request",
+    description?: string,
+    scope?: readonly string[],
+    proof?: { used: boolean; error?: DpopChallenge["error"]; nonce?: string },
+  ) =>
+    challengeResponse({
+      status,
+      error,
+      description,
+      scope,
+      resourceMetadata: metadata.url,
+      dpop: dpop && { algs: dpop.algorithms, bearer: !dpop.required, used: proof?.used ?? false, error: proof?.error, nonce: proof?.nonce },
+    });
   const needs = (kind: keyof ScopeRequirements, name: string): readonly string[] => options.scopes?.[kind]?.[name] ?? [];
   const log = options.onError ?? ((error: Error) => stderrLogger("error", `bearerAuth: the token verifier failed: ${error.message}`));
 
@@ -79,24 +101,41 @@ export function bearerAuth(options: BearerAuthOptions): ResourceServerAuth {
       // Two Authorization headers arrive joined by ", " (Web Headers, and node:http's raw headers
       // as runtime/transports/http/node.ts reads them); a token has no comma. Authorization is not
       // a list (RFC 9110 §11.6.2), and more than one credential is invalid_request (RFC 6750 §3.1).
-      if (header !== null && header.includes(",") && /(^|,)\s*bearer(\s|,|$)/i.test(header))
-        return refuse(400, "invalid_request", "the request carries more than one Authorization header or credential; send one Bearer token");
-      if (header === null || !/^bearer(\s|$)/i.test(header)) return refuse(401, undefined, "an access token is required", suggested);
+      if (header !== null && header.includes(",") && /(^|,)\s*(bearer|dpop)(\s|,|$)/i.test(header))
+        return refuse(400, "invalid_request", "the request carries more than one Authorization header or credential; send one token");
+      if (header === null || !schemes.test(header)) return refuse(401, undefined, "an access token is required", suggested);
       if (header.length > maxHeader) return refuse(400, "invalid_request", `the Authorization header is longer than ${maxHeader} bytes`);
-      const match = BEARER.exec(header);
-      if (!match) return refuse(400, "invalid_request", "the Authorization header is not Bearer followed by one token (RFC 6750 §2.1)");
-      const token = match[1]!;
+      const match = CREDENTIALS.exec(header);
+      if (!match) return refuse(400, "invalid_request", "the Authorization header is not Bearer (or DPoP) followed by one token (RFC 6750 §2.1)");
+      const token = match[2]!;
+      const usedDpop = match[1]!.toLowerCase() === "dpop";
+      // RFC 9449 §7.1: the proof first (local, cheap), then the token it must be bound to.
+      let jkt: string | undefined;
+      if (dpop && usedDpop) {
+        try {
+          ({ jkt } = await dpop.verify(request, token, options.resourceMetadata.resource));
+        } catch (error) {
+          if (error instanceof DpopProofError) return refuse(401, undefined, redact(error.message, [token]), suggested, { used: true, error: error.error, nonce: error.nonce });
+          log(redactedError(error, [token, request.headers.get("dpop") ?? undefined]));
+          return refuse(503, undefined, "the DPoP proof cannot be checked now; try again later");
+        }
+      }
       let info: AuthInfo;
       try {
         // The verifier checks the token's times too, with its leeway (checkTokenTimes): not again here.
         info = await options.verifier(token, request);
       } catch (error) {
-        if (error instanceof InvalidTokenError) return refuse(401, "invalid_token", redact(error.message, [token]), suggested);
-        log(redactedError(error, [token]));
+        if (error instanceof InvalidTokenError) return refuse(401, "invalid_token", redact(error.message, [token]), suggested, { used: usedDpop });
+        log(redactedError(error, [token, request.headers.get("dpop") ?? undefined]));
         return refuse(503, undefined, "the access token cannot be checked now; try again later");
       }
+      const cnf = (info.claims?.cnf as { jkt?: unknown } | undefined)?.jkt;
+      // RFC 9449 §7.2: a DPoP-bound token is never accepted as a bearer token.
+      if (!usedDpop && cnf !== undefined) return refuse(401, "invalid_token", "the token is DPoP-bound: present it with the DPoP scheme and a proof (RFC 9449 §7.1)", suggested);
+      if (usedDpop && cnf !== jkt)
+        return refuse(401, "invalid_token", cnf === undefined ? "the token is not DPoP-bound (no cnf.jkt); present it as Bearer" : "the token is bound to another key than the DPoP proof's (cnf.jkt)", suggested, { used: true });
       const missing = required.filter((s) => !info.scopes.includes(s));
-      if (missing.length) return refuse(403, "insufficient_scope", `the token lacks ${missing.join(" ")}`, union(info.scopes, required));
+      if (missing.length) return refuse(403, "insufficient_scope", `the token lacks ${missing.join(" ")}`, union(info.scopes, required), { used: usedDpop });
       return info;
     },
 
@@ -108,7 +147,7 @@ export function bearerAuth(options: BearerAuthOptions): ResourceServerAuth {
         if (!kind || typeof name !== "string") continue;
         const missing = needs(kind, name).filter((s) => !auth.scopes.includes(s));
         // SEP-2350: name every scope the request needs, the ones already granted too.
-        if (missing.length) return refuse(403, "insufficient_scope", `${name} needs ${missing.join(" ")}`, union(union(auth.scopes, required), needs(kind, name)));
+        if (missing.length) return refuse(403, "insufficient_scope", `${name} needs ${missing.join(" ")}`, union(union(auth.scopes, required), needs(kind, name)), { used: isDpopBound(auth) });
       }
       return undefined;
     },
@@ -118,6 +157,10 @@ export function bearerAuth(options: BearerAuthOptions): ResourceServerAuth {
       return needs(kind, name).every((s) => scopes.includes(s));
     },
   };
+}
+
+function isDpopBound(auth: AuthInfo): boolean {
+  return (auth.claims?.cnf as { jkt?: unknown } | undefined)?.jkt !== undefined;
 }
 
 function union(a: readonly string[], b: readonly string[]): string[] {

@@ -10,25 +10,55 @@ export interface Challenge {
   readonly scope?: readonly string[];
   /** RFC 9728 §5.1 `resource_metadata`. */
   readonly resourceMetadata: string;
+  /** A DPoP challenge too (RFC 9449 §7.1), when the server accepts DPoP. */
+  readonly dpop?: DpopChallenge;
+}
+
+export interface DpopChallenge {
+  /** The proof algorithms accepted (`algs`). */
+  readonly algs: readonly string[];
+  /** Whether a Bearer challenge is offered too (false when DPoP is required). */
+  readonly bearer: boolean;
+  /** Whether the request used the DPoP scheme: the error is then said in the DPoP challenge. */
+  readonly used: boolean;
+  /** RFC 9449 §7.1 invalid_dpop_proof, §9 use_dpop_nonce: said in the DPoP challenge, instead of `error`. */
+  readonly error?: "invalid_dpop_proof" | "use_dpop_nonce";
+  /** §9: the nonce to use, sent in DPoP-Nonce. */
+  readonly nonce?: string;
 }
 
 /**
- * The refusal of a request, as RFC 6750 §3 and RFC 9728 §5.1 shape it: WWW-Authenticate with
- * the metadata URL, the error and the scope; the body a JSON-RPC error (both eras) whose data
- * carries the OAuth error, so a client that reads either learns why.
+ * The refusal of a request, as RFC 6750 §3, RFC 9728 §5.1 and RFC 9449 §7.1 shape it:
+ * WWW-Authenticate with the metadata URL, the error and the scope (a Bearer challenge, a DPoP
+ * one with `algs`, or both); the body a JSON-RPC error (both eras) whose data carries the OAuth
+ * error, so a client that reads either learns why.
  */
 export function challengeResponse(challenge: Challenge): Response {
-  const params = [`resource_metadata="${quote(challenge.resourceMetadata)}"`];
-  if (challenge.error && challenge.status !== 503) params.push(`error="${challenge.error}"`);
-  if (challenge.description && challenge.status !== 503) params.push(`error_description="${quote(challenge.description)}"`);
-  if (challenge.scope?.length) params.push(`scope="${quote(challenge.scope.join(" "))}"`);
+  const metadata = `resource_metadata="${quote(challenge.resourceMetadata)}"`;
+  const scope = challenge.scope?.length ? [`scope="${quote(challenge.scope.join(" "))}"`] : [];
+  const dpop = challenge.dpop;
+  const error = dpop?.error ?? challenge.error;
+  // The error and its description go in the challenge of the scheme the client used (the DPoP one
+  // for a DPoP request or a DPoP error, or when Bearer is not offered), the others in both.
+  const inDpop = dpop !== undefined && (dpop.used || dpop.error !== undefined || !dpop.bearer);
+  const said = (carries: boolean) => {
+    if (!carries || challenge.status === 503) return [];
+    const params: string[] = [];
+    if (error) params.push(`error="${error}"`);
+    if (challenge.description) params.push(`error_description="${quote(challenge.description)}"`);
+    return params;
+  };
+  const challenges: string[] = [];
+  if (!dpop || dpop.bearer) challenges.push(`Bearer ${[metadata, ...said(!inDpop), ...scope].join(", ")}`);
+  if (dpop) challenges.push(`DPoP ${[metadata, ...said(inDpop), ...scope, `algs="${dpop.algs.join(" ")}"`].join(", ")}`);
   const headers: Record<string, string> = { "content-type": "application/json" };
-  if (challenge.status !== 503) headers["www-authenticate"] = `Bearer ${params.join(", ")}`;
+  if (challenge.status !== 503) headers["www-authenticate"] = challenges.join(", ");
   else headers["retry-after"] = "5";
+  if (dpop?.nonce) headers["dpop-nonce"] = dpop.nonce;
   const reason = { 400: "Bad Request", 401: "Unauthorized", 403: "Forbidden", 503: "Service Unavailable" }[challenge.status];
   const message = `${reason}${challenge.description ? `: ${challenge.description}` : ""}`;
   const data: Record<string, unknown> = {};
-  if (challenge.error) data.error = challenge.error;
+  if (error) data.error = error;
   if (challenge.description) data.error_description = challenge.description;
   if (challenge.scope?.length) data.scope = challenge.scope.join(" ");
   const body = { jsonrpc: "2.0", id: null, error: { code: TRANSPORT_ERROR, message, data } };

@@ -4,3 +4,4 @@ export { jwtVerifier, type JwtVerifierOptions } from "./jwt.js";
 export { introspectionVerifier, type IntrospectionVerifierOptions } from "./introspection.js";
 export { resourceMetadata, type ResourceMetadata, type ResourceMetadataOptions } from "./metadata.js";
 export { InvalidTokenError, VerificationUnavailableError } from "./errors.js";
+export { DpopProofError, type DpopOptions } from "./dpop.js";

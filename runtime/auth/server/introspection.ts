@@ -1,4 +1,5 @@
-import * as oauth from "oauth4webapi";
+import type * as oauth from "oauth4webapi";
+import { loadOAuth, o4w } from "../peers.js";
 import type { TokenVerifier } from "./bearer.js";
 import { describe } from "../client/errors.js";
 import { InvalidTokenError, VerificationUnavailableError } from "./errors.js";
@@ -33,13 +34,14 @@ export function introspectionVerifier(options: IntrospectionVerifierOptions): To
   const endpoint = new URL(options.authorizationServer.introspection_endpoint);
   const insecure = options.allowHttp ?? ["localhost", "127.0.0.1", "[::1]"].includes(endpoint.hostname);
   return async (token) => {
+    await loadOAuth("introspectionVerifier");
     let claims: oauth.IntrospectionResponse;
     try {
-      const response = await oauth.introspectionRequest(as, client, oauth.ClientSecretBasic(options.clientSecret), token, {
-        [oauth.allowInsecureRequests]: insecure,
+      const response = await o4w().introspectionRequest(as, client, o4w().ClientSecretBasic(options.clientSecret), token, {
+        [o4w().allowInsecureRequests]: insecure,
         signal: AbortSignal.timeout(options.timeoutMs ?? 5000),
       });
-      claims = await oauth.processIntrospectionResponse(as, client, response);
+      claims = await o4w().processIntrospectionResponse(as, client, response);
     } catch (error) {
       throw new VerificationUnavailableError(redact(`token introspection at ${endpoint.href} failed: ${describe(error)}`, [token, options.clientSecret]));
     }

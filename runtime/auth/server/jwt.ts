@@ -1,6 +1,7 @@
 import type * as Jose from "jose";
 import type { AuthInfo } from "../types.js";
 import type { TokenVerifier } from "./bearer.js";
+import { loadJose } from "../peers.js";
 import { InvalidTokenError, VerificationUnavailableError } from "./errors.js";
 import { checkTokenTimes, DEFAULT_CLOCK_TOLERANCE_SECONDS } from "./times.js";
 
@@ -10,8 +11,12 @@ export interface JwtVerifierOptions {
   readonly issuer: string;
   /** This resource (the MCP endpoint URL, RFC 8707): `aud` must contain it. */
   readonly audience: string | readonly string[];
-  /** Where the signing keys are (the AS's jwks_uri); fetched and cached by jose. */
-  readonly jwksUrl: string;
+  /** Where the signing keys are (the AS's jwks_uri); fetched and cached by jose. One of jwksUrl, jwks, key. */
+  readonly jwksUrl?: string;
+  /** The authorization server's keys, held locally (a JWK Set): for tests and single-tenant setups. */
+  readonly jwks?: { readonly keys: readonly Jose.JWK[] };
+  /** One verification key: a public JWK, a Jose.CryptoKey, or an SPKI PEM ("-----BEGIN PUBLIC KEY-----"). */
+  readonly key?: Jose.JWK | Jose.CryptoKey | string;
   /** Accepted JWS algorithms (default RS256, PS256, ES256, EdDSA; `none` never). */
   readonly algorithms?: readonly string[];
   /** How long a JWKS fetch may take (default 5000 ms); beyond, the request gets 503. */
@@ -33,17 +38,15 @@ export interface JwtVerifierOptions {
 export function jwtVerifier(options: JwtVerifierOptions): TokenVerifier {
   const algorithms = [...(options.algorithms ?? ["RS256", "PS256", "ES256", "EdDSA"])].filter((a) => a.toLowerCase() !== "none");
   const tolerance = options.clockToleranceSeconds ?? DEFAULT_CLOCK_TOLERANCE_SECONDS;
-  let ready: Promise<{ jose: typeof Jose; jwks: ReturnType<typeof Jose.createRemoteJWKSet> }> | undefined;
-  const load = () =>
-    (ready ??= import("jose").then((jose) => ({
-      jose,
-      jwks: jose.createRemoteJWKSet(new URL(options.jwksUrl), { timeoutDuration: options.jwksTimeoutMs ?? 5000 }),
-    })));
+  const sources = [options.jwksUrl, options.jwks, options.key].filter((v) => v !== undefined).length;
+  if (sources !== 1) throw new TypeError(`jwtVerifier: give exactly one of jwksUrl, jwks and key (got ${sources})`);
+  let ready: Promise<{ jose: typeof Jose; keys: Jose.JWTVerifyGetKey | Jose.CryptoKey }> | undefined;
+  const load = () => (ready ??= loadJose("jwtVerifier").then(async (jose) => ({ jose, keys: await keySource(jose, options) })));
   return async (token) => {
-    const { jose, jwks } = await load();
+    const { jose, keys } = await load();
     let payload: Jose.JWTPayload;
     try {
-      ({ payload } = await jose.jwtVerify(token, jwks, {
+      ({ payload } = await jose.jwtVerify(token, keys as Jose.JWTVerifyGetKey, {
         issuer: options.issuer,
         audience: typeof options.audience === "string" ? options.audience : [...options.audience],
         algorithms,
@@ -56,6 +59,24 @@ export function jwtVerifier(options: JwtVerifierOptions): TokenVerifier {
     }
     checkTokenTimes(payload as Record<string, unknown>, tolerance, true);
     return toAuthInfo(token, payload as Record<string, unknown>);
+  };
+}
+
+/** The verification key(s) of the options: remote JWKS, local JWKS, or one key (imported per `alg`, which jwtVerify restricts). */
+async function keySource(jose: typeof Jose, options: JwtVerifierOptions): Promise<Jose.JWTVerifyGetKey | Jose.CryptoKey> {
+  if (options.jwksUrl !== undefined) return jose.createRemoteJWKSet(new URL(options.jwksUrl), { timeoutDuration: options.jwksTimeoutMs ?? 5000 });
+  if (options.jwks !== undefined) return jose.createLocalJWKSet({ keys: [...options.jwks.keys] });
+  const key = options.key!;
+  if (typeof key !== "string" && !("kty" in key)) return key as Jose.CryptoKey;
+  const imported = new Map<string, Promise<Jose.CryptoKey | Uint8Array>>();
+  return (header: Jose.JWTHeaderParameters) => {
+    const alg = header.alg ?? "";
+    let found = imported.get(alg);
+    if (!found) {
+      found = typeof key === "string" ? jose.importSPKI(key, alg) : jose.importJWK(key, alg);
+      imported.set(alg, found);
+    }
+    return found;
   };
 }
 

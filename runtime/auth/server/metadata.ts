@@ -22,8 +22,8 @@ export interface ResourceMetadata {
   readonly document: Readonly<Record<string, unknown>>;
 }
 
-/** The metadata document and where it lives, from the options. */
-export function resourceMetadata(options: ResourceMetadataOptions): ResourceMetadata {
+/** The metadata document and where it lives, from the options (and bearerAuth's DPoP settings). */
+export function resourceMetadata(options: ResourceMetadataOptions, dpop?: { readonly algorithms: readonly string[]; readonly required: boolean }): ResourceMetadata {
   const resource = new URL(options.resource);
   if (resource.hash) throw new TypeError(`the resource ${options.resource} must not have a fragment (RFC 8707 §2)`);
   if (options.authorizationServers.length === 0) throw new TypeError("name at least one authorization server");
@@ -38,5 +38,10 @@ export function resourceMetadata(options: ResourceMetadataOptions): ResourceMeta
   if (options.scopesSupported) document.scopes_supported = [...options.scopesSupported];
   if (options.resourceName) document.resource_name = options.resourceName;
   if (options.resourceDocumentation) document.resource_documentation = options.resourceDocumentation;
+  // RFC 9728 §2: what a DPoP client needs to know before its first request.
+  if (dpop) {
+    document.dpop_signing_alg_values_supported = [...dpop.algorithms];
+    document.dpop_bound_access_tokens_required = dpop.required;
+  }
   return { urls: inserted === root ? [root] : [inserted, root], url: inserted, document };
 }

@@ -157,6 +157,9 @@ export class StreamableHttpEndpoint implements Endpoint {
     const cors = corsHeaders(req, this.options);
     const fail = (error: HttpError) => writeError(res, error, cors);
     if (this.path !== undefined && req.path !== this.path) return fail(refuse.notFound(`the MCP endpoint is ${this.path}`));
+    // A mounted handler serves any path it is given, but a well-known one is never MCP: one route
+    // for /.well-known/oauth-protected-resource* gets the metadata and nothing else (RFC 8615).
+    if (this.path === undefined && req.path.startsWith("/.well-known/")) return fail(refuse.notFound("no such metadata here; the MCP endpoint is where this handler is mounted"));
     const forbidden = checkHostAndOrigin(req, this.options);
     if (forbidden) return fail(forbidden);
     if (!this.listener || this.isClosed) return fail(new HttpError(503, -32000, "Service Unavailable: the server is not listening"));
@@ -171,7 +174,7 @@ export class StreamableHttpEndpoint implements Endpoint {
     let auth: AuthInfo | undefined;
     if (this.options.auth) {
       const verdict = await this.options.auth.authenticate(req.request());
-      if (verdict instanceof Response) return res.respond(verdict);
+      if (verdict instanceof Response) return res.respond(withCors(verdict, cors));
       auth = verdict;
     }
     switch (req.method) {
@@ -385,6 +388,14 @@ export class StreamableHttpEndpoint implements Endpoint {
     if (!Array.isArray(body) && metaVersion(body) !== undefined) return true;
     return this.statelessVersion(req);
   }
+}
+
+/** A refusal of `auth`, readable by an allowed page: CORS headers added (its challenge and DPoP nonce are exposed). */
+function withCors(response: Response, cors: Record<string, string>): Response {
+  if (Object.keys(cors).length === 0) return response;
+  const headers = new Headers(response.headers);
+  for (const [name, value] of Object.entries(cors)) headers.set(name, value);
+  return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
 }
 
 /** Who a session belongs to: its token's client and subject; "" without authorization. */

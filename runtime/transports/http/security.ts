@@ -75,7 +75,8 @@ export function corsHeaders(req: Incoming, options: SecurityOptions): Record<str
   if (origin === undefined || !originAllowed(origin, options)) return NO_HEADERS;
   return {
     "Access-Control-Allow-Origin": origin,
-    "Access-Control-Expose-Headers": "Mcp-Session-Id, MCP-Protocol-Version",
+    // WWW-Authenticate and DPoP-Nonce: a page must read a challenge and a nonce (RFC 9449 §9) to answer them.
+    "Access-Control-Expose-Headers": "Mcp-Session-Id, MCP-Protocol-Version, WWW-Authenticate, DPoP-Nonce",
     Vary: "Origin",
   };
 }
@@ -89,7 +90,7 @@ export function preflightHeaders(req: Incoming, options: SecurityOptions): Recor
     "Access-Control-Allow-Methods": "GET, POST, DELETE, OPTIONS",
     "Access-Control-Allow-Headers":
       req.header("access-control-request-headers") ??
-      "Content-Type, Accept, Mcp-Session-Id, MCP-Protocol-Version, Mcp-Method, Mcp-Name, Last-Event-ID, Authorization",
+      "Content-Type, Accept, Mcp-Session-Id, MCP-Protocol-Version, Mcp-Method, Mcp-Name, Last-Event-ID, Authorization, DPoP",
     "Access-Control-Max-Age": "600",
   };
 }

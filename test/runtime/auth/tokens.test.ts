@@ -6,7 +6,7 @@
 import { expect } from "chai";
 import { createServer as createHttpServer, type IncomingMessage, type Server } from "node:http";
 import { connect, type AddressInfo } from "node:net";
-import { exportJWK, generateKeyPair, SignJWT, type JWK } from "jose";
+import { exportJWK, exportSPKI, generateKeyPair, importJWK, SignJWT, type JWK } from "jose";
 import { bearerAuth, InvalidTokenError, introspectionVerifier, jwtVerifier, type TokenVerifier } from "../../../runtime/auth/index.js";
 import { createServer, type McpServer } from "../../../runtime/index.js";
 import { fetchHandler, http, type HttpEndpoint } from "../../../runtime/transports/http/index.js";
@@ -138,6 +138,31 @@ describe("authorization: bearer tokens", function () {
         expect(description).to.match(/more than one Authorization/);
       }
       expect(await outcome(await handle(request([`Bearer ${alice}`])))).to.include({ status: 200, subject: "alice" });
+    });
+  });
+
+  describe("jwtVerifier's keys: a JWKS URL, a local JWKS, or one key (issue 27)", () => {
+    it("verifies with a local JWKS, a public JWK, a CryptoKey or an SPKI PEM; refuses a token another key signed", async () => {
+      const token = await sign("http://mcp.test/mcp");
+      const publicKey = await importJWK(keys.jwk, "ES256");
+      const pem = await exportSPKI(publicKey as Parameters<typeof exportSPKI>[0]);
+      const request = new Request("http://mcp.test/mcp");
+      const sources = { jwks: { jwks: { keys: [keys.jwk] } }, jwk: { key: keys.jwk }, cryptoKey: { key: publicKey as Exclude<typeof publicKey, Uint8Array> }, pem: { key: pem } };
+      for (const [name, source] of Object.entries(sources)) {
+        const info = await jwtVerifier({ issuer: ISSUER, audience: "http://mcp.test/mcp", ...source })(token, request);
+        expect(info.subject, name).to.equal("alice");
+      }
+      const other = await generateKeyPair("ES256", { extractable: true });
+      for (const source of [{ key: await exportJWK(other.publicKey) }, { jwks: { keys: [{ ...(await exportJWK(other.publicKey)), kid: "k1" }] } }]) {
+        const refused = await jwtVerifier({ issuer: ISSUER, audience: "http://mcp.test/mcp", ...source })(token, request).then(() => undefined, (error: Error) => error);
+        expect(refused).to.be.instanceOf(InvalidTokenError);
+        expect(refused!.message).to.match(/signature does not verify/);
+      }
+    });
+
+    it("takes exactly one source of keys", () => {
+      expect(() => jwtVerifier({ issuer: ISSUER, audience: "a" })).to.throw(/exactly one of jwksUrl, jwks and key \(got 0\)/);
+      expect(() => jwtVerifier({ issuer: ISSUER, audience: "a", jwksUrl: jwks.url, key: keys.jwk })).to.throw(/got 2/);
     });
   });
 

@@ -3,11 +3,15 @@
 // itself, in memory and in Redis: first claim wins, a second connection sees the claim, an expired
 // nonce is never accepted, concurrent claims have exactly one winner.
 import { expect } from "chai";
+import { createHash, randomUUID } from "node:crypto";
+import { calculateJwkThumbprint, exportJWK, generateKeyPair, SignJWT } from "jose";
+import { bearerAuth, jwtVerifier } from "../../../runtime/auth/index.js";
 import { createServer, type McpServer, type RequestContext } from "../../../runtime/index.js";
 import { MemoryNonceStore, type NonceStore } from "../../../runtime/stores/nonce-store.js";
 import { RedisNonceStore } from "../../../runtime/stores/redis-nonce-store.js";
 import { quiet, RawPeer, type Json } from "../../support/features-server.js";
 import { redisForSuite } from "../../support/redis-server.js";
+import { usedSecret } from "../../support/secrets.js";
 
 const ROOTS = { roots: [{ uri: "file:///work", name: "work" }] };
 
@@ -54,6 +58,30 @@ describe("stores: single-use nonces", () => {
     expect(await store.claim("n", expiry)).to.equal(true);
     const left = Number(await commands.sendCommand(["PEXPIRETIME", "ttl:nonce:n"]));
     expect(left).to.equal(Math.ceil(expiry));
+  });
+
+  it("RedisNonceStore as DPoP replayStore: a proof used at one bearerAuth instance is refused at another (RFC 9449 §11.1)", async () => {
+    const resource = "http://mcp.test/mcp";
+    const as = await generateKeyPair("ES256");
+    const holder = await generateKeyPair("ES256", { extractable: true });
+    const jwk = await exportJWK(holder.publicKey);
+    const now = Math.floor(Date.now() / 1000);
+    const token = usedSecret(await new SignJWT({ sub: "alice", cnf: { jkt: await calculateJwkThumbprint(jwk) } }).setProtectedHeader({ alg: "ES256" }).setIssuer("https://as.test").setAudience(resource).setIssuedAt(now).setExpirationTime(now + 60).sign(as.privateKey));
+    const proof = usedSecret(await new SignJWT({ jti: randomUUID(), htm: "POST", htu: resource, iat: now, ath: createHash("sha256").update(token).digest("base64url") }).setProtectedHeader({ alg: "ES256", typ: "dpop+jwt", jwk }).sign(holder.privateKey));
+    const prefix = `dpop-${Math.random().toString(36).slice(2)}:`;
+    const instance = async () =>
+      bearerAuth({
+        verifier: jwtVerifier({ issuer: "https://as.test", audience: resource, key: await exportJWK(as.publicKey) }),
+        resourceMetadata: { resource, authorizationServers: ["https://as.test"] },
+        dpop: { replayStore: new RedisNonceStore((await connect()).commands, prefix) },
+      });
+    const request = () => new Request(resource, { method: "POST", headers: { authorization: `DPoP ${token}`, dpop: proof } });
+    const [a, b] = [await instance(), await instance()];
+    expect(await a.authenticate(request())).to.not.be.instanceOf(Response);
+    const replayed = await b.authenticate(request());
+    expect(replayed).to.be.instanceOf(Response);
+    expect((replayed as Response).status).to.equal(401);
+    expect(await (replayed as Response).text()).to.include("already used");
   });
 
   describe("two server instances with the same secret and a shared Redis", () => {

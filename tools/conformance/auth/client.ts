@@ -51,6 +51,16 @@ async function provider(): Promise<AuthProvider> {
         interaction: headlessInteraction({ redirectUri: REDIRECT_URI }),
         client: { client_id: need("client_id"), client_secret: need("client_secret") },
       });
+    case "auth/dpop":
+    case "auth/dpop-nonce":
+      // SEP-1932: a DPoP-bound token from proofs at the token endpoint, then a fresh proof on every MCP request.
+      return new AuthorizationCodeProvider({
+        redirectUri: REDIRECT_URI,
+        interaction: headlessInteraction({ redirectUri: REDIRECT_URI }),
+        clientMetadataUrl: CIMD_URL,
+        clientMetadata: { client_name: "mcp-codegen-conformance-auth" },
+        dpop: true,
+      });
     default:
       return new AuthorizationCodeProvider({
         redirectUri: REDIRECT_URI,

@@ -10,7 +10,7 @@
 // ended as it should: "auth client: done" on stdout, or, for the scenarios where a correct client
 // must refuse (REFUSALS), an OAuthFlowError on stderr. The suite's own checks cannot tell a client
 // that refused from one that never tried; this can. Scenarios of optional extensions that this
-// project does not implement (REPORTED: DPoP, enterprise-managed authorization, WIF) run and are
+// project does not implement (REPORTED: enterprise-managed authorization, WIF) run and are
 // reported apart. Anything else that fails fails the run, unless expected-failures.yml (next to
 // this file; suite names below; check "client-outcome" for the ending) lists it with a reason; so
 // does a suite or scenario that records nothing, a timeout, and a non-zero exit no failed check explains.
@@ -42,6 +42,9 @@ const HARNESS = (() => {
 const RUN_TIMEOUT_MS = 900_000;
 const SUITE_TIMEOUT_MS = 300_000;
 
+/** Scenarios of optional extensions implemented here: scored, and the run fails when one is not recorded. */
+const DPOP = ["auth/dpop", "auth/dpop-nonce"];
+
 const SUITES = [
   { name: "0.1.16 auth", cli: STABLE, args: ["--suite", "auth"] },
   { name: "0.1.16 backcompat", cli: STABLE, args: ["--suite", "backcompat"] },
@@ -54,6 +57,8 @@ const SUITES = [
     cli: ALPHA,
     args: ["--scenario", scenario, "--spec-version", "2025-03-26"],
   })),
+  // The DPoP extension (SEP-1932): in no requirement set, so run one by one.
+  ...DPOP.map((scenario) => ({ name: `0.2.0-alpha ${scenario.slice(5)}`, cli: ALPHA, args: ["--scenario", scenario] })),
 ];
 
 /** Where a correct client stops with an error: the checks score the refusal, we check its reason. */
@@ -67,10 +72,8 @@ const REFUSALS = new Map([
   // The server refuses every scope: the client gives up after a bounded number of step-ups.
   ["auth/scope-retry-limit", /HTTP 403|insufficient_scope|Forbidden/i],
 ]);
-/** Optional extensions not implemented here: run and reported, never scored. */
+/** Optional extensions not implemented here: run and reported, never scored. DPoP (auth/dpop, auth/dpop-nonce) is scored. */
 const REPORTED = new Set([
-  "auth/dpop",
-  "auth/dpop-nonce",
   "auth/enterprise-managed-authorization",
   "auth/cross-app-access-complete-flow",
   "auth/wif-jwt-bearer",
@@ -102,6 +105,7 @@ async function main() {
   if (selected.length === 0) fail(`no such suite; the suites are: ${SUITES.map((s) => s.name).join(", ")}`);
   let failed = 0;
   const summary = [];
+  const ranScenarios = new Set();
   for (const suite of selected) {
     const out = join(results, suite.name.replace(/[^a-z0-9.-]+/gi, "_"));
     const started = Date.now();
@@ -109,6 +113,7 @@ async function main() {
     const recorded = readScenarios(out);
     const scenarios = recorded.filter((s) => s.name.startsWith("auth/"));
     const scored = scenarios.filter((s) => !REPORTED.has(s.name));
+    for (const s of scored) if (s.checks.length > 0) ranScenarios.add(s.name);
     const reported = scenarios.filter((s) => REPORTED.has(s.name));
     const counts = { SUCCESS: 0, FAILURE: 0, WARNING: 0, INFO: 0, SKIPPED: 0 };
     const problems = [];
@@ -144,6 +149,15 @@ async function main() {
       for (const problem of problems) console.log(`  ${problem}`);
     }
   }
+  // An implemented extension that no suite ran (renamed upstream, dropped from the CLI) must not pass unseen.
+  if (!values.suite)
+    for (const name of DPOP)
+      if (!ranScenarios.has(name)) {
+        failed++;
+        const line = `FAIL ${name}: recorded by no suite`;
+        summary.push(line);
+        console.log(`conformance auth: ${line}`);
+      }
   console.log("conformance auth: totals");
   for (const line of summary) console.log(`  ${line}`);
   if (!values["keep-results"]) rmSync(results, { recursive: true, force: true });
