@@ -94,5 +94,8 @@ export type FrameProblem =
 /** The default largest message a byte transport accepts: 128 MiB (a 64 MiB payload and its envelope fit). */
 export const DEFAULT_MAX_MESSAGE_BYTES = 128 * 1024 * 1024;
 
-/** Bytes waiting to be written at which a transport applies back-pressure (stdio stops reading; Streamable HTTP holds the stream): 4 MiB. */
+/** Bytes waiting to be written at which a transport applies back-pressure (senders wait; stdio stops reading): 4 MiB. */
 export const DEFAULT_MAX_BUFFERED_BYTES = 4 * 1024 * 1024;
+
+/** How long a reader may stay over the bound before it is cut off (stdio, Streamable HTTP): 30 s. */
+export const DEFAULT_STUCK_TIMEOUT_MS = 30_000;

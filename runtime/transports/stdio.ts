@@ -1,7 +1,7 @@
 import type { Readable, Writable } from "node:stream";
 import { TransportClosedError } from "./closed-error.js";
 import { NdjsonDecoder } from "./ndjson-decoder.js";
-import { DEFAULT_MAX_BUFFERED_BYTES, DEFAULT_MAX_MESSAGE_BYTES, type Receiver, type SendOptions, type Transport, type TransportFacts } from "../jsonrpc/transport.js";
+import { DEFAULT_MAX_BUFFERED_BYTES, DEFAULT_MAX_MESSAGE_BYTES, DEFAULT_STUCK_TIMEOUT_MS, type Receiver, type SendOptions, type Transport, type TransportFacts } from "../jsonrpc/transport.js";
 
 /**
  * Sends of one turn leave together, in writes of at most this many messages. One write for the
@@ -34,9 +34,16 @@ export interface StdioTransportOptions {
   /**
    * Backpressure: once this many bytes wait to be written (the other side is not reading), stop
    * reading its messages until they drain. Nothing is dropped; the other side's writes block on
-   * the full pipe instead of our memory growing. Default {@link DEFAULT_MAX_BUFFERED_BYTES}.
+   * the full pipe instead of our memory growing. Sends resolve once the output drains, so a
+   * handler that awaits `ctx.progress` waits for the reader. Default {@link DEFAULT_MAX_BUFFERED_BYTES}.
    */
   readonly maxBufferedBytes?: number;
+  /**
+   * How long the output may stay over `maxBufferedBytes` before the other side counts as stuck:
+   * the transport then closes with an error (handlers aborted, the output destroyed). Only sends
+   * that nobody awaited get it there. Default {@link DEFAULT_STUCK_TIMEOUT_MS}.
+   */
+  readonly stuckTimeoutMs?: number;
 }
 
 
@@ -72,6 +79,8 @@ export class StdioTransport implements Transport {
   private readonly maxBufferedBytes: number;
   /** Reading is paused until the output drains (backpressure). */
   private throttled = false;
+  /** Set while throttled: cuts a reader that stays stuck off. */
+  private stuck: ReturnType<typeof setTimeout> | undefined;
 
   constructor(
     private readonly input: Readable,
@@ -151,11 +160,22 @@ export class StdioTransport implements Transport {
     this.throttled = true;
     this.input.pause();
     this.output.once("drain", this.unthrottle);
+    const timeoutMs = this.options.stuckTimeoutMs ?? DEFAULT_STUCK_TIMEOUT_MS;
+    if (Number.isFinite(timeoutMs)) this.stuck = setTimeout(this.cutOff, timeoutMs);
   }
 
   private readonly unthrottle = (): void => {
     this.throttled = false;
+    clearTimeout(this.stuck);
     if (this.reading) this.input.resume();
+  };
+
+  private readonly cutOff = (): void => {
+    if (this.isClosed) return;
+    const waiting = this.output.writableLength;
+    this.stopReading();
+    this.finish(new TransportClosedError(`the other side read nothing for ${this.options.stuckTimeoutMs ?? DEFAULT_STUCK_TIMEOUT_MS} ms with ${waiting} bytes waiting (limit ${this.maxBufferedBytes}); disconnected`));
+    this.output.destroy();
   };
 
   /** What this turn gathered goes first, in its own write; then `line`, resolved once written. */

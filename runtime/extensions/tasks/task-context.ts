@@ -26,8 +26,8 @@ abstract class FromRequest implements TaskContext {
   task<R>(work: (task: TaskContext) => R | Promise<R>, _options?: TaskOptions): Promise<R> {
     return Promise.resolve(work(this));
   }
-  abstract progress(progress: number, total?: number, message?: string): void;
-  abstract log(level: LogLevelName, data: unknown, logger?: string): void;
+  abstract progress(progress: number, total?: number, message?: string): Promise<void>;
+  abstract log(level: LogLevelName, data: unknown, logger?: string): Promise<void>;
   abstract elicit(params: Record<string, unknown>, options?: AskOptions): Promise<Record<string, unknown>>;
   abstract sample(params: Record<string, unknown>, options?: AskOptions): Promise<Record<string, unknown>>;
   abstract listRoots(options?: AskOptions): Promise<Record<string, unknown>>;
@@ -48,11 +48,11 @@ export class InlineTaskContext extends FromRequest {
   get signal(): AbortSignal {
     return this.origin.signal;
   }
-  progress(progress: number, total?: number, message?: string): void {
-    this.origin.progress(progress, total, message);
+  progress(progress: number, total?: number, message?: string): Promise<void> {
+    return this.origin.progress(progress, total, message);
   }
-  log(level: LogLevelName, data: unknown, logger?: string): void {
-    this.origin.log(level, data, logger);
+  log(level: LogLevelName, data: unknown, logger?: string): Promise<void> {
+    return this.origin.log(level, data, logger);
   }
   elicit(params: Record<string, unknown>, options?: AskOptions): Promise<Record<string, unknown>> {
     return this.origin.elicit(params, options);
@@ -94,11 +94,13 @@ export class RunningTaskContext extends FromRequest {
     super(origin);
   }
 
-  progress(): void {}
+  progress(): Promise<void> {
+    return Promise.resolve();
+  }
 
-  log(level: LogLevelName, data: unknown, logger?: string): void {
+  log(level: LogLevelName, data: unknown, logger?: string): Promise<void> {
     // 2026-07-28: logs belong to a request's stream, and the task's request has been answered.
-    if (this.era === "session") this.origin.log(level, data, logger);
+    return this.era === "session" ? this.origin.log(level, data, logger) : Promise.resolve();
   }
 
   elicit(params: Record<string, unknown>, options?: AskOptions): Promise<Record<string, unknown>> {

@@ -59,8 +59,8 @@ export class StatelessExchange implements Transport {
   send(message: unknown, _options?: SendOptions): Promise<void> {
     if (this.isClosed) return Promise.reject(new TransportClosedError());
     // Only this request's messages exist here; a notification the client cannot take (no SSE) is dropped.
-    this.stream.write(message);
-    return RESOLVED;
+    // Backpressure: the sender waits for room; a client stuck past the bounds is cut off, which aborts the handler.
+    return this.stream.write(message) ? (this.stream.room() ?? RESOLVED) : RESOLVED;
   }
 
   close(): Promise<void> {
