@@ -227,7 +227,12 @@ export class StreamableHttpEndpoint implements Endpoint {
       return;
     }
 
-    if (!Array.isArray(body) && (body as { method?: unknown }).method === "initialize") return this.initialize(res, body, accepts, context, auth, cors, fail);
+    if (!Array.isArray(body) && (body as { method?: unknown }).method === "initialize") {
+      // Without an id it is no request: no session may begin (its failure could not end it).
+      const id = (body as { id?: unknown }).id;
+      if (typeof id !== "string" && typeof id !== "number") return fail(refuse.invalid("initialize must be a request: its id must be a string or a number"));
+      return this.initialize(res, body, accepts, context, auth, cors, fail);
+    }
     if (Array.isArray(body) && body.some((m) => (m as { method?: unknown } | null)?.method === "initialize"))
       return fail(refuse.invalid("initialize must be sent alone, not in a batch"));
     fail(refuse.badRequest("the Mcp-Session-Id header is required: start a session with initialize, or send 2026-07-28 requests with their _meta"));

@@ -30,8 +30,9 @@ export class StatelessExchange implements Transport {
     /** Called once when the exchange closes: answered, or the client went away. */
     private readonly ended: (exchange: StatelessExchange) => void,
   ) {
-    const id = (message as { id?: unknown }).id;
-    const ids = typeof id === "string" || typeof id === "number" ? [id] : [];
+    // Only a request is answered: a response (or anything without a method) waits for nothing.
+    const { id, method } = message as { id?: unknown; method?: unknown };
+    const ids = typeof method === "string" && (typeof id === "string" || typeof id === "number") ? [id] : [];
     this.stream = new ResponseStream(
       // No event store here: the stream is never resumed, so its id is never used (a random one cost 1-3% of a call).
       "",
