@@ -3,6 +3,7 @@ import { ErrorCode, RpcError } from "../../jsonrpc/errors.js";
 import { revisionModule } from "../../session/revisions.js";
 import { summarize } from "../../session/validate.js";
 import { isTerminal, type TaskStore } from "../../stores/task-store.js";
+import type { ResultStreams } from "./result-streams.js";
 import { until } from "./until.js";
 
 /** The facts of a request a task's work reads from the request that started it, as they are there. */
@@ -90,6 +91,7 @@ export class RunningTaskContext extends FromRequest {
     readonly taskId: string,
     private readonly store: TaskStore,
     readonly signal: AbortSignal,
+    private readonly resultStreams: ResultStreams,
   ) {
     super(origin);
   }
@@ -160,7 +162,9 @@ export class RunningTaskContext extends FromRequest {
     const meta = { ...(params._meta as Record<string, unknown> | undefined), [RELATED_TASK]: { taskId: this.taskId } };
     await this.setStatus("input_required", "working");
     try {
-      const result = await this.session.request(method, { ...params, _meta: meta }, { signal: this.signal });
+      // Where each request has its own stream (Streamable HTTP), the question waits for the client's tasks/result.
+      const related = await this.resultStreams.related(this.session, this.taskId, this.signal, this.session.facts?.network === "tcp");
+      const result = await this.session.request(method, { ...params, _meta: meta }, { signal: this.signal, ...(related === undefined ? {} : { relatedRequestId: related }) });
       // The answer is the client's data: held to the revision's definition, as a request's own questions are.
       const module = revisionModule(this.revision);
       const expected = module?.methods.get(method)?.results?.[0];
