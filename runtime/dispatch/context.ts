@@ -224,6 +224,11 @@ export class HandlerContext implements RequestContext {
     return this.finished || this.inbound.cancelled;
   }
 
+  /** The response is to start apart from the progress before it (SendOptions.apart). */
+  answerApart(): void {
+    this.inbound.replyOptions = APART;
+  }
+
   /** The response is on its way: no progress after it. */
   done(): void {
     this.finished = true;
@@ -274,3 +279,4 @@ export class HandlerContext implements RequestContext {
 }
 
 const RESOLVED: Promise<void> = Promise.resolve();
+const APART = { apart: true } as const;

@@ -60,6 +60,12 @@ export interface SendOptions {
    * read in the same chunk as its response (typescript-sdk#2580). Memory and HTTP ignore it.
    */
   readonly alone?: boolean;
+  /**
+   * Start far enough after what was written before that no read of a pipe holds both: stdio
+   * writes it after 64 KiB of JSON whitespace. Sent with a response that follows progress where
+   * nothing can confirm the progress was handled (2026-07-28). Memory and HTTP ignore it.
+   */
+  readonly apart?: boolean;
 }
 
 /** Called by the transport, in order and never from inside `send`. Its methods must not throw. */

@@ -130,6 +130,7 @@ export class StdioTransport implements Transport {
     }
     if (text === undefined) return Promise.reject(new TypeError("the message is not JSON-serializable"));
     if (options?.alone) return this.writeAlone(encodeLine(text));
+    if (options?.apart) return this.writeAlone(encodeLine(text, APART_BYTES));
     if (this.corked === 0) {
       this.output.cork();
       process.nextTick(this.uncork);
@@ -290,13 +291,21 @@ const RESOLVED: Promise<void> = Promise.resolve();
  * strings, so this '\n' is the line's only one. Encoding straight into a buffer of the exact size
  * spares `text + "\n"`, which V8 would flatten first: one more copy of a 64 MiB message.
  */
-function encodeLine(text: string): Buffer {
+function encodeLine(text: string, indent = 0): Buffer {
   const length = Buffer.byteLength(text, "utf8");
-  const line = Buffer.allocUnsafe(length + 1); // fully overwritten below
-  line.write(text, 0, length, "utf8");
-  line[length] = 0x0a;
+  const line = Buffer.allocUnsafe(indent + length + 1); // fully overwritten below
+  if (indent > 0) line.fill(0x20, 0, indent);
+  line.write(text, indent, length, "utf8");
+  line[indent + length] = 0x0a;
   return line;
 }
+
+/**
+ * SendOptions.apart: the spaces before such a line (JSON allows them). Node reads a pipe 64 KiB at
+ * a time (libuv's read size) and hands each read to 'data' on its own, so the end of the line
+ * before and the end of this one never share a read: a reader handles them in two turns.
+ */
+const APART_BYTES = 64 * 1024;
 
 /** End `output` and wait until what was written is flushed; the error when that failed. */
 async function endAndFlush(output: Writable): Promise<Error | undefined> {
