@@ -178,6 +178,7 @@ export class Peer {
     this.inbound.delete(id);
     inbound.abort(reason);
     inbound.sink.none();
+    this.transport.unanswered?.(id);
     this.checkIdle();
     return true;
   }

@@ -1,3 +1,5 @@
+import type { RequestId } from "./messages.js";
+
 /**
  * The contract between the JSON-RPC layer and the ways bytes move (stdio, memory, HTTP).
  *
@@ -24,6 +26,11 @@ export interface Transport {
    * dispatch/router.ts.
    */
   readonly coalesces?: boolean;
+  /**
+   * The peer will send no response to inbound request `id`: the other side cancelled it. A
+   * transport that holds something open until a request is answered (an HTTP stream) lets go.
+   */
+  unanswered?(id: RequestId): void;
   /** The connection as observability reports it (hooks, OpenTelemetry); read only when a hook is installed. */
   readonly facts?: TransportFacts;
 }

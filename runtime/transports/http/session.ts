@@ -141,21 +141,16 @@ export class HttpSession implements Transport {
     } finally {
       this.delivering = undefined;
     }
-    for (const message of messages) this.cancelled(message);
     // Only notifications and responses, and nothing to say about them: 202 Accepted.
     if (ids.length === 0 && !stream.finished) stream.end();
   }
 
   /**
-   * notifications/cancelled: the peer has aborted the request's handler, and no response will
-   * follow (MCP "Cancellation"). Its stream stops waiting for one (and ends when nothing else is
+   * The peer aborted the request's handler (notifications/cancelled, MCP "Cancellation") and no
+   * response will follow. Its stream stops waiting for one (and ends when nothing else is
    * pending), and its id is free again, so an idle session can expire.
    */
-  private cancelled(message: unknown): void {
-    const m = message as { method?: unknown; params?: { requestId?: unknown } } | null;
-    if (m?.method !== "notifications/cancelled") return;
-    const id = m.params?.requestId;
-    if (typeof id !== "string" && typeof id !== "number") return;
+  unanswered(id: RequestId): void {
     const stream = this.byRequest.get(id);
     if (!stream) return;
     this.byRequest.delete(id);
