@@ -167,7 +167,7 @@ export class HandlerContext implements RequestContext {
     return this.inbound.context;
   }
   get auth(): AuthInfo | undefined {
-    return this.inbound.context?.auth as AuthInfo | undefined;
+    return this.inbound.context?.auth;
   }
 
   progress(progress: number, total?: number, message?: string): Promise<void> {

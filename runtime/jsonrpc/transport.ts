@@ -91,10 +91,34 @@ export interface Receiver {
   ended?(graceMs: number): Promise<void>;
 }
 
+/** What a transport tells about the message it delivers: over Streamable HTTP, its request's facts. Handlers read it as `ctx.transport`. */
 export interface MessageContext {
-  /** Transport-level facts a handler may need: HTTP headers and the like. */
-  readonly [key: string]: unknown;
+  /** Streamable HTTP: the request's headers, names lower-cased (repeated ones as arrays). */
+  readonly headers?: Readonly<Record<string, string | readonly string[] | undefined>>;
+  /** Streamable HTTP with `auth`: the request's verified access token. */
+  readonly auth?: AuthInfo;
+  /** Platforms that end a request's work with its response (Workers): keeps `work` running after it. */
+  readonly waitUntil?: (work: Promise<unknown>) => void;
 }
+
+/**
+ * What a verified access token says (the resource server side of MCP authorization): put in a
+ * message's context by an HTTP endpoint configured with `auth`, read by handlers as `ctx.auth`.
+ * Here, with the transport contract, so that every layer above can name it; runtime/auth produces it.
+ */
+export interface AuthInfo {
+  /** The access token itself, as presented. */
+  readonly token: string;
+  readonly clientId?: string;
+  /** The resource owner (`sub`). */
+  readonly subject?: string;
+  readonly scopes: readonly string[];
+  /** Expiry, in seconds since the epoch (`exp`). */
+  readonly expiresAt?: number;
+  /** Every claim of the token (JWT) or of the introspection answer. */
+  readonly claims?: Readonly<Record<string, unknown>>;
+}
+
 
 /**
  * "parse": the frame is not JSON (`message` is the parser's). "oversized": the frame was larger
