@@ -162,7 +162,8 @@ export class StdioTransport implements Transport {
     this.input.pause();
     this.output.once("drain", this.unthrottle);
     const timeoutMs = this.options.stuckTimeoutMs ?? DEFAULT_STUCK_TIMEOUT_MS;
-    if (Number.isFinite(timeoutMs)) this.stuck = setTimeout(this.cutOff, timeoutMs);
+    // Unref'd: waiting on a reader must not keep the process alive by itself.
+    if (Number.isFinite(timeoutMs)) (this.stuck = setTimeout(this.cutOff, timeoutMs)).unref?.();
   }
 
   private readonly unthrottle = (): void => {
@@ -275,6 +276,7 @@ export class StdioTransport implements Transport {
   private finish(error?: Error): void {
     if (this.isClosed) return;
     this.isClosed = true;
+    clearTimeout(this.stuck);
     this.receiver?.closed(error);
   }
 }
