@@ -4,7 +4,8 @@
 // Properties: nothing throws or answers 500, every request is answered (within a bound: no hang)
 // with an expected status, every JSON-RPC body is valid, every request of a POST is answered
 // exactly once, a session is never served to another principal or without a token, and sessions
-// stay within their bound. fast-check prints the seed and the shrunk sequence on failure.
+// stay within their bound, and a task alice started is never visible to bob, whatever came before.
+// fast-check prints the seed and the shrunk sequence on failure (FUZZ_RUNS=n runs more).
 import { expect } from "chai";
 import fc from "fast-check";
 import { createServer as createHttpServer, type Server } from "node:http";
@@ -22,7 +23,8 @@ const MAX_SESSIONS = 6;
 const ANSWER_WITHIN_MS = 10_000;
 
 function fuzzServer(): McpServer {
-  const server = createServer({ name: "fuzz", version: "1", logger: () => {} });
+  const server = createServer({ name: "fuzz", version: "1", logger: () => {}, tasks: {} });
+  server.tool({ name: "quick", inputSchema: { type: "object" }, execution: { taskSupport: "optional" } }, (_args, ctx) => ctx.task(async () => ({ content: [{ type: "text" as const, text: "done" }] })));
   server.tool({ name: "echo", inputSchema: { type: "object", properties: { text: { type: "string" } } } }, ({ text }: { text?: string }) => ({ content: [{ type: "text", text: text ?? "" }] }));
   server.tool({ name: "fail", inputSchema: { type: "object" } }, () => {
     throw new Error("it fails");
@@ -119,7 +121,20 @@ describe("transports/http: fuzzing the endpoint and bearerAuth (fast-check)", fu
         const sessions: Record<"alice" | "bob", string[]> = { alice: [], bob: [] };
         let id = 0;
         let initializes = 0;
+        /** A request to `handler` as `principal`, in `session`, at 2025-11-25: its one JSON-RPC answer. */
+        const rpc = async (principal: "alice" | "bob", session: string | undefined, body: Record<string, unknown>): Promise<{ headers: Headers; message: Record<string, unknown> }> => {
+          const headers: Record<string, string> = { "content-type": "application/json", accept: "application/json", authorization: `Bearer ${tokens[principal]}` };
+          if (session) Object.assign(headers, { "mcp-session-id": session, "mcp-protocol-version": "2025-11-25" });
+          const response = await within(handler(new Request(RESOURCE, { method: "POST", headers, body: JSON.stringify({ jsonrpc: "2.0", ...body }) })), "a task request");
+          return { headers: response.headers, message: (await response.json()) as Record<string, unknown> };
+        };
+        const initialize = { id: 0, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "f", version: "1" } } };
         try {
+          // Each principal's 2025-11-25 session, and a task alice starts in hers (the probes at the end).
+          const taskSessions = { alice: (await rpc("alice", undefined, initialize)).headers.get("mcp-session-id")!, bob: (await rpc("bob", undefined, initialize)).headers.get("mcp-session-id")! };
+          initializes += 2;
+          const created = await rpc("alice", taskSessions.alice, { id: 1, method: "tools/call", params: { name: "quick", arguments: {}, task: { ttl: 60_000 } } });
+          const taskId = (created.message.result as { task: { taskId: string } }).task.taskId;
           for (const principal of ["alice", "bob"] as const) {
             const init = await handler(
               new Request(RESOURCE, {
@@ -177,6 +192,13 @@ describe("transports/http: fuzzing the endpoint and bearerAuth (fast-check)", fu
             // Memory: sessions within their bound, and never more than were started.
             expect(handler.endpoint.sessionCount).to.be.at.most(Math.min(MAX_SESSIONS, initializes));
           }
+          // Whatever happened meanwhile, alice's task is hers alone: bob gets an error for each tasks/* request.
+          for (const method of ["tasks/get", "tasks/result", "tasks/cancel"]) {
+            const probe = await rpc("bob", taskSessions.bob, { id: 2, method, params: { taskId } });
+            if (probe.message.error === undefined) expect.fail(`bob's ${method} of alice's task: ${JSON.stringify(probe.message)}`);
+          }
+          const own = await rpc("alice", taskSessions.alice, { id: 3, method: "tasks/get", params: { taskId } });
+          expect((own.message.result as { taskId: string } | undefined)?.taskId, "alice sees her task").to.equal(taskId);
         } finally {
           await server.close();
         }
