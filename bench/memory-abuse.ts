@@ -1,7 +1,7 @@
 // The server's memory under two abusive Streamable HTTP clients (issue 13, items 3 and 4), for the
 // runtime of any checkout, so the same script measures a commit before a fix and the tree after it:
 //
-//   node --import tsx bench/memory-abuse.ts <tree> [--scenario stuck|events|all] [--runs N]
+//   node --import tsx bench/memory-abuse.ts <tree> [--scenario stuck|stdio|events|all] [--runs N]
 //
 // <tree> is a source checkout with node_modules and generated/ (`make generate`); its runtime
 // serves from bench/memory-abuse/server.ts, in a child process on 127.0.0.1 with the endpoint's
@@ -9,6 +9,8 @@
 // - stuck (item 3): a client opens a session, then on a raw socket POSTs tools/call of a tool that
 //   sends FLOOD_COUNT progress notifications of FLOOD_BYTES each, and never reads a byte; it stays
 //   connected for STUCK_HOLD_MS (past the 30 s default stuckTimeoutMs), then leaves.
+// - stdio (issue 32 item 3): the same flood over stdio, to a client that writes its requests on the
+//   server's stdin and never reads its stdout, for STDIO_HOLD_MS.
 // - events (item 4): SESSIONS sessions each call a tool answering BLOB_BYTES, ANSWERS times, read
 //   every answer in full, and never resume: what the event store keeps is kept for nobody.
 // RSS is the child's VmRSS (/proc/<pid>/status) every SAMPLE_MS: start (after gc, before the
@@ -22,18 +24,19 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 
-const USAGE = `usage: node --import tsx bench/memory-abuse.ts <tree> [--scenario stuck|events|all] [--runs N]
+const USAGE = `usage: node --import tsx bench/memory-abuse.ts <tree> [--scenario stuck|stdio|events|all] [--runs N]
   <tree>      a source checkout of mcp-codegen with node_modules and generated/ (make generate)
   --scenario  stuck: an SSE client that never reads a flood of progress (issue 13 item 3)
+              stdio: the same flood over stdio, to a client that never reads stdout (issue 32 item 3)
               events: sessions whose answers fill the event store, never resumed (item 4)
-              all (default): both
+              all (default): every one
   --runs N    runs per scenario, one fresh server each (default 3); figures are medians`;
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
   options: { scenario: { type: "string", default: "all" }, runs: { type: "string", default: "3" }, help: { type: "boolean", default: false } },
 });
-if (values.help || positionals.length !== 1 || !["stuck", "events", "all"].includes(values.scenario) || !(Number(values.runs) >= 1)) {
+if (values.help || positionals.length !== 1 || !["stuck", "stdio", "events", "all"].includes(values.scenario) || !(Number(values.runs) >= 1)) {
   console.log(USAGE);
   process.exit(values.help ? 0 : 2);
 }
@@ -43,9 +46,10 @@ const SERVER = join(dirname(fileURLToPath(import.meta.url)), "memory-abuse", "se
 const REVISION = "2025-11-25";
 const MiB = 2 ** 20;
 
-const FLOOD_COUNT = 2_000;
+const FLOOD_COUNT = 4_000; // 250 MiB (issue 32)
 const FLOOD_BYTES = 64 * 1024;
 const STUCK_HOLD_MS = 40_000;
+const STDIO_HOLD_MS = 10_000;
 const SESSIONS = 16;
 const ANSWERS = 100;
 const BLOB_BYTES = 96 * 1024;
@@ -61,13 +65,23 @@ class Child {
   readonly warnings: string[] = [];
   /** V8 heap used plus external memory at the last settledRss. */
   heap = 0;
-  private constructor(readonly process: ChildProcess) {
-    process.stdout!.setEncoding("utf8").on("data", (chunk: string) => this.lines.push(...chunk.split("\n").filter(Boolean)));
-    process.stderr!.setEncoding("utf8").on("data", (chunk: string) => this.warnings.push(...chunk.split("\n").filter(Boolean)));
+  /** Over stdio, its stdout is the client's, unread; its lines and warnings come on stderr. */
+  private constructor(
+    readonly process: ChildProcess,
+    readonly overStdio: boolean,
+  ) {
+    if (overStdio) process.stdout!.pause();
+    else process.stdout!.setEncoding("utf8").on("data", (chunk: string) => this.lines.push(...chunk.split("\n").filter(Boolean)));
+    process.stderr!.setEncoding("utf8").on("data", (chunk: string) => {
+      const lines = chunk.split("\n").filter(Boolean);
+      this.warnings.push(...lines);
+      if (overStdio) this.lines.push(...lines);
+    });
   }
 
-  static async start(): Promise<{ child: Child; url: string }> {
-    const child = new Child(spawn(process.execPath, ["--expose-gc", "--import", "tsx", SERVER, TREE], { stdio: ["pipe", "pipe", "pipe"] }));
+  static async start(overStdio = false): Promise<{ child: Child; url: string }> {
+    const args = ["--expose-gc", "--import", "tsx", SERVER, TREE, ...(overStdio ? ["--stdio"] : [])];
+    const child = new Child(spawn(process.execPath, args, { stdio: ["pipe", "pipe", "pipe"] }), overStdio);
     const line = await child.waitFor((l) => l.startsWith("listening on "), "the server to listen");
     return { child, url: line.slice("listening on ".length) };
   }
@@ -91,7 +105,8 @@ class Child {
   /** RSS after a full collection and a pause: what is held, not garbage awaiting collection. */
   async settledRss(): Promise<number> {
     const from = this.lines.length;
-    this.process.stdin!.write("gc\n");
+    if (this.overStdio) this.process.kill("SIGUSR2");
+    else this.process.stdin!.write("gc\n");
     const line = await this.waitFor((l) => l.startsWith("collected "), "gc", from);
     const [, heap, external] = /heap (\d+) external (\d+)/.exec(line)!;
     this.heap = Number(heap) + Number(external);
@@ -103,6 +118,8 @@ class Child {
     return new Promise((resolve) => {
       const timer = setTimeout(() => (this.process.kill("SIGKILL"), resolve()), 5_000);
       this.process.once("exit", () => (clearTimeout(timer), resolve()));
+      // Over stdio the client leaves: the server's writes then fail (EPIPE) and its input ends.
+      if (this.overStdio) this.process.stdout!.destroy();
       this.process.stdin!.end();
     });
   }
@@ -185,6 +202,26 @@ async function stuck(child: Child, url: string): Promise<Figures> {
   return { start, peak, end, left, heldEnd, note: disconnected ? "disconnected with a log line" : "not disconnected" };
 }
 
+/** Issue 32 item 3 over stdio: a client that writes its requests and never reads the server's stdout. */
+async function stdio(child: Child, _url: string): Promise<Figures> {
+  const start = await child.settledRss();
+  const messages = [
+    { jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: REVISION, capabilities: {}, clientInfo: { name: "memory-abuse", version: "1.0.0" } } },
+    { jsonrpc: "2.0", method: "notifications/initialized" },
+    { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "flood", arguments: { count: FLOOD_COUNT, bytes: FLOOD_BYTES }, _meta: { progressToken: "p" } } },
+  ];
+  let end = 0;
+  let heldEnd = 0;
+  const peak = await peakDuring(child, async () => {
+    child.process.stdin!.write(messages.map((m) => `${JSON.stringify(m)}\n`).join(""));
+    await sleep(STDIO_HOLD_MS);
+    end = await child.settledRss();
+    heldEnd = child.heap;
+  });
+  const flooded = child.lines.includes("flooded");
+  return { start, peak, end, heldEnd, note: flooded ? "the tool sent everything (nothing held it back)" : "the tool waits for the reader" };
+}
+
 /** Item 4: answers that fill the event store, all read, never resumed. */
 async function events(child: Child, url: string): Promise<Figures> {
   const sessions = await Promise.all(Array.from({ length: SESSIONS }, () => openSession(url)));
@@ -216,15 +253,16 @@ const median = (xs: number[]) => {
 const mib = (n: number) => (n / MiB).toFixed(0);
 const spread = (xs: number[]) => `${mib(median(xs))} (${mib(Math.min(...xs))}-${mib(Math.max(...xs))})`;
 
-const scenarios = { stuck, events } as const;
-const chosen = values.scenario === "all" ? (["stuck", "events"] as const) : [values.scenario as keyof typeof scenarios];
+const scenarios = { stuck, stdio, events } as const;
+const chosen = values.scenario === "all" ? (["stuck", "stdio", "events"] as const) : [values.scenario as keyof typeof scenarios];
 console.log(`tree ${TREE}, ${RUNS} run(s) per scenario; RSS in MiB, median (min-max)`);
 console.log(`stuck: ${FLOOD_COUNT} x ${FLOOD_BYTES / 1024} KiB progress (${mib(FLOOD_COUNT * FLOOD_BYTES)} MiB) to a client that reads nothing for ${STUCK_HOLD_MS / 1000} s`);
+console.log(`stdio: the same flood over stdio to a client that never reads stdout, for ${STDIO_HOLD_MS / 1000} s`);
 console.log(`events: ${SESSIONS} sessions x ${ANSWERS} answers of ${BLOB_BYTES / 1024} KiB (${mib(SESSIONS * ANSWERS * BLOB_BYTES)} MiB), all read, none resumed`);
 for (const name of chosen) {
   const runs: Figures[] = [];
   for (let run = 1; run <= RUNS; run++) {
-    const { child, url } = await Child.start();
+    const { child, url } = await Child.start(name === "stdio");
     try {
       const figures = await scenarios[name](child, url);
       runs.push(figures);

@@ -37,15 +37,16 @@ export interface RequestContext {
   readonly auth: AuthInfo | undefined;
   /**
    * Reports progress, when the request asked for it (a progressToken); otherwise does nothing.
-   * Values must increase; nothing is sent once the response is.
+   * Values must increase; nothing is sent once the response is. Resolves once the client's stream
+   * has room for more (backpressure, docs/transports.md); await it in a loop. Never rejects.
    */
-  progress(progress: number, total?: number, message?: string): void;
+  progress(progress: number, total?: number, message?: string): Promise<void>;
   /**
    * A log message for the client. Session era: when at or above the level set by
    * logging/setLevel. Stateless era: only when the request's `_meta` asked for logs, at or above
-   * that level, on this request's stream.
+   * that level, on this request's stream. Resolves once the stream has room, like `progress`.
    */
-  log(level: LogLevelName, data: unknown, logger?: string): void;
+  log(level: LogLevelName, data: unknown, logger?: string): Promise<void>;
   /** Asks the user, through the client (elicitation/create). */
   elicit(params: Record<string, unknown>, options?: AskOptions): Promise<Record<string, unknown>>;
   /** Asks the client's model (sampling/createMessage). */
@@ -169,29 +170,29 @@ export class HandlerContext implements RequestContext {
     return this.inbound.context;
   }
   get auth(): AuthInfo | undefined {
-    return this.inbound.context?.auth as AuthInfo | undefined;
+    return this.inbound.context?.auth;
   }
 
-  progress(progress: number, total?: number, message?: string): void {
+  progress(progress: number, total?: number, message?: string): Promise<void> {
     const token = this.meta?.progressToken;
-    if (token === undefined || this.over) return;
+    if (token === undefined || this.over) return RESOLVED;
     if (!(progress > this.lastProgress)) throw new RangeError(`progress must increase: ${progress} after ${this.lastProgress}`);
     this.lastProgress = progress;
     const params: Record<string, unknown> = { progressToken: token, progress };
     if (total !== undefined) params.total = total;
     if (message !== undefined) params.message = message;
-    this.progressSent = this.send("notifications/progress", params, true);
+    return (this.progressSent = this.send("notifications/progress", params, true));
   }
 
-  log(level: LogLevelName, data: unknown, logger?: string): void {
+  log(level: LogLevelName, data: unknown, logger?: string): Promise<void> {
     const stateless = this.era === "stateless";
-    if (stateless && this.over) return;
+    if (stateless && this.over) return RESOLVED;
     const threshold = stateless ? this.meta?.[META.logLevel] : this.session.logLevel;
-    if (stateless && threshold === undefined) return;
-    if (threshold !== undefined && LOG_LEVELS.indexOf(level) < LOG_LEVELS.indexOf(threshold as LogLevelName)) return;
+    if (stateless && threshold === undefined) return RESOLVED;
+    if (threshold !== undefined && LOG_LEVELS.indexOf(level) < LOG_LEVELS.indexOf(threshold as LogLevelName)) return RESOLVED;
     const params: Record<string, unknown> = { level, data };
     if (logger !== undefined) params.logger = logger;
-    this.send("notifications/message", params);
+    return this.send("notifications/message", params);
   }
 
   elicit(params: Record<string, unknown>, options?: AskOptions): Promise<Record<string, unknown>> {
@@ -224,6 +225,11 @@ export class HandlerContext implements RequestContext {
   /** Answered, cancelled by the client, or abandoned for input: nothing more belongs to this request. */
   private get over(): boolean {
     return this.finished || this.inbound.cancelled;
+  }
+
+  /** The response is to start apart from the progress before it (SendOptions.apart). */
+  answerApart(): void {
+    this.inbound.replyOptions = APART;
   }
 
   /** The response is on its way: no progress after it. */
@@ -274,3 +280,6 @@ export class HandlerContext implements RequestContext {
       .catch((error: Error) => this.options.logger("debug", `${method} for request ${JSON.stringify(this.requestId)} not sent: ${error.message}`));
   }
 }
+
+const RESOLVED: Promise<void> = Promise.resolve();
+const APART = { apart: true } as const;

@@ -122,9 +122,11 @@ export function createDispatcher(handlers: ReadonlyMap<string, Handler>, options
  *   it, its notifications' microtasks included, so the response can no longer share its read.
  *   One round trip per call that reported progress; a failed ping (the client does not answer
  *   pings, or too late) only delays the response by at most PROGRESS_PING_MS.
- * - otherwise (2026-07-28 has no server-to-client request): the last progress notification is
- *   written on its own, and the response follows once that write completed and one more turn
- *   has passed. This narrows the window; it cannot close it.
+ * - 2026-07-28 over stdio (no server-to-client request): the response is sent apart
+ *   (SendOptions.apart), 64 KiB after the last progress notification, so that no read of the pipe
+ *   holds both: the client handles the progress in the turn before the response's.
+ * - otherwise (HTTP: each message in its own SSE event): the response follows once the last
+ *   progress was written and one more turn has passed.
  */
 function answer(context: HandlerContext, scope: RequestScope, result: unknown): unknown {
   const sent = context.progressSent;
@@ -136,6 +138,11 @@ function answer(context: HandlerContext, scope: RequestScope, result: unknown): 
         () => result,
         () => result,
       );
+  if (scope.session.coalesces)
+    return sent.then(() => {
+      context.answerApart();
+      return result;
+    });
   return sent.then(() => new Promise((resolve) => setImmediate(resolve, result)));
 }
 

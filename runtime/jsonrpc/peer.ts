@@ -52,7 +52,7 @@ export interface RequestOptions {
 
 /** Where the answers to inbound messages go: straight out, or into a batch's array. */
 interface Sink {
-  answer(response: Message): void;
+  answer(response: Message, options?: SendOptions): void;
   /** The message needs no answer (a notification, a response, a cancelled request). */
   none(): void;
 }
@@ -62,6 +62,8 @@ export class InboundRequest {
   private controller?: AbortController;
   /** Set when the other side cancelled it: no response will be sent. */
   cancelled = false;
+  /** How its response is to be sent (SendOptions.apart), when the layer above says so. */
+  replyOptions: SendOptions | undefined;
 
   constructor(
     readonly id: RequestId,
@@ -98,7 +100,7 @@ export class Peer {
   private readonly pending = new Map<RequestId, Pending>();
   private readonly inbound = new Map<RequestId, InboundRequest>();
   private readonly deadlines = new Deadlines<RequestId>((id) => this.timedOut(id));
-  private readonly direct: Sink = { answer: (response) => this.reply(response), none: () => {} };
+  private readonly direct: Sink = { answer: (response, options) => this.reply(response, options), none: () => {} };
   private nextId = 1;
   /** Why the connection closed (undefined: closed without an error); read only once closed. */
   private closedBy: Error | undefined;
@@ -177,6 +179,7 @@ export class Peer {
     this.inbound.delete(id);
     inbound.abort(reason);
     inbound.sink.none();
+    this.transport.unanswered?.(id);
     this.checkIdle();
     return true;
   }
@@ -272,12 +275,12 @@ export class Peer {
   }
 
   private succeeded(inbound: InboundRequest, result: unknown): void {
-    if (this.finish(inbound)) inbound.sink.answer({ jsonrpc: "2.0", id: inbound.id, result: result as Record<string, unknown> });
+    if (this.finish(inbound)) inbound.sink.answer({ jsonrpc: "2.0", id: inbound.id, result: result as Record<string, unknown> }, inbound.replyOptions);
     this.checkIdle();
   }
 
   private failed(inbound: InboundRequest, error: unknown): void {
-    if (this.finish(inbound)) inbound.sink.answer(toErrorResponse(inbound.id, error, inbound.method, this.logger));
+    if (this.finish(inbound)) inbound.sink.answer(toErrorResponse(inbound.id, error, inbound.method, this.logger), inbound.replyOptions);
     this.checkIdle();
   }
 
@@ -372,9 +375,9 @@ export class Peer {
       );
   }
 
-  private reply(response: Message | Message[]): void {
+  private reply(response: Message | Message[], options?: SendOptions): void {
     if (this.isClosed) return;
-    this.transport.send(response).catch((error: Error) => this.logger("warn", `could not send a response: ${error.message}`));
+    this.transport.send(response, options).catch((error: Error) => this.logger("warn", `could not send a response: ${error.message}`));
   }
 
   // -- outbound bookkeeping -----------------------------------------------------------------------

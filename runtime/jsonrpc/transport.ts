@@ -1,3 +1,5 @@
+import type { RequestId } from "./messages.js";
+
 /**
  * The contract between the JSON-RPC layer and the ways bytes move (stdio, memory, HTTP).
  *
@@ -24,6 +26,11 @@ export interface Transport {
    * dispatch/router.ts.
    */
   readonly coalesces?: boolean;
+  /**
+   * The peer will send no response to inbound request `id`: the other side cancelled it. A
+   * transport that holds something open until a request is answered (an HTTP stream) lets go.
+   */
+  unanswered?(id: RequestId): void;
   /** The connection as observability reports it (hooks, OpenTelemetry); read only when a hook is installed. */
   readonly facts?: TransportFacts;
 }
@@ -61,6 +68,12 @@ export interface SendOptions {
    * read in the same chunk as its response (typescript-sdk#2580). Memory and HTTP ignore it.
    */
   readonly alone?: boolean;
+  /**
+   * Start far enough after what was written before that no read of a pipe holds both: stdio
+   * writes it after 64 KiB of JSON whitespace. Sent with a response that follows progress where
+   * nothing can confirm the progress was handled (2026-07-28). Memory and HTTP ignore it.
+   */
+  readonly apart?: boolean;
 }
 
 /** Called by the transport, in order and never from inside `send`. Its methods must not throw. */
@@ -79,10 +92,32 @@ export interface Receiver {
   ended?(graceMs: number): Promise<void>;
 }
 
-/** What a transport knows about a message it received, by name (over HTTP: headers and the like). */
+/** What a transport tells about the message it delivers: over Streamable HTTP, its request's facts. Handlers read it as `ctx.transport`. */
 export interface MessageContext {
-  /** Transport-level facts a handler may need: HTTP headers and the like. */
-  readonly [key: string]: unknown;
+  /** Streamable HTTP: the request's headers, names lower-cased (repeated ones as arrays). */
+  readonly headers?: Readonly<Record<string, string | readonly string[] | undefined>>;
+  /** Streamable HTTP with `auth`: the request's verified access token. */
+  readonly auth?: AuthInfo;
+  /** Platforms that end a request's work with its response (Workers): keeps `work` running after it. */
+  readonly waitUntil?: (work: Promise<unknown>) => void;
+}
+
+/**
+ * What a verified access token says (the resource server side of MCP authorization): put in a
+ * message's context by an HTTP endpoint configured with `auth`, read by handlers as `ctx.auth`.
+ * Here, with the transport contract, so that every layer above can name it; runtime/auth produces it.
+ */
+export interface AuthInfo {
+  /** The access token itself, as presented. */
+  readonly token: string;
+  readonly clientId?: string;
+  /** The resource owner (`sub`). */
+  readonly subject?: string;
+  readonly scopes: readonly string[];
+  /** Expiry, in seconds since the epoch (`exp`). */
+  readonly expiresAt?: number;
+  /** Every claim of the token (JWT) or of the introspection answer. */
+  readonly claims?: Readonly<Record<string, unknown>>;
 }
 
 /**
@@ -96,5 +131,8 @@ export type FrameProblem =
 /** The default largest message a byte transport accepts: 128 MiB (a 64 MiB payload and its envelope fit). */
 export const DEFAULT_MAX_MESSAGE_BYTES = 128 * 1024 * 1024;
 
-/** Bytes waiting to be written at which a transport applies back-pressure (stdio stops reading; Streamable HTTP holds the stream): 4 MiB. */
+/** Bytes waiting to be written at which a transport applies back-pressure (senders wait; stdio stops reading): 4 MiB. */
 export const DEFAULT_MAX_BUFFERED_BYTES = 4 * 1024 * 1024;
+
+/** How long a reader may stay over the bound before it is cut off (stdio, Streamable HTTP): 30 s. */
+export const DEFAULT_STUCK_TIMEOUT_MS = 30_000;

@@ -1,7 +1,7 @@
 import { ErrorCode, RpcError } from "../jsonrpc/errors.js";
 import type { Notification, Request, RequestId } from "../jsonrpc/messages.js";
 import { Peer, type InboundRequest, type RequestOptions } from "../jsonrpc/peer.js";
-import type { MessageContext, SendOptions, Transport } from "../jsonrpc/transport.js";
+import type { MessageContext, SendOptions, Transport, TransportFacts } from "../jsonrpc/transport.js";
 import type { Logger } from "../util/logger.js";
 import { HookExchange, reportClosed, runHooks, sendThroughHooks, type Hook } from "../shared/hooks.js";
 import type { SessionRecord } from "../stores/session-store.js";
@@ -107,6 +107,11 @@ export class ServerSession {
 
   get closed(): boolean {
     return this.peer.closed;
+  }
+
+  /** What the transport tells about the connection (network, session id). */
+  get facts(): TransportFacts | undefined {
+    return this.peer.facts;
   }
 
   /** Whether the client may read several of our messages at once (stdio). */

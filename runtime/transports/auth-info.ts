@@ -1,20 +1,7 @@
-/**
- * What a verified access token says (the resource server side of MCP authorization): put in a
- * message's context by an HTTP endpoint configured with `auth`, read by handlers as `ctx.auth`.
- * Here, at the bottom, so that every layer can name it; runtime/auth produces it.
- */
-export interface AuthInfo {
-  /** The access token itself, as presented. */
-  readonly token: string;
-  readonly clientId?: string;
-  /** The resource owner (`sub`). */
-  readonly subject?: string;
-  readonly scopes: readonly string[];
-  /** Expiry, in seconds since the epoch (`exp`). */
-  readonly expiresAt?: number;
-  /** Every claim of the token (JWT) or of the introspection answer. */
-  readonly claims?: Readonly<Record<string, unknown>>;
-}
+// AuthInfo is part of the transport contract (a message's context carries it): declared there.
+import type { AuthInfo } from "../jsonrpc/transport.js";
+
+export type { AuthInfo };
 
 /** An HTTP endpoint's `auth` option, on Web Request/Response (runtime/auth's bearerAuth is one). */
 export interface EndpointAuth {

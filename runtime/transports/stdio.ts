@@ -1,7 +1,7 @@
 import type { Readable, Writable } from "node:stream";
 import { TransportClosedError } from "./closed-error.js";
 import { NdjsonDecoder } from "./ndjson-decoder.js";
-import { DEFAULT_MAX_BUFFERED_BYTES, DEFAULT_MAX_MESSAGE_BYTES, type Receiver, type SendOptions, type Transport, type TransportFacts } from "../jsonrpc/transport.js";
+import { DEFAULT_MAX_BUFFERED_BYTES, DEFAULT_MAX_MESSAGE_BYTES, DEFAULT_STUCK_TIMEOUT_MS, type Receiver, type SendOptions, type Transport, type TransportFacts } from "../jsonrpc/transport.js";
 
 /**
  * Sends of one turn leave together, in writes of at most this many messages. One write for the
@@ -35,9 +35,16 @@ export interface StdioTransportOptions {
   /**
    * Backpressure: once this many bytes wait to be written (the other side is not reading), stop
    * reading its messages until they drain. Nothing is dropped; the other side's writes block on
-   * the full pipe instead of our memory growing. Default 4 MiB.
+   * the full pipe instead of our memory growing. Sends resolve once the output drains, so a
+   * handler that awaits `ctx.progress` waits for the reader. Default 4 MiB.
    */
   readonly maxBufferedBytes?: number;
+  /**
+   * How long the output may stay over `maxBufferedBytes` before the other side counts as stuck:
+   * the transport then closes with an error (handlers aborted, the output destroyed). Only sends
+   * that nobody awaited get it there. Default 30 s.
+   */
+  readonly stuckTimeoutMs?: number;
 }
 
 
@@ -73,6 +80,8 @@ export class StdioTransport implements Transport {
   private readonly maxBufferedBytes: number;
   /** Reading is paused until the output drains (backpressure). */
   private throttled = false;
+  /** Set while throttled: cuts a reader that stays stuck off. */
+  private stuck: ReturnType<typeof setTimeout> | undefined;
 
   constructor(
     private readonly input: Readable,
@@ -122,6 +131,7 @@ export class StdioTransport implements Transport {
     }
     if (text === undefined) return Promise.reject(new TypeError("the message is not JSON-serializable"));
     if (options?.alone) return this.writeAlone(encodeLine(text));
+    if (options?.apart) return this.writeAlone(encodeLine(text, APART_BYTES));
     if (this.corked === 0) {
       this.output.cork();
       process.nextTick(this.uncork);
@@ -152,11 +162,23 @@ export class StdioTransport implements Transport {
     this.throttled = true;
     this.input.pause();
     this.output.once("drain", this.unthrottle);
+    const timeoutMs = this.options.stuckTimeoutMs ?? DEFAULT_STUCK_TIMEOUT_MS;
+    // Unref'd: waiting on a reader must not keep the process alive by itself.
+    if (Number.isFinite(timeoutMs)) (this.stuck = setTimeout(this.cutOff, timeoutMs)).unref?.();
   }
 
   private readonly unthrottle = (): void => {
     this.throttled = false;
+    clearTimeout(this.stuck);
     if (this.reading) this.input.resume();
+  };
+
+  private readonly cutOff = (): void => {
+    if (this.isClosed) return;
+    const waiting = this.output.writableLength;
+    this.stopReading();
+    this.finish(new TransportClosedError(`the other side read nothing for ${this.options.stuckTimeoutMs ?? DEFAULT_STUCK_TIMEOUT_MS} ms with ${waiting} bytes waiting (limit ${this.maxBufferedBytes}); disconnected`));
+    this.output.destroy();
   };
 
   /** What this turn gathered goes first, in its own write; then `line`, resolved once written. */
@@ -255,6 +277,7 @@ export class StdioTransport implements Transport {
   private finish(error?: Error): void {
     if (this.isClosed) return;
     this.isClosed = true;
+    clearTimeout(this.stuck);
     this.receiver?.closed(error);
   }
 }
@@ -271,13 +294,21 @@ const RESOLVED: Promise<void> = Promise.resolve();
  * strings, so this '\n' is the line's only one. Encoding straight into a buffer of the exact size
  * spares `text + "\n"`, which V8 would flatten first: one more copy of a 64 MiB message.
  */
-function encodeLine(text: string): Buffer {
+function encodeLine(text: string, indent = 0): Buffer {
   const length = Buffer.byteLength(text, "utf8");
-  const line = Buffer.allocUnsafe(length + 1); // fully overwritten below
-  line.write(text, 0, length, "utf8");
-  line[length] = 0x0a;
+  const line = Buffer.allocUnsafe(indent + length + 1); // fully overwritten below
+  if (indent > 0) line.fill(0x20, 0, indent);
+  line.write(text, indent, length, "utf8");
+  line[indent + length] = 0x0a;
   return line;
 }
+
+/**
+ * SendOptions.apart: the spaces before such a line (JSON allows them). Node reads a pipe 64 KiB at
+ * a time (libuv's read size) and hands each read to 'data' on its own, so the end of the line
+ * before and the end of this one never share a read: a reader handles them in two turns.
+ */
+const APART_BYTES = 64 * 1024;
 
 /** End `output` and wait until what was written is flushed; the error when that failed. */
 async function endAndFlush(output: Writable): Promise<Error | undefined> {

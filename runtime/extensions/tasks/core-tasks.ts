@@ -54,7 +54,14 @@ export class CoreTasks {
   /** The request's own result once the task is over (completed), or its error (failed, cancelled). */
   async result(params: { taskId: string }, context: HandlerContext): Promise<Record<string, unknown>> {
     await this.tasks.find(params.taskId, context);
-    const task = await until(this.tasks.store, params.taskId, context.signal, (current) => (isTerminal(current) ? current : undefined), () => taskNotFound(params.taskId));
+    // The task's questions go out on this request's stream while it waits (tasks spec, "Input Required Status").
+    const close = this.tasks.resultStreams.open(context.session, params.taskId, context.requestId);
+    let task: TaskRecord;
+    try {
+      task = await until(this.tasks.store, params.taskId, context.signal, (current) => (isTerminal(current) ? current : undefined), () => taskNotFound(params.taskId));
+    } finally {
+      close();
+    }
     if (task.status === "failed" && task.error) throw RpcError.from(task.error);
     if (task.status !== "completed" || !task.result) throw new RpcError(ErrorCode.InvalidParams, `Task ${params.taskId} was ${task.status}: it has no result`, { taskId: params.taskId });
     const meta = { ...(task.result._meta as Record<string, unknown> | undefined), [RELATED_TASK]: { taskId: task.taskId } };

@@ -3,6 +3,7 @@ import { ErrorCode, RpcError } from "../../jsonrpc/errors.js";
 import { revisionModule } from "../../session/revisions.js";
 import { summarize } from "../../session/validate.js";
 import { isTerminal, type TaskStore } from "../../stores/task-store.js";
+import type { ResultStreams } from "./result-streams.js";
 import { until } from "./until.js";
 
 /** The facts of a request a task's work reads from the request that started it, as they are there. */
@@ -26,8 +27,8 @@ abstract class FromRequest implements TaskContext {
   task<R>(work: (task: TaskContext) => R | Promise<R>, _options?: TaskOptions): Promise<R> {
     return Promise.resolve(work(this));
   }
-  abstract progress(progress: number, total?: number, message?: string): void;
-  abstract log(level: LogLevelName, data: unknown, logger?: string): void;
+  abstract progress(progress: number, total?: number, message?: string): Promise<void>;
+  abstract log(level: LogLevelName, data: unknown, logger?: string): Promise<void>;
   abstract elicit(params: Record<string, unknown>, options?: AskOptions): Promise<Record<string, unknown>>;
   abstract sample(params: Record<string, unknown>, options?: AskOptions): Promise<Record<string, unknown>>;
   abstract listRoots(options?: AskOptions): Promise<Record<string, unknown>>;
@@ -48,11 +49,11 @@ export class InlineTaskContext extends FromRequest {
   get signal(): AbortSignal {
     return this.origin.signal;
   }
-  progress(progress: number, total?: number, message?: string): void {
-    this.origin.progress(progress, total, message);
+  progress(progress: number, total?: number, message?: string): Promise<void> {
+    return this.origin.progress(progress, total, message);
   }
-  log(level: LogLevelName, data: unknown, logger?: string): void {
-    this.origin.log(level, data, logger);
+  log(level: LogLevelName, data: unknown, logger?: string): Promise<void> {
+    return this.origin.log(level, data, logger);
   }
   elicit(params: Record<string, unknown>, options?: AskOptions): Promise<Record<string, unknown>> {
     return this.origin.elicit(params, options);
@@ -90,15 +91,18 @@ export class RunningTaskContext extends FromRequest {
     readonly taskId: string,
     private readonly store: TaskStore,
     readonly signal: AbortSignal,
+    private readonly resultStreams: ResultStreams,
   ) {
     super(origin);
   }
 
-  progress(): void {}
+  progress(): Promise<void> {
+    return Promise.resolve();
+  }
 
-  log(level: LogLevelName, data: unknown, logger?: string): void {
+  log(level: LogLevelName, data: unknown, logger?: string): Promise<void> {
     // 2026-07-28: logs belong to a request's stream, and the task's request has been answered.
-    if (this.era === "session") this.origin.log(level, data, logger);
+    return this.era === "session" ? this.origin.log(level, data, logger) : Promise.resolve();
   }
 
   elicit(params: Record<string, unknown>, options?: AskOptions): Promise<Record<string, unknown>> {
@@ -158,7 +162,9 @@ export class RunningTaskContext extends FromRequest {
     const meta = { ...(params._meta as Record<string, unknown> | undefined), [RELATED_TASK]: { taskId: this.taskId } };
     await this.setStatus("input_required", "working");
     try {
-      const result = await this.session.request(method, { ...params, _meta: meta }, { signal: this.signal });
+      // Where each request has its own stream (Streamable HTTP), the question waits for the client's tasks/result.
+      const related = await this.resultStreams.related(this.session, this.taskId, this.signal, this.session.facts?.network === "tcp");
+      const result = await this.session.request(method, { ...params, _meta: meta }, { signal: this.signal, ...(related === undefined ? {} : { relatedRequestId: related }) });
       // The answer is the client's data: held to the revision's definition, as a request's own questions are.
       const module = revisionModule(this.revision);
       const expected = module?.methods.get(method)?.results?.[0];

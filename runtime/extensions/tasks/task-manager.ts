@@ -7,6 +7,7 @@ import type { LoadedExtension } from "../../session/extensions.js";
 import { isTerminal, MemoryTaskStore, type TaskRecord, type TaskStore } from "../../stores/task-store.js";
 import type { Logger } from "../../util/logger.js";
 import { createdTaskView } from "./views.js";
+import { ResultStreams } from "./result-streams.js";
 import { declaresTasksExtension, TASKS_EXTENSION } from "./protocol.js";
 import { InlineTaskContext, RunningTaskContext } from "./task-context.js";
 
@@ -33,6 +34,8 @@ export type TaskObserver = (task: TaskRecord, origin: HandlerContext) => void;
  */
 export class TaskManager implements TaskLauncher {
   readonly store: TaskStore;
+  /** 2025-11-25: the tasks/result requests a task's questions go out with. */
+  readonly resultStreams = new ResultStreams();
   private readonly ttlMs: number | null;
   private readonly pollIntervalMs: number;
 
@@ -149,7 +152,7 @@ export class TaskManager implements TaskLauncher {
   /** Runs the work in the background, stopping it when the task ends otherwise (cancelled). */
   private run<R>(record: TaskRecord, origin: HandlerContext, work: (task: TaskContext) => R | Promise<R>): void {
     const controller = new AbortController();
-    const task = new RunningTaskContext(origin, record.taskId, this.store, controller.signal);
+    const task = new RunningTaskContext(origin, record.taskId, this.store, controller.signal, this.resultStreams);
     let lastStatus = record.status;
     const unwatch = this.store.watch(record.taskId, (current) => {
       if (current.status !== lastStatus) {

@@ -206,10 +206,8 @@ export class StreamableHttpEndpoint implements Endpoint {
     // Per-tool, per-prompt and per-resource scopes: 403 insufficient_scope before anything is dispatched.
     const refused = auth && this.options.auth?.authorize?.(auth, body);
     if (refused) return res.respond(refused);
-    // Built field by field: spreads of optional parts take V8's slow object-cloning path on every POST.
-    const context: Record<string, unknown> = { headers: req.headers() };
-    if (auth) context.auth = auth;
-    if (req.waitUntil) context.waitUntil = req.waitUntil;
+    // Always the same three fields, in one shape: spreads of optional parts take V8's slow object-cloning path on every POST.
+    const context: MessageContext = { headers: req.headers(), auth, waitUntil: req.waitUntil };
 
     const sessionId = req.header(HEADER.sessionId);
     if (sessionId !== undefined) {
@@ -231,7 +229,12 @@ export class StreamableHttpEndpoint implements Endpoint {
       return;
     }
 
-    if (!Array.isArray(body) && (body as { method?: unknown }).method === "initialize") return this.initialize(res, body, accepts, context, auth, cors, fail);
+    if (!Array.isArray(body) && (body as { method?: unknown }).method === "initialize") {
+      // Without an id it is no request: no session may begin (its failure could not end it).
+      const id = (body as { id?: unknown }).id;
+      if (typeof id !== "string" && typeof id !== "number") return fail(refuse.invalid("initialize must be a request: its id must be a string or a number"));
+      return this.initialize(res, body, accepts, context, auth, cors, fail);
+    }
     if (Array.isArray(body) && body.some((m) => (m as { method?: unknown } | null)?.method === "initialize"))
       return fail(refuse.invalid("initialize must be sent alone, not in a batch"));
     fail(refuse.badRequest("the Mcp-Session-Id header is required: start a session with initialize, or send 2026-07-28 requests with their _meta"));

@@ -9,8 +9,8 @@ export { InMemoryEventStore, DEFAULT_MAX_EVENTS, DEFAULT_EVENT_STORE_LIMITS, typ
 export { HttpError, STATUS_BY_ERROR_CODE } from "./errors.js";
 export { LOCAL_HOSTNAMES, type SecurityOptions } from "./security.js";
 export { DEFAULT_MAX_BODY_BYTES } from "./body.js";
-export { DEFAULT_STUCK_TIMEOUT_MS, type BackpressureOptions, type PlatformContext } from "./reply.js";
-export { DEFAULT_MAX_BUFFERED_BYTES } from "../../jsonrpc/transport.js";
+export { type BackpressureOptions, type PlatformContext } from "./reply.js";
+export { DEFAULT_MAX_BUFFERED_BYTES, DEFAULT_STUCK_TIMEOUT_MS } from "../../jsonrpc/transport.js";
 export { HttpClientTransport, type HttpClientTransportOptions } from "./client.js";
 export { encodeHeaderValue } from "../../shared/header-value.js";
 export { SseParser, type SseEvent } from "./sse-parser.js";

@@ -5,8 +5,8 @@ import { errorBody, HttpError, refuse, TRANSPORT_ERROR } from "./errors.js";
 import { StreamableHttpEndpoint, type EndpointOptions } from "./endpoint.js";
 import type { Listenable, Listener } from "../endpoint.js";
 import type { Incoming } from "./incoming.js";
-import { DEFAULT_MAX_BUFFERED_BYTES } from "../../jsonrpc/transport.js";
-import { DEFAULT_STUCK_TIMEOUT_MS, type Reply } from "./reply.js";
+import { DEFAULT_MAX_BUFFERED_BYTES, DEFAULT_STUCK_TIMEOUT_MS } from "../../jsonrpc/transport.js";
+import type { Reply } from "./reply.js";
 
 /**
  * The node:http adapter: Streamable HTTP on a node:http server, as a thin shell over the
@@ -241,6 +241,9 @@ const HOLD_CHARACTERS = 16 * 1024;
 /** A Reply written to a ServerResponse, with the same bound on unread bytes as WebReply. */
 class NodeReply implements Reply {
   private stuck: ReturnType<typeof setTimeout> | undefined;
+  private readonly cutOffListeners: (() => void)[] = [];
+  /** What waits for room: settled at the next 'drain' or 'close'. */
+  private roomMade: Promise<void> | undefined;
   /** A streamed answer opened but not yet on the wire: its headers, and what was written since. */
   private held: Record<string, string | number> | undefined;
   private unsent = "";
@@ -258,6 +261,25 @@ class NodeReply implements Reply {
 
   get ended(): boolean {
     return this.res.writableEnded || this.res.destroyed;
+  }
+
+  onCutOff(listener: () => void): void {
+    this.cutOffListeners.push(listener);
+  }
+
+  room(): Promise<void> | undefined {
+    if (this.res.destroyed || this.res.writableLength <= (this.limits.maxBufferedBytes ?? DEFAULT_MAX_BUFFERED_BYTES)) return undefined;
+    return (this.roomMade ??= new Promise((resolve) => {
+      // Over the bound, the last write returned false: a 'drain' follows once the client reads.
+      const made = () => {
+        this.res.off("drain", made);
+        this.res.off("close", made);
+        this.roomMade = undefined;
+        resolve();
+      };
+      this.res.on("drain", made);
+      this.res.on("close", made);
+    }));
   }
 
   send(status: number, headers: Readonly<Record<string, string>>, body?: string): void {
@@ -354,6 +376,7 @@ class NodeReply implements Reply {
         if (this.res.destroyed || this.res.writableLength <= limit) return;
         this.logger("warn", `${this.req.method} ${this.req.url}: the client read nothing for ${timeoutMs} ms with ${this.res.writableLength} bytes waiting (limit ${limit}); disconnected`);
         this.res.destroy();
+        for (const listener of this.cutOffListeners.splice(0)) listener();
       }, timeoutMs);
       this.res.once("drain", () => {
         clearTimeout(this.stuck);

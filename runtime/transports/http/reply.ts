@@ -1,5 +1,5 @@
 import type { Logger } from "../../util/logger.js";
-import { DEFAULT_MAX_BUFFERED_BYTES } from "../../jsonrpc/transport.js";
+import { DEFAULT_MAX_BUFFERED_BYTES, DEFAULT_STUCK_TIMEOUT_MS } from "../../jsonrpc/transport.js";
 
 /**
  * Where the endpoint writes one HTTP answer: a whole body at once, or a stream (SSE) written piece
@@ -22,6 +22,13 @@ export interface Reply {
   end(): void;
   /** `listener` runs once when the connection closes, ended or not. Returns its removal. */
   onClose(listener: () => void): () => void;
+  /**
+   * Backpressure: undefined while the client has room (no more than `maxBufferedBytes` unread);
+   * otherwise settles once it has, or once the connection is gone. Never rejects.
+   */
+  room(): Promise<void> | undefined;
+  /** `listener` runs if the connection is cut off because the client stayed over `maxBufferedBytes` for `stuckTimeoutMs`, answer ended or not. */
+  onCutOff(listener: () => void): void;
   /**
    * The request's work goes on after its answer ends (SEP-1699: the server closed the stream, the
    * tool still runs): where a platform stops a request's work with its response (Workers), keep it
@@ -46,19 +53,19 @@ export function waitUntilOf(context: PlatformContext | undefined): ((work: Promi
 /** Bounds on what waits to be written to one streamed answer (issue 13: a reader that stops reading). */
 export interface BackpressureOptions {
   /**
-   * Bytes a stream may hold that its client has not read yet before the endpoint considers it
-   * stuck. Default 4 MiB.
+   * Bytes a stream may hold that its client has not read yet. Past it, what sends on the stream
+   * (`ctx.progress`, `ctx.log`, notifications) waits for room, and the client counts as stuck.
+   * Default 4 MiB.
    */
   readonly maxBufferedBytes?: number;
   /**
    * How long a stream may stay over `maxBufferedBytes` before its connection is closed (with a
-   * log line). What it could not deliver stays in the event store, for a client that resumes.
+   * log line) and its session ended: its handlers are aborted and what it kept is forgotten.
    * Default 30 s.
    */
   readonly stuckTimeoutMs?: number;
 }
 
-export const DEFAULT_STUCK_TIMEOUT_MS = 30_000;
 
 const UTF8 = new TextEncoder();
 
@@ -90,6 +97,10 @@ export class WebReply implements Reply {
   private gone = false;
   /** Set when the stream must end in error (a stuck client is disconnected). */
   private failure: Error | undefined;
+  /** What waits for room: settled once the client has taken what was pending, or is gone. */
+  private roomMade: Promise<void> | undefined;
+  private makeRoom: (() => void) | undefined;
+  private readonly cutOffListeners: (() => void)[] = [];
 
   constructor(
     private readonly what: string,
@@ -114,6 +125,15 @@ export class WebReply implements Reply {
   /** Bytes written that the client has not read. */
   get bufferedBytes(): number {
     return this.pendingBytes;
+  }
+
+  onCutOff(listener: () => void): void {
+    this.cutOffListeners.push(listener);
+  }
+
+  room(): Promise<void> | undefined {
+    if (this.gone || this.pendingBytes <= (this.limits.maxBufferedBytes ?? DEFAULT_MAX_BUFFERED_BYTES)) return undefined;
+    return (this.roomMade ??= new Promise((resolve) => (this.makeRoom = resolve)));
   }
 
   send(status: number, headers: Readonly<Record<string, string>>, body?: string): void {
@@ -165,6 +185,7 @@ export class WebReply implements Reply {
           // already closed
         }
         this.disconnected();
+        for (const listener of this.cutOffListeners.splice(0)) listener();
       }, timeoutMs);
     }
   }
@@ -192,6 +213,7 @@ export class WebReply implements Reply {
     this.pendingBytes = 0;
     clearTimeout(this.stuck);
     this.stuck = undefined;
+    this.roomFreed();
     try {
       if (this.failure) return controller.error(this.failure);
       for (const chunk of chunks) controller.enqueue(chunk);
@@ -217,6 +239,12 @@ export class WebReply implements Reply {
     });
   }
 
+  private roomFreed(): void {
+    const made = this.makeRoom;
+    this.roomMade = this.makeRoom = undefined;
+    made?.();
+  }
+
   private wakeUp(): void {
     const wake = this.wake;
     this.wake = undefined;
@@ -229,6 +257,7 @@ export class WebReply implements Reply {
     this.pending = [];
     this.pendingBytes = 0;
     clearTimeout(this.stuck);
+    this.roomFreed();
     this.closed();
   }
 

@@ -86,8 +86,8 @@ export class HttpSession implements Transport {
 
   send(message: unknown, options?: SendOptions): Promise<void> {
     if (this.isClosed) return Promise.reject(new TransportClosedError());
-    this.route(message, options?.relatedRequestId, options?.everySession);
-    return RESOLVED;
+    // Backpressure: the sender waits until the stream it went on has room.
+    return this.route(message, options?.relatedRequestId, options?.everySession)?.room() ?? RESOLVED;
   }
 
   close(): Promise<void> {
@@ -141,21 +141,16 @@ export class HttpSession implements Transport {
     } finally {
       this.delivering = undefined;
     }
-    for (const message of messages) this.cancelled(message);
     // Only notifications and responses, and nothing to say about them: 202 Accepted.
     if (ids.length === 0 && !stream.finished) stream.end();
   }
 
   /**
-   * notifications/cancelled: the peer has aborted the request's handler, and no response will
-   * follow (MCP "Cancellation"). Its stream stops waiting for one (and ends when nothing else is
+   * The peer aborted the request's handler (notifications/cancelled, MCP "Cancellation") and no
+   * response will follow. Its stream stops waiting for one (and ends when nothing else is
    * pending), and its id is free again, so an idle session can expire.
    */
-  private cancelled(message: unknown): void {
-    const m = message as { method?: unknown; params?: { requestId?: unknown } } | null;
-    if (m?.method !== "notifications/cancelled") return;
-    const id = m.params?.requestId;
-    if (typeof id !== "string" && typeof id !== "number") return;
+  unanswered(id: RequestId): void {
     const stream = this.byRequest.get(id);
     if (!stream) return;
     this.byRequest.delete(id);
@@ -245,9 +240,17 @@ export class HttpSession implements Transport {
     return this.standalone?.closeConnection() ?? false;
   }
 
+  /** A client cut off for reading nothing past the bounds: the session ends, its handlers aborted and what it kept forgotten. */
+  private readonly stuck = (): void => {
+    if (this.isClosed) return;
+    this.settings.logger("warn", `session ${this.id}: ended, its client stopped reading`);
+    void this.close();
+  };
+
   // -- routing --------------------------------------------------------------------------------
 
-  private route(message: unknown, related: RequestId | undefined, everySession = false): void {
+  /** Sends `message` where it belongs; the stream it went on, when it is not a response (responses never wait). */
+  private route(message: unknown, related: RequestId | undefined, everySession = false): ResponseStream | undefined {
     const responseId = responseIdOf(message);
     if (responseId !== NOT_A_RESPONSE) {
       const stream = (responseId === null ? undefined : this.byRequest.get(responseId)) ?? this.delivering;
@@ -277,19 +280,21 @@ export class HttpSession implements Transport {
     const m = message as { method?: unknown; id?: unknown };
     // Many instances: the client answers our request to any instance, which finds us by the id.
     if (shared && typeof m.method === "string" && (typeof m.id === "string" || typeof m.id === "number")) message = { ...m, id: shared.outboundId(m.id) };
-    if (related !== undefined && this.byRequest.get(related)?.write(message)) return;
+    const stream = related === undefined ? undefined : this.byRequest.get(related);
+    if (stream?.write(message)) return stream;
     // Every instance raises it for its replica: the one holding the GET stream delivers it.
     if (shared && everySession && !this.standalone?.attached) return;
-    this.toStandalone(message);
+    return this.toStandalone(message);
   }
 
-  private toStandalone(message: unknown): void {
+  private toStandalone(message: unknown): ResponseStream | undefined {
     const stream = this.standalone;
     const shared = this.settings.shared;
     if (shared && !stream?.attached)
       shared.toStandalone(this.id, message).catch((error: Error) => this.settings.logger("error", `session ${this.id}: a message for the GET stream was lost: ${error.message}`));
-    else if (stream) stream.write(message);
+    else if (stream) return stream.write(message) ? stream : undefined;
     else if (this.settings.store) settle(this.settings.store.append(this.id, this.standaloneId, JSON.stringify(message)), this.settings.logger, `session ${this.id}: a message for the GET stream was lost`);
+    return undefined;
   }
 
   private ensureStandalone(res: Reply | undefined, headers: Record<string, string>, attach: boolean): ResponseStream {
@@ -303,7 +308,7 @@ export class HttpSession implements Transport {
       undefined,
       this.streamOptions({ json: false, sse: true, preferSse: true }, headers),
       // Many instances: a client whose GET stream broke may come back to another instance, which then holds it.
-      { finished: () => {}, disconnected: () => this.release() },
+      { finished: () => {}, disconnected: () => this.release(), stuck: this.stuck },
     );
     return this.standalone;
   }
@@ -316,6 +321,7 @@ export class HttpSession implements Transport {
       },
       // Session era: a dropped connection is not a cancellation (the client sends notifications/cancelled).
       disconnected: () => {},
+      stuck: this.stuck,
     };
     // Only notifications and responses: 202 with no body, even for a client that accepts only SSE.
     const options = this.requestStreamOptions(accepts, headers);

@@ -30,8 +30,9 @@ export class StatelessExchange implements Transport {
     /** Called once when the exchange closes: answered, or the client went away. */
     private readonly ended: (exchange: StatelessExchange) => void,
   ) {
-    const id = (message as { id?: unknown }).id;
-    const ids = typeof id === "string" || typeof id === "number" ? [id] : [];
+    // Only a request is answered: a response (or anything without a method) waits for nothing.
+    const { id, method } = message as { id?: unknown; method?: unknown };
+    const ids = typeof method === "string" && (typeof id === "string" || typeof id === "number") ? [id] : [];
     this.stream = new ResponseStream(
       // No event store here: the stream is never resumed, so its id is never used (a random one cost 1-3% of a call).
       "",
@@ -59,8 +60,8 @@ export class StatelessExchange implements Transport {
   send(message: unknown, _options?: SendOptions): Promise<void> {
     if (this.isClosed) return Promise.reject(new TransportClosedError());
     // Only this request's messages exist here; a notification the client cannot take (no SSE) is dropped.
-    this.stream.write(message);
-    return RESOLVED;
+    // Backpressure: the sender waits for room; a client stuck past the bounds is cut off, which aborts the handler.
+    return this.stream.write(message) ? (this.stream.room() ?? RESOLVED) : RESOLVED;
   }
 
   close(): Promise<void> {

@@ -43,6 +43,8 @@ export interface StreamEvents {
   finished(stream: ResponseStream): void;
   /** The client went away before the stream was finished. */
   disconnected(stream: ResponseStream): void;
+  /** The client was cut off for reading nothing past the bounds (BackpressureOptions), finished or not. */
+  stuck?(stream: ResponseStream): void;
 }
 
 /**
@@ -78,7 +80,7 @@ export class ResponseStream {
     this.res = res;
     this.pending = new Set(requestIds ?? []);
     this.standalone = requestIds === undefined;
-    this.unlisten = res?.onClose(this.onClose);
+    this.listen(res);
     if (options.sseFirst || this.standalone) this.beginSse();
   }
 
@@ -130,6 +132,11 @@ export class ResponseStream {
     return true;
   }
 
+  /** Backpressure (Reply.room): undefined while its connection has room, or while it has none (the event store keeps what it misses). */
+  room(): Promise<void> | undefined {
+    return this.res?.room();
+  }
+
   /**
    * The client cancelled request `id` (notifications/cancelled): no response will come for it, so
    * the stream no longer waits for one, and ends once nothing else is pending.
@@ -171,14 +178,14 @@ export class ResponseStream {
     }
     this.res = res;
     this.mode = "sse";
-    this.unlisten = res.onClose(this.onClose);
+    this.listen(res);
   }
 
   /** Attaches a fresh connection to the standalone stream (a GET without Last-Event-ID). */
   reattach(res: Reply): void {
     this.detach(true);
     this.res = res;
-    this.unlisten = res.onClose(this.onClose);
+    this.listen(res);
     this.beginSse();
   }
 
@@ -253,6 +260,12 @@ export class ResponseStream {
     this.unlisten?.();
     this.unlisten = undefined;
     if (end && !res.ended) res.end();
+  }
+
+  private listen(res: Reply | undefined): void {
+    if (!res) return;
+    this.unlisten = res.onClose(this.onClose);
+    if (this.events.stuck) res.onCutOff(() => this.events.stuck!(this));
   }
 
   private readonly onClose = (): void => {

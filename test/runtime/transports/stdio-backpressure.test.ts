@@ -27,6 +27,10 @@ class StuckReader extends Writable {
     this.stuck = false;
     for (const done of this.held.splice(0)) done();
   }
+
+  hold(): void {
+    this.stuck = true;
+  }
 }
 
 const turn = () => new Promise((resolve) => setImmediate(resolve));
@@ -65,6 +69,73 @@ describe("stdio: backpressure", function () {
     await until(() => output.answers >= REQUESTS + 1);
     expect(output.answers, "every request answered").to.equal(REQUESTS + 1);
     expect(transport.readingPaused).to.equal(false);
+    await server.close();
+  });
+
+  const initialize = `${JSON.stringify({ jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "c", version: "1" } } })}\n`;
+  const call = (id: number) => `${JSON.stringify({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "flood", arguments: {}, _meta: { progressToken: "p" } } })}\n`;
+  const PROGRESS = 200;
+  const PAYLOAD = "x".repeat(16 * 1024);
+
+  it("ctx.progress waits for the reader: an awaiting handler is held with at most one message unwritten per write the reader took", async () => {
+    const server = createServer({ name: "bp", version: "1", logger: silentLogger });
+    let started = 0;
+    let finished = false;
+    server.tool({ name: "flood", inputSchema: { type: "object" } }, async (_args, ctx) => {
+      for (let i = 1; i <= PROGRESS; i++) {
+        started++;
+        await ctx.progress(i, PROGRESS, PAYLOAD);
+      }
+      finished = true;
+      return { content: [{ type: "text", text: "done" }] };
+    });
+    const input = new PassThrough();
+    const output = new StuckReader();
+    const transport = new StdioTransport(input, output, { maxBufferedBytes: MAX_BUFFERED, stuckTimeoutMs: 600_000 });
+    await server.listen(transport);
+    input.write(initialize);
+    await until(() => output.answers > 0);
+    output.release();
+    output.hold();
+    input.write(call(1));
+    await until(() => started > 0);
+    for (let turns = 0; turns < 100; turns++) await turn();
+    expect(finished, "the handler waits for the reader").to.equal(false);
+    expect(started * PAYLOAD.length, "bytes sent, none read").to.be.at.most(2 * PAYLOAD.length);
+    expect(transport.bufferedBytes).to.be.at.most(2 * (PAYLOAD.length + 200));
+    output.release();
+    await until(() => finished && output.answers >= PROGRESS + 2);
+    expect(output.answers, "every progress and the answer").to.equal(PROGRESS + 2);
+    await server.close();
+  });
+
+  it("a reader stuck over maxBufferedBytes for stuckTimeoutMs is cut off: the transport closes with why, the handler is aborted", async () => {
+    const server = createServer({ name: "bp", version: "1", logger: silentLogger });
+    let aborted = false;
+    server.tool({ name: "flood", inputSchema: { type: "object" } }, async (_args, ctx) => {
+      ctx.signal.addEventListener("abort", () => (aborted = true));
+      // Not awaited: only such sends get past the bound.
+      for (let i = 1; i <= PROGRESS; i++) void ctx.session.notify("notifications/message", { level: "info", data: PAYLOAD });
+      await new Promise((resolve) => ctx.signal.addEventListener("abort", resolve));
+      return { content: [] };
+    });
+    const input = new PassThrough();
+    const output = new StuckReader();
+    const transport = new StdioTransport(input, output, { maxBufferedBytes: MAX_BUFFERED, stuckTimeoutMs: 50 });
+    let closedWith: Error | undefined;
+    // What the transport tells its receiver when it closes.
+    const start = transport.start.bind(transport);
+    transport.start = (receiver) => start({ ...receiver, closed: (error) => ((closedWith = error), receiver.closed(error)) });
+    await server.listen(transport);
+    input.write(initialize);
+    await until(() => output.answers > 0);
+    output.release();
+    output.hold();
+    input.write(call(1));
+    await until(() => aborted);
+    expect(aborted, "the handler is aborted").to.equal(true);
+    expect(closedWith?.message).to.match(/read nothing for 50 ms with \d+ bytes waiting \(limit 262144\); disconnected/);
+    expect(output.destroyed, "the output is destroyed").to.equal(true);
     await server.close();
   });
 });

@@ -71,6 +71,19 @@ describe("stdio: progress reaches SDK clients before the response (typescript-sd
     const received = await countProgress(client, (onprogress) => client.callTool({ name: "steps", arguments: {} }, { onprogress }));
     expectNoneLost(received);
   });
+
+  // Issue 32 item 6: no server-to-client request to confirm with, so the response starts 64 KiB
+  // after the last progress notification; no read of a pipe holds both.
+  it(`SDK v2 client (2026-07-28): every progress notification of ${CALLS} calls arrives, none lost`, async () => {
+    if (!existsSync(join(PEERS, "client"))) throw new Error("tools/bench-peers is not installed: run `make tools`");
+    const { Client } = await import(join(PEERS, "client", "dist", "index.mjs"));
+    const { StdioClientTransport } = await import(join(PEERS, "client", "dist", "stdio.mjs"));
+    const client = new Client({ name: "progress-v2", version: "1.0.0" }, { versionNegotiation: { mode: "auto" } });
+    await client.connect(new StdioClientTransport(stdioParams));
+    expect(client.getNegotiatedProtocolVersion()).to.equal("2026-07-28");
+    const received = await countProgress(client, (onprogress) => client.callTool({ name: "steps", arguments: {} }, { onprogress }));
+    expectNoneLost(received);
+  });
 });
 
 // 2026-07-28 has no server-to-client request to confirm with, so there the guarantee is the
