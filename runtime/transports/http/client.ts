@@ -3,7 +3,7 @@ import type { RequestId } from "../../jsonrpc/messages.js";
 import { TransportClosedError } from "../closed-error.js";
 import type { Receiver, SendOptions, Transport, TransportFacts } from "../../jsonrpc/transport.js";
 import { metaVersion, NAMED_BY } from "./headers.js";
-import { fetchExchange, nodeExchange, type Answer, type Exchange } from "./exchange.js";
+import { Cancel, fetchExchange, nodeExchange, type Answer, type Exchange } from "./exchange.js";
 import { SseParser } from "./sse-parser.js";
 
 export interface HttpClientTransportOptions {
@@ -51,9 +51,9 @@ export class HttpClientTransport implements Transport {
   private isClosed = false;
   private retryMs: number;
   private streamOpen = false;
-  private readonly controllers = new Set<AbortController>();
+  private readonly controllers = new Set<Cancel>();
   /** Stateless era: in-flight POSTs by request id, to abort on cancellation. */
-  private readonly statelessInFlight = new Map<RequestId, AbortController>();
+  private readonly statelessInFlight = new Map<RequestId, Cancel>();
   private readonly http: Exchange;
   private readonly url: URL;
 
@@ -117,10 +117,10 @@ export class HttpClientTransport implements Transport {
     if (stateless && isRequest) this.statelessInFlight.set(m.id!, controller);
     let response: Answer;
     try {
-      response = await this.http.send("POST", headers, JSON.stringify(message), controller.signal);
+      response = await this.http.send("POST", headers, JSON.stringify(message), controller);
     } catch (error) {
       this.release(controller, m.id);
-      if (controller.signal.aborted && !this.isClosed) return; // cancelled by us: nothing to report
+      if (controller.aborted && !this.isClosed) return; // cancelled by us: nothing to report
       throw error;
     }
     const sessionId = response.header("mcp-session-id");
@@ -151,7 +151,7 @@ export class HttpClientTransport implements Transport {
       const headers: Record<string, string> = { ...this.options.headers, "Mcp-Session-Id": this.sessionId };
       if (this.protocolVersion) headers["MCP-Protocol-Version"] = this.protocolVersion;
       await this.http
-        .send("DELETE", headers, undefined, AbortSignal.timeout(5000))
+        .send("DELETE", headers, undefined, Cancel.after(5000))
         .then((r) => r.discard())
         .catch(() => {});
     }
@@ -218,7 +218,7 @@ export class HttpClientTransport implements Transport {
       if (this.isClosed) return;
       const controller = this.controller();
       try {
-        const response = await this.http.send("GET", this.streamHeaders(last), undefined, controller.signal);
+        const response = await this.http.send("GET", this.streamHeaders(last), undefined, controller);
         if (response.status < 200 || response.status >= 300 || !(response.header("content-type") ?? "").includes("text/event-stream")) {
           await response.discard();
           return;
@@ -245,7 +245,7 @@ export class HttpClientTransport implements Transport {
         if (this.isClosed) return;
         const controller = this.controller();
         try {
-          const response = await this.http.send("GET", this.streamHeaders(last), undefined, controller.signal);
+          const response = await this.http.send("GET", this.streamHeaders(last), undefined, controller);
           if (response.status < 200 || response.status >= 300) {
             await response.discard();
             return; // 405: the server offers no GET stream
@@ -280,13 +280,13 @@ export class HttpClientTransport implements Transport {
     this.receiver.message(value);
   }
 
-  private controller(): AbortController {
-    const controller = new AbortController();
+  private controller(): Cancel {
+    const controller = new Cancel();
     this.controllers.add(controller);
     return controller;
   }
 
-  private release(controller: AbortController, id?: RequestId): void {
+  private release(controller: Cancel, id?: RequestId): void {
     this.controllers.delete(controller);
     if (id !== undefined && this.statelessInFlight.get(id) === controller) this.statelessInFlight.delete(id);
   }

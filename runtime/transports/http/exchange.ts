@@ -20,15 +20,49 @@ export interface Answer {
   discard(): Promise<void>;
 }
 
+/**
+ * Stops one request, whatever stage it is at. Lighter than an AbortController per request (its
+ * signal's listeners cost more than the rest of a node:http call's bookkeeping); fetch gets one
+ * only when it is cancelled.
+ */
+export class Cancel {
+  aborted = false;
+  private stop: (() => void) | undefined;
+
+  /** A Cancel that cancels itself after `ms`. */
+  static after(ms: number): Cancel {
+    const cancel = new Cancel();
+    const timer = setTimeout(() => cancel.abort(), ms);
+    (timer as { unref?: () => void }).unref?.();
+    return cancel;
+  }
+
+  abort(): void {
+    if (this.aborted) return;
+    this.aborted = true;
+    this.stop?.();
+  }
+
+  /** How the exchange stops its request; at once when already cancelled. */
+  onAbort(stop: () => void): void {
+    this.stop = stop;
+    if (this.aborted) stop();
+  }
+}
+
 export interface Exchange {
-  send(method: "POST" | "GET" | "DELETE", headers: Record<string, string>, body: string | undefined, signal: AbortSignal): Promise<Answer>;
+  send(method: "POST" | "GET" | "DELETE", headers: Record<string, string>, body: string | undefined, cancel: Cancel): Promise<Answer>;
   /** Lets go of kept-alive connections. */
   close(): void;
 }
 
 export function fetchExchange(url: URL, fetcher: typeof fetch): Exchange {
   return {
-    send: async (method, headers, body, signal) => fetchAnswer(await fetcher(url, { method, headers, body, signal })),
+    send: async (method, headers, body, cancel) => {
+      const controller = new AbortController();
+      cancel.onAbort(() => controller.abort());
+      return fetchAnswer(await fetcher(url, { method, headers, body, signal: controller.signal }));
+    },
     close: () => {},
   };
 }
@@ -68,17 +102,18 @@ export function nodeExchange(url: URL): Exchange | undefined {
   if (!http?.request) return undefined;
   const agent = new http.Agent({ keepAlive: true });
   const target = { protocol: url.protocol, hostname: url.hostname.replace(/^\[|\]$/g, ""), port: url.port, path: `${url.pathname}${url.search}`, agent };
-  const attempt = (method: string, headers: Record<string, string>, body: string | undefined, signal: AbortSignal, retry: boolean): Promise<Answer> =>
+  const attempt = (method: string, headers: Record<string, string>, body: string | undefined, cancel: Cancel, retry: boolean): Promise<Answer> =>
     new Promise((resolve, reject) => {
-      const req = http.request({ ...target, method, headers, signal }, (res) => resolve(nodeAnswer(res)));
+      const req = http.request({ ...target, method, headers }, (res) => resolve(nodeAnswer(res)));
       req.on("error", (error: NodeJS.ErrnoException) => {
         // A kept-alive connection the server closed as we reused it: the request never reached it (Node's documented retry).
-        if (retry && req.reusedSocket && error.code === "ECONNRESET" && !signal.aborted) resolve(attempt(method, headers, body, signal, false));
+        if (retry && req.reusedSocket && error.code === "ECONNRESET" && !cancel.aborted) resolve(attempt(method, headers, body, cancel, false));
         else reject(error);
       });
+      cancel.onAbort(() => req.destroy(Object.assign(new Error("the request was aborted"), { name: "AbortError" })));
       req.end(body);
     });
-  return { send: (method, headers, body, signal) => attempt(method, headers, body, signal, true), close: () => agent.destroy() };
+  return { send: (method, headers, body, cancel) => attempt(method, headers, body, cancel, true), close: () => agent.destroy() };
 }
 
 function nodeAnswer(res: IncomingMessage): Answer {
@@ -92,11 +127,7 @@ function nodeAnswer(res: IncomingMessage): Answer {
       const onData = (text: string) => {
         if (!onText(text)) return;
         done();
-        if (res.complete) return;
-        // The rest is not wanted. A server ends a request's stream after its answer: drained, the
-        // connection is kept; one that goes on past a second is cut.
-        const cut = setTimeout(() => res.destroy(), 1_000);
-        res.once("close", () => clearTimeout(cut)).resume();
+        drain(res);
       };
       res.on("data", onData);
       res.once("end", done);
@@ -120,11 +151,17 @@ function nodeAnswer(res: IncomingMessage): Answer {
         res.once("close", () => (res.complete ? resolve(text) : reject(new Error("the response was cut short"))));
       }),
     read,
-    discard: async () => {
-      if (res.complete) return;
-      // An empty body (202) ends at once and keeps the connection; anything longer is cut.
-      if (res.headers["content-length"] === "0") res.resume();
-      else res.destroy();
-    },
+    discard: async () => drain(res),
   };
+}
+
+/**
+ * The rest of a body is not wanted. It is read and dropped, so that the connection is kept: a
+ * 202's body is empty, and a server ends a request's stream after its answer. One that goes on
+ * past a second is cut.
+ */
+function drain(res: IncomingMessage): void {
+  if (res.complete || res.destroyed) return;
+  const cut = setTimeout(() => res.destroy(), 1_000);
+  res.once("close", () => clearTimeout(cut)).resume();
 }
