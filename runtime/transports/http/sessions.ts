@@ -37,8 +37,9 @@ type Changed = { readonly sessionId: string; readonly from: string; readonly non
 type Ack = { readonly nonce: number };
 
 /**
- * A cached record is served without asking the store for this long; then the next request of the
- * session pushes its expiry back and checks its version in one command. Changes reach every
+ * A cached record is served without asking the store for this long (or a quarter of the session's
+ * ttl, if less, so that a session in use never expires); then the next request of the session
+ * pushes its expiry back and checks its version in one command. Changes reach every
  * instance over the bus before they are answered; this bounds what a lost bus message (a dropped
  * pub/sub connection) could leave stale.
  */
@@ -155,7 +156,7 @@ export class SharedSessions {
     }
     const now = Date.now();
     const cached = this.cache.get(sessionId);
-    if (cached && now - cached.checkedAt < RECHECK_MS) return cached.record;
+    if (cached && now - cached.checkedAt < Math.min(RECHECK_MS, this.ttlMs / 4)) return cached.record;
     const epoch = this.epoch;
     if (cached) {
       const version = await this.sessions.touchVersion!(sessionId, this.ttlMs);
