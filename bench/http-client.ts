@@ -151,8 +151,11 @@ for (const era of (["2025-11-25", "2026-07-28"] as const).filter((e) => (values.
     console.log(`| ${era} | ${cell("ours")} | ${cell("v2")} | ${cell("v1")} | ${cell("raw")} | ${ratio(med("ours"), med("raw"))} | ${ratio(med("ours"), med("v2"))} | ${ratio(med("ours"), med("v1"))} |`);
     const cpuCell = (k: Kind) => (cpus.has(k) ? cpuMed(k)!.toFixed(0) : "-");
     cpuRows.push(`| ${era} | ${cpuCell("ours")} | ${cpuCell("v2")} | ${cpuCell("v1")} | ${cpuCell("raw")} | ${ratio(cpuMed("ours"), cpuMed("raw"))} |`);
-    for (const kind of kinds)
-      record({ bench: "http-client", measure: `${era}, 16 clients`, contender: kind === "raw" ? "floor" : kind, unit: "calls/s", runs: rates.get(kind)!, median: med(kind)! });
+    for (const kind of kinds) {
+      const contender = kind === "raw" ? "floor" : kind;
+      record({ bench: "http-client", measure: `${era}, 16 clients, calls/s`, contender, unit: "calls/s", runs: rates.get(kind)!, median: med(kind)! });
+      record({ bench: "http-client", measure: `${era}, client CPU per call`, contender, unit: "µs", runs: cpus.get(kind)!, median: cpuMed(kind)! });
+    }
   } finally {
     server.child.stdin!.end();
     await new Promise((resolve) => server.child.once("exit", resolve));
