@@ -38,6 +38,7 @@ const ABOUT: Record<string, string> = {
   http: "Our Streamable HTTP server against SDK v2's and SDK v1's on node:http, and a node:http echo floor; 16 clients of the same raw node:http load generator.",
   runtime:
     "tools/call of an echo tool through our client and server, SDK v2's and SDK v1's (each its own client and server), in memory and over stdio; floors: JSON.stringify + JSON.parse of the call's messages (memory), node alone echoing lines (stdio), node answering a fixed line (spawn).",
+  "stdio-cpu": "CPU time per call over stdio, the client's process and the server's counted, 16 calls in flight: our client and packed server beside the floor of the runtime bench (node alone echoing lines, fed by a raw client).",
   "scale-out": "An eliciting tools/call through a round-robin proxy to 1 or 3 instances, stores in memory or in one Redis, 8 McpClients over HTTP.",
 };
 
