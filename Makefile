@@ -102,6 +102,8 @@ mocha: pack typecheck tools redis
 	$(CLI) check
 	node_modules/.bin/mocha
 
+# Every bench/*.ts, one after the other; their figures go to bench/results/latest.json (git-ignored).
+# `node --import tsx bench/report.ts --release` publishes a run: bench/results/release.json and docs/benchmarks.md.
 bench: pack tools
 	node --import tsx bench/run.ts
 

@@ -24,6 +24,7 @@ import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { median, Session, type Era } from "./http/client.js";
 import { processCpuMs } from "./support/process-cpu.js";
+import { record } from "./support/results.js";
 
 const { values } = parseArgs({ options: { quick: { type: "boolean", default: false }, runs: { type: "string" }, era: { type: "string" }, mode: { type: "string" } } });
 const CLIENTS = 16;
@@ -139,6 +140,10 @@ for (const era of (["2025-11-25", "2026-07-28"] as const).filter((e) => (values.
       const med = new Map([...runs].map(([impl, rates]) => [impl, median(rates)]));
       const cell = (impl: Impl) => (runs.has(impl) ? `${fmt(med.get(impl)!)} (${fmt(Math.min(...runs.get(impl)!))}-${fmt(Math.max(...runs.get(impl)!))})` : "-");
       const ours = med.get("ours")!;
+      for (const [impl, rates] of runs) {
+        record({ bench: "http", measure: `${era}, ${mode === "json" ? "JSON" : "SSE"} answers, calls/s`, contender: impl, unit: "calls/s", median: med.get(impl)!, runs: rates });
+        if (cpu.get(impl)!.length > 0) record({ bench: "http", measure: `${era}, ${mode === "json" ? "JSON" : "SSE"} answers, server CPU per call`, contender: impl, unit: "µs", median: cpuOf(impl)!, runs: cpu.get(impl)! });
+      }
       console.log(`| ${era}, ${mode === "json" ? "JSON" : "SSE"} | ${cell("ours")} | ${cell("v2")} | ${cell("v1")} | ${cell("floor")} | ${ratio(ours, med.get("floor"))} | ${ratio(ours, med.get("v2"))} | ${ratio(ours, med.get("v1"))} |`);
     } finally {
       await Promise.all([...targets.values()].map(stopTarget));

@@ -7,8 +7,12 @@
 // --quick is passed to the benchmarks that take it (whose source mentions "--quick").
 // Each benchmark is bounded by BENCH_TIMEOUT_MS (default 30 minutes), then killed with its
 // children. The exit code is 1 when any benchmark failed or timed out.
-import { spawn } from "node:child_process";
-import { readdirSync, readFileSync } from "node:fs";
+// The figures the benchmarks record (bench/support/results.ts) go to one file, bench/results/latest.json
+// (git-ignored), with the machine and the commit: `node --import tsx bench/report.ts` makes
+// docs/benchmarks.md of it.
+import { execFileSync, spawn } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpus, tmpdir } from "node:os";
 import { basename, dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
@@ -19,8 +23,9 @@ const TIMEOUT_MS = Number(process.env.BENCH_TIMEOUT_MS ?? 30 * 60_000);
 
 const { values, positionals } = parseArgs({ options: { quick: { type: "boolean", default: false } }, allowPositionals: true });
 
+const NOT_BENCHES = new Set([basename(fileURLToPath(import.meta.url)), "report.ts"]);
 const all = readdirSync(BENCH)
-  .filter((name) => name.endsWith(".ts") && !name.endsWith(".d.ts") && name !== basename(fileURLToPath(import.meta.url)))
+  .filter((name) => name.endsWith(".ts") && !name.endsWith(".d.ts") && !NOT_BENCHES.has(name))
   .sort();
 const unknown = positionals.filter((name) => !all.includes(`${name}.ts`));
 if (unknown.length > 0) {
@@ -41,7 +46,7 @@ function run(file: string): Promise<Outcome> {
   const started = performance.now();
   return new Promise((resolvePromise) => {
     // Its own process group, so a timeout takes the servers it spawned along with it.
-    const child = spawn(process.execPath, args, { cwd: ROOT, stdio: "inherit", detached: true });
+    const child = spawn(process.execPath, args, { cwd: ROOT, stdio: "inherit", detached: true, env: { ...process.env, BENCH_RESULTS: figuresFile } });
     let timedOut = false;
     const timer = setTimeout(() => {
       timedOut = true;
@@ -60,6 +65,8 @@ function run(file: string): Promise<Outcome> {
   });
 }
 
+const scratch = mkdtempSync(join(tmpdir(), "mcp-bench-"));
+const figuresFile = join(scratch, "figures.jsonl");
 const outcomes: Outcome[] = [];
 for (const file of selected) {
   console.log(`\n=== bench/${file} ${"=".repeat(Math.max(0, 60 - file.length))}\n`);
@@ -68,4 +75,21 @@ for (const file of selected) {
 
 console.log(`\n=== summary ${"=".repeat(56)}`);
 for (const { name, ms, status } of outcomes) console.log(`${name.padEnd(24)} ${(ms / 1000).toFixed(1).padStart(7)} s  ${status}`);
+
+const figures = existsSync(figuresFile) ? readFileSync(figuresFile, "utf8").split("\n").filter(Boolean).map((line) => JSON.parse(line) as unknown) : [];
+rmSync(scratch, { recursive: true, force: true });
+const git = (...args: string[]) => execFileSync("git", args, { cwd: ROOT, encoding: "utf8" }).trim();
+const results = {
+  date: new Date().toISOString().slice(0, 10),
+  commit: `${git("rev-parse", "HEAD")}${git("status", "--porcelain", "--untracked-files=no") ? " (with changes)" : ""}`,
+  node: process.version,
+  platform: `${process.platform}-${process.arch}`,
+  cpus: cpus().length,
+  quick: values.quick,
+  benches: outcomes.map(({ name, ms, status }) => ({ name: name.replace(/\.ts$/, ""), seconds: Math.round(ms / 1000), status })),
+  figures,
+};
+mkdirSync(join(BENCH, "results"), { recursive: true });
+writeFileSync(join(BENCH, "results", "latest.json"), `${JSON.stringify(results, null, 2)}\n`);
+console.log(`\n${figures.length} figures in bench/results/latest.json; docs/benchmarks.md from it: node --import tsx bench/report.ts --release`);
 process.exit(outcomes.every((o) => o.status === "ok") ? 0 : 1);

@@ -23,6 +23,10 @@ export const CHANNELS = {
   stream: (streamId: string) => `stream:${streamId}`,
   /** A client's answers that reached another instance, forwarded to the instance that asked. */
   replies: (instanceId: string) => `replies:${instanceId}`,
+  /** A session's record changed or ended: every instance drops its cached copy, then says so on the changer's acks channel. */
+  sessionChanged: "session-changed",
+  /** Instances confirming to the one that changed a session that they dropped their copy. */
+  acks: (instanceId: string) => `acks:${instanceId}`,
 } as const;
 
 /** Calls `listener`; what it throws is logged, not thrown into the bus's delivery (which would end the process). */

@@ -3,8 +3,9 @@ import type { SessionRecord, SessionStore } from "./session-store.js";
 
 /**
  * Sessions in Redis: a hash per session (revision, client info and capabilities as JSON, log
- * level) and a set of its subscriptions, so that a subscribe on one instance and an unsubscribe on
- * another are each one atomic change. Both keys expire together (`touch` extends them).
+ * level, a version every change bumps) and a set of its subscriptions, so that a subscribe on one
+ * instance and an unsubscribe on another are each one atomic change. Both keys expire together
+ * (`touch` extends them).
  */
 export class RedisSessionStore implements SessionStore {
   constructor(
@@ -32,7 +33,13 @@ export class RedisSessionStore implements SessionStore {
       ...(record.logLevel === undefined ? {} : { logLevel: record.logLevel }),
       ...(record.principal === undefined ? {} : { principal: record.principal }),
       subscriptions: uris.sort(),
+      version: Number(record.version ?? 0),
     };
+  }
+
+  async touchVersion(sessionId: string, ttlMs: number): Promise<number | undefined> {
+    const version = await this.redis.sendCommand(["EVAL", TOUCH_VERSION, "2", ...this.keys(sessionId), String(ttlMs)]);
+    return version === null || version === undefined ? undefined : Number(version);
   }
 
   touch(sessionId: string, ttlMs: number): Promise<boolean> {
@@ -80,6 +87,13 @@ return 1
 // KEYS: hash, subscriptions.
 const GET = `return {redis.call('HGETALL', KEYS[1]), redis.call('SMEMBERS', KEYS[2])}`;
 
+// KEYS: hash, subscriptions. ARGV: ttlMs. The version (0 before any change), or nil when the session is gone.
+const TOUCH_VERSION = `
+if redis.call('PEXPIRE', KEYS[1], ARGV[1]) == 0 then return false end
+if redis.call('EXISTS', KEYS[2]) == 1 then redis.call('PEXPIRE', KEYS[2], ARGV[1]) end
+return tonumber(redis.call('HGET', KEYS[1], 'version') or '0')
+`;
+
 // KEYS: hash, subscriptions. ARGV: what, value. The subscription set takes the hash's expiry.
 const CHANGE = `
 local ttl = redis.call('PTTL', KEYS[1])
@@ -90,10 +104,13 @@ if what == 'touch' then
   redis.call('PEXPIRE', KEYS[1], ttl)
 elseif what == 'level' then
   redis.call('HSET', KEYS[1], 'logLevel', value)
+  redis.call('HINCRBY', KEYS[1], 'version', 1)
 elseif what == 'subscribe' then
   redis.call('SADD', KEYS[2], value)
+  redis.call('HINCRBY', KEYS[1], 'version', 1)
 elseif what == 'unsubscribe' then
   redis.call('SREM', KEYS[2], value)
+  redis.call('HINCRBY', KEYS[1], 'version', 1)
 end
 if ttl > 0 and redis.call('EXISTS', KEYS[2]) == 1 then redis.call('PEXPIRE', KEYS[2], ttl) end
 return 1

@@ -3,6 +3,7 @@ import type { RequestId } from "../../jsonrpc/messages.js";
 import { TransportClosedError } from "../closed-error.js";
 import type { Receiver, SendOptions, Transport, TransportFacts } from "../../jsonrpc/transport.js";
 import { metaVersion, NAMED_BY } from "./headers.js";
+import { Cancel, fetchExchange, nodeExchange, type Answer, type Exchange } from "./exchange.js";
 import { SseParser } from "./sse-parser.js";
 
 export interface HttpClientTransportOptions {
@@ -14,7 +15,10 @@ export interface HttpClientTransportOptions {
   readonly maxReconnects?: number;
   /** Wait before resuming, unless the server's `retry` field says otherwise (default 1000 ms). */
   readonly reconnectDelayMs?: number;
-  /** The fetch to use (default: the global one). */
+  /**
+   * The fetch to use. Default: on Node, node:http with a keep-alive agent of the transport's own
+   * (several times cheaper per request than Node's fetch); elsewhere the global fetch.
+   */
   readonly fetch?: typeof fetch;
   /**
    * OAuth for this server, e.g. an AuthorizationCodeProvider from `@mcp-codegen/runtime/auth`:
@@ -50,10 +54,10 @@ export class HttpClientTransport implements Transport {
   private isClosed = false;
   private retryMs: number;
   private streamOpen = false;
-  private readonly controllers = new Set<AbortController>();
+  private readonly controllers = new Set<Cancel>();
   /** Stateless era: in-flight POSTs by request id, to abort on cancellation. */
-  private readonly statelessInFlight = new Map<RequestId, AbortController>();
-  private readonly fetch: typeof fetch;
+  private readonly statelessInFlight = new Map<RequestId, Cancel>();
+  private readonly http: Exchange;
   private readonly url: URL;
 
   constructor(
@@ -62,7 +66,7 @@ export class HttpClientTransport implements Transport {
   ) {
     this.url = new URL(url);
     const base = options.fetch ?? globalThis.fetch;
-    this.fetch = options.authProvider ? options.authProvider.fetch(base) : base;
+    this.http = (options.fetch === undefined && !options.authProvider && nodeExchange(this.url)) || fetchExchange(this.url, options.authProvider ? options.authProvider.fetch(base) : base);
     this.retryMs = options.reconnectDelayMs ?? 1000;
   }
 
@@ -114,23 +118,24 @@ export class HttpClientTransport implements Transport {
 
     const controller = this.controller();
     if (stateless && isRequest) this.statelessInFlight.set(m.id!, controller);
-    let response: Response;
+    let response: Answer;
     try {
-      response = await this.fetch(this.url, { method: "POST", headers, body: JSON.stringify(message), signal: controller.signal });
+      response = await this.http.send("POST", headers, JSON.stringify(message), controller);
     } catch (error) {
       this.release(controller, m.id);
-      if (controller.signal.aborted && !this.isClosed) return; // cancelled by us: nothing to report
+      if (controller.aborted && !this.isClosed) return; // cancelled by us: nothing to report
       throw error;
     }
-    const sessionId = response.headers.get("mcp-session-id");
+    const sessionId = response.header("mcp-session-id");
     if (sessionId && !stateless) this.sessionId = sessionId;
-    if (response.status === 202 || (response.ok && !isRequest && response.headers.get("content-length") === "0")) {
+    const ok = response.status >= 200 && response.status < 300;
+    if (response.status === 202 || (ok && !isRequest && response.header("content-length") === "0")) {
       this.release(controller, m.id);
-      await response.body?.cancel().catch(() => {});
+      await response.discard();
       if (m.method === "notifications/initialized" && this.options.openStream !== false) this.openStream();
       return;
     }
-    if (!isRequest && !response.ok) {
+    if (!isRequest && !ok) {
       this.release(controller, m.id);
       const text = await response.text().catch(() => "");
       throw new Error(`the server refused ${m.method ?? "a message"}: HTTP ${response.status} ${text.slice(0, 200)}`);
@@ -148,18 +153,20 @@ export class HttpClientTransport implements Transport {
     if (this.sessionId) {
       const headers: Record<string, string> = { ...this.options.headers, "Mcp-Session-Id": this.sessionId };
       if (this.protocolVersion) headers["MCP-Protocol-Version"] = this.protocolVersion;
-      await this.fetch(this.url, { method: "DELETE", headers, signal: AbortSignal.timeout(5000) })
-        .then((r) => r.body?.cancel())
+      await this.http
+        .send("DELETE", headers, undefined, Cancel.after(5000))
+        .then((r) => r.discard())
         .catch(() => {});
     }
+    this.http.close();
     this.receiver?.closed();
   }
 
   // -- reading answers ------------------------------------------------------------------------
 
   /** One POST's answer: JSON, SSE, or an HTTP error. `requestId`: the request it answers, if any. */
-  private async consume(response: Response, requestId: RequestId | undefined, resumable: boolean): Promise<void> {
-    const type = response.headers.get("content-type") ?? "";
+  private async consume(response: Answer, requestId: RequestId | undefined, resumable: boolean): Promise<void> {
+    const type = response.header("content-type") ?? "";
     if (type.includes("text/event-stream")) {
       const outcome = await this.readStream(response, requestId);
       if (!outcome.answered && requestId !== undefined && resumable && outcome.lastEventId !== undefined && !this.isClosed)
@@ -182,7 +189,7 @@ export class HttpClientTransport implements Transport {
   }
 
   /** Reads an SSE answer; says whether the response to `requestId` came, and the last event id. */
-  private async readStream(response: Response, requestId: RequestId | undefined): Promise<{ answered: boolean; lastEventId?: string }> {
+  private async readStream(response: Answer, requestId: RequestId | undefined): Promise<{ answered: boolean; lastEventId?: string }> {
     let answered = false;
     let lastEventId: string | undefined;
     const parser = new SseParser(
@@ -200,19 +207,9 @@ export class HttpClientTransport implements Transport {
       },
       (ms) => (this.retryMs = ms),
     );
-    const body = response.body;
-    if (!body) return { answered, lastEventId };
-    const decoder = new TextDecoder();
-    try {
-      for await (const chunk of body as unknown as AsyncIterable<Uint8Array>) {
-        parser.push(decoder.decode(chunk, { stream: true }));
-        if (answered) break;
-      }
-    } catch {
-      // aborted or broken: the caller decides whether to resume
-    }
+    // Aborted or broken, the read just ends: the caller decides whether to resume.
+    await response.read((text) => (parser.push(text), answered));
     parser.end();
-    if (answered) await body.cancel().catch(() => {});
     return { answered, lastEventId };
   }
 
@@ -224,9 +221,9 @@ export class HttpClientTransport implements Transport {
       if (this.isClosed) return;
       const controller = this.controller();
       try {
-        const response = await this.fetch(this.url, { method: "GET", headers: this.streamHeaders(last), signal: controller.signal });
-        if (!response.ok || !(response.headers.get("content-type") ?? "").includes("text/event-stream")) {
-          await response.body?.cancel().catch(() => {});
+        const response = await this.http.send("GET", this.streamHeaders(last), undefined, controller);
+        if (response.status < 200 || response.status >= 300 || !(response.header("content-type") ?? "").includes("text/event-stream")) {
+          await response.discard();
           return;
         }
         const outcome = await this.readStream(response, requestId);
@@ -251,9 +248,9 @@ export class HttpClientTransport implements Transport {
         if (this.isClosed) return;
         const controller = this.controller();
         try {
-          const response = await this.fetch(this.url, { method: "GET", headers: this.streamHeaders(last), signal: controller.signal });
-          if (!response.ok) {
-            await response.body?.cancel().catch(() => {});
+          const response = await this.http.send("GET", this.streamHeaders(last), undefined, controller);
+          if (response.status < 200 || response.status >= 300) {
+            await response.discard();
             return; // 405: the server offers no GET stream
           }
           attempt = 0;
@@ -286,13 +283,13 @@ export class HttpClientTransport implements Transport {
     this.receiver.message(value);
   }
 
-  private controller(): AbortController {
-    const controller = new AbortController();
+  private controller(): Cancel {
+    const controller = new Cancel();
     this.controllers.add(controller);
     return controller;
   }
 
-  private release(controller: AbortController, id?: RequestId): void {
+  private release(controller: Cancel, id?: RequestId): void {
     this.controllers.delete(controller);
     if (id !== undefined && this.statelessInFlight.get(id) === controller) this.statelessInFlight.delete(id);
   }

@@ -69,6 +69,8 @@ export class StreamableHttpEndpoint implements Endpoint {
   /** Many instances (options.sessions): the shared stores and the bus. */
   private readonly shared: SharedSessions | undefined;
   private readonly adopted = new WeakMap<HttpSession, Accepted>();
+  /** Many instances: the record each replica last took on. */
+  private readonly lastRecord = new WeakMap<HttpSession, SessionRecord>();
   /** Many instances: sessions being taken on from the store, so that concurrent requests make one replica. */
   private readonly adopting = new Map<string, Promise<HttpSession | undefined>>();
   private readonly path: string | undefined;
@@ -331,7 +333,11 @@ export class StreamableHttpEndpoint implements Endpoint {
       }
       return adopting;
     }
-    await this.adopted.get(session)?.adopt?.(record);
+    // A record served from the instance's cache is the same object until it changes: nothing to refresh.
+    if (this.lastRecord.get(session) !== record) {
+      this.lastRecord.set(session, record);
+      await this.adopted.get(session)?.adopt?.(record);
+    }
     return session;
   }
 

@@ -32,6 +32,22 @@ type ToStandalone = { readonly message: unknown };
 type StreamEvent = { readonly id: string; readonly data: string } | { readonly end: true };
 /** What travels on an instance's reply channel: a client's answer to a request that instance sent. */
 type Forwarded = { readonly sessionId: string; readonly message: unknown };
+/** What travels on the session-changed channel, and back on the changer's acks channel. */
+type Changed = { readonly sessionId: string; readonly from: string; readonly nonce: number };
+type Ack = { readonly nonce: number };
+
+/**
+ * A cached record is served without asking the store for this long (or a quarter of the session's
+ * ttl, if less, so that a session in use never expires); then the next request of the session
+ * pushes its expiry back and checks its version in one command. Changes reach every
+ * instance over the bus before they are answered; this bounds what a lost bus message (a dropped
+ * pub/sub connection) could leave stale.
+ */
+const RECHECK_MS = 1_000;
+/** How long a change waits for the other instances to confirm they dropped their copy. */
+const ACK_TIMEOUT_MS = 2_000;
+/** The most records an instance keeps; the oldest go first. */
+const MAX_CACHED = 10_000;
 
 /** The requests whose success changes the shared session record; their answer waits until it is written. */
 const EFFECTS: Record<string, (store: SessionStore, sessionId: string, params: Record<string, unknown>) => Promise<boolean>> = {
@@ -52,6 +68,13 @@ export class SharedSessions {
   readonly events: EventStore;
   readonly bus: EventBus;
   private replies: Promise<unknown> | undefined;
+  /** Records of the sessions this instance serves, when the store versions them (touchVersion). */
+  private readonly cache = new Map<string, { readonly record: SessionRecord; checkedAt: number }>();
+  /** Counts invalidations: a load that saw one start meanwhile does not fill the cache. */
+  private epoch = 0;
+  private caching = false;
+  private nonce = 0;
+  private readonly pendingAcks = new Map<number, () => void>();
 
   constructor(
     options: SharingOptions & { readonly sessions: SessionStore },
@@ -65,31 +88,111 @@ export class SharedSessions {
 
   /** Starts taking clients' answers forwarded to this instance; `deliver` hands one to the session's replica. */
   listen(deliver: (sessionId: string, message: unknown) => void): Promise<unknown> {
-    return (this.replies ??= this.bus.subscribe(CHANNELS.replies(this.instanceId), (forwarded) => {
-      const { sessionId, message } = forwarded as Forwarded;
-      deliver(sessionId, message);
-    }));
+    return (this.replies ??= Promise.all([
+      this.bus.subscribe(CHANNELS.replies(this.instanceId), (forwarded) => {
+        const { sessionId, message } = forwarded as Forwarded;
+        deliver(sessionId, message);
+      }),
+      this.watch(),
+    ]));
+  }
+
+  /** With a store that versions records: drop a copy whenever any instance says it changed, and confirm. */
+  private async watch(): Promise<void> {
+    if (!this.sessions.touchVersion) return;
+    await this.bus.subscribe(CHANNELS.acks(this.instanceId), (ack) => this.pendingAcks.get((ack as Ack).nonce)?.());
+    await this.bus.subscribe(CHANNELS.sessionChanged, (changed) => {
+      const { sessionId, from, nonce } = changed as Changed;
+      this.drop(sessionId);
+      void this.bus.publish(CHANNELS.acks(from), { nonce } satisfies Ack).catch(() => {});
+    });
+    this.caching = true;
+  }
+
+  private drop(sessionId: string): void {
+    this.epoch++;
+    this.cache.delete(sessionId);
+  }
+
+  /**
+   * After a change to the record (or its end), before it is answered: every instance drops its
+   * copy and confirms, so that the client's next request, wherever it lands, sees the change.
+   * An instance that does not confirm in time is logged (it may be gone).
+   */
+  private async invalidate(sessionId: string): Promise<void> {
+    this.drop(sessionId);
+    if (!this.caching) return;
+    const nonce = ++this.nonce;
+    let acks = 0;
+    let expected = Number.POSITIVE_INFINITY;
+    let done: () => void = () => {};
+    const all = new Promise<void>((resolve) => (done = resolve));
+    this.pendingAcks.set(nonce, () => ++acks >= expected && done());
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    try {
+      expected = await this.bus.publish(CHANNELS.sessionChanged, { sessionId, from: this.instanceId, nonce } satisfies Changed);
+      if (acks >= expected) return;
+      const late = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(true), ACK_TIMEOUT_MS)));
+      if (await Promise.race([all.then(() => false), late])) this.logger("warn", `session ${sessionId} changed: ${expected - acks} instance(s) did not confirm within ${ACK_TIMEOUT_MS} ms`);
+    } finally {
+      clearTimeout(timer);
+      this.pendingAcks.delete(nonce);
+    }
   }
 
   create(sessionId: string, record: Omit<SessionRecord, "logLevel" | "subscriptions">): Promise<void> {
     return this.sessions.create(sessionId, record, this.ttlMs);
   }
 
-  /** The session's record, kept alive another ttl; undefined when it ended or expired (on any instance). */
+  /**
+   * The session's record, kept alive another ttl; undefined when it ended or expired (on any
+   * instance). With a versioned store, the copy this instance keeps, checked against the store's
+   * version (and the expiry pushed back) at most every RECHECK_MS: changes invalidate it at once.
+   */
   async load(sessionId: string): Promise<SessionRecord | undefined> {
-    const [record] = await Promise.all([this.sessions.get(sessionId), this.sessions.touch(sessionId, this.ttlMs)]);
+    if (!this.caching) {
+      const [record] = await Promise.all([this.sessions.get(sessionId), this.sessions.touch(sessionId, this.ttlMs)]);
+      return record;
+    }
+    const now = Date.now();
+    const cached = this.cache.get(sessionId);
+    if (cached && now - cached.checkedAt < Math.min(RECHECK_MS, this.ttlMs / 4)) return cached.record;
+    const epoch = this.epoch;
+    if (cached) {
+      const version = await this.sessions.touchVersion!(sessionId, this.ttlMs);
+      if (version === undefined) return void this.cache.delete(sessionId);
+      if (version === cached.record.version && epoch === this.epoch) {
+        cached.checkedAt = now;
+        return cached.record;
+      }
+    }
+    const [record] = await Promise.all([this.sessions.get(sessionId), cached ? undefined : this.sessions.touch(sessionId, this.ttlMs)]);
+    if (!record) return void this.cache.delete(sessionId);
+    if (epoch === this.epoch) {
+      this.cache.delete(sessionId);
+      if (this.cache.size >= MAX_CACHED) this.cache.delete(this.cache.keys().next().value!);
+      this.cache.set(sessionId, { record, checkedAt: now });
+    }
     return record;
   }
 
   /** DELETE, or the idle timeout: the session ends for every instance. */
   async end(sessionId: string): Promise<void> {
     await Promise.all([this.sessions.delete(sessionId), this.events.forget(sessionId)]);
+    await this.invalidate(sessionId);
   }
 
   /** The write a request's success makes to the record, if any, to await before its answer goes out. */
   effect(sessionId: string, method: string, params: Record<string, unknown> | undefined): (() => Promise<unknown>) | undefined {
     const change = EFFECTS[method];
-    return change && (() => change(this.sessions, sessionId, params ?? {}));
+    return (
+      change &&
+      (async () => {
+        const changed = await change(this.sessions, sessionId, params ?? {});
+        await this.invalidate(sessionId);
+        return changed;
+      })
+    );
   }
 
   /** Our request's id as the client sees it: this instance's id, then the peer's id as JSON. */

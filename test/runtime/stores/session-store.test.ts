@@ -30,14 +30,30 @@ describe("stores: session stores", () => {
       it("keeps what a session negotiated, its log level and its subscriptions, for every instance", async () => {
         const [a, b] = make();
         await a.create("s1", RECORD, 60_000);
-        expect(await b.get("s1")).to.deep.equal({ ...RECORD, subscriptions: [] });
+        expect(await b.get("s1")).to.deep.equal({ ...RECORD, subscriptions: [], version: 0 });
         expect(await b.setLogLevel("s1", "warning")).to.equal(true);
         expect(await a.subscribe("s1", "file:///a")).to.equal(true);
         expect(await b.subscribe("s1", "file:///b")).to.equal(true);
         expect(await b.subscribe("s1", "file:///a"), "subscribing twice keeps one").to.equal(true);
-        expect(await a.get("s1")).to.deep.equal({ ...RECORD, logLevel: "warning", subscriptions: ["file:///a", "file:///b"] });
+        expect(await a.get("s1"), "every change moved the version on").to.deep.equal({ ...RECORD, logLevel: "warning", subscriptions: ["file:///a", "file:///b"], version: 4 });
         expect(await a.unsubscribe("s1", "file:///a")).to.equal(true);
         expect((await b.get("s1"))!.subscriptions).to.deep.equal(["file:///b"]);
+      });
+
+      it("touchVersion keeps the session and says its version, which only changes move on; undefined once it is gone", async () => {
+        const [a, b] = make();
+        await a.create("v1", RECORD, 60_000);
+        expect(await b.touchVersion!("v1", 60_000)).to.equal(0);
+        expect(await b.touchVersion!("v1", 60_000), "a touch is no change").to.equal(0);
+        await a.setLogLevel("v1", "debug");
+        expect(await b.touchVersion!("v1", 60_000)).to.equal(1);
+        await b.unsubscribe("v1", "file:///none");
+        expect(await a.touchVersion!("v1", 60_000)).to.equal(2);
+        expect((await a.get("v1"))!.version).to.equal(2);
+        await b.delete("v1");
+        expect(await a.touchVersion!("v1", 60_000)).to.equal(undefined);
+        expect(await a.touchVersion!("nobody", 60_000)).to.equal(undefined);
+        expect(await a.get("nobody"), "touching an unknown session does not create it").to.equal(undefined);
       });
 
       it("loses no subscription when instances change one session at the same time", async () => {

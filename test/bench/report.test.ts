@@ -1,0 +1,34 @@
+// docs/benchmarks.md is bench/report.ts's rendering of the committed results file
+// (bench/results/release.json, one run of `make bench`): regenerated here, it must come out the
+// same, so that no figure on the page lacks its run, and every recorded figure is on the page.
+import { expect } from "chai";
+import { readFileSync } from "node:fs";
+import { PAGE, RELEASE, render, type Results } from "../../bench/report.js";
+
+describe("bench/report: the benchmarks page", () => {
+  const results = JSON.parse(readFileSync(RELEASE, "utf8")) as Results;
+  const page = readFileSync(PAGE, "utf8");
+
+  it("is what bench/report.ts makes of bench/results/release.json (run `node --import tsx bench/report.ts` after changing either)", () => {
+    expect(page).to.equal(render(results));
+  });
+
+  it("shows every recorded figure, each median with its run's spread, and peers from the same run", () => {
+    expect(results.figures.length, "the release run recorded figures").to.be.greaterThan(0);
+    for (const figure of results.figures) {
+      const sorted = [...figure.runs].sort((a, b) => a - b);
+      expect(figure.median, `${figure.bench}, ${figure.measure}, ${figure.contender}: the median of its runs`).to.be.within(sorted[0]!, sorted.at(-1)!);
+    }
+    const rows = page.split("\n").filter((line) => line.startsWith("| ") && !line.startsWith("| measure"));
+    // A row: "| measure | figure or - | ... | ratio | ... |"; ratios end in "x".
+    const cells = rows.flatMap((row) => row.slice(2, -2).split(" | ").slice(1)).filter((cell) => cell !== "-" && !/^\d+\.\d+x$/.test(cell));
+    expect(cells.length, "one cell per recorded figure").to.equal(results.figures.length);
+    const benches = new Set(results.figures.map((figure) => figure.bench));
+    for (const bench of benches) expect(page).to.include(`## ${bench}\n`);
+    // A bench that compares ours with peers recorded the peers in the same run (the same file).
+    for (const bench of benches) {
+      const contenders = new Set(results.figures.filter((f) => f.bench === bench).map((f) => f.contender));
+      if (contenders.has("ours")) expect([...contenders].some((c) => c !== "ours"), `${bench}: peers or a floor beside ours`).to.equal(true);
+    }
+  });
+});
