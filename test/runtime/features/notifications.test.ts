@@ -53,6 +53,23 @@ describe("features: notifications of any method", () => {
       await client.close();
     });
 
+    for (const revision of ["2025-11-25", STATELESS_REVISION] as const)
+      it(`${revision} over Streamable HTTP: on the request's own stream, before its result`, async () => {
+        const running = await startServer({}, (server) =>
+          server.tool({ name: "index", inputSchema: { type: "object" } }, async (_args, ctx) => {
+            await ctx.notify(VENDOR, { over: "http" });
+            return { content: [{ type: "text", text: "indexed" }] };
+          }),
+        );
+        const client = await McpClient.connect(new HttpClientTransport(running.url), { name: "t", version: "1", revision, logger: silentLogger });
+        const received: unknown[] = [];
+        client.on(VENDOR, (params) => received.push(params));
+        expect(textOf(await client.callTool("index"))).to.equal("indexed");
+        expect(received).to.deep.equal([{ over: "http" }]);
+        await client.close();
+        await running.close();
+      });
+
     it("reaches the SDK v1 Client (its fallback notification handler)", async () => {
       const received: unknown[] = [];
       const { client, close } = await connectSdk(notifyingServer(), {}, (c) => (c.fallbackNotificationHandler = async (n) => void received.push(n)));
