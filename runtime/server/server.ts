@@ -4,7 +4,7 @@ import { createDispatcher, handlerTable, type AsWritten, type ExtensionMethod } 
 import type { ExtensionModule, RevisionTypes } from "../contract.js";
 import { ErrorCode, RpcError } from "../jsonrpc/errors.js";
 import { InputRequiredCodec, type InputRequiredOptions } from "../session/input-required.js";
-import { ALL_REVISIONS, eraOf, hasCoreTasks, isRevision, revisionModule, revisionName, type PinnedRevision, type Revision, type RevisionRef } from "../session/revisions.js";
+import { ALL_REVISIONS, definedByAnyRevision, eraOf, hasCoreTasks, isRevision, revisionModule, revisionName, type PinnedRevision, type Revision, type RevisionRef } from "../session/revisions.js";
 import { checkServerNotification } from "../session/validate.js";
 import { ServerSession, type ServerCore } from "../session/server-session.js";
 import { CoreTasks } from "../extensions/tasks/core-tasks.js";
@@ -435,7 +435,7 @@ export class McpServer<Types extends RevisionTypes = any> {
   };
 
   private notifyLocally(method: string, params: Record<string, unknown> | undefined): void {
-    const definedAnywhere = this.revisions.some((revision) => revisionModule(revision)?.methods.has(method));
+    const definedAnywhere = definedByAnyRevision(method);
     for (const session of this.sessions) {
       const module = session.revision === undefined ? undefined : revisionModule(session.revision);
       if (!module || module.era !== "session" || session.closed) continue;

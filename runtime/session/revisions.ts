@@ -112,6 +112,12 @@ export function hasCoreTasks(revision: Revision): boolean {
   return module?.era === "session" && module.methods.get("tasks/get")?.kind === "request";
 }
 
+/** Whether a loaded revision defines `method`: a notification one revision defines is not a vendor's in another that lacks it. */
+export function definedByAnyRevision(method: string): boolean {
+  for (const module of loaded.values()) if (module.methods.has(method)) return true;
+  return false;
+}
+
 export function eraOf(revision: Revision): Era {
   const known = loaded.get(revision);
   if (known) return known.era;
