@@ -4,7 +4,8 @@ import { createDispatcher, handlerTable, type AsWritten, type ExtensionMethod } 
 import type { ExtensionModule, RevisionTypes } from "../contract.js";
 import { ErrorCode, RpcError } from "../jsonrpc/errors.js";
 import { InputRequiredCodec, type InputRequiredOptions } from "../session/input-required.js";
-import { ALL_REVISIONS, eraOf, isRevision, revisionName, type PinnedRevision, type Revision, type RevisionRef } from "../session/revisions.js";
+import { ALL_REVISIONS, definedByAnyRevision, eraOf, hasCoreTasks, isRevision, revisionModule, revisionName, type PinnedRevision, type Revision, type RevisionRef } from "../session/revisions.js";
+import { checkServerNotification } from "../session/validate.js";
 import { ServerSession, type ServerCore } from "../session/server-session.js";
 import { CoreTasks } from "../extensions/tasks/core-tasks.js";
 import { TASKS_EXTENSION } from "../extensions/tasks/protocol.js";
@@ -26,14 +27,16 @@ import {
   ResourceRegistry,
   type ResourceDefinition,
   type ResourceHandler,
+  type ResourceLister,
   type ResourceTemplateDefinition,
   type ResourceTemplateHandler,
 } from "./resources.js";
-import type { DefaultTypes, ServedMethod, ServedParams, ServedResult, ServedTypes } from "./served.js";
+import type { DefaultTypes, ServedContext, ServedMethod, ServedNotifyArgs, ServedParams, ServedResult, ServedTypes } from "./served.js";
 import { SkillCatalog, type SkillFiles, type SkillOptions } from "../extensions/skills/server.js";
 import { Subscriptions, type ListKind } from "./subscriptions.js";
 import type { ObjectSchema, ToolArguments } from "./schema-types.js";
-import { ToolRegistry, type ToolDefinition, type ToolHandler, type ToolResult } from "./tools.js";
+import { ToolRegistry, type ToolDefinition, type ToolHandler, type ToolResult, type ToolSchema } from "./tools.js";
+import type { InferOutput, StandardSchemaV1 } from "../shared/standard-schema.js";
 import type { Implementation } from "../shared/types.js";
 
 export interface ServerOptions<
@@ -109,13 +112,22 @@ export interface ServerOptions<
    * to `toolSchemaEngine`.
    */
   readonly toolValidators?: CompiledToolValidators;
+  /**
+   * Fill the `default`s of a tool's JSON Schema inputSchema into the arguments a client left out,
+   * before they are checked (default false: JSON Schema makes `default` an annotation, so the
+   * handler sees what the client sent). Properties only, descending into objects that are
+   * present, as ajv's useDefaults (runtime/shared/schema-defaults.ts). A Standard Schema applies
+   * its own defaults (zod's `.default()`) always.
+   */
+  readonly applyDefaults?: boolean;
 }
 
 /** A server-wide notification, as it travels between instances. */
 type Announcement =
   | { readonly kind: "list_changed"; readonly list: ListKind }
   | { readonly kind: "resources/updated"; readonly uri: string }
-  | { readonly kind: "log"; readonly level: LogLevelName; readonly data: unknown; readonly logger?: string };
+  | { readonly kind: "log"; readonly level: LogLevelName; readonly data: unknown; readonly logger?: string }
+  | { readonly kind: "notification"; readonly method: string; readonly params?: Record<string, unknown> };
 
 export interface PromptOptions {
   /** Suggests values for arguments, by argument name (completion/complete). */
@@ -125,6 +137,8 @@ export interface PromptOptions {
 export interface ResourceTemplateOptions {
   /** Suggests values for template variables, by variable name (completion/complete). */
   readonly complete?: Completers;
+  /** The template's resources now: resources/list shows them after the static ones, paged with them. */
+  readonly list?: ResourceLister;
 }
 
 /**
@@ -156,7 +170,7 @@ export type ExtensionTypes<E> = E extends ExtensionModule<infer T> ? T : never;
 /** A handler for `server.handle`: the params of any served revision with the method, a result valid in all of them. */
 export type MethodHandler<Types extends RevisionTypes, M extends string> = (
   params: ServedParams<Types, M>,
-  context: RequestContext,
+  context: ServedContext<Types>,
 ) => ServedResult<Types, M> | Promise<ServedResult<Types, M>>;
 
 /**
@@ -192,7 +206,7 @@ export class McpServer<Types extends RevisionTypes = any> {
     this.logger = options.logger ?? stderrLogger;
     this.isVisible = options.visible;
     this.schemas = new SchemaCompiler(this.logger, options.toolSchemaEngine);
-    this.tools = new ToolRegistry(this.schemas, this.logger, options.toolValidators);
+    this.tools = new ToolRegistry(this.schemas, this.logger, options.toolValidators, options.applyDefaults);
     const sealer = new Sealer(options.secret);
     this.paginator = new Paginator(options.pageSize ?? 100, sealer);
     const requested = (options.revisions ?? ALL_REVISIONS).map(revisionName);
@@ -255,23 +269,27 @@ export class McpServer<Types extends RevisionTypes = any> {
   // -- registration ---------------------------------------------------------------------------------
 
   /**
-   * Declares a tool. `args` arrive validated against `inputSchema`, typed from it when it is
-   * written inline or `as const` (runtime/server/schema-types.ts); with an `outputSchema`, the
-   * result's structuredContent is typed from that. Or give the type: `tool<MyArgs>(...)`. The
-   * result must be valid in every served revision (runtime/server/served.ts).
+   * Declares a tool. `args` arrive validated against `inputSchema`: a JSON Schema, typed from it
+   * when it is written inline or `as const` (runtime/server/schema-types.ts), or a Standard Schema
+   * (zod 4, valibot, arktype...), whose library validates them and whose output type (defaults
+   * and transforms applied) they have. With an `outputSchema`, the result's structuredContent is
+   * typed from that. Or give the type: `tool<MyArgs>(...)`. The result must be valid in every
+   * served revision (runtime/server/served.ts).
    */
   // One signature, not overloads: a handler that does not fit is reported at the handler (its
   // return, naming the field), not as "no overload matches" at the call. `Args` only when given:
   // NoInfer keeps a handler's own parameter type from choosing it, so the schema's type holds.
-  tool<Args = never, const Input extends ObjectSchema = ObjectSchema, const Output extends ObjectSchema | undefined = undefined>(
-    definition: ToolDefinition & { readonly inputSchema: Input; readonly outputSchema?: Output | ObjectSchema },
+  tool<Args = never, const Input extends ToolSchema = ToolSchema, const Output extends ToolSchema | undefined = undefined>(
+    // Omit, not an intersection: `ToolSchema & Input` is too deep for tsc with arktype's types.
+    definition: Omit<ToolDefinition, "inputSchema" | "outputSchema"> & { readonly inputSchema: Input; readonly outputSchema?: Output | ToolSchema },
     handler: ToolHandler<
-      [NoInfer<Args>] extends [never] ? ToolArguments<Input> : NoInfer<Args>,
-      [Output] extends [never] ? ServedResult<Types, "tools/call"> : ToolResult<Output, ServedResult<Types, "tools/call">>
+      [NoInfer<Args>] extends [never] ? ([Input] extends [StandardSchemaV1] ? InferOutput<Input> : ToolArguments<Input>) : NoInfer<Args>,
+      [Output] extends [never] ? ServedResult<Types, "tools/call"> : ToolResult<Output, ServedResult<Types, "tools/call">>,
+      ServedContext<Types>
     >,
   ): this;
-  tool(definition: ToolDefinition, handler: ToolHandler<never, unknown>): this {
-    this.tools.register(definition, handler);
+  tool(definition: ToolDefinition, handler: ToolHandler<never, unknown, never>): this {
+    this.tools.register(definition, handler as ToolHandler<never, unknown>);
     return this.changed("tools");
   }
 
@@ -286,7 +304,7 @@ export class McpServer<Types extends RevisionTypes = any> {
    * exact URIs; `options.complete` completes its variables.
    */
   resourceTemplate(definition: ResourceTemplateDefinition, handler: ResourceTemplateHandler, options: ResourceTemplateOptions = {}): this {
-    this.resources.registerTemplate(definition, handler, options.complete);
+    this.resources.registerTemplate(definition, handler, options.complete, options.list);
     return this.changed("resources");
   }
 
@@ -405,6 +423,24 @@ export class McpServer<Types extends RevisionTypes = any> {
     this.announce(logger === undefined ? { kind: "log", level, data } : { kind: "log", level, data, logger });
   }
 
+  /**
+   * A notification of any method to every session-era client (on every instance, when an
+   * endpoint shares a bus): one the served revisions define, with their params, goes to the
+   * sessions whose revision defines it, checked against it (a wrong one throws here, naming the
+   * method and the field); a vendor's own method (`notifications/acme/...`) goes to all, as given.
+   * Stateless clients get notifications only on their requests (`ctx.notify`) and on
+   * subscriptions/listen streams. For logs use `log`, which honours each session's level.
+   */
+  notify<M extends string>(method: M, ...params: ServedNotifyArgs<Types, M>): void;
+  notify(method: string, params?: Record<string, unknown>): void {
+    // Checked here, against each served revision that defines it, so a wrong call fails at the caller.
+    for (const revision of this.revisions) {
+      const module = revisionModule(revision);
+      if (module && module.era === "session") checkServerNotification(module, method, params);
+    }
+    this.announce(params === undefined ? { kind: "notification", method } : { kind: "notification", method, params });
+  }
+
   /** To every instance when an endpoint shares a bus (each delivers it to its own clients), else to this one's. */
   private announce(event: Announcement): void {
     for (const endpoint of this.endpoints) if (endpoint.announce?.(event)) return;
@@ -414,8 +450,28 @@ export class McpServer<Types extends RevisionTypes = any> {
   private readonly announced = (event: Announcement): void => {
     if (event.kind === "list_changed") this.subscriptions.listChanged(event.list);
     else if (event.kind === "resources/updated") this.subscriptions.resourceUpdated(event.uri);
+    else if (event.kind === "notification") this.notifyLocally(event.method, event.params);
     else this.logLocally(event.level, event.data, event.logger);
   };
+
+  private notifyLocally(method: string, params: Record<string, unknown> | undefined): void {
+    const definedAnywhere = definedByAnyRevision(method);
+    for (const session of this.sessions) {
+      const module = session.revision === undefined ? undefined : revisionModule(session.revision);
+      if (!module || module.era !== "session" || session.closed) continue;
+      // A method some revision defines reaches only the clients whose revision has it.
+      let defined: boolean;
+      try {
+        defined = checkServerNotification(module, method, params);
+      } catch (error) {
+        // Announced by another instance, whose revisions were not these.
+        this.logger("warn", `${method} not sent to a ${module.revision} session: ${(error as Error).message}`);
+        continue;
+      }
+      if (!defined && definedAnywhere) continue;
+      session.notify(method, params, { everySession: true }).catch((error: Error) => this.logger("debug", `${method} not delivered: ${error.message}`));
+    }
+  }
 
   private logLocally(level: LogLevelName, data: unknown, logger?: string): void {
     for (const session of this.sessions) {
@@ -467,7 +523,7 @@ export class McpServer<Types extends RevisionTypes = any> {
     const capabilities: Record<string, unknown> = { logging: {} };
     if (this.tools.hasTaskTools) {
       if (eraOf(revision) === "stateless") capabilities.extensions = { [TASKS_EXTENSION]: {} };
-      else if (revision === "2025-11-25") capabilities.tasks = { list: {}, cancel: {}, requests: { tools: { call: {} } } };
+      else if (hasCoreTasks(revision)) capabilities.tasks = { list: {}, cancel: {}, requests: { tools: { call: {} } } };
     }
     if (this.tools.size > 0) capabilities.tools = { listChanged: true };
     if (this.resources.size > 0) capabilities.resources = { subscribe: true, listChanged: true };
@@ -517,9 +573,11 @@ export class McpServer<Types extends RevisionTypes = any> {
       "logging/setLevel": (params, context) => ((context.session.logLevel = params.level), {}),
       "tools/list": offering("tools", (params, context) => page("tools", this.visible("tools", this.tools.list(), (t) => t.name, context), "tools", params.cursor)),
       "tools/call": offering("tools", (params, context) => this.tools.call(fields(params), context)),
-      "resources/list": offering("resources", (params, context) =>
-        page("resources", this.visible("resources", this.resources.list(), (r) => r.uri, context), "resources", params.cursor),
-      ),
+      "resources/list": offering("resources", (params, context) => {
+        const listed = this.resources.list(context);
+        const paged = (resources: ResourceDefinition[]) => page("resources", this.visible("resources", resources, (r) => r.uri, context), "resources", params.cursor);
+        return Array.isArray(listed) ? paged(listed) : listed.then(paged);
+      }),
       "resources/templates/list": offering("resources", (params) =>
         page("templates", this.resources.listTemplates(), "resourceTemplates", params.cursor),
       ),
