@@ -13,9 +13,11 @@ export interface StandardSchemaV1<Input = unknown, Output = Input> {
   readonly "~standard": StandardSchemaProps<Input, Output>;
 }
 
+/** The `~standard` property: who implements it, how it validates, and (types only) what it takes and gives. */
 export interface StandardSchemaProps<Input = unknown, Output = Input> {
   readonly version: 1;
   readonly vendor: string;
+  /** Validates (and transforms) a value: its output, or its issues. */
   readonly validate: (value: unknown) => StandardResult<Output> | Promise<StandardResult<Output>>;
   /** Types only, never present at run time. */
   readonly types?: { readonly input: Input; readonly output: Output } | undefined;
@@ -23,8 +25,10 @@ export interface StandardSchemaProps<Input = unknown, Output = Input> {
   readonly jsonSchema?: StandardJsonSchemaConverter | undefined;
 }
 
+/** What `validate` gives: the output, or the issues found. */
 export type StandardResult<Output> = { readonly value: Output; readonly issues?: undefined } | { readonly issues: readonly StandardIssue[] };
 
+/** One problem found: a message, and where (`path`), as the library reports it. */
 export interface StandardIssue {
   readonly message: string;
   readonly path?: readonly (PropertyKey | { readonly key: PropertyKey })[] | undefined;
@@ -32,7 +36,9 @@ export interface StandardIssue {
 
 /** Standard JSON Schema v1: the schema of what a value may be before validation (`input`) and after (`output`). */
 export interface StandardJsonSchemaConverter {
+  /** The JSON Schema of what the schema accepts, in the `target` dialect. */
   readonly input: (options: { readonly target: string }) => Record<string, unknown>;
+  /** The JSON Schema of what validation produces, in the `target` dialect. */
   readonly output: (options: { readonly target: string }) => Record<string, unknown>;
 }
 
