@@ -1,0 +1,108 @@
+import { spawnSync } from "node:child_process";
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { join, relative, resolve } from "node:path";
+import { Project, ScriptKind } from "ts-morph";
+import { unifiedDiff } from "./diff.js";
+import { rewriteFile, type ManualStep } from "./rewrite.js";
+
+export interface MigrateOptions {
+  readonly dir: string;
+  /** Rewrite nothing: the report and a diff of what would change. */
+  readonly dryRun?: boolean;
+  /** Rewrite files git holds uncommitted changes in, or a folder git does not track. */
+  readonly force?: boolean;
+}
+
+export interface MigratedFile {
+  /** Relative to the folder given. */
+  readonly path: string;
+  readonly rewrites: number;
+  readonly notes: readonly { readonly line: number; readonly message: string }[];
+  readonly steps: readonly ManualStep[];
+  /** The unified diff of the change (empty when the file is unchanged). */
+  readonly diff: string;
+}
+
+export interface MigrateReport {
+  readonly dir: string;
+  /** The files that use the SDK's server, changed or not. */
+  readonly files: readonly MigratedFile[];
+  /** Whether files were written (not with dryRun). */
+  readonly written: boolean;
+}
+
+/** What the codemod refuses to do, and why: the CLI prints it and exits 1. */
+export class MigrateRefusal extends Error {}
+
+const SOURCE = /\.(ts|tsx|mts|cts|js|jsx|mjs|cjs)$/;
+const SKIPPED_FOLDERS = new Set(["node_modules", "dist", "build", ".git", "coverage"]);
+
+/** The sources below `dir` (or `dir` itself, a file), skipping dependencies, build output and declarations. */
+function sources(dir: string): string[] {
+  if (statSync(dir).isFile()) return [dir];
+  const out: string[] = [];
+  const visit = (folder: string) => {
+    for (const entry of readdirSync(folder, { withFileTypes: true })) {
+      const path = join(folder, entry.name);
+      if (entry.isDirectory()) {
+        if (!SKIPPED_FOLDERS.has(entry.name) && !entry.name.startsWith(".")) visit(path);
+      } else if (SOURCE.test(entry.name) && !/\.d\.[cm]?ts$/.test(entry.name)) out.push(path);
+    }
+  };
+  visit(dir);
+  return out.sort();
+}
+
+/**
+ * Rewrites an SDK v1 or v2 server below `dir` onto @mcp-codegen/runtime: each file that imports
+ * the SDK's server is rewritten in place (only when something in it changed), and what could not
+ * be rewritten is marked in the code with a TODO and reported with its line and the manual step.
+ */
+export function migrate(options: MigrateOptions): MigrateReport {
+  const dir = resolve(options.dir);
+  if (!existsSync(dir)) throw new MigrateRefusal(`${options.dir}: no such file or folder`);
+  const project = new Project({ useInMemoryFileSystem: false, skipAddingFilesFromTsConfig: true, compilerOptions: { allowJs: true } });
+  const results: { path: string; before: string; after: string; migrated: MigratedFile }[] = [];
+  for (const path of sources(dir)) {
+    const before = readFileSync(path, "utf8");
+    if (!before.includes("@modelcontextprotocol/")) continue;
+    const file = project.createSourceFile(path, before, { overwrite: true, scriptKind: scriptKind(path) });
+    const rewrite = rewriteFile(file);
+    if (!rewrite) continue;
+    const name = relative(statSync(dir).isFile() ? resolve(dir, "..") : dir, path) || path;
+    const diff = rewrite.text === before ? "" : unifiedDiff(name, before, rewrite.text);
+    results.push({ path, before, after: rewrite.text, migrated: { path: name, rewrites: rewrite.rewrites, notes: rewrite.notes, steps: rewrite.steps, diff } });
+  }
+  const changed = results.filter((r) => r.after !== r.before);
+  if (!options.dryRun && changed.length > 0) {
+    if (!options.force) refuseUncommitted(dir, changed.map((r) => r.path));
+    for (const { path, after } of changed) writeFileSync(path, after);
+  }
+  return { dir, files: results.map((r) => r.migrated), written: !options.dryRun && changed.length > 0 };
+}
+
+function scriptKind(path: string): ScriptKind {
+  if (/\.tsx$/.test(path)) return ScriptKind.TSX;
+  if (/\.jsx$/.test(path)) return ScriptKind.JSX;
+  if (/\.[cm]?js$/.test(path)) return ScriptKind.JS;
+  return ScriptKind.TS;
+}
+
+/**
+ * A rewrite in place must be undoable: every file it changes must be committed in git (so that
+ * `git diff` shows the migration and `git checkout` undoes it). Otherwise refuse, naming the files.
+ */
+function refuseUncommitted(dir: string, paths: readonly string[]): void {
+  const cwd = statSync(dir).isFile() ? resolve(dir, "..") : dir;
+  const top = spawnSync("git", ["rev-parse", "--show-toplevel"], { cwd, encoding: "utf8" });
+  if (top.status !== 0)
+    throw new MigrateRefusal(`${dir} is not in a git repository: nothing could undo the rewrite. Commit it to git first, see the change with --dry-run, or pass --force`);
+  const status = spawnSync("git", ["status", "--porcelain", "--untracked-files=all", "--", ...paths], { cwd, encoding: "utf8" });
+  if (status.status !== 0) throw new MigrateRefusal(`git status failed in ${cwd}: ${status.stderr.trim()}`);
+  const dirty = status.stdout.split("\n").filter(Boolean);
+  if (dirty.length > 0)
+    throw new MigrateRefusal(
+      `the files to rewrite have changes git has not committed, which the rewrite would mix with its own:\n${dirty.map((line) => `  ${line}`).join("\n")}\n` +
+        "Commit or stash them first, see the change with --dry-run, or pass --force",
+    );
+}

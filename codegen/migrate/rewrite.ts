@@ -1,0 +1,875 @@
+import {
+  Node,
+  SyntaxKind,
+  type ArrowFunction,
+  type CallExpression,
+  type Expression,
+  type FunctionExpression,
+  type ImportDeclaration,
+  type NewExpression,
+  type PropertyAccessExpression,
+  type ObjectLiteralExpression,
+  type SourceFile,
+} from "ts-morph";
+
+/** Something the codemod could not rewrite, where, and what to do instead. */
+export interface ManualStep {
+  /** 1-based line and column in the rewritten file, where a `TODO(mcp-codegen migrate)` comment marks it. */
+  readonly line: number;
+  readonly column: number;
+  readonly what: string;
+  readonly todo: string;
+}
+
+/** What one file became: its new text, what was rewritten, what is left to the user. */
+export interface FileRewrite {
+  readonly text: string;
+  readonly rewrites: number;
+  /** Rewritten, but behaving a little differently: said so the change is not silent. */
+  readonly notes: readonly { readonly line: number; readonly message: string }[];
+  readonly steps: readonly ManualStep[];
+}
+
+/** The SDK's server modules, v1 (`@modelcontextprotocol/sdk/...`) and v2 (`@modelcontextprotocol/server`, `node`, `express`, `hono`). */
+export function isSdkModule(specifier: string): boolean {
+  return /^@modelcontextprotocol\/(sdk\/|server$|server\/|node$|express$|hono$)/.test(specifier);
+}
+
+const RUNTIME = "@mcp-codegen/runtime";
+const TODO = "TODO(mcp-codegen migrate):";
+
+/** SDK names this runtime exports under the same name, as types. */
+const SAME_TYPES = new Set([
+  "CallToolResult",
+  "GetPromptResult",
+  "ReadResourceResult",
+  "Tool",
+  "Resource",
+  "Prompt",
+  "PromptMessage",
+  "TextContent",
+  "ImageContent",
+  "AudioContent",
+  "EmbeddedResource",
+  "ResourceLink",
+  "ContentBlock",
+  "ToolAnnotations",
+  "Implementation",
+  "ServerCapabilities",
+]);
+
+/** The server transports that have no one-line equivalent: the runtime serves HTTP sessions itself. */
+const HTTP_TRANSPORTS: Record<string, string> = {
+  StreamableHTTPServerTransport: "httpHandler(server) from @mcp-codegen/runtime/http, mounted on one route for POST, GET and DELETE (app.all(\"/mcp\", handler)), or server.listen(http({ port }))",
+  NodeStreamableHTTPServerTransport: "httpHandler(server) from @mcp-codegen/runtime/http, mounted on one route for POST, GET and DELETE (app.all(\"/mcp\", handler)), or server.listen(http({ port }))",
+  WebStandardStreamableHTTPServerTransport: "fetchHandler(server) from @mcp-codegen/runtime/http: return handler(request) from your route",
+  SSEServerTransport: "the deprecated HTTP+SSE transport (2024-11-05) has no equivalent: serve Streamable HTTP with httpHandler(server) from @mcp-codegen/runtime/http",
+};
+
+type Fn = ArrowFunction | FunctionExpression;
+
+/**
+ * Rewrites one source file of an SDK v1 or v2 server onto @mcp-codegen/runtime. Returns undefined
+ * when the file does not use the SDK's server.
+ */
+export function rewriteFile(file: SourceFile): FileRewrite | undefined {
+  const sdkImports = file.getImportDeclarations().filter((d) => isSdkModule(d.getModuleSpecifierValue()));
+  if (sdkImports.length === 0) return undefined;
+  const names = importedNames(sdkImports);
+  const run = new Rewrite(file, names);
+  run.all();
+  return run.finish(sdkImports);
+}
+
+/** Local name -> the SDK's exported name, for the SDK imports of a file. */
+function importedNames(imports: readonly ImportDeclaration[]): Map<string, string> {
+  const names = new Map<string, string>();
+  for (const declaration of imports)
+    for (const specifier of declaration.getNamedImports()) names.set(specifier.getAliasNode()?.getText() ?? specifier.getName(), specifier.getName());
+  return names;
+}
+
+class Rewrite {
+  rewrites = 0;
+  private readonly notes: { node: Node; message: string }[] = [];
+  private readonly steps: { node: Node; what: string; todo: string }[] = [];
+  private readonly runtimeNames = new Set<string>();
+  private readonly zod: string | undefined;
+  private readonly local: (sdkName: string) => string[];
+
+  constructor(
+    private readonly file: SourceFile,
+    names: ReadonlyMap<string, string>,
+  ) {
+    this.local = (sdkName) => [...names].filter(([, exported]) => exported === sdkName).map(([local]) => local);
+    this.zod = zodName(file);
+  }
+
+  all(): void {
+    this.registrations();
+    this.serverCalls();
+    this.constructors();
+    this.transports();
+  }
+
+  /** Steps and notes are kept by their statement, which outlives the rewrites of the expressions in it. */
+  private step(node: Node, what: string, todo: string): void {
+    this.steps.push({ node: statementOf(node), what, todo });
+  }
+
+  private note(node: Node, message: string): void {
+    this.notes.push({ node: statementOf(node), message });
+  }
+
+  // -- registrations ---------------------------------------------------------------------------------
+
+  /** `registerTool`/`tool`, `registerResource`/`resource`, `registerPrompt`/`prompt`, last first so earlier nodes stay valid. */
+  private registrations(): void {
+    const calls = this.file.getDescendantsOfKind(SyntaxKind.CallExpression).filter((call) => registrationKind(call) !== undefined);
+    for (const call of calls.reverse()) {
+      const kind = registrationKind(call)!;
+      if (kind === "tool") this.tool(call);
+      else if (kind === "resource") this.resource(call);
+      else this.prompt(call);
+    }
+  }
+
+  /** The registration's returned handle (enable, disable, update, remove) does not exist here. */
+  private checkHandleUnused(call: CallExpression, what: string): void {
+    const parent = call.getParent();
+    if (parent && !Node.isExpressionStatement(parent) && !Node.isAwaitExpression(parent))
+      this.step(call, `the handle ${what} returns (enable, disable, update, remove) is not kept`, "registration returns the server here: use server.removeTool/removeResource/removePrompt and register again to change one");
+  }
+
+  private tool(call: CallExpression): void {
+    const method = methodName(call);
+    const args = call.getArguments() as Expression[];
+    const name = args[0]!.getText();
+    let config: { title?: string; description?: string; input?: Expression; output?: Expression; rest: string[] };
+    const handler = args.at(-1)!;
+    if (method === "registerTool") {
+      if (args.length !== 3) return this.step(call, `registerTool(${name}) with ${args.length} arguments`, "register it with server.tool({ name, inputSchema, ... }, handler)");
+      const literal = args[1]!;
+      if (!Node.isObjectLiteralExpression(literal)) return this.step(call, `registerTool(${name})'s config is not written inline`, "register it with server.tool({ name, ...config, inputSchema: z.object(shape) }, handler)");
+      const split = splitConfig(literal, ["inputSchema", "outputSchema"]);
+      if (!split) return this.step(call, `registerTool(${name})'s config has spreads or methods`, "register it with server.tool({ name, ...config }, handler)");
+      config = { input: split.picked.inputSchema, output: split.picked.outputSchema, rest: split.rest };
+    } else {
+      // tool(name, description?, paramsSchema?, annotations?, handler): the SDK tells a shape from annotations by its zod values.
+      const middle = args.slice(1, -1);
+      config = { rest: [] };
+      for (const arg of middle) {
+        if (Node.isStringLiteral(arg) || Node.isNoSubstitutionTemplateLiteral(arg) || Node.isTemplateExpression(arg)) config.rest.push(`description: ${arg.getText()}`);
+        else if (Node.isObjectLiteralExpression(arg) && !this.isShape(arg)) config.rest.push(`annotations: ${arg.getText()}`);
+        else if (config.input === undefined) config.input = arg;
+        else return this.step(call, `tool(${name}) with arguments the SDK's overloads do not take`, "register it with server.tool({ name, inputSchema, ... }, handler)");
+      }
+    }
+    this.checkHandleUnused(call, `tool(${name})`);
+    const input = config.input === undefined ? undefined : this.schema(config.input, `tool ${name}'s inputSchema`);
+    const output = config.output === undefined ? undefined : this.schema(config.output, `tool ${name}'s outputSchema`);
+    if (input === null || output === null) return;
+    const handlerText = this.handler(handler, input === undefined ? 0 : 1, 2);
+    if (method === "registerTool") {
+      const schemas: [string, string][] = [["inputSchema", input ?? '{ type: "object" }']];
+      if (output !== undefined) schemas.push(["outputSchema", output]);
+      reshape(call, "tool", { literal: args[1] as ObjectLiteralExpression, first: [["name", name]], set: schemas }, handlerText);
+    } else {
+      const fields = [`name: ${name}`, ...config.rest, `inputSchema: ${input ?? '{ type: "object" }'}`];
+      reshape(call, "tool", `{ ${fields.join(", ")} }`, handlerText);
+    }
+    this.rewrites++;
+  }
+
+  /** A zod raw shape as `z.object(shape)`; a schema as it is; null when neither can be told (a step is recorded). */
+  private schema(expression: Expression, what: string): string | null {
+    let shape: Node | undefined = expression;
+    if (Node.isIdentifier(expression)) {
+      const declaration = expression.getSymbol()?.getDeclarations()[0];
+      shape = Node.isVariableDeclaration(declaration) ? declaration.getInitializer() : undefined;
+      if (shape === undefined) {
+        this.step(expression, `${what} is ${expression.getText()}, declared elsewhere`, `pass a Standard Schema (zod: z.object(${expression.getText()}) for a raw shape)`);
+        return null;
+      }
+    }
+    if (!Node.isObjectLiteralExpression(shape)) return expression.getText();
+    if (this.zod === undefined) {
+      this.step(expression, `${what} is a zod raw shape, but the file imports no zod namespace`, "wrap it in z.object(...) from zod 4");
+      return null;
+    }
+    return `${this.zod}.object(${expression.getText()})`;
+  }
+
+  /** Whether an object literal is a zod raw shape (its values are zod schemas) rather than annotations. */
+  private isShape(literal: ObjectLiteralExpression): boolean {
+    const zod = this.zod ?? "z";
+    return literal.getProperties().some((p) => Node.isPropertyAssignment(p) && (p.getInitializer()?.getText() ?? "").startsWith(`${zod}.`));
+  }
+
+  private resource(call: CallExpression): void {
+    const args = call.getArguments() as Expression[];
+    const name = args[0]!.getText();
+    const method = methodName(call);
+    if (args.length < 3 || args.length > 4 || (method === "registerResource" && args.length !== 4))
+      return this.step(call, `${method}(${name}) with ${args.length} arguments`, "register it with server.resource({ uri, name, ... }, handler) or server.resourceTemplate({ uriTemplate, name, ... }, handler, { list, complete })");
+    const metadata = args.length === 4 ? args[2]! : undefined;
+    let rest: string[] = [];
+    if (metadata) {
+      if (!Node.isObjectLiteralExpression(metadata)) rest = [`...${metadata.getText()}`];
+      else {
+        const split = splitConfig(metadata, []);
+        if (!split) return this.step(call, `${method}(${name})'s metadata has methods`, "write the metadata as plain properties");
+        rest = split.rest;
+      }
+    }
+    const target = this.templateOf(args[1]!);
+    this.checkHandleUnused(call, `${method}(${name})`);
+    if (target === null) return this.step(args[1]!, `${method}(${name})'s ResourceTemplate is built elsewhere`, "register it with server.resourceTemplate({ uriTemplate, name }, handler, { list, complete })");
+    if (target === undefined) {
+      const handler = this.handler(args.at(-1)!, 1, 2, { uriParam: 0 });
+      reshape(call, "resource", this.definition(metadata, [["uri", args[1]!.getText()], ["name", name]], rest), handler);
+    } else {
+      const handler = this.handler(args.at(-1)!, 2, 3, { uriParam: 0 });
+      const options = [target.list, target.complete].filter((o) => o !== undefined);
+      reshape(call, "resourceTemplate", this.definition(metadata, [["uriTemplate", target.uriTemplate], ["name", name]], rest), handler, options.length ? `{ ${options.join(", ")} }` : undefined);
+    }
+    this.rewrites++;
+  }
+
+  /** `new ResourceTemplate(uriTemplate, { list, complete })`, inline or a local const; undefined for a plain URI; null when it cannot be read. */
+  private templateOf(expression: Expression): { uriTemplate: string; list?: string; complete?: string } | undefined | null {
+    let node: Node | undefined = expression;
+    if (Node.isIdentifier(expression)) {
+      const declaration = expression.getSymbol()?.getDeclarations()[0];
+      const initializer = Node.isVariableDeclaration(declaration) ? declaration.getInitializer() : undefined;
+      if (initializer && this.isNew(initializer, "ResourceTemplate")) node = initializer;
+    }
+    if (!this.isNew(node, "ResourceTemplate")) return undefined;
+    const [uriTemplate, callbacks] = (node as NewExpression).getArguments();
+    if (uriTemplate === undefined || (callbacks !== undefined && !Node.isObjectLiteralExpression(callbacks))) return null;
+    const out: { uriTemplate: string; list?: string; complete?: string } = { uriTemplate: uriTemplate.getText() };
+    for (const property of callbacks?.getProperties() ?? []) {
+      if (!Node.isPropertyAssignment(property) && !Node.isShorthandPropertyAssignment(property) && !Node.isMethodDeclaration(property)) return null;
+      const key = property.getName();
+      if (key !== "list" && key !== "complete") return null;
+      const value = Node.isPropertyAssignment(property) ? property.getInitializer()!.getText() : Node.isShorthandPropertyAssignment(property) ? key : undefined;
+      if (value === undefined) return null;
+      if (value !== "undefined") out[key] = Node.isShorthandPropertyAssignment(property) ? key : `${key}: ${value}`;
+    }
+    if (node !== expression) {
+      // The local const built only for this registration: gone with its one use.
+      const declaration = node.getFirstAncestorByKind(SyntaxKind.VariableStatement);
+      const uses = this.file.getDescendantsOfKind(SyntaxKind.Identifier).filter((id) => id.getText() === expression.getText()).length;
+      if (declaration && uses === 2) declaration.remove();
+    }
+    return out;
+  }
+
+  /** A resource's definition: its metadata literal edited in place (keeping its comments), else written anew. */
+  private definition(metadata: Expression | undefined, first: [string, string][], rest: string[]): string | InPlace {
+    if (metadata && Node.isObjectLiteralExpression(metadata)) return { literal: metadata, first, set: [] };
+    return `{ ${[...first.map(([k, v]) => `${k}: ${v}`), ...rest].join(", ")} }`;
+  }
+
+  private isNew(node: Node | undefined, sdkName: string): boolean {
+    return Node.isNewExpression(node) && this.local(sdkName).includes(node.getExpression().getText());
+  }
+
+  private prompt(call: CallExpression): void {
+    const args = call.getArguments() as Expression[];
+    const name = args[0]!.getText();
+    const method = methodName(call);
+    let description: string | undefined;
+    let shape: Expression | undefined;
+    let rest: string[] = [];
+    if (method === "registerPrompt") {
+      if (args.length !== 3 || !Node.isObjectLiteralExpression(args[1]!))
+        return this.step(call, `registerPrompt(${name})'s config is not written inline`, "register it with server.prompt({ name, arguments: [...] }, handler)");
+      const split = splitConfig(args[1], ["argsSchema"]);
+      if (!split) return this.step(call, `registerPrompt(${name})'s config has spreads or methods`, "register it with server.prompt({ name, arguments: [...] }, handler)");
+      shape = split.picked.argsSchema;
+      rest = split.rest;
+    } else
+      for (const arg of args.slice(1, -1)) {
+        if (Node.isStringLiteral(arg) || Node.isNoSubstitutionTemplateLiteral(arg)) description = arg.getText();
+        else shape = arg;
+      }
+    if (description !== undefined) rest.unshift(`description: ${description}`);
+    let argumentsList: string | undefined;
+    let complete: string | undefined;
+    if (shape !== undefined) {
+      const read = this.promptArguments(shape, name);
+      if (read === null) return;
+      argumentsList = read.list;
+      complete = read.complete;
+    }
+    this.checkHandleUnused(call, `${method}(${name})`);
+    const handler = this.handler(args.at(-1)!, shape === undefined ? 0 : 1, 2);
+    const options = complete ? `{ complete: ${complete} }` : undefined;
+    if (method === "registerPrompt")
+      reshape(call, "prompt", { literal: args[1] as ObjectLiteralExpression, first: [["name", name]], set: argumentsList === undefined ? [] : [["argsSchema", argumentsList, "arguments"]] }, handler, options);
+    else {
+      const fields = [`name: ${name}`, ...rest];
+      if (argumentsList !== undefined) fields.push(`arguments: ${argumentsList}`);
+      reshape(call, "prompt", `{ ${fields.join(", ")} }`, handler, options);
+    }
+    this.rewrites++;
+  }
+
+  /**
+   * A prompt's zod argsSchema as the protocol's PromptArgument list: required unless `.optional()`
+   * or `.default(...)`, described by `.describe("...")`; `completable(schema, complete)` becomes a completer.
+   */
+  private promptArguments(shape: Expression, prompt: string): { list: string; complete?: string } | null {
+    let literal: Node = shape;
+    if (Node.isCallExpression(literal) && /\.object$/.test(literal.getExpression().getText())) literal = literal.getArguments()[0]!;
+    if (!Node.isObjectLiteralExpression(literal)) {
+      this.step(shape, `prompt ${prompt}'s argsSchema is not written inline`, "list its arguments as server.prompt({ name, arguments: [{ name, description, required }] }, handler)");
+      return null;
+    }
+    const list: string[] = [];
+    const completers: string[] = [];
+    for (const property of literal.getProperties()) {
+      if (!Node.isPropertyAssignment(property)) {
+        this.step(property, `prompt ${prompt}'s argument ${property.getText()} is not a plain property`, "list it in the prompt's arguments");
+        return null;
+      }
+      let schema = property.getInitializer()!;
+      const key = property.getName();
+      if (Node.isCallExpression(schema) && this.local("completable").includes(schema.getExpression().getText())) {
+        const [inner, completer] = schema.getArguments();
+        if (completer) completers.push(`${property.getNameNode().getText()}: ${completer.getText()}`);
+        schema = inner as Expression;
+      }
+      const text = schema.getText();
+      const required = !/\.(optional|default|nullish)\(/.test(text);
+      const described = /\.describe\(\s*("(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|`[^`$]*`)\s*\)/.exec(text)?.[1];
+      if (!new RegExp(`^${(this.zod ?? "z").replace(/\$/g, "\\$")}\\.(string|enum)\\(`).test(text))
+        this.note(property, `prompt ${prompt}'s argument ${key} was checked by the SDK as ${text.split("(")[0]}; prompt arguments arrive as strings and are not checked: check it in the handler`);
+      list.push(`{ name: ${JSON.stringify(key)}${described ? `, description: ${described}` : ""}, required: ${required} }`);
+    }
+    return { list: `[${list.join(", ")}]`, complete: completers.length ? `{ ${completers.join(", ")} }` : undefined };
+  }
+
+  // -- handlers ---------------------------------------------------------------------------------------
+
+  /**
+   * A registration's callback with its context parameter (`extra` in v1, `ctx` in v2) rewritten to
+   * the RequestContext at `contextAt`; `arity` is its parameter count here. A function not written
+   * inline is adapted by a wrapper.
+   */
+  private handler(expression: Expression, contextAt: number, arity: number, options: { uriParam?: number } = {}): string {
+    if (!Node.isArrowFunction(expression) && !Node.isFunctionExpression(expression)) {
+      const names = options.uriParam === undefined ? ["args", "ctx"] : arity === 2 ? ["uri", "ctx"] : ["uri", "variables", "ctx"];
+      const passed = names.slice(0, contextAt).map((n) => (n === "uri" ? "new URL(uri)" : n));
+      this.note(expression, `${expression.getText()} is called through a wrapper: its context argument is this runtime's RequestContext (docs/migrate-from-sdk.md)`);
+      return `(${names.join(", ")}) => ${expression.getText()}(${[...passed, "ctx"].join(", ")})`;
+    }
+    const fn: Fn = expression;
+    // SDK: (extra) with no arguments; here the arguments always come first.
+    const params = fn.getParameters();
+    if (contextAt === 0 && arity === 2 && options.uriParam === undefined && params.length > 0) fn.insertParameter(0, { name: "_args" });
+    if (options.uriParam !== undefined) this.uriParameter(fn, options.uriParam);
+    const context = fn.getParameters()[contextAt === 0 && arity === 2 && options.uriParam === undefined ? 1 : contextAt];
+    if (context) {
+      const name = context.getNameNode();
+      if (Node.isIdentifier(name)) this.contextUses(fn, name.getText());
+      else this.step(context, "the handler destructures its context", "take it whole (ctx) and read ctx.signal, ctx.meta, ctx.auth... (docs/migrate-from-sdk.md)");
+    }
+    this.serverRequestsIn(fn, contextAt, options.uriParam !== undefined);
+    return fn.getText();
+  }
+
+  /** The SDK passes a URL; here the URI is a string: `uri.href` becomes `uri`, any other use gets a URL made from it. */
+  private uriParameter(fn: Fn, index: number): void {
+    const param = fn.getParameters()[index];
+    if (!param) return;
+    const nameNode = param.getNameNode();
+    if (!Node.isIdentifier(nameNode)) {
+      this.step(param, "the resource handler destructures the URL", "the URI is a string here: new URL(uri) gives the URL");
+      return;
+    }
+    const name = nameNode.getText();
+    const uses = identifierUses(fn, name);
+    const hrefs = uses.filter((id) => {
+      const parent = id.getParent();
+      return Node.isPropertyAccessExpression(parent) && parent.getExpression() === id && parent.getName() === "href";
+    });
+    if (param.getTypeNode()) param.removeType();
+    if (hrefs.length === uses.length) {
+      for (const id of hrefs.reverse()) replace(id.getParent()!, name);
+      return;
+    }
+    // Any other use of the URL: rename the string and make the URL the body knew.
+    const text = `${name}Text`;
+    replace(nameNode, text);
+    const body = fn.getBody();
+    if (Node.isBlock(body)) body.insertStatements(0, `const ${name} = new URL(${text});`);
+    else replace(body, `{\n  const ${name} = new URL(${text});\n  return ${body.getText()};\n}`);
+  }
+
+  /** Rewrites what a handler does with its context parameter `name`. */
+  private contextUses(fn: Fn, name: string): void {
+    const uses = identifierUses(fn, name).reverse();
+    for (const id of uses) {
+      if (id.wasForgotten()) continue;
+      const access = id.getParent();
+      if (!Node.isPropertyAccessExpression(access) || access.getExpression() !== id) {
+        if (!Node.isParameterDeclaration(access)) this.step(id, `the handler passes its context ${name} on`, "its fields differ here: see the context table of docs/migrate-from-sdk.md");
+        continue;
+      }
+      let field = access.getName();
+      let node: Node = access;
+      // v2: ctx.mcpReq.x and ctx.http.authInfo.
+      if (field === "mcpReq" || field === "http") {
+        const outer = access.getParent();
+        if (!Node.isPropertyAccessExpression(outer) || outer.getExpression() !== access) {
+          this.step(access, `${access.getText()} is used whole`, "read its fields from the RequestContext (docs/migrate-from-sdk.md)");
+          continue;
+        }
+        const inner = outer.getName();
+        const request: Record<string, string> = { id: "requestId", _meta: "_meta", signal: "signal", method: "method", log: "log" };
+        field = field === "http" ? (inner === "authInfo" ? "authInfo" : `http.${inner}`) : Object.hasOwn(request, inner) ? request[inner]! : `mcpReq.${inner}`;
+        if (field === "mcpReq.notify") field = "sendNotification";
+        if (field === "mcpReq.send") field = "sendRequest";
+        if (field === "mcpReq.elicitInput") field = "elicitInput";
+        if (field === "mcpReq.requestSampling") field = "requestSampling";
+        node = outer;
+      }
+      const rename: Record<string, string> = { _meta: "meta", authInfo: "auth", requestInfo: "transport", signal: "signal", requestId: "requestId", sessionId: "sessionId", method: "method", log: "log" };
+      if (Object.hasOwn(rename, field)) {
+        replace(node, `${name}.${rename[field]}`);
+        if (field === "requestInfo") this.note(node, `${name}.requestInfo is ${name}.transport here: its headers are transport.headers`);
+        continue;
+      }
+      const call = node.getParent();
+      const called = Node.isCallExpression(call) && call.getExpression() === node ? call : undefined;
+      if (field === "elicitInput" && called) {
+        replace(node, `${name}.elicit`);
+        continue;
+      }
+      if (field === "requestSampling" && called) {
+        replace(node, `${name}.sample`);
+        continue;
+      }
+      if (field === "sendNotification" && called) {
+        const message = called.getArguments()[0];
+        const parts = message && Node.isObjectLiteralExpression(message) ? messageParts(message) : undefined;
+        if (!parts) this.step(called, `${called.getText().slice(0, 60)}: the notification is not written inline`, `send it with ${name}.notify(method, params)`);
+        else if (/^["']notifications\/progress["']$/.test(parts.method) && progressParts(called.getArguments()[0] as ObjectLiteralExpression))
+          replace(called, `${name}.progress(${progressParts(called.getArguments()[0] as ObjectLiteralExpression)})`);
+        else replace(called, `${name}.notify(${parts.method}${parts.params ? `, ${parts.params}` : ""})`);
+        continue;
+      }
+      if (field === "sendRequest" && called) {
+        const message = called.getArguments()[0];
+        const parts = message && Node.isObjectLiteralExpression(message) ? messageParts(message) : undefined;
+        const asks: Record<string, string> = { '"elicitation/create"': "elicit", '"sampling/createMessage"': "sample", '"roots/list"': "listRoots" };
+        const method = parts?.method.replace(/^'(.*)'$/, '"$1"');
+        const ask = method !== undefined && Object.hasOwn(asks, method) ? asks[method] : undefined;
+        if (!parts || !ask) this.step(called, `${name}.sendRequest(${parts?.method ?? "..."})`, `elicitation, sampling and roots are ${name}.elicit(params), ${name}.sample(params), ${name}.listRoots(); other requests to the client are not offered`);
+        else replace(called, `${name}.${ask}(${ask === "listRoots" ? "" : parts.params ?? "{}"})`);
+        continue;
+      }
+      this.step(node, `${name}.${field} has no equivalent`, `see the context table of docs/migrate-from-sdk.md`);
+    }
+  }
+
+  /**
+   * Inside a handler: `server.server.createMessage/elicitInput/listRoots(...)` and
+   * `server.sendLoggingMessage(...)` go through the request's context, added when the handler had none.
+   */
+  private serverRequestsIn(fn: Fn, contextAt: number, resource: boolean): void {
+    const asks: Record<string, string> = { createMessage: "sample", elicitInput: "elicit", listRoots: "listRoots" };
+    const calls = fn.getDescendantsOfKind(SyntaxKind.CallExpression).filter((call) => {
+      const callee = call.getExpression();
+      if (!Node.isPropertyAccessExpression(callee)) return false;
+      const inner = callee.getExpression();
+      return (
+        (Object.hasOwn(asks, callee.getName()) && Node.isPropertyAccessExpression(inner) && inner.getName() === "server") ||
+        callee.getName() === "sendLoggingMessage"
+      );
+    });
+    if (calls.length === 0) return;
+    const at = contextAt === 0 && !resource ? 1 : contextAt;
+    let params = fn.getParameters();
+    while (params.length < at) {
+      fn.addParameter({ name: params.length === 0 ? "_args" : `_unused${params.length}` });
+      params = fn.getParameters();
+    }
+    if (params.length === at) fn.addParameter({ name: "ctx" });
+    const contextName = fn.getParameters()[at]!.getNameNode().getText();
+    for (const call of calls.reverse()) {
+      const callee = call.getExpression() as PropertyAccessExpression;
+      const args = call.getArguments();
+      if (callee.getName() === "sendLoggingMessage") {
+        const message = args[0];
+        const parts = message && Node.isObjectLiteralExpression(message) ? logParts(message) : undefined;
+        if (!parts) {
+          this.step(call, "sendLoggingMessage with a message not written inline", `log with ${contextName}.log(level, data, logger?)`);
+          continue;
+        }
+        replace(call, `${contextName}.log(${parts})`);
+      } else replace(call, `${contextName}.${asks[callee.getName()]}(${args.map((a) => a.getText()).join(", ")})`);
+      this.rewrites++;
+    }
+  }
+
+  // -- the rest of the server API ------------------------------------------------------------------
+
+  private serverCalls(): void {
+    const renames: Record<string, string> = {
+      sendToolListChanged: "notifyToolsChanged",
+      sendResourceListChanged: "notifyResourcesChanged",
+      sendPromptListChanged: "notifyPromptsChanged",
+    };
+    for (const call of this.file.getDescendantsOfKind(SyntaxKind.CallExpression).reverse()) {
+      if (call.wasForgotten()) continue;
+      const callee = call.getExpression();
+      if (!Node.isPropertyAccessExpression(callee)) continue;
+      const method = callee.getName();
+      const receiver = callee.getExpression();
+      const args = call.getArguments();
+      if (Object.hasOwn(renames, method) && args.length === 0) {
+        replace(call, `${receiver.getText()}.${renames[method]}()`);
+        this.rewrites++;
+      } else if (method === "sendLoggingMessage") {
+        const parts = args[0] && Node.isObjectLiteralExpression(args[0]) ? logParts(args[0]) : undefined;
+        if (!parts) this.step(call, "sendLoggingMessage with a message not written inline", "log with server.log(level, data, logger?)");
+        else {
+          if (args[1] !== undefined) this.note(call, "sendLoggingMessage to one session is server.log to every session here: inside a handler, ctx.log reaches the requesting client only");
+          replace(call, `${receiver.getText()}.log(${parts})`);
+          this.rewrites++;
+        }
+      } else if (Node.isPropertyAccessExpression(receiver) && receiver.getName() === "server") {
+        const server = receiver.getExpression().getText();
+        if (method === "notification") {
+          const parts = args[0] && Node.isObjectLiteralExpression(args[0]) ? messageParts(args[0]) : undefined;
+          if (!parts) this.step(call, `${server}.server.notification with a message not written inline`, `send it with ${server}.notify(method, params)`);
+          else {
+            replace(call, `${server}.notify(${parts.method}${parts.params ? `, ${parts.params}` : ""})`);
+            this.rewrites++;
+          }
+        } else if (method === "sendResourceUpdated") {
+          const uri = args[0] && Node.isObjectLiteralExpression(args[0]) ? args[0].getProperty("uri") : undefined;
+          if (!Node.isPropertyAssignment(uri)) this.step(call, "sendResourceUpdated with params not written inline", `${server}.notifyResourceUpdated(uri)`);
+          else {
+            replace(call, `${server}.notifyResourceUpdated(${uri.getInitializer()!.getText()})`);
+            this.rewrites++;
+          }
+        } else
+          this.step(call, `${server}.server.${method}(...)`, "the low-level Server is not exposed: inside a handler use ctx.sample/ctx.elicit/ctx.listRoots/ctx.notify; server-wide, server.notify/server.log; other requests: server.handle(method, handler)");
+      } else if (method === "registerToolTask" || (Node.isPropertyAccessExpression(receiver) && receiver.getName() === "tasks" && receiver.getExpression().getText().endsWith("experimental")))
+        this.step(call, `experimental.tasks.${method}(...)`, "register a tool with execution: { taskSupport: \"optional\" } and return ctx.task(async (task) => result) from its handler");
+      else if (method === "setRequestHandler" && Node.isPropertyAccessExpression(receiver) && receiver.getName() === "server")
+        this.step(call, "server.server.setRequestHandler", "serve the method with server.handle(method, handler)");
+      else if (method === "isConnected" || method === "setToolRequestHandlers") this.step(call, `${method}()`, "there is no equivalent: sessions are the runtime's");
+    }
+  }
+
+  /** `new McpServer(info, options?)` -> `createServer({ name, version, info, instructions })`. */
+  private constructors(): void {
+    for (const expression of this.file.getDescendantsOfKind(SyntaxKind.NewExpression).reverse()) {
+      if (!this.isNew(expression, "McpServer")) continue;
+      const [info, options] = expression.getArguments();
+      const fields: string[] = [];
+      const identity: string[] = [];
+      if (info && Node.isObjectLiteralExpression(info)) {
+        const split = splitConfig(info, ["name", "version"]);
+        if (!split || !split.picked.name || !split.picked.version) {
+          this.step(expression, "new McpServer's info is not plain { name, version, ... }", "createServer({ name, version, info: { title, icons, websiteUrl } })");
+          continue;
+        }
+        fields.push(`name: ${split.picked.name.getText()}`, `version: ${split.picked.version.getText()}`);
+        identity.push(...split.rest);
+      } else if (info) fields.push(`...${info.getText()}`);
+      if (identity.length) fields.push(`info: { ${identity.join(", ")} }`);
+      if (options) {
+        if (!Node.isObjectLiteralExpression(options)) {
+          this.step(options, "new McpServer's options are not written inline", "createServer takes instructions and the runtime's options (docs/migrate-from-sdk.md)");
+          continue;
+        }
+        for (const property of options.getProperties()) {
+          const key = Node.isPropertyAssignment(property) || Node.isShorthandPropertyAssignment(property) ? property.getName() : undefined;
+          if (key === "instructions") fields.push(property.getText());
+          else if (key === "capabilities") {
+            const declared = Node.isPropertyAssignment(property) ? property.getInitializer() : undefined;
+            const kept = ["logging", "tools", "resources", "prompts", "completions"];
+            const others = Node.isObjectLiteralExpression(declared)
+              ? declared.getProperties().map((p) => (Node.isPropertyAssignment(p) ? p.getName() : p.getText())).filter((k) => !kept.includes(k))
+              : ["(not inline)"];
+            if (others.length) this.step(property, `capabilities ${others.join(", ")} are declared by hand`, "capabilities are declared from what is registered; tasks by a tool with execution.taskSupport, extensions by server.extension(id, settings)");
+            else this.note(property, "capabilities are declared from what is registered (logging always): the declaration was dropped");
+          } else this.step(property, `the McpServer option ${key ?? property.getText()}`, "see createServer's options in docs/migrate-from-sdk.md (tasks: { store }, jsonSchemaValidator: toolSchemaEngine...)");
+        }
+      }
+      replace(expression, `createServer({ ${fields.join(", ")} })`);
+      this.runtimeNames.add("createServer");
+      this.rewrites++;
+    }
+  }
+
+  // -- transports ------------------------------------------------------------------------------------
+
+  private transports(): void {
+    for (const expression of this.file.getDescendantsOfKind(SyntaxKind.NewExpression).reverse()) {
+      if (this.isNew(expression, "StdioServerTransport")) {
+        if (expression.getArguments().length > 0) this.note(expression, "StdioServerTransport's streams: stdio() takes { input, output } the same way");
+        replace(expression, `stdio(${expression.getArguments().map((a) => a.getText()).join(", ")})`);
+        this.runtimeNames.add("stdio");
+        this.rewrites++;
+        continue;
+      }
+      for (const [transport, instead] of Object.entries(HTTP_TRANSPORTS))
+        if (this.isNew(expression, transport)) this.step(expression, `new ${transport}(...)`, `serve HTTP with one server: ${instead}; the runtime keeps the sessions, their ids and resumability`);
+    }
+    for (const call of this.file.getDescendantsOfKind(SyntaxKind.CallExpression).reverse()) {
+      if (call.wasForgotten()) continue;
+      const callee = call.getExpression();
+      // v2: serveStdio(factory) and createMcpHandler(factory).
+      if (Node.isIdentifier(callee) && this.local("serveStdio").includes(callee.getText())) {
+        const factory = call.getArguments()[0];
+        const server = factory && Node.isArrowFunction(factory) && !Node.isBlock(factory.getBody()) && factory.getParameters().length === 0 ? factory.getBody().getText() : `(${factory?.getText()})()`;
+        replace(call, `${server}.listen(stdio())`);
+        this.runtimeNames.add("stdio");
+        this.rewrites++;
+        continue;
+      }
+      if (Node.isIdentifier(callee) && this.local("createMcpHandler").includes(callee.getText())) {
+        this.step(call, "createMcpHandler(factory)", "fetchHandler(server) from @mcp-codegen/runtime/http, with one server: const handler = fetchHandler(factory()); then handler(request)");
+        continue;
+      }
+      if (!Node.isPropertyAccessExpression(callee) || callee.getName() !== "connect") continue;
+      const [transport] = call.getArguments();
+      if (transport && this.isStdio(transport)) {
+        replace(callee.getNameNode(), "listen");
+        this.rewrites++;
+      }
+    }
+  }
+
+  private isStdio(expression: Node): boolean {
+    if (/^stdio\(/.test(expression.getText())) return true;
+    if (!Node.isIdentifier(expression)) return false;
+    const declaration = expression.getSymbol()?.getDeclarations()[0];
+    return Node.isVariableDeclaration(declaration) && /^stdio\(/.test(declaration.getInitializer()?.getText() ?? "");
+  }
+
+  // -- imports and the report ------------------------------------------------------------------------
+
+  /**
+   * The imports brought in line, each manual step marked above its statement, as edits of the
+   * rewritten text (ts-morph would take an import's leading comments along with it).
+   */
+  finish(sdkImports: readonly ImportDeclaration[]): FileRewrite {
+    const used = (name: string, except: Node) =>
+      this.file.getDescendantsOfKind(SyntaxKind.Identifier).some((id) => id.getText() === name && !id.getFirstAncestor((a) => a === except));
+    const edits: { start: number; end: number; text: string }[] = [];
+    const types: string[] = [];
+    const emptied: ImportDeclaration[] = [];
+    for (const declaration of sdkImports) {
+      const kept: string[] = [];
+      for (const specifier of declaration.getNamedImports()) {
+        const local = specifier.getAliasNode()?.getText() ?? specifier.getName();
+        if (!used(local, declaration)) continue;
+        if (local === specifier.getName() && (local === "McpServer" || SAME_TYPES.has(local))) types.push(local);
+        else kept.push(specifier.getText());
+      }
+      if (kept.length === declaration.getNamedImports().length) continue;
+      const clause = declaration.getImportClause();
+      const others = declaration.getDefaultImport() || declaration.getNamespaceImport();
+      if (kept.length > 0 || others) {
+        const named = clause!.getNamedBindings()!;
+        edits.push({ start: named.getStart(), end: named.getEnd(), text: kept.length ? `{ ${kept.join(", ")} }` : "" });
+      } else emptied.push(declaration);
+    }
+    const named = [...[...this.runtimeNames].sort(), ...types.map((t) => (t === "McpServer" ? t : `type ${t}`))];
+    const runtimeImport = named.length ? `import { ${named.join(", ")} } from "${RUNTIME}";` : "";
+    // The runtime's import takes the place of the first emptied SDK import; the others go, with their line.
+    emptied.forEach((declaration, i) => {
+      const text = this.file.getFullText();
+      const end = i === 0 || text[declaration.getEnd()] !== "\n" ? declaration.getEnd() : declaration.getEnd() + 1;
+      edits.push({ start: declaration.getStart(), end, text: i === 0 ? runtimeImport : "" });
+    });
+    if (emptied.length === 0 && runtimeImport) edits.push({ start: sdkImports[0]!.getStart(), end: sdkImports[0]!.getStart(), text: `${runtimeImport}\n` });
+
+    const unmarked = this.file.getFullText();
+    const marks = new Map<Node, string[]>();
+    for (const step of this.steps) if (!step.node.wasForgotten()) marks.set(step.node, [...(marks.get(step.node) ?? []), `${step.what}: ${step.todo}`]);
+    for (const [statement, messages] of marks) {
+      const lineStart = unmarked.lastIndexOf("\n", statement.getStart() - 1) + 1;
+      const indent = /^[ \t]*/.exec(unmarked.slice(lineStart))![0];
+      edits.push({ start: lineStart, end: lineStart, text: messages.map((m) => `${indent}// ${TODO} ${m}\n`).join("") });
+    }
+    edits.sort((x, y) => y.start - x.start || y.end - x.end);
+    let text = unmarked;
+    for (const { start, end, text: replacement } of edits) text = `${text.slice(0, start)}${replacement}${text.slice(end)}`;
+    /** A position of the unmarked text in the edited one. */
+    const moved = (pos: number) => edits.filter((e) => e.end <= pos).reduce((p, e) => p + e.text.length - (e.end - e.start), pos);
+    const lineOf = (pos: number) => text.slice(0, moved(pos)).split("\n").length;
+
+    const lines = text.split("\n");
+    const found = new Map<string, number>();
+    const steps: ManualStep[] = this.steps
+      .filter((step) => !step.node.wasForgotten())
+      .map((step) => {
+        const mark = `// ${TODO} ${step.what}: ${step.todo}`;
+        const index = lines.findIndex((l, i) => i > (found.get(mark) ?? -1) && l.trimStart() === mark);
+        found.set(mark, index);
+        return { line: index + 1, column: lines[index]!.indexOf("//") + 1, what: step.what, todo: step.todo };
+      });
+    const notes = this.notes.filter(({ node }) => !node.wasForgotten()).map(({ node, message }) => ({ line: lineOf(node.getStart()), message }));
+    return { text, rewrites: this.rewrites, notes, steps: steps.sort((a, b) => a.line - b.line) };
+  }
+}
+
+/**
+ * `node.replaceWithText(text)`, with text cut from elsewhere in the file: ts-morph indents every
+ * line after the first by the node's own indentation, so those lines lose that much first.
+ */
+function replace(node: Node, text: string): void {
+  const full = node.getSourceFile().getFullText();
+  const lineStart = full.lastIndexOf("\n", node.getStart() - 1) + 1;
+  const indent = /^[ \t]*/.exec(full.slice(lineStart))![0].length;
+  const [first, ...rest] = text.split("\n");
+  node.replaceWithText([first, ...rest.map((line) => line.replace(new RegExp(`^[ \\t]{0,${indent}}`), ""))].join("\n"));
+}
+
+function statementOf(node: Node): Node {
+  return Node.isStatement(node) && !Node.isBlock(node) ? node : (node.getFirstAncestor((a) => Node.isStatement(a) && !Node.isBlock(a)) ?? node);
+}
+
+function registrationKind(call: CallExpression): "tool" | "resource" | "prompt" | undefined {
+  const callee = call.getExpression();
+  if (!Node.isPropertyAccessExpression(callee)) return undefined;
+  const first = call.getArguments()[0];
+  if (!first || Node.isObjectLiteralExpression(first) || Node.isArrowFunction(first) || Node.isFunctionExpression(first)) return undefined;
+  const name = callee.getName();
+  if (name === "registerTool") return "tool";
+  if (name === "registerResource") return "resource";
+  if (name === "registerPrompt") return "prompt";
+  // v1's older API takes the name first, as a string: this runtime's tool/resource/prompt take an object.
+  const stringy = Node.isStringLiteral(first) || Node.isNoSubstitutionTemplateLiteral(first) || Node.isTemplateExpression(first);
+  if (!stringy || call.getArguments().length < 2) return undefined;
+  if (name === "tool") return "tool";
+  if (name === "resource" && call.getArguments().length >= 3) return "resource";
+  if (name === "prompt") return "prompt";
+  return undefined;
+}
+
+/**
+ * `server.method(definition, handler[, options])` in place of the SDK's call: the handler's node is
+ * kept (steps marked inside it stay where they are), the arguments before it replaced.
+ */
+function reshape(call: CallExpression, method: string, definition: string | InPlace, handler: string, options?: string): void {
+  replace((call.getExpression() as PropertyAccessExpression).getNameNode(), method);
+  const last = call.getArguments().at(-1)!;
+  if (last.getText() !== handler) replace(last, handler);
+  if (typeof definition === "string") {
+    for (const arg of call.getArguments().slice(0, -1).reverse()) call.removeArgument(arg);
+    call.insertArgument(0, definition);
+  } else {
+    const { literal, first, set } = definition;
+    for (const [key, value, renamed] of set) {
+      const property = literal.getProperty(key);
+      if (Node.isPropertyAssignment(property) || Node.isShorthandPropertyAssignment(property)) replace(property, `${renamed ?? key}: ${value}`);
+      else literal.addPropertyAssignment({ name: renamed ?? key, initializer: value });
+    }
+    literal.insertPropertyAssignments(0, first.map(([name, initializer]) => ({ name, initializer })));
+    for (const arg of call.getArguments().slice(0, -1).reverse()) if (arg !== literal) call.removeArgument(arg);
+  }
+  if (options !== undefined) call.addArgument(options);
+}
+
+/** A registration's own object literal, edited in place: `first` put before its properties, `set` ones replaced (and renamed). */
+interface InPlace {
+  readonly literal: ObjectLiteralExpression;
+  readonly first: readonly [string, string][];
+  readonly set: readonly (readonly [string, string, string?])[];
+}
+
+function methodName(call: CallExpression): string {
+  return (call.getExpression() as PropertyAccessExpression).getName();
+}
+
+/** An object literal's named properties picked out, the rest as written; undefined when it has spreads or methods among the picked. */
+function splitConfig(literal: ObjectLiteralExpression, pick: readonly string[]): { picked: Record<string, Expression | undefined>; rest: string[] } | undefined {
+  const picked: Record<string, Expression | undefined> = {};
+  const rest: string[] = [];
+  for (const property of literal.getProperties()) {
+    if (Node.isPropertyAssignment(property) && pick.includes(property.getName())) picked[property.getName()] = property.getInitializer();
+    else if (Node.isShorthandPropertyAssignment(property) && pick.includes(property.getName())) picked[property.getName()] = property.getNameNode();
+    else if (Node.isMethodDeclaration(property) || Node.isGetAccessorDeclaration(property) || Node.isSetAccessorDeclaration(property)) rest.push(property.getText());
+    else if (Node.isSpreadAssignment(property)) return undefined;
+    else rest.push(property.getText());
+  }
+  return { picked, rest };
+}
+
+/** `{ method, params }` of a notification or request written inline. */
+function messageParts(message: ObjectLiteralExpression): { method: string; params?: string } | undefined {
+  const method = message.getProperty("method");
+  const params = message.getProperty("params");
+  if (!Node.isPropertyAssignment(method) || message.getProperties().length > (params ? 2 : 1)) return undefined;
+  if (params && !Node.isPropertyAssignment(params) && !Node.isShorthandPropertyAssignment(params)) return undefined;
+  return { method: method.getInitializer()!.getText(), params: params ? (Node.isPropertyAssignment(params) ? params.getInitializer()!.getText() : "params") : undefined };
+}
+
+/**
+ * A progress notification's `{ progressToken, progress, total?, message? }` as the arguments of
+ * ctx.progress, which sends the request's own token: only when the token sent is that one.
+ */
+function progressParts(message: ObjectLiteralExpression): string | undefined {
+  const params = message.getProperty("params");
+  const literal = Node.isPropertyAssignment(params) ? params.getInitializer() : undefined;
+  if (!Node.isObjectLiteralExpression(literal)) return undefined;
+  const values: Record<string, string> = {};
+  for (const property of literal.getProperties()) {
+    if (Node.isPropertyAssignment(property)) values[property.getName()] = property.getInitializer()!.getText();
+    else if (Node.isShorthandPropertyAssignment(property)) values[property.getName()] = property.getName();
+    else return undefined;
+  }
+  const { progressToken, progress, total, message: text, ...others } = values;
+  if (!progressToken?.endsWith("meta.progressToken") || progress === undefined || Object.keys(others).length > 0) return undefined;
+  return [progress, total ?? (text === undefined ? undefined : "undefined"), text].filter((v) => v !== undefined).join(", ");
+}
+
+/** `{ level, data, logger? }` as the arguments of `log(level, data, logger?)`. */
+function logParts(message: ObjectLiteralExpression): string | undefined {
+  const value = (key: string) => {
+    const property = message.getProperty(key);
+    if (property === undefined) return undefined;
+    if (Node.isPropertyAssignment(property)) return property.getInitializer()!.getText();
+    if (Node.isShorthandPropertyAssignment(property)) return key;
+    return null;
+  };
+  const level = value("level");
+  const data = value("data");
+  const logger = value("logger");
+  if (!level || data === null || logger === null || message.getProperties().length > (logger ? 3 : 2)) return undefined;
+  return [level, data ?? "undefined", ...(logger ? [logger] : [])].join(", ");
+}
+
+/** The identifiers in `fn` that name `name` (not property names, not shadowed in a nested function's parameters). */
+function identifierUses(fn: Fn, name: string): Node[] {
+  return fn.getDescendantsOfKind(SyntaxKind.Identifier).filter((id) => {
+    if (id.getText() !== name) return false;
+    const parent = id.getParent();
+    if (Node.isPropertyAccessExpression(parent) && parent.getNameNode() === id) return false;
+    if (Node.isPropertyAssignment(parent) && parent.getNameNode() === id) return false;
+    if (Node.isParameterDeclaration(parent) && parent.getParentOrThrow() === fn) return false;
+    return true;
+  });
+}
+
+/** The zod namespace a file imports (`import { z } from "zod"`, `import * as z from "zod/v4"`). */
+function zodName(file: SourceFile): string | undefined {
+  for (const declaration of file.getImportDeclarations()) {
+    if (!/^zod(\/v4|\/mini)?$/.test(declaration.getModuleSpecifierValue())) continue;
+    const namespace = declaration.getNamespaceImport()?.getText();
+    if (namespace) return namespace;
+    const z = declaration.getNamedImports().find((s) => s.getName() === "z");
+    if (z) return z.getAliasNode()?.getText() ?? "z";
+  }
+  return undefined;
+}
