@@ -1,6 +1,6 @@
 import { spawnSync } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
-import { join, relative, resolve } from "node:path";
+import { dirname, join, relative, resolve } from "node:path";
 import { Project, ScriptKind } from "ts-morph";
 import { unifiedDiff } from "./diff.js";
 import { rewriteFile, type ManualStep } from "./rewrite.js";
@@ -24,6 +24,7 @@ export interface MigratedFile {
 }
 
 export interface MigrateReport {
+  /** The folder migrated (the file's, for a file): the files' paths are relative to it. */
   readonly dir: string;
   /** The files that use the SDK's server, changed or not. */
   readonly files: readonly MigratedFile[];
@@ -61,6 +62,8 @@ function sources(dir: string): string[] {
 export function migrate(options: MigrateOptions): MigrateReport {
   const dir = resolve(options.dir);
   if (!existsSync(dir)) throw new MigrateRefusal(`${options.dir}: no such file or folder`);
+  /** The folder paths are relative to: the one given, or the given file's. */
+  const base = statSync(dir).isFile() ? dirname(dir) : dir;
   const project = new Project({ useInMemoryFileSystem: false, skipAddingFilesFromTsConfig: true, compilerOptions: { allowJs: true } });
   const results: { path: string; before: string; after: string; migrated: MigratedFile }[] = [];
   for (const path of sources(dir)) {
@@ -69,7 +72,7 @@ export function migrate(options: MigrateOptions): MigrateReport {
     const file = project.createSourceFile(path, before, { overwrite: true, scriptKind: scriptKind(path) });
     const rewrite = rewriteFile(file);
     if (!rewrite) continue;
-    const name = relative(statSync(dir).isFile() ? resolve(dir, "..") : dir, path) || path;
+    const name = relative(base, path);
     const diff = rewrite.text === before ? "" : unifiedDiff(name, before, rewrite.text);
     results.push({ path, before, after: rewrite.text, migrated: { path: name, rewrites: rewrite.rewrites, notes: rewrite.notes, steps: rewrite.steps, diff } });
   }
@@ -78,7 +81,7 @@ export function migrate(options: MigrateOptions): MigrateReport {
     if (!options.force) refuseUncommitted(dir, changed.map((r) => r.path));
     for (const { path, after } of changed) writeFileSync(path, after);
   }
-  return { dir, files: results.map((r) => r.migrated), written: !options.dryRun && changed.length > 0 };
+  return { dir: base, files: results.map((r) => r.migrated), written: !options.dryRun && changed.length > 0 };
 }
 
 function scriptKind(path: string): ScriptKind {

@@ -1,4 +1,4 @@
-import { relative } from "node:path";
+import { join, relative } from "node:path";
 import type { MigrateReport } from "./migrate.js";
 
 /** The report `migrate` prints: per file, what changed and each manual step by line; with --dry-run, the diff first. */
@@ -8,7 +8,9 @@ export function printMigrateReport(report: MigrateReport, dryRun: boolean): stri
   if (report.files.length === 0) return `${where}: no file imports the SDK's server (@modelcontextprotocol/sdk, @modelcontextprotocol/server): nothing to migrate`;
   if (dryRun) for (const file of report.files) if (file.diff) lines.push(file.diff);
   let steps = 0;
-  for (const file of report.files) {
+  for (const migrated of report.files) {
+    // Paths from where the command runs, so that file:line opens in an editor or terminal.
+    const file = { ...migrated, path: relative(process.cwd(), join(report.dir, migrated.path)) || migrated.path };
     const verb = file.diff === "" ? "unchanged" : dryRun ? "would rewrite" : "rewrote";
     lines.push(`${file.path}: ${verb} (${file.rewrites} rewrite${file.rewrites === 1 ? "" : "s"}, ${file.steps.length} manual step${file.steps.length === 1 ? "" : "s"})`);
     for (const step of file.steps) lines.push(`  ${file.path}:${step.line}:${step.column}: manual: ${step.what}: ${step.todo}`);

@@ -110,6 +110,32 @@ class Rewrite {
     this.serverCalls();
     this.constructors();
     this.transports();
+    this.lowLevel();
+  }
+
+  /** What is left of `server.server` (the SDK's low-level Server) and `server.experimental`: neither exists here. */
+  private lowLevel(): void {
+    const servers = new Set(
+      this.file
+        .getDescendantsOfKind(SyntaxKind.VariableDeclaration)
+        .filter((d) => /^createServer\(/.test(d.getInitializer()?.getText() ?? ""))
+        .map((d) => d.getName()),
+    );
+    const marked = new Set(this.steps.map((s) => s.node));
+    for (const access of this.file.getDescendantsOfKind(SyntaxKind.PropertyAccessExpression)) {
+      const inner = access.getExpression();
+      if (!Node.isIdentifier(inner) || !servers.has(inner.getText()) || !["server", "experimental"].includes(access.getName())) continue;
+      const statement = statementOf(access);
+      if (marked.has(statement)) continue;
+      marked.add(statement);
+      const outer = access.getParent();
+      const what = Node.isPropertyAccessExpression(outer) ? outer.getText() : access.getText();
+      this.step(
+        access,
+        `${what} (the SDK's ${access.getName() === "server" ? "low-level Server" : "experimental API"})`,
+        "not exposed here: inside a handler, ctx.sample/ctx.elicit/ctx.listRoots/ctx.notify; server-wide, server.notify/server.log; other methods, server.handle(method, handler); tasks, ctx.task",
+      );
+    }
   }
 
   /** Steps and notes are kept by their statement, which outlives the rewrites of the expressions in it. */
@@ -193,6 +219,8 @@ class Rewrite {
       }
     }
     if (!Node.isObjectLiteralExpression(shape)) return expression.getText();
+    // An empty shape takes no arguments: a JSON Schema says so without zod.
+    if (shape.getProperties().length === 0 && this.zod === undefined) return '{ type: "object" }';
     if (this.zod === undefined) {
       this.step(expression, `${what} is a zod raw shape, but the file imports no zod namespace`, "wrap it in z.object(...) from zod 4");
       return null;
@@ -203,6 +231,8 @@ class Rewrite {
   /** Whether an object literal is a zod raw shape (its values are zod schemas) rather than annotations. */
   private isShape(literal: ObjectLiteralExpression): boolean {
     const zod = this.zod ?? "z";
+    // The SDK takes an empty object for an empty shape.
+    if (literal.getProperties().length === 0) return true;
     return literal.getProperties().some((p) => Node.isPropertyAssignment(p) && (p.getInitializer()?.getText() ?? "").startsWith(`${zod}.`));
   }
 
@@ -557,10 +587,13 @@ class Rewrite {
             replace(call, `${server}.notifyResourceUpdated(${uri.getInitializer()!.getText()})`);
             this.rewrites++;
           }
-        } else
-          this.step(call, `${server}.server.${method}(...)`, "the low-level Server is not exposed: inside a handler use ctx.sample/ctx.elicit/ctx.listRoots/ctx.notify; server-wide, server.notify/server.log; other requests: server.handle(method, handler)");
+        }
       } else if (method === "registerToolTask" || (Node.isPropertyAccessExpression(receiver) && receiver.getName() === "tasks" && receiver.getExpression().getText().endsWith("experimental")))
-        this.step(call, `experimental.tasks.${method}(...)`, "register a tool with execution: { taskSupport: \"optional\" } and return ctx.task(async (task) => result) from its handler");
+        this.step(
+          call,
+          `experimental.tasks.${method}(${method === "registerToolTask" ? (args[0]?.getText() ?? "") : "..."})`,
+          "tasks here: a tool with execution: { taskSupport: \"optional\" } returns ctx.task(async (task) => result) from its handler; inside, task.elicit(...) asks the user",
+        );
       else if (method === "setRequestHandler" && Node.isPropertyAccessExpression(receiver) && receiver.getName() === "server")
         this.step(call, "server.server.setRequestHandler", "serve the method with server.handle(method, handler)");
       else if (method === "isConnected" || method === "setToolRequestHandlers") this.step(call, `${method}()`, "there is no equivalent: sessions are the runtime's");
@@ -775,8 +808,18 @@ function reshape(call: CallExpression, method: string, definition: string | InPl
       if (Node.isPropertyAssignment(property) || Node.isShorthandPropertyAssignment(property)) replace(property, `${renamed ?? key}: ${value}`);
       else literal.addPropertyAssignment({ name: renamed ?? key, initializer: value });
     }
-    literal.insertPropertyAssignments(0, first.map(([name, initializer]) => ({ name, initializer })));
-    for (const arg of call.getArguments().slice(0, -1).reverse()) if (arg !== literal) call.removeArgument(arg);
+    const at = call.getArguments().indexOf(literal);
+    // The new properties first, as the literal's own lines are laid out: on its first property's line, or after its brace.
+    const text = literal.getText();
+    const firstProperty = literal.getProperties()[0];
+    const offset = firstProperty ? firstProperty.getStart() - literal.getStart() : 1;
+    const multiline = text.slice(0, offset).includes("\n");
+    const lineIndent = multiline ? /[ \t]*$/.exec(text.slice(0, offset))![0] : "";
+    const added = first.map(([name, value]) => `${name}: ${value}`).join(multiline ? `,\n${lineIndent}` : ", ");
+    const inserted = firstProperty ? `${text.slice(0, offset)}${added},${multiline ? `\n${lineIndent}` : " "}${text.slice(offset)}` : `{ ${added} }`;
+    replace(literal, multiline ? inserted : inserted.replace(/^\{(?! )/, "{ "));
+    const args = call.getArguments();
+    for (let i = args.length - 2; i >= 0; i--) if (i !== at) call.removeArgument(args[i]!);
   }
   if (options !== undefined) call.addArgument(options);
 }
