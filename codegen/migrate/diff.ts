@@ -3,8 +3,8 @@
  * lines in common found by a longest common subsequence, which is plenty for source files.
  */
 export function unifiedDiff(name: string, before: string, after: string): string {
-  const a = before.split("\n");
-  const b = after.split("\n");
+  const a = lines(before);
+  const b = lines(after);
   // lcs[i][j]: the longest common subsequence of a[i..] and b[j..].
   const lcs: Uint32Array[] = Array.from({ length: a.length + 1 }, () => new Uint32Array(b.length + 1));
   for (let i = a.length - 1; i >= 0; i--) for (let j = b.length - 1; j >= 0; j--) lcs[i]![j] = a[i] === b[j] ? lcs[i + 1]![j + 1]! + 1 : Math.max(lcs[i + 1]![j]!, lcs[i]![j + 1]!);
@@ -37,8 +37,22 @@ export function unifiedDiff(name: string, before: string, after: string): string
     const bCount = hunk.filter((op) => op.kind !== "-").length;
     const aStart = hunk[0]!.ai + (aCount > 0 ? 1 : 0);
     const bStart = hunk[0]!.bi + (bCount > 0 ? 1 : 0);
-    out.push(`@@ -${aStart},${aCount} +${bStart},${bCount} @@`, ...hunk.map((op) => `${op.kind}${op.line}`));
+    out.push(`@@ -${aStart},${aCount} +${bStart},${bCount} @@`);
+    for (const op of hunk) {
+      out.push(`${op.kind}${op.line}`);
+      // A last line without its newline, as diff marks it.
+      const lastOfA = op.kind !== "+" && op.ai === a.length - 1 && !before.endsWith("\n");
+      const lastOfB = op.kind !== "-" && op.bi === b.length - 1 && !after.endsWith("\n");
+      if (lastOfA || lastOfB) out.push("\\ No newline at end of file");
+    }
     k = stop;
   }
   return `${out.join("\n")}\n`;
+}
+
+/** A text's lines, without the empty one after its final newline. */
+function lines(text: string): string[] {
+  const all = text.split("\n");
+  if (all.at(-1) === "") all.pop();
+  return all;
 }

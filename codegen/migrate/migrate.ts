@@ -105,7 +105,7 @@ function refuseUncommitted(dir: string, paths: readonly string[]): void {
   const dirty = status.stdout.split("\n").filter(Boolean);
   if (dirty.length > 0)
     throw new MigrateRefusal(
-      `the files to rewrite have changes git has not committed, which the rewrite would mix with its own:\n${dirty.map((line) => `  ${line}`).join("\n")}\n` +
+      `the files to rewrite have uncommitted changes, which the rewrite would mix with its own:\n${dirty.map((line) => `  ${line}`).join("\n")}\n` +
         "Commit or stash them first, see the change with --dry-run, or pass --force",
     );
 }
