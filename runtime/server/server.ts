@@ -33,7 +33,8 @@ import type { DefaultTypes, ServedMethod, ServedParams, ServedResult, ServedType
 import { SkillCatalog, type SkillFiles, type SkillOptions } from "../extensions/skills/server.js";
 import { Subscriptions, type ListKind } from "./subscriptions.js";
 import type { ObjectSchema, ToolArguments } from "./schema-types.js";
-import { ToolRegistry, type ToolDefinition, type ToolHandler, type ToolResult } from "./tools.js";
+import { ToolRegistry, type ToolDefinition, type ToolHandler, type ToolResult, type ToolSchema } from "./tools.js";
+import type { InferOutput, StandardSchemaV1 } from "../shared/standard-schema.js";
 import type { Implementation } from "../shared/types.js";
 
 export interface ServerOptions<
@@ -109,6 +110,14 @@ export interface ServerOptions<
    * to `toolSchemaEngine`.
    */
   readonly toolValidators?: CompiledToolValidators;
+  /**
+   * Fill the `default`s of a tool's JSON Schema inputSchema into the arguments a client left out,
+   * before they are checked (default false: JSON Schema makes `default` an annotation, so the
+   * handler sees what the client sent). Properties only, descending into objects that are
+   * present, as ajv's useDefaults (runtime/shared/schema-defaults.ts). A Standard Schema applies
+   * its own defaults (zod's `.default()`) always.
+   */
+  readonly applyDefaults?: boolean;
 }
 
 /** A server-wide notification, as it travels between instances. */
@@ -192,7 +201,7 @@ export class McpServer<Types extends RevisionTypes = any> {
     this.logger = options.logger ?? stderrLogger;
     this.isVisible = options.visible;
     this.schemas = new SchemaCompiler(this.logger, options.toolSchemaEngine);
-    this.tools = new ToolRegistry(this.schemas, this.logger, options.toolValidators);
+    this.tools = new ToolRegistry(this.schemas, this.logger, options.toolValidators, options.applyDefaults);
     const sealer = new Sealer(options.secret);
     this.paginator = new Paginator(options.pageSize ?? 100, sealer);
     const requested = (options.revisions ?? ALL_REVISIONS).map(revisionName);
@@ -255,18 +264,21 @@ export class McpServer<Types extends RevisionTypes = any> {
   // -- registration ---------------------------------------------------------------------------------
 
   /**
-   * Declares a tool. `args` arrive validated against `inputSchema`, typed from it when it is
-   * written inline or `as const` (runtime/server/schema-types.ts); with an `outputSchema`, the
-   * result's structuredContent is typed from that. Or give the type: `tool<MyArgs>(...)`. The
-   * result must be valid in every served revision (runtime/server/served.ts).
+   * Declares a tool. `args` arrive validated against `inputSchema`: a JSON Schema, typed from it
+   * when it is written inline or `as const` (runtime/server/schema-types.ts), or a Standard Schema
+   * (zod 4, valibot, arktype...), whose library validates them and whose output type (defaults
+   * and transforms applied) they have. With an `outputSchema`, the result's structuredContent is
+   * typed from that. Or give the type: `tool<MyArgs>(...)`. The result must be valid in every
+   * served revision (runtime/server/served.ts).
    */
   // One signature, not overloads: a handler that does not fit is reported at the handler (its
   // return, naming the field), not as "no overload matches" at the call. `Args` only when given:
   // NoInfer keeps a handler's own parameter type from choosing it, so the schema's type holds.
-  tool<Args = never, const Input extends ObjectSchema = ObjectSchema, const Output extends ObjectSchema | undefined = undefined>(
-    definition: ToolDefinition & { readonly inputSchema: Input; readonly outputSchema?: Output | ObjectSchema },
+  tool<Args = never, const Input extends ToolSchema = ToolSchema, const Output extends ToolSchema | undefined = undefined>(
+    // Omit, not an intersection: `ToolSchema & Input` is too deep for tsc with arktype's types.
+    definition: Omit<ToolDefinition, "inputSchema" | "outputSchema"> & { readonly inputSchema: Input; readonly outputSchema?: Output | ToolSchema },
     handler: ToolHandler<
-      [NoInfer<Args>] extends [never] ? ToolArguments<Input> : NoInfer<Args>,
+      [NoInfer<Args>] extends [never] ? (Input extends StandardSchemaV1 ? InferOutput<Input> : ToolArguments<Input>) : NoInfer<Args>,
       [Output] extends [never] ? ServedResult<Types, "tools/call"> : ToolResult<Output, ServedResult<Types, "tools/call">>
     >,
   ): this;
