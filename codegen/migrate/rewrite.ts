@@ -284,7 +284,9 @@ class Rewrite {
       if (key !== "list" && key !== "complete") return null;
       const value = Node.isPropertyAssignment(property) ? property.getInitializer()!.getText() : Node.isShorthandPropertyAssignment(property) ? key : undefined;
       if (value === undefined) return null;
-      if (value !== "undefined") out[key] = Node.isShorthandPropertyAssignment(property) ? key : `${key}: ${value}`;
+      if (value === "undefined") continue;
+      if (key === "complete") out.complete = Node.isShorthandPropertyAssignment(property) ? key : `${key}: ${value}`;
+      else out.list = `list: ${lister(Node.isPropertyAssignment(property) ? property.getInitializer()! : undefined, value)}`;
     }
     if (node !== expression) {
       // The local const built only for this registration: gone with its one use.
@@ -847,6 +849,23 @@ function splitConfig(literal: ObjectLiteralExpression, pick: readonly string[]):
     else rest.push(property.getText());
   }
   return { picked, rest };
+}
+
+/**
+ * A template's `list` callback: the SDK's returns `{ resources }`, this runtime's the resources.
+ * `() => ({ resources: x })` becomes `() => x`; any other callback is unwrapped around its call.
+ */
+function lister(callback: Node | undefined, text: string): string {
+  if (Node.isArrowFunction(callback)) {
+    let body: Node = callback.getBody();
+    while (Node.isParenthesizedExpression(body)) body = body.getExpression();
+    const only = Node.isObjectLiteralExpression(body) ? body.getProperties() : [];
+    if (only.length === 1 && Node.isPropertyAssignment(only[0]) && only[0].getName() === "resources") {
+      const head = text.slice(0, callback.getEqualsGreaterThan().getEnd() - callback.getStart());
+      return `${head} ${only[0].getInitializer()!.getText()}`;
+    }
+  }
+  return `async (ctx) => (await (${text})(ctx)).resources`;
 }
 
 /** `{ method, params }` of a notification or request written inline. */

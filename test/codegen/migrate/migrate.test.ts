@@ -87,7 +87,8 @@ describe("migrate: the codemod", () => {
     expect(after).to.contain("contents: [{ uri: uri, ").and.not.contain("uri.href");
     // The template keeps its list and complete callbacks; the prompt's zod arguments become the protocol's, its completable a completer.
     expect(after).to.match(/server\.resourceTemplate\(\s*\{ uriTemplate: "notes:\/\/note\/\{name\}", name: "note", mimeType: "text\/plain" \},/);
-    expect(after).to.contain("{ list: async () => ({ resources: [...notes.keys()]");
+    // The SDK's list answers { resources }; this runtime's, the resources.
+    expect(after).to.contain("{ list: async () => [...notes.keys()].map((name) => ({ uri: `notes://note/${name}`, name })), complete: ");
     expect(after).to.contain('arguments: [{ name: "name", description: "the note", required: true }, { name: "style", required: false }]');
     expect(after).to.contain("{ complete: { name: (value) => [...notes.keys()].filter((name) => name.startsWith(value)) } }");
     expect(after).to.contain("const transport = stdio();\nawait server.listen(transport);");

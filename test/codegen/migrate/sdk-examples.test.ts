@@ -20,6 +20,11 @@ import { npm, packedPackages } from "../../support/packed.js";
 import { describeRun, removeDir, ROOT, runChild, tempDir } from "../../support/project.js";
 import { startRegistry, type LocalRegistry } from "../../support/registry.js";
 
+const GUIDE = readFileSync(join(ROOT, "docs", "migrate-from-sdk.md"), "utf8");
+
+/** SDK v2's server, as the interop tools pin it. */
+const SDK_V2 = (JSON.parse(readFileSync(join(ROOT, "tools", "interop", "package.json"), "utf8")) as { dependencies: Record<string, string> }).dependencies["@modelcontextprotocol/server"]!;
+
 const version = (name: string) => (JSON.parse(readFileSync(join(ROOT, "node_modules", name, "package.json"), "utf8")) as { version: string }).version;
 
 /**
@@ -100,13 +105,24 @@ async function answers(command: readonly string[], cwd: string): Promise<Record<
       const { resources } = await client.listResources();
       for (const resource of resources) out[`resource ${resource.uri}`] = { ...resource, read: await client.readResource({ uri: resource.uri }) };
       const { resourceTemplates } = await client.listResourceTemplates();
-      for (const template of resourceTemplates) out[`template ${template.uriTemplate}`] = template;
+      for (const template of resourceTemplates) {
+        const completions: Record<string, unknown> = {};
+        if (capabilities.completions)
+          for (const [, variable] of template.uriTemplate.matchAll(/\{[+#./;?&]?([^}]+)\}/g))
+            for (const name of variable!.split(","))
+              completions[name] = (await client.complete({ ref: { type: "ref/resource", uri: template.uriTemplate }, argument: { name, value: "" } })).completion;
+        out[`template ${template.uriTemplate}`] = { ...template, completions };
+      }
     }
     if (capabilities.prompts) {
       const { prompts } = await client.listPrompts();
       for (const prompt of prompts) {
         const args = Object.fromEntries((prompt.arguments ?? []).filter((a) => a.required).map((a) => [a.name, "alpha"]));
-        out[`prompt ${prompt.name}`] = { ...prompt, get: await client.getPrompt({ name: prompt.name, arguments: args }) };
+        const completions: Record<string, unknown> = {};
+        if (capabilities.completions)
+          for (const { name } of prompt.arguments ?? [])
+            completions[name] = (await client.complete({ ref: { type: "ref/prompt", name: prompt.name }, argument: { name, value: "" } })).completion;
+        out[`prompt ${prompt.name}`] = { ...prompt, get: await client.getPrompt({ name: prompt.name, arguments: args }), completions };
       }
     }
   } catch (error) {
@@ -149,6 +165,10 @@ describe("migrate: the SDK's example servers, ported and answering as before (pa
         `express@${version("express")}`,
         `hono@${version("hono")}`,
         `@hono/node-server@${version("@hono/node-server")}`,
+        `@modelcontextprotocol/server@${SDK_V2}`,
+        `typescript@${version("typescript")}`,
+        `@types/node@${version("@types/node")}`,
+        `@types/express@${version("@types/express")}`,
       ],
       dir,
       registry.url,
@@ -170,6 +190,18 @@ describe("migrate: the SDK's example servers, ported and answering as before (pa
     }
     cpSync(join(dir, "src"), join(dir, "original"), { recursive: true });
     writeFileSync(join(dir, "harness.mjs"), HARNESS);
+    // The TypeScript servers (SDK v1 and v2), as a user's project holds them: ported in ts/src, kept in ts/original.
+    for (const folder of ["src", "original"]) cpSync(join(ROOT, "test", "fixtures", "migrate"), join(dir, "ts", folder), { recursive: true });
+    // The guide's TypeScript snippets, each a module of the project, type-checked with the ports.
+    mkdirSync(join(dir, "ts", "docs"));
+    [...GUIDE.matchAll(/```ts\n([\s\S]*?)```/g)].forEach(([, code], i) => writeFileSync(join(dir, "ts", "docs", `snippet-${i + 1}.ts`), code!));
+    writeFileSync(
+      join(dir, "tsconfig.json"),
+      JSON.stringify({
+        compilerOptions: { target: "ES2022", module: "NodeNext", moduleResolution: "NodeNext", strict: true, skipLibCheck: true, types: ["node"], outDir: "dist", rootDir: "ts" },
+        include: ["ts"],
+      }),
+    );
     writeFileSync(join(dir, ".gitignore"), "node_modules\n");
     const git = (...args: string[]) => execFileSync("git", args, { cwd: dir, encoding: "utf8" });
     git("init", "-q");
@@ -201,6 +233,22 @@ describe("migrate: the SDK's example servers, ported and answering as before (pa
       const lines = readFileSync(join(dir, "src", name), "utf8").split("\n");
       for (const [, line, what] of report.matchAll(new RegExp(`^  src/${name.replace(".", "\\.")}:(\\d+):\\d+: manual: (.*)$`, "gm")))
         expect(lines[Number(line) - 1], `${name}:${line}`).to.contain(`TODO(mcp-codegen migrate): ${what!}`);
+    }
+  });
+
+  it("ports TypeScript servers of SDK v1 and v2 with no manual step: the port type-checks (strict, with docs/migrate-from-sdk.md's snippets) and answers as the original", async () => {
+    expect(readdirSync(join(dir, "ts", "docs")).length).to.be.greaterThan(2);
+    const run = await runChild(process.execPath, [join(dir, "node_modules", "mcp-codegen", "bin", "mcp-codegen.js"), "migrate", "ts/src"], { cwd: dir, timeoutMs: 300_000 });
+    expect(run.status, describeRun(run)).to.equal(0);
+    expect(run.stdout).to.contain("no manual step left");
+    const tsc = await runChild(process.execPath, [join(dir, "node_modules", "typescript", "bin", "tsc"), "-p", "."], { cwd: dir, timeoutMs: 300_000 });
+    expect(tsc.status, describeRun(tsc)).to.equal(0);
+    for (const name of readdirSync(join(dir, "ts", "src")).map((file) => file.replace(/\.ts$/, ".js"))) {
+      const before = await answers(["harness.mjs", join("dist", "original", name), "main"], dir);
+      const after = await answers(["harness.mjs", join("dist", "src", name), "main"], dir);
+      expect(Object.keys(before).length, name).to.be.greaterThan(2);
+      expect(after, name).to.deep.equal(before);
+      outcomes.push({ example: `test/fixtures/migrate/${name.replace(/\.js$/, ".ts")} (TypeScript)`, steps: [], verdict: "no manual step" });
     }
   });
 
