@@ -94,6 +94,10 @@ class Rewrite {
   private readonly notes: { node: Node; message: string }[] = [];
   private readonly steps: { node: Node; what: string; todo: string }[] = [];
   private readonly runtimeNames = new Set<string>();
+  /** The functions that build a server (`const getServer = () => { ... createServer(...) }`). */
+  private readonly factories = new Set<string>();
+  /** What the rewrite imports from @mcp-codegen/runtime/http. */
+  private readonly httpNames = new Set<string>();
   private readonly zod: string | undefined;
   private readonly local: (sdkName: string) => string[];
 
@@ -109,8 +113,88 @@ class Rewrite {
     this.registrations();
     this.serverCalls();
     this.constructors();
+    this.httpRoutes();
     this.transports();
     this.lowLevel();
+  }
+
+  /**
+   * The SDK's HTTP plumbing, where it has the usual shape: routes (`app.post("/mcp", ...)`, any
+   * method) whose handler builds a Streamable HTTP transport per request or session, connects a
+   * server from a factory (`getServer()`) and hands it the request. Here one server serves every
+   * session: the routes go to `httpHandler(getServer())` (express, node:http) or
+   * `fetchHandler(getServer())` (hono); the handlers that kept the SDK's sessions go, and a note says so.
+   */
+  private httpRoutes(): void {
+    const node = [...this.local("StreamableHTTPServerTransport"), ...this.local("NodeStreamableHTTPServerTransport")];
+    const web = this.local("WebStandardStreamableHTTPServerTransport");
+    if (node.length + web.length === 0) return;
+    const handlerOf = (call: CallExpression): { fn: Fn; declaration?: Node } | undefined => {
+      const last = call.getArguments().at(-1);
+      if (Node.isArrowFunction(last) || Node.isFunctionExpression(last)) return { fn: last };
+      if (!Node.isIdentifier(last)) return undefined;
+      const declaration = last.getSymbol()?.getDeclarations()[0];
+      const initializer = Node.isVariableDeclaration(declaration) ? declaration.getInitializer() : undefined;
+      return Node.isArrowFunction(initializer) || Node.isFunctionExpression(initializer) ? { fn: initializer, declaration: declaration!.getFirstAncestorByKind(SyntaxKind.VariableStatement) } : undefined;
+    };
+    const routes = this.file.getDescendantsOfKind(SyntaxKind.CallExpression).filter((call) => {
+      const callee = call.getExpression();
+      const [path] = call.getArguments();
+      return (
+        Node.isPropertyAccessExpression(callee) &&
+        ["post", "get", "delete", "all"].includes(callee.getName()) &&
+        call.getArguments().length >= 2 &&
+        (Node.isStringLiteral(path) || Node.isNoSubstitutionTemplateLiteral(path)) &&
+        /\.handleRequest\(/.test(handlerOf(call)?.fn.getText() ?? "")
+      );
+    });
+    if (routes.length === 0) return;
+    // The factory: the server the handlers connect, `const server = getServer(); await server.connect(transport)`.
+    let factory: string | undefined;
+    let isWeb = false;
+    for (const route of routes)
+      for (const connect of handlerOf(route)!.fn.getDescendantsOfKind(SyntaxKind.CallExpression)) {
+        const callee = connect.getExpression();
+        if (!Node.isPropertyAccessExpression(callee) || callee.getName() !== "connect") continue;
+        const server = callee.getExpression();
+        const declaration = Node.isIdentifier(server) ? server.getSymbol()?.getDeclarations()[0] : undefined;
+        const initializer = Node.isVariableDeclaration(declaration) ? declaration.getInitializer() : Node.isCallExpression(server) ? server : undefined;
+        if (Node.isCallExpression(initializer) && initializer.getArguments().length === 0 && this.factories.has(initializer.getExpression().getText())) factory = initializer.getText();
+        const transport = connect.getArguments()[0];
+        const built = Node.isIdentifier(transport) ? transport.getSymbol()?.getDeclarations()[0] : undefined;
+        if (Node.isVariableDeclaration(built) && web.some((name) => built.getInitializer()?.getText().startsWith(`new ${name}(`))) isWeb = true;
+      }
+    if (factory === undefined) return;
+    const handler = isWeb ? "fetchHandler" : "httpHandler";
+    let name = "mcpHttp";
+    while (this.file.getDescendantsOfKind(SyntaxKind.Identifier).some((id) => id.getText() === name)) name = `_${name}`;
+    const declarations = new Set<Node>();
+    const methods: string[] = [];
+    for (const route of [...routes].reverse()) {
+      const found = handlerOf(route)!;
+      if (found.declaration) declarations.add(found.declaration);
+      methods.unshift((route.getExpression() as PropertyAccessExpression).getName().toUpperCase());
+      replace(route.getArguments().at(-1)!, isWeb ? `(c) => ${name}(c.req.raw)` : `(req, res) => ${name}(req, res, req.body)`);
+    }
+    const first = statementOf(routes[0]!);
+    const container = first.getParentOrThrow();
+    const removed: string[] = [];
+    for (const declaration of declarations) {
+      const variable = declaration.getFirstDescendantByKind(SyntaxKind.VariableDeclaration)!.getName();
+      if (this.file.getDescendantsOfKind(SyntaxKind.Identifier).filter((id) => id.getText() === variable).length === 1) {
+        removed.push(variable);
+        (declaration as import("ts-morph").VariableStatement).remove();
+      }
+    }
+    (container as import("ts-morph").SourceFile).insertStatements(first.getChildIndex(), `const ${name} = ${handler}(${factory});`);
+    this.httpNames.add(handler);
+    const inserted = (container as import("ts-morph").SourceFile).getStatements().find((st) => st.getText().startsWith(`const ${name} = `))!;
+    this.note(
+      inserted,
+      `the ${[...new Set(methods)].join(", ")} routes of ${routes[0]!.getArguments()[0]!.getText()} go to ${handler}(${factory}): one server for every session, whose ids, streams and resumability the runtime keeps` +
+        (removed.length ? `; the SDK's per-session handlers ${removed.join(", ")} went with them` : "; the SDK's per-session handlers went with them"),
+    );
+    this.rewrites++;
   }
 
   /** What is left of `server.server` (the SDK's low-level Server) and `server.experimental`: neither exists here. */
@@ -140,8 +224,11 @@ class Rewrite {
 
   /** Steps and notes are kept by their statement, which outlives the rewrites of the expressions in it. */
   private step(node: Node, what: string, todo: string): void {
-    this.steps.push({ node: statementOf(node), what, todo });
+    this.steps.push({ node: statementOf(node), what: this.within ? `${this.within}: ${what}` : what, todo });
   }
+
+  /** The registration whose handler is being rewritten ("tool 'greet'"), named in its steps. */
+  private within: string | undefined;
 
   private note(node: Node, message: string): void {
     this.notes.push({ node: statementOf(node), message });
@@ -195,7 +282,9 @@ class Rewrite {
     const input = config.input === undefined ? undefined : this.schema(config.input, `tool ${name}'s inputSchema`);
     const output = config.output === undefined ? undefined : this.schema(config.output, `tool ${name}'s outputSchema`);
     if (input === null || output === null) return;
+    this.within = `tool ${name}`;
     const handlerText = this.handler(handler, input === undefined ? 0 : 1, 2);
+    this.within = undefined;
     if (method === "registerTool") {
       const schemas: [string, string][] = [["inputSchema", input ?? '{ type: "object" }']];
       if (output !== undefined) schemas.push(["outputSchema", output]);
@@ -256,10 +345,14 @@ class Rewrite {
     this.checkHandleUnused(call, `${method}(${name})`);
     if (target === null) return this.step(args[1]!, `${method}(${name})'s ResourceTemplate is built elsewhere`, "register it with server.resourceTemplate({ uriTemplate, name }, handler, { list, complete })");
     if (target === undefined) {
+      this.within = `resource ${name}`;
       const handler = this.handler(args.at(-1)!, 1, 2, { uriParam: 0 });
+      this.within = undefined;
       reshape(call, "resource", this.definition(metadata, [["uri", args[1]!.getText()], ["name", name]], rest), handler);
     } else {
+      this.within = `resource ${name}`;
       const handler = this.handler(args.at(-1)!, 2, 3, { uriParam: 0 });
+      this.within = undefined;
       const options = [target.list, target.complete].filter((o) => o !== undefined);
       reshape(call, "resourceTemplate", this.definition(metadata, [["uriTemplate", target.uriTemplate], ["name", name]], rest), handler, options.length ? `{ ${options.join(", ")} }` : undefined);
     }
@@ -336,7 +429,9 @@ class Rewrite {
       complete = read.complete;
     }
     this.checkHandleUnused(call, `${method}(${name})`);
+    this.within = `prompt ${name}`;
     const handler = this.handler(args.at(-1)!, shape === undefined ? 0 : 1, 2);
+    this.within = undefined;
     const options = complete ? `{ complete: ${complete} }` : undefined;
     if (method === "registerPrompt")
       reshape(call, "prompt", { literal: args[1] as ObjectLiteralExpression, first: [["name", name]], set: argumentsList === undefined ? [] : [["argsSchema", argumentsList, "arguments"]] }, handler, options);
@@ -398,6 +493,12 @@ class Rewrite {
       return `(${names.join(", ")}) => ${expression.getText()}(${[...passed, "ctx"].join(", ")})`;
     }
     const fn: Fn = expression;
+    // The SDK's result types as a handler's declared return: this runtime's inference checks the result (against the outputSchema too).
+    const returns = fn.getReturnTypeNode();
+    if (returns && /\b(CallToolResult|ReadResourceResult|GetPromptResult)\b/.test(returns.getText())) {
+      this.note(fn, `the handler's declared return type ${returns.getText()} went: the result is checked as inferred, against the outputSchema too`);
+      fn.removeReturnType();
+    }
     // SDK: (extra) with no arguments; here the arguments always come first.
     const params = fn.getParameters();
     if (contextAt === 0 && arity === 2 && options.uriParam === undefined && params.length > 0) fn.insertParameter(0, { name: "_args" });
@@ -638,6 +739,10 @@ class Rewrite {
           } else this.step(property, `the McpServer option ${key ?? property.getText()}`, "see createServer's options in docs/migrate-from-sdk.md (tasks: { store }, jsonSchemaValidator: toolSchemaEngine...)");
         }
       }
+      // The function that builds it, if any: a factory the HTTP routes may serve (httpRoutes).
+      const factory = expression.getFirstAncestor((a) => Node.isFunctionDeclaration(a) || Node.isArrowFunction(a) || Node.isFunctionExpression(a));
+      const named = Node.isFunctionDeclaration(factory) ? factory.getName() : factory?.getParentIfKind(SyntaxKind.VariableDeclaration)?.getName();
+      if (named) this.factories.add(named);
       replace(expression, `createServer({ ${fields.join(", ")} })`);
       this.runtimeNames.add("createServer");
       this.rewrites++;
@@ -719,7 +824,8 @@ class Rewrite {
       } else emptied.push(declaration);
     }
     const named = [...[...this.runtimeNames].sort(), ...types.map((t) => (t === "McpServer" ? t : `type ${t}`))];
-    const runtimeImport = named.length ? `import { ${named.join(", ")} } from "${RUNTIME}";` : "";
+    const http = this.httpNames.size ? `import { ${[...this.httpNames].sort().join(", ")} } from "${RUNTIME}/http";` : "";
+    const runtimeImport = [named.length ? `import { ${named.join(", ")} } from "${RUNTIME}";` : "", http].filter(Boolean).join("\n");
     // The runtime's import takes the place of the first emptied SDK import; the others go, with their line.
     emptied.forEach((declaration, i) => {
       const text = this.file.getFullText();
@@ -753,7 +859,7 @@ class Rewrite {
         found.set(mark, index);
         return { line: index + 1, column: lines[index]!.indexOf("//") + 1, what: step.what, todo: step.todo };
       });
-    const notes = this.notes.filter(({ node }) => !node.wasForgotten()).map(({ node, message }) => ({ line: lineOf(node.getStart()), message }));
+    const notes = this.notes.filter(({ node }) => !node.wasForgotten()).map(({ node, message }) => ({ line: lineOf(node.getStart()), message })).sort((a, b) => a.line - b.line);
     return { text, rewrites: this.rewrites, notes, steps: steps.sort((a, b) => a.line - b.line) };
   }
 }

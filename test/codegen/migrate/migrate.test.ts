@@ -74,7 +74,9 @@ describe("migrate: the codemod", () => {
     // Nothing of the user's is lost: every comment and string literal but the SDK's module names is still there.
     for (const kept of commentsAndStrings(V1).filter((s) => !s.startsWith("@modelcontextprotocol/"))) expect(after, JSON.stringify(kept)).to.contain(kept);
     // The registrations, in this runtime's API; zod raw shapes as z.object, passed as Standard Schema.
-    expect(after).to.contain('import { createServer, stdio, type CallToolResult } from "@mcp-codegen/runtime";');
+    expect(after).to.contain('import { createServer, stdio } from "@mcp-codegen/runtime";');
+    // The SDK's result type as the handler's declared return goes: the result is checked as inferred.
+    expect(after).to.contain("async ({ name, text, tags }, extra) => {");
     expect(after).to.contain('createServer({ name: "notes", version: "1.0.0", info: { title: "Notes" }, instructions: "Keeps notes." })');
     expect(after).to.contain("inputSchema: z.object({ name: z.string().min(1), text: z.string(), tags: z.array(z.string()).default([]) })");
     expect(after).to.contain("outputSchema: z.object({ count: z.number().int() })");
@@ -93,7 +95,10 @@ describe("migrate: the codemod", () => {
     expect(after).to.contain("{ complete: { name: (value) => [...notes.keys()].filter((name) => name.startsWith(value)) } }");
     expect(after).to.contain("const transport = stdio();\nawait server.listen(transport);");
     // Told, not silent: the hand-declared capabilities that go.
-    expect(report.files[0]!.notes.map((n) => n.message)).to.deep.equal(["capabilities are declared from what is registered (logging always): the declaration was dropped"]);
+    expect(report.files[0]!.notes.map((n) => n.message)).to.deep.equal([
+      "capabilities are declared from what is registered (logging always): the declaration was dropped",
+      "the handler's declared return type Promise<CallToolResult> went: the result is checked as inferred, against the outputSchema too",
+    ]);
   });
 
   it("rewrites an SDK v2 server: z.object schemas kept, ctx.mcpReq's fields, serveStdio", () => {
@@ -113,7 +118,7 @@ describe("migrate: the codemod", () => {
     const dir = temp({ "http.ts": HTTP_SERVER });
     const [file] = migrate({ dir }).files;
     const lines = readFileSync(join(dir, "http.ts"), "utf8").split("\n");
-    expect(file!.steps.map((s) => s.what)).to.deep.equal(["extra.taskStore has no equivalent", "new StreamableHTTPServerTransport(...)"]);
+    expect(file!.steps.map((s) => s.what)).to.deep.equal(['tool "ping": extra.taskStore has no equivalent', "new StreamableHTTPServerTransport(...)"]);
     for (const step of file!.steps) {
       const line = lines[step.line - 1]!;
       expect(line.indexOf("//") + 1, line).to.equal(step.column);
@@ -123,6 +128,51 @@ describe("migrate: the codemod", () => {
     expect(lines[file!.steps[1]!.line]).to.contain("new StreamableHTTPServerTransport(");
     // The SDK's transport is still imported for the code left to port; McpServer is not.
     expect(lines.join("\n")).to.contain('import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";').and.not.contain("import { McpServer");
+  });
+
+  it("serves the SDK's HTTP routes (a transport per session from a server factory) with httpHandler or fetchHandler, saying what went", () => {
+    const dir = temp({
+      "express.ts": `import express from "express";
+import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+
+const getServer = () => new McpServer({ name: "http", version: "1.0.0" });
+const app = express();
+const postHandler = async (req: express.Request, res: express.Response) => {
+  const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
+  const server = getServer();
+  await server.connect(transport);
+  await transport.handleRequest(req, res, req.body);
+};
+app.post("/mcp", checkAuth, postHandler);
+app.get("/health", (_req, res) => res.send("ok"));
+`,
+      "hono.ts": `import { Hono } from "hono";
+import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
+
+function makeServer() {
+  return new McpServer({ name: "web", version: "1.0.0" });
+}
+const app = new Hono();
+app.all("/mcp", async (c) => {
+  const transport = new WebStandardStreamableHTTPServerTransport();
+  await makeServer().connect(transport);
+  return transport.handleRequest(c.req.raw);
+});
+`,
+    });
+    const report = migrate({ dir });
+    expect(report.files.flatMap((f) => f.steps)).to.deep.equal([]);
+    const express = readFileSync(join(dir, "express.ts"), "utf8");
+    expect(express).to.contain('import { httpHandler } from "@mcp-codegen/runtime/http";').and.not.contain("StreamableHTTPServerTransport").and.not.contain("postHandler");
+    expect(express).to.contain('const mcpHttp = httpHandler(getServer());\napp.post("/mcp", checkAuth, (req, res) => mcpHttp(req, res, req.body));\napp.get("/health"');
+    const hono = readFileSync(join(dir, "hono.ts"), "utf8");
+    expect(hono).to.contain('import { fetchHandler } from "@mcp-codegen/runtime/http";').and.contain('const mcpHttp = fetchHandler(makeServer());\napp.all("/mcp", (c) => mcpHttp(c.req.raw));');
+    expect(report.files.map((f) => f.notes.map((n) => n.message))).to.deep.equal([
+      [`the POST routes of "/mcp" go to httpHandler(getServer()): one server for every session, whose ids, streams and resumability the runtime keeps; the SDK's per-session handlers postHandler went with them`],
+      [`the ALL routes of "/mcp" go to fetchHandler(makeServer()): one server for every session, whose ids, streams and resumability the runtime keeps; the SDK's per-session handlers went with them`],
+    ]);
   });
 
   it("writes only the files it changes", () => {

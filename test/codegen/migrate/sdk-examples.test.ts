@@ -9,11 +9,13 @@
  * transport is HTTP is served through its own server factory (getServer), which is where its
  * registrations live; its HTTP plumbing is one of its manual steps.
  */
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import { cpSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { CreateMessageRequestSchema, ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { expect } from "chai";
 import { npm, packedPackages } from "../../support/packed.js";
@@ -42,8 +44,14 @@ globalThis.Date = class extends RealDate { constructor(...a) { super(...(a.lengt
 const realSetTimeout = globalThis.setTimeout;
 globalThis.setTimeout = (fn, ms, ...rest) => realSetTimeout(fn, ms !== undefined && ms <= 5000 ? 0 : ms, ...rest);
 console.log = (...args) => console.error(...args);
-process.env.MCP_PORT = "0";
-process.env.PORT = "0";
+// Every HTTP listener on a free port of 127.0.0.1 (the examples hard-code 3000), said on stderr.
+const http = await import("node:http");
+const listen = http.Server.prototype.listen;
+http.Server.prototype.listen = function (...args) {
+  const callback = args.find((arg) => typeof arg === "function");
+  this.once("listening", () => process.stderr.write("harness: listening on " + this.address().port + "\\n"));
+  return callback ? listen.call(this, 0, "127.0.0.1", callback) : listen.call(this, 0, "127.0.0.1");
+};
 const [file, mode] = process.argv.slice(2);
 const module = await import(pathToFileURL(file).href);
 if (mode === "factory") {
@@ -80,6 +88,30 @@ async function answers(command: readonly string[], cwd: string): Promise<Record<
   const transport = new StdioClientTransport({ command: process.execPath, args: [...command], cwd, stderr: "pipe" });
   let stderr = "";
   transport.stderr?.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+  return answersOver(transport, () => `${command.join(" ")}: its stderr\n${stderr}`);
+}
+
+/** The same answers from an example serving Streamable HTTP itself: run, its port read from the harness's line, reached by the SDK's HTTP client. */
+async function answersOverHttp(command: readonly string[], cwd: string): Promise<Record<string, unknown>> {
+  const child = spawn(process.execPath, [...command], { cwd, stdio: ["ignore", "ignore", "pipe"] });
+  let stderr = "";
+  try {
+    const port = await new Promise<number>((resolve, reject) => {
+      child.stderr.setEncoding("utf8").on("data", (text: string) => {
+        stderr += text;
+        const found = /harness: listening on (\d+)/.exec(stderr);
+        if (found) resolve(Number(found[1]));
+      });
+      child.on("exit", (code) => reject(new Error(`${command.join(" ")} exited (${code}) before listening:\n${stderr}`)));
+    });
+    const transport = new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${port}/mcp`));
+    return await answersOver(transport, () => `${command.join(" ")} over HTTP: its stderr\n${stderr}`);
+  } finally {
+    child.kill();
+  }
+}
+
+async function answersOver(transport: Transport, describe: () => string): Promise<Record<string, unknown>> {
   const client = new Client({ name: "migrate-differential", version: "1.0.0" }, { capabilities: { sampling: {}, elicitation: { form: {} } } });
   client.setRequestHandler(CreateMessageRequestSchema, () => ({ role: "assistant", model: "fixed", content: { type: "text", text: "a summary" } }));
   client.setRequestHandler(ElicitRequestSchema, () => ({ action: "decline" }));
@@ -126,11 +158,22 @@ async function answers(command: readonly string[], cwd: string): Promise<Record<
       }
     }
   } catch (error) {
-    throw new Error(`${command.join(" ")}: ${(error as Error).message}\n--- its stderr\n${stderr}`);
+    throw new Error(`${(error as Error).message}\n--- ${describe()}`);
   } finally {
     await client.close();
   }
   return JSON.parse(JSON.stringify(out)) as Record<string, unknown>;
+}
+
+/** Where two JSON values first differ, as a path and both sides. */
+function firstDifference(before: unknown, after: unknown, path = ""): string | undefined {
+  if (JSON.stringify(before) === JSON.stringify(after)) return undefined;
+  if (typeof before === "object" && before !== null && typeof after === "object" && after !== null)
+    for (const key of new Set([...Object.keys(before), ...Object.keys(after)])) {
+      const found = firstDifference((before as Record<string, unknown>)[key], (after as Record<string, unknown>)[key], `${path}/${key}`);
+      if (found) return found;
+    }
+  return `${path || "/"}: before ${JSON.stringify(before)?.slice(0, 400)}, after ${JSON.stringify(after)?.slice(0, 400)}`;
 }
 
 interface Outcome {
@@ -274,9 +317,11 @@ describe("migrate: the SDK's example servers, ported and answering as before (pa
       const expected = Object.fromEntries(Object.entries(before).filter(([key]) => !steps.some((step) => step.includes(`(${key.split(" ").slice(1).join(" ")})`) || step.includes(`'${key.split(" ")[1]}'`))));
       try {
         expect(after, name).to.deep.equal(expected);
-        outcomes.push({ example: name, steps, verdict: steps.length ? "with steps" : "no manual step" });
+        // An HTTP example with nothing left to port: its own HTTP serving too, the original's and the port's, over the SDK's HTTP client.
+        if (factory && steps.length === 0) expect(await answersOverHttp(["harness.mjs", join("src", name), "main"], dir), `${name} over HTTP`).to.deep.equal(await answersOverHttp(["harness.mjs", join("original", name), "main"], dir));
+        outcomes.push({ example: name, steps, verdict: steps.length ? "with steps" : "no manual step", why: factory && steps.length === 0 ? "also over its own HTTP" : undefined });
       } catch (error) {
-        outcomes.push({ example: name, steps, verdict: "failed", why: (error as Error).message.slice(0, 4000) });
+        outcomes.push({ example: name, steps, verdict: "failed", why: `${(error as Error).message.split("\n")[0]!.slice(0, 300)}; first difference: ${firstDifference(expected, after)}` });
       }
     }
     const failed = outcomes.filter((o) => o.verdict === "failed");
