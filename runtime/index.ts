@@ -13,10 +13,11 @@ export {
   type ServerOptions,
 } from "./server/server.js";
 export type { Completer, Completers } from "./server/completion.js";
-export type { ToolDefinition, ToolHandler, ToolResult } from "./server/tools.js";
+export type { ToolDefinition, ToolHandler, ToolResult, ToolSchema } from "./server/tools.js";
+export type { InferInput, InferOutput, StandardIssue, StandardJsonSchemaConverter, StandardResult, StandardSchemaProps, StandardSchemaV1 } from "./shared/standard-schema.js";
 export type { CompiledSchema, CompiledToolValidators } from "./shared/json-schema.js";
 export type { FromSchema, ObjectSchema, ToolArguments } from "./server/schema-types.js";
-export type { ResourceDefinition, ResourceHandler, ResourceTemplateDefinition, ResourceTemplateHandler } from "./server/resources.js";
+export type { ResourceDefinition, ResourceHandler, ResourceLister, ResourceTemplateDefinition, ResourceTemplateHandler } from "./server/resources.js";
 export { resourceNotFound } from "./server/resources.js";
 export type { PromptDefinition, PromptHandler } from "./server/prompts.js";
 export { UriTemplate, type TemplateValues } from "./shared/uri-template.js";
@@ -60,6 +61,8 @@ export {
   type ClientIdentity,
   type Handler,
   type LogLevelName,
+  type NotifyArgs,
+  type PinnedTypes,
   type RequestContext,
   type TaskContext,
   type TaskOptions,
@@ -73,7 +76,7 @@ export type { RequestOptions } from "./jsonrpc/peer.js";
 export { ServerSession } from "./session/server-session.js";
 export { ALL_REVISIONS, LATEST_REVISION, type DefaultRevision, type PinnedRevision, type Revision, type RevisionRef } from "./session/revisions.js";
 export type { CapabilityGate, Era, ExtensionModule, MethodDescriptor, RevisionModule, RevisionTypes, ValidationIssue, Validator } from "./contract.js";
-export type { DefaultTypes, ServedMethod, ServedParams, ServedResult, ServedTypes } from "./server/served.js";
+export type { DefaultTypes, ServedMethod, ServedNotifyArgs, ServedParams, ServedResult, ServedTypes } from "./server/served.js";
 export { clientExtension, type MethodSchemas } from "./server/extensions.js";
 
 export type { Transport, Receiver, SendOptions, FrameProblem, MessageContext, TransportFacts } from "./jsonrpc/transport.js";

@@ -3,12 +3,12 @@ import type { Request, RequestId } from "../jsonrpc/messages.js";
 import type { InboundRequest } from "../jsonrpc/peer.js";
 import { InputExchange, type InputRequiredCodec } from "../session/input-required.js";
 import { META, metaOf } from "../session/meta.js";
-import type { Era, MethodDescriptor, Revision } from "../session/revisions.js";
+import type { Era, MethodDescriptor, PinnedRevision, Revision, RevisionTypesByName } from "../session/revisions.js";
 import type { ClientIdentity, RequestScope, ServerSession } from "../session/server-session.js";
 import type { AuthInfo } from "../transports/auth-info.js";
 import type { MessageContext } from "../jsonrpc/transport.js";
 import type { Logger } from "../util/logger.js";
-import { reported, summarize } from "../session/validate.js";
+import { checkServerNotification, reported, summarize } from "../session/validate.js";
 
 export type { ClientIdentity };
 
@@ -16,20 +16,46 @@ export type { ClientIdentity };
 export const LOG_LEVELS = ["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"] as const;
 export type LogLevelName = (typeof LOG_LEVELS)[number];
 
+type ServerNotificationsOf<T> = T extends { readonly ServerNotifications: infer N } ? N : never;
+type NotificationParams<T, M extends string> = T extends unknown ? (M extends keyof ServerNotificationsOf<T> ? ServerNotificationsOf<T>[M] : never) : never;
+
+/**
+ * The params of `notify(method, ...)` under the revisions' method maps `T`: for a method they
+ * define, its params in them (optional where they are); for any other method (a vendor's,
+ * `notifications/acme/...`), any object or none.
+ */
+export type NotifyArgs<T, M extends string> = [NotificationParams<T, M>] extends [never]
+  ? [params?: Record<string, unknown>]
+  : undefined extends NotificationParams<T, M>
+    ? [params?: NonNullable<NotificationParams<T, M>>]
+    : [params: NotificationParams<T, M>];
+
+/** The method maps of every pinned revision: what `ctx.notify` is typed by (checked at run time against the request's own). */
+export type PinnedTypes = RevisionTypesByName[PinnedRevision];
+
 /** What a handler knows about the request it answers, and what it can do for the client meanwhile. */
 export interface RequestContext {
   /** Aborted when the client cancels the request, the connection closes, or the handler will be replayed. */
   readonly signal: AbortSignal;
   /** The revision this request is served under: negotiated, or from its `_meta`. */
   readonly revision: Revision;
+  /** "session" (initialize, up to 2025-11-25) or "stateless" (2026-07-28): what the revision's protocol is built on. */
   readonly era: Era;
+  /** The JSON-RPC id of the request, as the client sent it. */
   readonly requestId: RequestId;
+  /** The request's method, e.g. "tools/call". */
   readonly method: string;
+  /** Who sent it: the client's name, version and capabilities (negotiated, or from the request's `_meta`). */
   readonly client: ClientIdentity;
   /** The request's `params._meta`, as sent. */
   readonly meta: Readonly<Record<string, unknown>> | undefined;
-  /** The connection the request came in on. */
+  /** The connection the request came in on (its log level, subscriptions, revision). */
   readonly session: ServerSession;
+  /**
+   * Streamable HTTP, session era: the session's Mcp-Session-Id (the key for per-session state).
+   * Undefined over stdio and in memory (one connection is one session) and in the stateless era.
+   */
+  readonly sessionId: string | undefined;
   /** Transport-level facts of the message that carried this request: over HTTP, `headers`. */
   readonly transport: MessageContext | undefined;
   /** The verified access token of this request, when the HTTP endpoint has `auth` (runtime/auth). */
@@ -45,6 +71,15 @@ export interface RequestContext {
    * that level, on this request's stream.
    */
   log(level: LogLevelName, data: unknown, logger?: string): void;
+  /**
+   * Sends the client a notification of any method, tied to this request (over HTTP, on its
+   * stream): one the revisions define, with their params (checked against the request's
+   * revision: a wrong one throws, naming the method and the field), or a vendor's own
+   * (`notifications/acme/...`), as given. Resolves once sent; a closed connection is logged at
+   * debug, not thrown. Stateless era: only while the request is open (its stream ends with the
+   * response).
+   */
+  notify<M extends string>(method: M, ...params: NotifyArgs<PinnedTypes, M>): Promise<void>;
   /** Asks the user, through the client (elicitation/create). */
   elicit(params: Record<string, unknown>, options?: AskOptions): Promise<Record<string, unknown>>;
   /** Asks the client's model (sampling/createMessage). */
@@ -114,13 +149,33 @@ export interface ContextOptions {
 }
 
 /** Which client capability each question needs. */
-const ASKS = {
+export const ASKS = {
   "elicitation/create": "elicitation",
   "sampling/createMessage": "sampling",
   "roots/list": "roots",
 } as const;
 
-export class HandlerContext implements RequestContext {
+export type AskMethod = keyof typeof ASKS;
+
+/** The questions a handler asks the client, written once: each context says how they travel (`ask`). */
+export abstract class Asking {
+  elicit(params: Record<string, unknown>, options?: AskOptions): Promise<Record<string, unknown>> {
+    return this.ask("elicitation/create", params, options?.key);
+  }
+
+  sample(params: Record<string, unknown>, options?: AskOptions): Promise<Record<string, unknown>> {
+    return this.ask("sampling/createMessage", params, options?.key);
+  }
+
+  listRoots(options?: AskOptions): Promise<Record<string, unknown>> {
+    return this.ask("roots/list", {}, options?.key);
+  }
+
+  /** Sends the question and returns the client's answer, held to the revision's definition. */
+  abstract ask(method: AskMethod, params: Record<string, unknown>, key?: string): Promise<Record<string, unknown>>;
+}
+
+export class HandlerContext extends Asking implements RequestContext {
   readonly meta: Readonly<Record<string, unknown>> | undefined;
   /** Stateless era, for methods that may answer InputRequiredResult: the answers this run can have. */
   readonly input: InputExchange | undefined;
@@ -136,6 +191,7 @@ export class HandlerContext implements RequestContext {
     descriptor: MethodDescriptor,
     private readonly options: ContextOptions,
   ) {
+    super();
     this.meta = metaOf(request.params);
     if (scope.module.era === "stateless" && descriptor.results?.includes("InputRequiredResult"))
       this.input = new InputExchange(options.input, scope.module, request.method, request.params ?? {});
@@ -161,6 +217,9 @@ export class HandlerContext implements RequestContext {
   }
   get session(): ServerSession {
     return this.scope.session;
+  }
+  get sessionId(): string | undefined {
+    return this.session.sessionId;
   }
   get transport(): MessageContext | undefined {
     return this.inbound.context;
@@ -191,16 +250,14 @@ export class HandlerContext implements RequestContext {
     this.send("notifications/message", params);
   }
 
-  elicit(params: Record<string, unknown>, options?: AskOptions): Promise<Record<string, unknown>> {
-    return this.ask("elicitation/create", params, options?.key);
-  }
-
-  sample(params: Record<string, unknown>, options?: AskOptions): Promise<Record<string, unknown>> {
-    return this.ask("sampling/createMessage", params, options?.key);
-  }
-
-  listRoots(options?: AskOptions): Promise<Record<string, unknown>> {
-    return this.ask("roots/list", {}, options?.key);
+  notify(method: string, params?: object): Promise<void> {
+    const fields = params as Record<string, unknown> | undefined;
+    checkServerNotification(this.scope.module, method, fields);
+    if (this.era === "stateless" && this.over) {
+      this.options.logger("debug", `${method} for request ${JSON.stringify(this.requestId)} not sent: 2026-07-28 notifications travel on their request's stream, and it has ended`);
+      return Promise.resolve();
+    }
+    return this.send(method, fields);
   }
 
   get canCreateTask(): boolean {
@@ -234,7 +291,7 @@ export class HandlerContext implements RequestContext {
     this.inbound.abort("the request needs input from the client; the handler will run again with it");
   }
 
-  private async ask(method: keyof typeof ASKS, params: Record<string, unknown>, key?: string): Promise<Record<string, unknown>> {
+  async ask(method: AskMethod, params: Record<string, unknown>, key?: string): Promise<Record<string, unknown>> {
     const capability = ASKS[method];
     if (this.client.capabilities[capability] === undefined) {
       if (this.era === "stateless")
@@ -265,7 +322,7 @@ export class HandlerContext implements RequestContext {
     return result as Record<string, unknown>;
   }
 
-  private send(method: string, params: Record<string, unknown>, alone = false): Promise<void> {
+  private send(method: string, params: Record<string, unknown> | undefined, alone = false): Promise<void> {
     return this.session
       .notify(method, params, { relatedRequestId: this.requestId, alone })
       .catch((error: Error) => this.options.logger("debug", `${method} for request ${JSON.stringify(this.requestId)} not sent: ${error.message}`));

@@ -17,11 +17,19 @@ export type ResourceTemplateHandler = (
   context: RequestContext,
 ) => ReadResourceResult | Promise<ReadResourceResult>;
 
+/**
+ * The resources a template stands for now, which resources/list shows beside the static ones
+ * (the SDK's ResourceTemplate `list`). Each URI must match the template. Called for every page
+ * of resources/list: keep the order stable, so pages neither repeat nor skip.
+ */
+export type ResourceLister = (context: RequestContext) => readonly ResourceDefinition[] | Promise<readonly ResourceDefinition[]>;
+
 interface RegisteredTemplate {
   readonly definition: ResourceTemplateDefinition;
   readonly template: UriTemplate;
   readonly handler: ResourceTemplateHandler;
   readonly completers?: Completers;
+  readonly list?: ResourceLister;
 }
 
 /** Static resources by exact URI, and templates matched in registration order. */
@@ -38,12 +46,12 @@ export class ResourceRegistry {
     this.resources.set(definition.uri, { definition, handler });
   }
 
-  registerTemplate(definition: ResourceTemplateDefinition, handler: ResourceTemplateHandler, completers?: Completers): void {
+  registerTemplate(definition: ResourceTemplateDefinition, handler: ResourceTemplateHandler, completers?: Completers, list?: ResourceLister): void {
     if (this.templates.has(definition.uriTemplate)) throw new Error(`resource template ${definition.uriTemplate} is already registered`);
     const template = new UriTemplate(definition.uriTemplate);
     for (const name of Object.keys(completers ?? {}))
       if (!template.variables.includes(name)) throw new Error(`resource template ${definition.uriTemplate} has no variable ${name} to complete`);
-    this.templates.set(definition.uriTemplate, { definition, template, handler, completers });
+    this.templates.set(definition.uriTemplate, { definition, template, handler, completers, list });
   }
 
   /** Removes a resource (by URI) or a template (by its uriTemplate). */
@@ -55,8 +63,12 @@ export class ResourceRegistry {
     return [...this.templates.values()].some((t) => t.completers !== undefined);
   }
 
-  list(): ResourceDefinition[] {
-    return [...this.resources.values()].map((r) => r.definition);
+  /** The static resources, then each listing template's instances, in registration order. */
+  list(context: RequestContext): ResourceDefinition[] | Promise<ResourceDefinition[]> {
+    const resources = [...this.resources.values()].map((r) => r.definition);
+    const listing = [...this.templates.values()].filter((t) => t.list !== undefined);
+    if (listing.length === 0) return resources;
+    return Promise.all(listing.map(async (t) => instances(t, await t.list!(context)))).then((lists) => resources.concat(...lists));
   }
 
   listTemplates(): ResourceTemplateDefinition[] {
@@ -87,6 +99,16 @@ export class ResourceRegistry {
     if (matched) return matched.template.handler(uri, matched.variables, context);
     throw resourceNotFound(uri, context);
   }
+}
+
+/** A template's listed resources, each of which must be one of its URIs: else the server's bug, -32603 naming both. */
+function instances(template: RegisteredTemplate, listed: readonly ResourceDefinition[]): readonly ResourceDefinition[] {
+  if (!Array.isArray(listed))
+    throw new RpcError(ErrorCode.InternalError, `the list of resource template ${template.definition.uriTemplate} returned ${typeof listed}, not an array of resources`);
+  for (const resource of listed)
+    if (typeof resource?.uri !== "string" || !template.template.match(resource.uri))
+      throw new RpcError(ErrorCode.InternalError, `the list of resource template ${template.definition.uriTemplate} returned ${JSON.stringify(resource?.uri)}, which the template does not match`);
+  return listed;
 }
 
 /** The era-correct error for a URI the server does not have; handlers may throw it too. */

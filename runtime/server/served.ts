@@ -6,6 +6,7 @@
  * params object, fails the user's compile in the handler it reaches, naming the field.
  */
 import type { RevisionModule, RevisionTypes } from "../contract.js";
+import type { NotifyArgs } from "../dispatch/context.js";
 import type { Written } from "../dispatch/router.js";
 import type { DefaultRevision, PinnedRevision, RevisionRef, RevisionTypesByName } from "../session/revisions.js";
 
@@ -47,6 +48,9 @@ type Params<T extends RevisionTypes, M extends string> = T extends unknown
       : Record<string, never>
     : never
   : never;
+
+/** What `server.notify(M, ...)` takes: the params of `M` in the served revisions that define it, or any object for a vendor's method. */
+export type ServedNotifyArgs<T extends RevisionTypes, M extends string> = NotifyArgs<Known<T>, M>;
 
 /** What a handler of `M` returns: a result valid in every served revision that has `M`. */
 export type ServedResult<T extends RevisionTypes, M extends string> = Result<Known<T>, M>;

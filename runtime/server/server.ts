@@ -4,7 +4,8 @@ import { createDispatcher, handlerTable, type AsWritten, type ExtensionMethod } 
 import type { ExtensionModule, RevisionTypes } from "../contract.js";
 import { ErrorCode, RpcError } from "../jsonrpc/errors.js";
 import { InputRequiredCodec, type InputRequiredOptions } from "../session/input-required.js";
-import { ALL_REVISIONS, eraOf, isRevision, revisionName, type PinnedRevision, type Revision, type RevisionRef } from "../session/revisions.js";
+import { ALL_REVISIONS, eraOf, isRevision, revisionModule, revisionName, type PinnedRevision, type Revision, type RevisionRef } from "../session/revisions.js";
+import { checkServerNotification } from "../session/validate.js";
 import { ServerSession, type ServerCore } from "../session/server-session.js";
 import { CoreTasks } from "../extensions/tasks/core-tasks.js";
 import { TASKS_EXTENSION } from "../extensions/tasks/protocol.js";
@@ -26,10 +27,11 @@ import {
   ResourceRegistry,
   type ResourceDefinition,
   type ResourceHandler,
+  type ResourceLister,
   type ResourceTemplateDefinition,
   type ResourceTemplateHandler,
 } from "./resources.js";
-import type { DefaultTypes, ServedMethod, ServedParams, ServedResult, ServedTypes } from "./served.js";
+import type { DefaultTypes, ServedMethod, ServedNotifyArgs, ServedParams, ServedResult, ServedTypes } from "./served.js";
 import { SkillCatalog, type SkillFiles, type SkillOptions } from "../extensions/skills/server.js";
 import { Subscriptions, type ListKind } from "./subscriptions.js";
 import type { ObjectSchema, ToolArguments } from "./schema-types.js";
@@ -124,7 +126,8 @@ export interface ServerOptions<
 type Announcement =
   | { readonly kind: "list_changed"; readonly list: ListKind }
   | { readonly kind: "resources/updated"; readonly uri: string }
-  | { readonly kind: "log"; readonly level: LogLevelName; readonly data: unknown; readonly logger?: string };
+  | { readonly kind: "log"; readonly level: LogLevelName; readonly data: unknown; readonly logger?: string }
+  | { readonly kind: "notification"; readonly method: string; readonly params?: Record<string, unknown> };
 
 export interface PromptOptions {
   /** Suggests values for arguments, by argument name (completion/complete). */
@@ -134,6 +137,8 @@ export interface PromptOptions {
 export interface ResourceTemplateOptions {
   /** Suggests values for template variables, by variable name (completion/complete). */
   readonly complete?: Completers;
+  /** The template's resources now: resources/list shows them after the static ones, paged with them. */
+  readonly list?: ResourceLister;
 }
 
 /**
@@ -293,7 +298,7 @@ export class McpServer<Types extends RevisionTypes = any> {
   }
 
   resourceTemplate(definition: ResourceTemplateDefinition, handler: ResourceTemplateHandler, options: ResourceTemplateOptions = {}): this {
-    this.resources.registerTemplate(definition, handler, options.complete);
+    this.resources.registerTemplate(definition, handler, options.complete, options.list);
     return this.changed("resources");
   }
 
@@ -398,6 +403,24 @@ export class McpServer<Types extends RevisionTypes = any> {
     this.announce(logger === undefined ? { kind: "log", level, data } : { kind: "log", level, data, logger });
   }
 
+  /**
+   * A notification of any method to every session-era client (on every instance, when an
+   * endpoint shares a bus): one the served revisions define, with their params, goes to the
+   * sessions whose revision defines it, checked against it (a wrong one throws here, naming the
+   * method and the field); a vendor's own method (`notifications/acme/...`) goes to all, as given.
+   * Stateless clients get notifications only on their requests (`ctx.notify`) and on
+   * subscriptions/listen streams. For logs use `log`, which honours each session's level.
+   */
+  notify<M extends string>(method: M, ...params: ServedNotifyArgs<Types, M>): void;
+  notify(method: string, params?: Record<string, unknown>): void {
+    // Checked here, against each served revision that defines it, so a wrong call fails at the caller.
+    for (const revision of this.revisions) {
+      const module = revisionModule(revision);
+      if (module && module.era === "session") checkServerNotification(module, method, params);
+    }
+    this.announce(params === undefined ? { kind: "notification", method } : { kind: "notification", method, params });
+  }
+
   /** To every instance when an endpoint shares a bus (each delivers it to its own clients), else to this one's. */
   private announce(event: Announcement): void {
     for (const endpoint of this.endpoints) if (endpoint.announce?.(event)) return;
@@ -407,8 +430,28 @@ export class McpServer<Types extends RevisionTypes = any> {
   private readonly announced = (event: Announcement): void => {
     if (event.kind === "list_changed") this.subscriptions.listChanged(event.list);
     else if (event.kind === "resources/updated") this.subscriptions.resourceUpdated(event.uri);
+    else if (event.kind === "notification") this.notifyLocally(event.method, event.params);
     else this.logLocally(event.level, event.data, event.logger);
   };
+
+  private notifyLocally(method: string, params: Record<string, unknown> | undefined): void {
+    const definedAnywhere = this.revisions.some((revision) => revisionModule(revision)?.methods.has(method));
+    for (const session of this.sessions) {
+      const module = session.revision === undefined ? undefined : revisionModule(session.revision);
+      if (!module || module.era !== "session" || session.closed) continue;
+      // A method some revision defines reaches only the clients whose revision has it.
+      let defined: boolean;
+      try {
+        defined = checkServerNotification(module, method, params);
+      } catch (error) {
+        // Announced by another instance, whose revisions were not these.
+        this.logger("warn", `${method} not sent to a ${module.revision} session: ${(error as Error).message}`);
+        continue;
+      }
+      if (!defined && definedAnywhere) continue;
+      session.notify(method, params, { everySession: true }).catch((error: Error) => this.logger("debug", `${method} not delivered: ${error.message}`));
+    }
+  }
 
   private logLocally(level: LogLevelName, data: unknown, logger?: string): void {
     for (const session of this.sessions) {
@@ -509,9 +552,11 @@ export class McpServer<Types extends RevisionTypes = any> {
       "logging/setLevel": (params, context) => ((context.session.logLevel = params.level), {}),
       "tools/list": offering("tools", (params, context) => page("tools", this.visible("tools", this.tools.list(), (t) => t.name, context), "tools", params.cursor)),
       "tools/call": offering("tools", (params, context) => this.tools.call(fields(params), context)),
-      "resources/list": offering("resources", (params, context) =>
-        page("resources", this.visible("resources", this.resources.list(), (r) => r.uri, context), "resources", params.cursor),
-      ),
+      "resources/list": offering("resources", (params, context) => {
+        const listed = this.resources.list(context);
+        const paged = (resources: ResourceDefinition[]) => page("resources", this.visible("resources", resources, (r) => r.uri, context), "resources", params.cursor);
+        return Array.isArray(listed) ? paged(listed) : listed.then(paged);
+      }),
       "resources/templates/list": offering("resources", (params) =>
         page("templates", this.resources.listTemplates(), "resourceTemplates", params.cursor),
       ),

@@ -108,6 +108,11 @@ export class ServerSession {
     return this.peer.closed;
   }
 
+  /** Streamable HTTP, session era: the Mcp-Session-Id; undefined over stdio and in memory, and in the stateless era. */
+  get sessionId(): string | undefined {
+    return this.peer.facts?.sessionId;
+  }
+
   /** Whether the client may read several of our messages at once (stdio). */
   get coalesces(): boolean {
     return this.peer.coalesces;

@@ -84,3 +84,19 @@ export function summarize(issues: readonly ValidationIssue[]): string {
 export function reported(issues: readonly ValidationIssue[]): ValidationIssue[] {
   return issues.slice(0, MAX_REPORTED_ISSUES);
 }
+
+/**
+ * A notification a server's code sends (`ctx.notify`, `server.notify`), before it leaves: refused
+ * with an Error naming the method and what is wrong when `module`'s revision defines the method
+ * but not from the server, or its params do not fit. Whether the revision defines it is returned:
+ * a method it does not define (a vendor's, `notifications/acme/...`) passes as sent.
+ */
+export function checkServerNotification(module: LoadedRevision, method: string, params: Record<string, unknown> | undefined): boolean {
+  const descriptor = module.methods.get(method);
+  if (!descriptor) return false;
+  if (descriptor.kind !== "notification" || !descriptor.senders.includes("server"))
+    throw new Error(`${method} is not a server notification in MCP ${module.revision}`);
+  if (params === undefined ? descriptor.paramsRequired : descriptor.params !== undefined && !module.validator(descriptor.params).is(params))
+    throw new Error(`invalid params for ${method} in MCP ${module.revision}: ${params === undefined ? "params are required" : summarize(module.validator(descriptor.params!).check(params))}`);
+  return true;
+}

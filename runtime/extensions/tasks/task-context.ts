@@ -1,4 +1,4 @@
-import type { AskOptions, HandlerContext, LogLevelName, RequestContext, TaskContext, TaskOptions } from "../../dispatch/context.js";
+import { ASKS, Asking, type AskMethod, type HandlerContext, type LogLevelName, type RequestContext, type TaskContext, type TaskOptions } from "../../dispatch/context.js";
 import { ErrorCode, RpcError } from "../../jsonrpc/errors.js";
 import { revisionModule } from "../../session/revisions.js";
 import { summarize } from "../../session/validate.js";
@@ -6,18 +6,20 @@ import { isTerminal, type TaskStore } from "../../stores/task-store.js";
 import { until } from "./until.js";
 
 /** The facts of a request a task's work reads from the request that started it, as they are there. */
-const FROM_REQUEST = ["revision", "era", "requestId", "method", "client", "meta", "session", "transport", "auth"] as const;
+const FROM_REQUEST = ["revision", "era", "requestId", "method", "client", "meta", "session", "sessionId", "transport", "auth"] as const;
 type RequestFacts = Pick<RequestContext, (typeof FROM_REQUEST)[number]>;
 
 // The facts are forwarded to the origin's, one getter each, defined below the class.
 interface FromRequest extends RequestFacts {}
 
 /** What the work of a task sees of the request that started it. */
-abstract class FromRequest implements TaskContext {
+abstract class FromRequest extends Asking implements TaskContext {
   abstract readonly taskId: string | undefined;
   abstract readonly signal: AbortSignal;
 
-  constructor(protected readonly origin: HandlerContext) {}
+  constructor(protected readonly origin: HandlerContext) {
+    super();
+  }
 
   /** A task is not a request to start another from. */
   get canCreateTask(): boolean {
@@ -28,9 +30,10 @@ abstract class FromRequest implements TaskContext {
   }
   abstract progress(progress: number, total?: number, message?: string): void;
   abstract log(level: LogLevelName, data: unknown, logger?: string): void;
-  abstract elicit(params: Record<string, unknown>, options?: AskOptions): Promise<Record<string, unknown>>;
-  abstract sample(params: Record<string, unknown>, options?: AskOptions): Promise<Record<string, unknown>>;
-  abstract listRoots(options?: AskOptions): Promise<Record<string, unknown>>;
+  /** As the request's own: session era, to the session; 2026-07-28, only while the request is open. */
+  notify(method: string, params?: object): Promise<void> {
+    return this.origin.notify(method, params);
+  }
   abstract status(message: string): Promise<void>;
 }
 
@@ -54,22 +57,13 @@ export class InlineTaskContext extends FromRequest {
   log(level: LogLevelName, data: unknown, logger?: string): void {
     this.origin.log(level, data, logger);
   }
-  elicit(params: Record<string, unknown>, options?: AskOptions): Promise<Record<string, unknown>> {
-    return this.origin.elicit(params, options);
-  }
-  sample(params: Record<string, unknown>, options?: AskOptions): Promise<Record<string, unknown>> {
-    return this.origin.sample(params, options);
-  }
-  listRoots(options?: AskOptions): Promise<Record<string, unknown>> {
-    return this.origin.listRoots(options);
+  ask(method: AskMethod, params: Record<string, unknown>, key?: string): Promise<Record<string, unknown>> {
+    return this.origin.ask(method, params, key);
   }
   status(): Promise<void> {
     return Promise.resolve();
   }
 }
-
-/** Which client capability each question needs. */
-const ASKS = { "elicitation/create": "elicitation", "sampling/createMessage": "sampling", "roots/list": "roots" } as const;
 
 /** 2025-11-25: the `_meta` key that ties a message to its task. */
 const RELATED_TASK = "io.modelcontextprotocol/related-task";
@@ -101,21 +95,11 @@ export class RunningTaskContext extends FromRequest {
     if (this.era === "session") this.origin.log(level, data, logger);
   }
 
-  elicit(params: Record<string, unknown>, options?: AskOptions): Promise<Record<string, unknown>> {
-    return this.ask("elicitation/create", params, options?.key);
-  }
-  sample(params: Record<string, unknown>, options?: AskOptions): Promise<Record<string, unknown>> {
-    return this.ask("sampling/createMessage", params, options?.key);
-  }
-  listRoots(options?: AskOptions): Promise<Record<string, unknown>> {
-    return this.ask("roots/list", {}, options?.key);
-  }
-
   async status(message: string): Promise<void> {
     await this.store.update(this.taskId, (task) => (isTerminal(task) ? undefined : { ...task, statusMessage: message, lastUpdatedAt: new Date().toISOString() }));
   }
 
-  private async ask(method: keyof typeof ASKS, params: Record<string, unknown>, key = `input-${++this.asked}`): Promise<Record<string, unknown>> {
+  async ask(method: AskMethod, params: Record<string, unknown>, key = `input-${++this.asked}`): Promise<Record<string, unknown>> {
     const capability = ASKS[method];
     if (this.client.capabilities[capability] === undefined)
       throw new RpcError(ErrorCode.MissingRequiredClientCapability, `Missing required client capability: ${capability} (for ${method})`, {

@@ -82,4 +82,56 @@ describe("server resources", () => {
     expect(() => newServer().resourceTemplate({ uriTemplate: "docs://{unclosed", name: "bad" }, () => ({ contents: [] }))).to.throw(/invalid URI template/);
     expect(() => newServer().resourceTemplate({ uriTemplate: "docs://{a b}", name: "bad" }, () => ({ contents: [] }))).to.throw(/invalid URI template/);
   });
+
+  describe("a template's list: its resources in resources/list", () => {
+    /** Notes 1..n behind note://{id}, listed by the template, beside one static resource; pages of 2. */
+    function notesServer(count: number, visible?: (uri: string) => boolean) {
+      const server = createServer({ name: "notes", version: "1.0.0", logger: silentLogger, pageSize: 2, ...(visible ? { visible: (_kind: string, name: string) => visible(name) } : {}) });
+      const calls: string[] = [];
+      server.resource({ uri: "docs://readme", name: "readme" }, (uri) => ({ contents: [{ uri, text: "readme" }] }));
+      server.resourceTemplate({ uriTemplate: "note://{id}", name: "note" }, (uri, { id }) => ({ contents: [{ uri, text: `note ${String(id)}` }] }), {
+        list: async (context) => {
+          calls.push(context.method);
+          return Array.from({ length: count }, (_, i) => ({ uri: `note://${i + 1}`, name: `note ${i + 1}`, mimeType: "text/plain" }));
+        },
+      });
+      return { server, calls };
+    }
+
+    for (const revision of ["2024-11-05", "2025-11-25", "2026-07-28"] as const)
+      it(`${revision}: static resources, then the template's, paged together; each listed URI reads through the template`, async () => {
+        const { server, calls } = notesServer(4);
+        const client = await connectClient(server, revision);
+        const pages: string[][] = [];
+        let cursor: string | undefined;
+        do {
+          const page = await client.listResources(cursor);
+          pages.push(page.items.map((r) => r.uri));
+          cursor = page.nextCursor;
+        } while (cursor !== undefined && pages.length < 10);
+        expect(pages).to.deep.equal([["docs://readme", "note://1"], ["note://2", "note://3"], ["note://4"]]);
+        expect(calls).to.deep.equal(["resources/list", "resources/list", "resources/list"]);
+        expect((await client.readResource("note://3")).contents).to.deep.equal([{ uri: "note://3", text: "note 3" }]);
+        // resources/templates/list still lists the template itself.
+        expect((await client.listResourceTemplates()).items.map((t) => t.uriTemplate)).to.deep.equal(["note://{id}"]);
+        await client.close();
+      });
+
+    it("what `visible` hides of the listed resources is not listed", async () => {
+      const { server } = notesServer(3, (uri) => uri !== "note://2");
+      const client = await connectClient(server, "2025-11-25");
+      expect((await client.listResources({ all: true })).items.map((r) => r.uri)).to.deep.equal(["docs://readme", "note://1", "note://3"]);
+      await client.close();
+    });
+
+    it("a listed URI the template does not match is the server's bug: -32603 naming the template and the URI", async () => {
+      const server = createServer({ name: "bad-list", version: "1.0.0", logger: silentLogger });
+      server.resourceTemplate({ uriTemplate: "note://{id}", name: "note" }, () => ({ contents: [] }), { list: () => [{ uri: "other://1", name: "x" }] });
+      const client = await connectClient(server, "2025-11-25");
+      const error = await rejection(client.listResources());
+      expect(error.code).to.equal(-32603);
+      expect(error.message).to.include('the list of resource template note://{id} returned "other://1", which the template does not match');
+      await client.close();
+    });
+  });
 });
