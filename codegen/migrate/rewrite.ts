@@ -94,6 +94,8 @@ class Rewrite {
   private readonly notes: { node: Node; message: string }[] = [];
   private readonly steps: { node: Node; what: string; todo: string }[] = [];
   private readonly runtimeNames = new Set<string>();
+  /** Options arguments (`{ list, complete }`) to write after a handler, laid out as the call is (finish). */
+  private readonly options: { after: Node; properties: string[] }[] = [];
   /** The functions that build a server (`const getServer = () => { ... createServer(...) }`). */
   private readonly factories = new Set<string>();
   /** What the rewrite imports from @mcp-codegen/runtime/http. */
@@ -341,7 +343,9 @@ class Rewrite {
         rest = split.rest;
       }
     }
-    const target = this.templateOf(args[1]!);
+    // The SDK lists a template's resources with its metadata under them: the list keeps doing so.
+    const merged = rest.filter((r) => !r.trimStart().startsWith("//")).map((r) => r.replace(/,?\s*(\/\/[^\n]*)?$/, ""));
+    const target = this.templateOf(args[1]!, merged);
     this.checkHandleUnused(call, `${method}(${name})`);
     if (target === null) return this.step(args[1]!, `${method}(${name})'s ResourceTemplate is built elsewhere`, "register it with server.resourceTemplate({ uriTemplate, name }, handler, { list, complete })");
     if (target === undefined) {
@@ -354,13 +358,14 @@ class Rewrite {
       const handler = this.handler(args.at(-1)!, 2, 3, { uriParam: 0 });
       this.within = undefined;
       const options = [target.list, target.complete].filter((o) => o !== undefined);
-      reshape(call, "resourceTemplate", this.definition(metadata, [["uriTemplate", target.uriTemplate], ["name", name]], rest), handler, options.length ? `{ ${options.join(", ")} }` : undefined);
+      reshape(call, "resourceTemplate", this.definition(metadata, [["uriTemplate", target.uriTemplate], ["name", name]], rest), handler);
+      if (options.length) this.options.push({ after: call.getArguments().at(-1)!, properties: options as string[] });
     }
     this.rewrites++;
   }
 
   /** `new ResourceTemplate(uriTemplate, { list, complete })`, inline or a local const; undefined for a plain URI; null when it cannot be read. */
-  private templateOf(expression: Expression): { uriTemplate: string; list?: string; complete?: string } | undefined | null {
+  private templateOf(expression: Expression, metadata: readonly string[] = []): { uriTemplate: string; list?: string; complete?: string } | undefined | null {
     let node: Node | undefined = expression;
     if (Node.isIdentifier(expression)) {
       const declaration = expression.getSymbol()?.getDeclarations()[0];
@@ -379,7 +384,7 @@ class Rewrite {
       if (value === undefined) return null;
       if (value === "undefined") continue;
       if (key === "complete") out.complete = Node.isShorthandPropertyAssignment(property) ? key : `${key}: ${value}`;
-      else out.list = `list: ${lister(Node.isPropertyAssignment(property) ? property.getInitializer()! : undefined, value)}`;
+      else out.list = `list: ${lister(Node.isPropertyAssignment(property) ? property.getInitializer()! : undefined, value, metadata)}`;
     }
     if (node !== expression) {
       // The local const built only for this registration: gone with its one use.
@@ -432,14 +437,14 @@ class Rewrite {
     this.within = `prompt ${name}`;
     const handler = this.handler(args.at(-1)!, shape === undefined ? 0 : 1, 2);
     this.within = undefined;
-    const options = complete ? `{ complete: ${complete} }` : undefined;
     if (method === "registerPrompt")
-      reshape(call, "prompt", { literal: args[1] as ObjectLiteralExpression, first: [["name", name]], set: argumentsList === undefined ? [] : [["argsSchema", argumentsList, "arguments"]] }, handler, options);
+      reshape(call, "prompt", { literal: args[1] as ObjectLiteralExpression, first: [["name", name]], set: argumentsList === undefined ? [] : [["argsSchema", argumentsList, "arguments"]] }, handler);
     else {
       const fields = [`name: ${name}`, ...rest];
       if (argumentsList !== undefined) fields.push(`arguments: ${argumentsList}`);
-      reshape(call, "prompt", `{ ${fields.join(", ")} }`, handler, options);
+      reshape(call, "prompt", `{ ${fields.join(", ")} }`, handler);
     }
+    if (complete) this.options.push({ after: call.getArguments().at(-1)!, properties: [`complete: ${complete}`] });
     this.rewrites++;
   }
 
@@ -835,6 +840,14 @@ class Rewrite {
     if (emptied.length === 0 && runtimeImport) edits.push({ start: sdkImports[0]!.getStart(), end: sdkImports[0]!.getStart(), text: `${runtimeImport}\n` });
 
     const unmarked = this.file.getFullText();
+    for (const { after, properties } of this.options) {
+      if (after.wasForgotten()) continue;
+      // After a handler on a line of its own, the options go on their own lines too.
+      const lineStart = unmarked.lastIndexOf("\n", after.getStart() - 1) + 1;
+      const indent = unmarked.slice(lineStart, after.getStart());
+      const text = /^[ \t]*$/.test(indent) ? `,\n${indent}{\n${indent}  ${properties.join(`,\n${indent}  `)},\n${indent}}` : `, { ${properties.join(", ")} }`;
+      edits.push({ start: after.getEnd(), end: after.getEnd(), text });
+    }
     const marks = new Map<Node, string[]>();
     for (const step of this.steps) if (!step.node.wasForgotten()) marks.set(step.node, [...(marks.get(step.node) ?? []), `${step.what}: ${step.todo}`]);
     for (const [statement, messages] of marks) {
@@ -902,7 +915,7 @@ function registrationKind(call: CallExpression): "tool" | "resource" | "prompt" 
  * `server.method(definition, handler[, options])` in place of the SDK's call: the handler's node is
  * kept (steps marked inside it stay where they are), the arguments before it replaced.
  */
-function reshape(call: CallExpression, method: string, definition: string | InPlace, handler: string, options?: string): void {
+function reshape(call: CallExpression, method: string, definition: string | InPlace, handler: string): void {
   replace((call.getExpression() as PropertyAccessExpression).getNameNode(), method);
   const last = call.getArguments().at(-1)!;
   if (last.getText() !== handler) replace(last, handler);
@@ -929,7 +942,6 @@ function reshape(call: CallExpression, method: string, definition: string | InPl
     const args = call.getArguments();
     for (let i = args.length - 2; i >= 0; i--) if (i !== at) call.removeArgument(args[i]!);
   }
-  if (options !== undefined) call.addArgument(options);
 }
 
 /** A registration's own object literal, edited in place: `first` put before its properties, `set` ones replaced (and renamed). */
@@ -961,17 +973,18 @@ function splitConfig(literal: ObjectLiteralExpression, pick: readonly string[]):
  * A template's `list` callback: the SDK's returns `{ resources }`, this runtime's the resources.
  * `() => ({ resources: x })` becomes `() => x`; any other callback is unwrapped around its call.
  */
-function lister(callback: Node | undefined, text: string): string {
+function lister(callback: Node | undefined, text: string, metadata: readonly string[]): string {
+  const merge = metadata.length ? `.map((resource) => ({ ${metadata.join(", ")}, ...resource }))` : "";
   if (Node.isArrowFunction(callback)) {
     let body: Node = callback.getBody();
     while (Node.isParenthesizedExpression(body)) body = body.getExpression();
     const only = Node.isObjectLiteralExpression(body) ? body.getProperties() : [];
     if (only.length === 1 && Node.isPropertyAssignment(only[0]) && only[0].getName() === "resources") {
       const head = text.slice(0, callback.getEqualsGreaterThan().getEnd() - callback.getStart());
-      return `${head} ${only[0].getInitializer()!.getText()}`;
+      return `${head} ${only[0].getInitializer()!.getText()}${merge}`;
     }
   }
-  return `async (ctx) => (await (${text})(ctx)).resources`;
+  return `async (ctx) => (await (${text})(ctx)).resources${merge}`;
 }
 
 /** `{ method, params }` of a notification or request written inline. */

@@ -90,9 +90,10 @@ describe("migrate: the codemod", () => {
     // The template keeps its list and complete callbacks; the prompt's zod arguments become the protocol's, its completable a completer.
     expect(after).to.match(/server\.resourceTemplate\(\s*\{ uriTemplate: "notes:\/\/note\/\{name\}", name: "note", mimeType: "text\/plain" \},/);
     // The SDK's list answers { resources }; this runtime's, the resources.
-    expect(after).to.contain("{ list: async () => [...notes.keys()].map((name) => ({ uri: `notes://note/${name}`, name })), complete: ");
+    // listed with the template's metadata under each resource, as the SDK lists them.
+    expect(after).to.contain("list: async () => [...notes.keys()].map((name) => ({ uri: `notes://note/${name}`, name })).map((resource) => ({ mimeType: \"text/plain\", ...resource })),\n    complete: ");
     expect(after).to.contain('arguments: [{ name: "name", description: "the note", required: true }, { name: "style", required: false }]');
-    expect(after).to.contain("{ complete: { name: (value) => [...notes.keys()].filter((name) => name.startsWith(value)) } }");
+    expect(after).to.contain("{\n    complete: { name: (value) => [...notes.keys()].filter((name) => name.startsWith(value)) },\n  },\n);");
     expect(after).to.contain("const transport = stdio();\nawait server.listen(transport);");
     // Told, not silent: the hand-declared capabilities that go.
     expect(report.files[0]!.notes.map((n) => n.message)).to.deep.equal([
@@ -173,6 +174,13 @@ app.all("/mcp", async (c) => {
       [`the POST routes of "/mcp" go to httpHandler(getServer()): one server for every session, whose ids, streams and resumability the runtime keeps; the SDK's per-session handlers postHandler went with them`],
       [`the ALL routes of "/mcp" go to fetchHandler(makeServer()): one server for every session, whose ids, streams and resumability the runtime keeps; the SDK's per-session handlers went with them`],
     ]);
+  });
+
+  it("turns the guide's worked port (docs/migrate-from-sdk.md) into the very code the guide shows", () => {
+    const [before, after] = [...readFileSync(join(ROOT, "docs", "migrate-from-sdk.md"), "utf8").matchAll(/```ts\n([\s\S]*?)```/g)].map((m) => m[1]!);
+    const dir = temp({ "server.ts": before! });
+    expect(migrate({ dir }).files[0]!.steps).to.deep.equal([]);
+    expect(readFileSync(join(dir, "server.ts"), "utf8")).to.equal(after);
   });
 
   it("writes only the files it changes", () => {
