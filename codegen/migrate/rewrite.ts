@@ -288,11 +288,11 @@ class Rewrite {
     const handlerText = this.handler(handler, input === undefined ? 0 : 1, 2);
     this.within = undefined;
     if (method === "registerTool") {
-      const schemas: [string, string][] = [["inputSchema", input ?? '{ type: "object" }']];
+      const schemas: [string, string][] = [["inputSchema", input ?? '{ type: "object", properties: {} }']];
       if (output !== undefined) schemas.push(["outputSchema", output]);
       reshape(call, "tool", { literal: args[1] as ObjectLiteralExpression, first: [["name", name]], set: schemas }, handlerText);
     } else {
-      const fields = [`name: ${name}`, ...config.rest, `inputSchema: ${input ?? '{ type: "object" }'}`];
+      const fields = [`name: ${name}`, ...config.rest, `inputSchema: ${input ?? '{ type: "object", properties: {} }'}`];
       reshape(call, "tool", `{ ${fields.join(", ")} }`, handlerText);
     }
     this.rewrites++;
@@ -311,7 +311,7 @@ class Rewrite {
     }
     if (!Node.isObjectLiteralExpression(shape)) return expression.getText();
     // An empty shape takes no arguments: a JSON Schema says so without zod.
-    if (shape.getProperties().length === 0 && this.zod === undefined) return '{ type: "object" }';
+    if (shape.getProperties().length === 0 && this.zod === undefined) return '{ type: "object", properties: {} }';
     if (this.zod === undefined) {
       this.step(expression, `${what} is a zod raw shape, but the file imports no zod namespace`, "wrap it in z.object(...) from zod 4");
       return null;

@@ -80,7 +80,7 @@ describe("migrate: the codemod", () => {
     expect(after).to.contain('createServer({ name: "notes", version: "1.0.0", info: { title: "Notes" }, instructions: "Keeps notes." })');
     expect(after).to.contain("inputSchema: z.object({ name: z.string().min(1), text: z.string(), tags: z.array(z.string()).default([]) })");
     expect(after).to.contain("outputSchema: z.object({ count: z.number().int() })");
-    expect(after).to.contain('server.tool({ name: "count_notes", description: "Counts the notes", inputSchema: { type: "object" } }, async () =>');
+    expect(after).to.contain('server.tool({ name: "count_notes", description: "Counts the notes", inputSchema: { type: "object", properties: {} } }, async () =>');
     // The handler's context: extra.sendNotification, server.server.notification, extra._meta.
     expect(after).to.contain('await extra.notify("notifications/message", { level: "info", data: `added ${name} (${tags.length} tags)` });');
     expect(after).to.contain('await server.notify("notifications/resources/list_changed");');
