@@ -710,6 +710,10 @@ class Rewrite {
 
   /** `new McpServer(info, options?)` -> `createServer({ name, version, info, instructions })`. */
   private constructors(): void {
+    // The SDK's low-level Server (v1 server/index.js, v2 Server) answers requests by hand: no registrations to rewrite.
+    for (const expression of this.file.getDescendantsOfKind(SyntaxKind.NewExpression))
+      if (this.isNew(expression, "Server"))
+        this.step(expression, "new Server(...), the SDK's low-level server", "createServer(...) with server.tool/resource/prompt for what its setRequestHandler calls answer, server.handle(method, handler) for other methods");
     for (const expression of this.file.getDescendantsOfKind(SyntaxKind.NewExpression).reverse()) {
       if (!this.isNew(expression, "McpServer")) continue;
       const [info, options] = expression.getArguments();

@@ -228,6 +228,9 @@ app.all("/mcp", async (c) => {
     const none = runCli(["migrate", dir]);
     expect(none.status).to.equal(0);
     expect(none.stdout).to.contain("nothing to migrate");
+    const help = runCli(["migrate", "--help"]);
+    expect(help.status).to.equal(0);
+    expect(help.stdout).to.contain("Usage: mcp-codegen migrate <dir> [--dry-run] [--force]").and.contain("--dry-run").and.contain("--force");
     const missing = runCli(["migrate", join(dir, "nope")]);
     expect(missing.status).to.equal(1);
     expect(missing.stderr).to.contain("nope: no such file or folder");
