@@ -3,7 +3,7 @@ import type { Request, RequestId } from "../jsonrpc/messages.js";
 import type { InboundRequest } from "../jsonrpc/peer.js";
 import { InputExchange, type InputRequiredCodec } from "../session/input-required.js";
 import { META, metaOf } from "../session/meta.js";
-import type { Era, MethodDescriptor, PinnedRevision, Revision, RevisionTypesByName } from "../session/revisions.js";
+import { definedByAnyRevision, type Era, type MethodDescriptor, type PinnedRevision, type Revision, type RevisionTypesByName } from "../session/revisions.js";
 import type { ClientIdentity, RequestScope, ServerSession } from "../session/server-session.js";
 import type { AuthInfo } from "../transports/auth-info.js";
 import type { MessageContext } from "../jsonrpc/transport.js";
@@ -75,7 +75,8 @@ export interface RequestContext {
    * Sends the client a notification of any method, tied to this request (over HTTP, on its
    * stream): one the revisions define, with their params (checked against the request's
    * revision: a wrong one throws, naming the method and the field), or a vendor's own
-   * (`notifications/acme/...`), as given. Resolves once sent; a closed connection is logged at
+   * (`notifications/acme/...`), as given; one that only other revisions define is not sent (the
+   * request's client would not know it), as with `server.notify`. Resolves once sent; a closed connection is logged at
    * debug, not thrown. Stateless era: only while the request is open (its stream ends with the
    * response).
    */
@@ -252,7 +253,11 @@ export class HandlerContext extends Asking implements RequestContext {
 
   notify(method: string, params?: object): Promise<void> {
     const fields = params as Record<string, unknown> | undefined;
-    checkServerNotification(this.scope.module, method, fields);
+    // A method another revision defines means nothing to this one's client: not sent, as server.notify does.
+    if (!checkServerNotification(this.scope.module, method, fields) && definedByAnyRevision(method)) {
+      this.options.logger("debug", `${method} for request ${JSON.stringify(this.requestId)} not sent: MCP ${this.revision} does not define it`);
+      return Promise.resolve();
+    }
     if (this.era === "stateless" && this.over) {
       this.options.logger("debug", `${method} for request ${JSON.stringify(this.requestId)} not sent: 2026-07-28 notifications travel on their request's stream, and it has ended`);
       return Promise.resolve();

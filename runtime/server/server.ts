@@ -4,7 +4,7 @@ import { createDispatcher, handlerTable, type AsWritten, type ExtensionMethod } 
 import type { ExtensionModule, RevisionTypes } from "../contract.js";
 import { ErrorCode, RpcError } from "../jsonrpc/errors.js";
 import { InputRequiredCodec, type InputRequiredOptions } from "../session/input-required.js";
-import { ALL_REVISIONS, eraOf, isRevision, revisionModule, revisionName, type PinnedRevision, type Revision, type RevisionRef } from "../session/revisions.js";
+import { ALL_REVISIONS, definedByAnyRevision, eraOf, hasCoreTasks, isRevision, revisionModule, revisionName, type PinnedRevision, type Revision, type RevisionRef } from "../session/revisions.js";
 import { checkServerNotification } from "../session/validate.js";
 import { ServerSession, type ServerCore } from "../session/server-session.js";
 import { CoreTasks } from "../extensions/tasks/core-tasks.js";
@@ -435,7 +435,7 @@ export class McpServer<Types extends RevisionTypes = any> {
   };
 
   private notifyLocally(method: string, params: Record<string, unknown> | undefined): void {
-    const definedAnywhere = this.revisions.some((revision) => revisionModule(revision)?.methods.has(method));
+    const definedAnywhere = definedByAnyRevision(method);
     for (const session of this.sessions) {
       const module = session.revision === undefined ? undefined : revisionModule(session.revision);
       if (!module || module.era !== "session" || session.closed) continue;
@@ -502,7 +502,7 @@ export class McpServer<Types extends RevisionTypes = any> {
     const capabilities: Record<string, unknown> = { logging: {} };
     if (this.tools.hasTaskTools) {
       if (eraOf(revision) === "stateless") capabilities.extensions = { [TASKS_EXTENSION]: {} };
-      else if (revision === "2025-11-25") capabilities.tasks = { list: {}, cancel: {}, requests: { tools: { call: {} } } };
+      else if (hasCoreTasks(revision)) capabilities.tasks = { list: {}, cancel: {}, requests: { tools: { call: {} } } };
     }
     if (this.tools.size > 0) capabilities.tools = { listChanged: true };
     if (this.resources.size > 0) capabilities.resources = { subscribe: true, listChanged: true };

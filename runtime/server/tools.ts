@@ -51,9 +51,7 @@ type Check = (value: unknown) => Checked | Promise<Checked>;
 interface RegisteredTool {
   readonly definition: ListedTool;
   readonly handler: ToolHandler<never>;
-  /** The Standard Schemas given in place of JSON Schemas: their libraries check. */
-  readonly standard: { readonly input?: StandardSchemaV1; readonly output?: StandardSchemaV1 };
-  /** JSON Schemas: compiled on the tool's first call; see {@link ToolRegistry}. */
+  /** A Standard Schema's library, set at registration; a JSON Schema compiled on the tool's first call (see {@link ToolRegistry}). */
   input?: Check;
   output?: Check;
 }
@@ -108,7 +106,7 @@ export class ToolRegistry {
       } else refuseNonJson(name, which, schema);
     }
     const definition = listed as ListedTool;
-    const tool: RegisteredTool = { definition, handler: handler as unknown as ToolHandler<never>, standard };
+    const tool: RegisteredTool = { definition, handler: handler as unknown as ToolHandler<never> };
     if (standard.input) tool.input = (value) => validateStandard(standard.input!, value);
     if (standard.output) tool.output = (value) => validateStandard(standard.output!, value);
     // Build-time validators (generate --tools), when they were compiled from this very schema.

@@ -102,6 +102,22 @@ export function isRevision(value: unknown): value is Revision {
   return typeof value === "string" && (loaded.has(value) || isPinned(value));
 }
 
+/**
+ * Whether a loaded revision has tasks in its core protocol (tasks/get a client request of a
+ * session-era revision: 2025-11-25's experimental tasks, before they became an extension), read
+ * from its method table rather than named.
+ */
+export function hasCoreTasks(revision: Revision): boolean {
+  const module = loaded.get(revision);
+  return module?.era === "session" && module.methods.get("tasks/get")?.kind === "request";
+}
+
+/** Whether a loaded revision defines `method`: a notification one revision defines is not a vendor's in another that lacks it. */
+export function definedByAnyRevision(method: string): boolean {
+  for (const module of loaded.values()) if (module.methods.has(method)) return true;
+  return false;
+}
+
 export function eraOf(revision: Revision): Era {
   const known = loaded.get(revision);
   if (known) return known.era;

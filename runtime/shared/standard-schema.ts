@@ -65,7 +65,12 @@ export function standardJsonSchema(schema: StandardSchemaV1, io: "input" | "outp
   } catch (error) {
     throw new Error(`${props.vendor} could not convert it to JSON Schema (${(error as Error).message}); make the schema representable in JSON Schema (no transforms or custom checks at its surface), or pass a JSON Schema`);
   }
-  const hint = props.vendor === "valibot" ? " (valibot: wrap it with toStandardJsonSchema from @valibot/to-json-schema)" : "";
+  const hints: Record<string, string> = {
+    valibot: " (valibot: wrap it with toStandardJsonSchema from @valibot/to-json-schema)",
+    // zod 3 (and zod/v3) schemas describe no JSON Schema; zod 4's do.
+    zod: " (zod 3: use zod 4, `import * as z from \"zod\"` with zod 4 installed, or `zod/v4`)",
+  };
+  const hint = Object.hasOwn(hints, props.vendor) ? hints[props.vendor] : "";
   throw new Error(
     `this ${props.vendor} schema has no JSON Schema converter for tools/list: pass a schema that implements Standard JSON Schema (~standard.jsonSchema)${hint}, or a JSON Schema`,
   );

@@ -91,8 +91,28 @@ server.tool(
 await server.listen(stdio());
 `;
 
+/** A tool whose inputSchema is a zod 4 schema (item 1 of issue 27): the user installs zod, the runtime does not depend on it. */
+const ZOD_SERVER = `import { createServer, stdio } from "@mcp-codegen/runtime";
+import * as z from "zod";
+
+const server = createServer({ name: "zod-tool", version: "1.0.0" });
+server.tool(
+  { name: "greet", inputSchema: z.object({ name: z.string().min(1), times: z.number().int().default(2) }) },
+  ({ name, times }) => ({ content: [{ type: "text", text: Array(times).fill(name).join(" ") }] }),
+);
+await server.listen(stdio());
+`;
+
 /** Type-checks under each moduleResolution; the one error must be the deliberate one in src/wrong.ts. */
 const TS_FILES: Record<string, string> = {
+  // A zod schema types the handler by its output: the default makes \`times\` a number, and a wrong use is an error.
+  "src/zod.ts": ZOD_SERVER.replace("await server.listen(stdio());", `server.tool({ name: "typed", inputSchema: z.object({ n: z.number().default(1) }) }, ({ n }) => {
+  const sure: number = n;
+  // @ts-expect-error n is a number, not a string
+  const wrong: string = n;
+  return { content: [{ type: "text", text: \`\${sure}\${wrong}\` }] };
+});
+await server.listen(stdio());`),
   "src/server.ts": `import { createServer, stdio, type RequestContext } from "@mcp-codegen/runtime";
 import { http } from "@mcp-codegen/runtime/http";
 import type { CallToolResult } from "@mcp-codegen/runtime/revisions/2025-11-25";
@@ -226,6 +246,28 @@ describe("the packed packages, installed as a user installs them", function () {
         const result = (await client.callTool({ name: "add", arguments: { a, b } }, undefined, { timeout: 30_000 })) as { content: { text?: string }[]; isError?: boolean };
         expect(result.isError).not.to.equal(true);
         expect(result.content[0]?.text).to.equal(String(a + b));
+      } finally {
+        await client.close();
+      }
+    });
+
+    it("a zod 4 tool (zod installed by the user) answers the official SDK client: zod's JSON Schema in tools/list, zod's output to the handler, zod's refusal as a tool error", async () => {
+      const install = await npm(["install", "--prefer-offline", "zod@^4"], project, registry.url);
+      expect(install.status, describeRun(install)).to.equal(0);
+      writeFiles(project, { "zod-server.mjs": ZOD_SERVER });
+      const client = new Client({ name: "packages-test", version: "1.0.0" });
+      await client.connect(new StdioClientTransport({ command: process.execPath, args: ["zod-server.mjs"], cwd: project, stderr: "pipe" }), { timeout: 30_000 });
+      try {
+        const { tools } = await client.listTools(undefined, { timeout: 30_000 });
+        // zod's own conversion, computed by the project's zod, not written here.
+        const expected = run(process.execPath, ["--input-type=module", "-e", `import * as z from "zod"; process.stdout.write(JSON.stringify(z.toJSONSchema(z.object({ name: z.string().min(1), times: z.number().int().default(2) }), { io: "input" })))`], project);
+        expect(expected.status, describeRun(expected)).to.equal(0);
+        expect(tools[0]!.inputSchema).to.deep.equal(JSON.parse(expected.stdout));
+        const result = (await client.callTool({ name: "greet", arguments: { name: "ana" } }, undefined, { timeout: 30_000 })) as { content: { text?: string }[]; isError?: boolean };
+        expect(result.content[0]?.text).to.equal("ana ana");
+        const refused = (await client.callTool({ name: "greet", arguments: { name: "" } }, undefined, { timeout: 30_000 })) as { content: { text?: string }[]; isError?: boolean };
+        expect(refused.isError).to.equal(true);
+        expect(refused.content[0]?.text).to.match(/^Invalid arguments for tool greet: \/name: /);
       } finally {
         await client.close();
       }
@@ -424,7 +466,7 @@ describe("the packed packages, installed as a user installs them", function () {
     before(async () => {
       project = join(dir, "runtime-only");
       writeFiles(project, { ...TS_FILES, "tsconfig.nodenext.json": tsconfig("nodenext", "nodenext", false), "tsconfig.bundler.json": tsconfig("preserve", "bundler", true) });
-      const install = await npm(["install", "--save-dev", "--prefer-offline", "typescript@~6.0.3", "@types/node@^20.19.0"], project, registry.url);
+      const install = await npm(["install", "--save-dev", "--prefer-offline", "typescript@~6.0.3", "@types/node@^20.19.0", "zod@^4"], project, registry.url);
       expect(install.status, describeRun(install)).to.equal(0);
     });
 

@@ -1,6 +1,7 @@
 import type { LatestSessionTypes } from "../../../generated/registry.js";
 import type { HandlerContext } from "../../dispatch/context.js";
 import { ErrorCode, RpcError } from "../../jsonrpc/errors.js";
+import { hasCoreTasks } from "../../session/revisions.js";
 import type { ServerSession } from "../../session/server-session.js";
 import type { Logger } from "../../util/logger.js";
 import { isTerminal, type TaskRecord } from "../../stores/task-store.js";
@@ -33,7 +34,7 @@ export class CoreTasks {
 
   /** The engine's observer: remembers each session's tasks and tells the session of status changes. */
   observe(task: TaskRecord, origin: HandlerContext): void {
-    if (origin.revision !== "2025-11-25") return;
+    if (!hasCoreTasks(origin.revision)) return;
     const session = origin.session;
     const ids = this.created.get(session) ?? [];
     if (!ids.includes(task.taskId)) {

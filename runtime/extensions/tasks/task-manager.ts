@@ -1,7 +1,7 @@
 import type { HandlerContext, RequestContext, TaskContext, TaskLauncher, TaskOptions } from "../../dispatch/context.js";
 import { ExtensionResult } from "../../dispatch/router.js";
 import { ErrorCode, RpcError } from "../../jsonrpc/errors.js";
-import { revisionModule } from "../../session/revisions.js";
+import { hasCoreTasks, revisionModule } from "../../session/revisions.js";
 import { reported, summarize } from "../../session/validate.js";
 import type { LoadedExtension } from "../../session/extensions.js";
 import { isTerminal, MemoryTaskStore, type TaskRecord, type TaskStore } from "../../stores/task-store.js";
@@ -52,7 +52,7 @@ export class TaskManager implements TaskLauncher {
     if (context.method !== "tools/call") return false;
     if (context.era === "stateless") return declaresTasksExtension(context.client.capabilities);
     const augmentation = context.params.task;
-    return context.revision === "2025-11-25" && typeof augmentation === "object" && augmentation !== null;
+    return hasCoreTasks(context.revision) && typeof augmentation === "object" && augmentation !== null;
   }
 
   async launch<R>(context: HandlerContext, work: (task: TaskContext) => R | Promise<R>, options: TaskOptions): Promise<R> {

@@ -53,6 +53,40 @@ describe("features: notifications of any method", () => {
       await client.close();
     });
 
+    for (const revision of ["2025-11-25", STATELESS_REVISION] as const)
+      it(`${revision} over Streamable HTTP: on the request's own stream, before its result`, async () => {
+        const running = await startServer({}, (server) =>
+          server.tool({ name: "index", inputSchema: { type: "object" } }, async (_args, ctx) => {
+            await ctx.notify(VENDOR, { over: "http" });
+            return { content: [{ type: "text", text: "indexed" }] };
+          }),
+        );
+        const client = await McpClient.connect(new HttpClientTransport(running.url), { name: "t", version: "1", revision, logger: silentLogger });
+        const received: unknown[] = [];
+        client.on(VENDOR, (params) => received.push(params));
+        expect(textOf(await client.callTool("index"))).to.equal("indexed");
+        expect(received).to.deep.equal([{ over: "http" }]);
+        await client.close();
+        await running.close();
+      });
+
+    it("a method only a newer revision defines is not sent to an older revision's client, and the handler goes on", async () => {
+      const newer = "notifications/elicitation/complete";
+      const [oldest, latest] = await Promise.all([loadRevision("2024-11-05"), loadRevision("2025-11-25")]);
+      expect([oldest.methods.has(newer), latest.methods.has(newer)]).to.deep.equal([false, true]);
+      const server = notifyingServer();
+      const old = await connectClient(server, "2024-11-05");
+      const current = await connectClient(server, "2025-11-25");
+      const seen: string[] = [];
+      old.on(newer, () => seen.push("2024-11-05"));
+      current.on(newer, () => seen.push("2025-11-25"));
+      for (const client of [old, current]) expect(textOf(await client.callTool("index", { method: newer, params: { elicitationId: "e1" } }))).to.equal("indexed");
+      await old.ping();
+      expect(seen).to.deep.equal(["2025-11-25"]);
+      await old.close();
+      await current.close();
+    });
+
     it("reaches the SDK v1 Client (its fallback notification handler)", async () => {
       const received: unknown[] = [];
       const { client, close } = await connectSdk(notifyingServer(), {}, (c) => (c.fallbackNotificationHandler = async (n) => void received.push(n)));

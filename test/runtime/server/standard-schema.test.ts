@@ -14,6 +14,7 @@ import { expect } from "chai";
 import * as v from "valibot";
 import { toStandardJsonSchema } from "@valibot/to-json-schema";
 import * as z from "zod";
+import * as z3 from "zod/v3";
 import { createMemoryPair, createServer, type McpServer } from "../../../runtime/index.js";
 import type { StandardSchemaV1 } from "../../../runtime/shared/standard-schema.js";
 import { silentLogger } from "../../../runtime/util/logger.js";
@@ -172,6 +173,12 @@ describe("tools with Standard Schemas", () => {
     it("a library schema without a JSON Schema converter (plain valibot), saying what to pass", () => {
       expect(() => newServer().tool({ name: "plain", inputSchema: v.object({ a: v.string() }) }, () => ({ content: [] }))).to.throw(
         /^tool plain: its inputSchema: this valibot schema has no JSON Schema converter for tools\/list: .*toStandardJsonSchema from @valibot\/to-json-schema/,
+      );
+    });
+
+    it("a zod 3 schema (zod/v3: a Standard Schema with no JSON Schema), saying to use zod 4", () => {
+      expect(() => newServer().tool({ name: "old", inputSchema: z3.object({ a: z3.string() }) as never }, () => ({ content: [] }))).to.throw(
+        /^tool old: its inputSchema: this zod schema has no JSON Schema converter for tools\/list: .*\(zod 3: use zod 4/,
       );
     });
 
