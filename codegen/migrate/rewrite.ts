@@ -2,6 +2,7 @@ import {
   Node,
   SyntaxKind,
   type ArrowFunction,
+  type Block,
   type CallExpression,
   type Expression,
   type FunctionExpression,
@@ -10,6 +11,7 @@ import {
   type PropertyAccessExpression,
   type ObjectLiteralExpression,
   type SourceFile,
+  type VariableStatement,
 } from "ts-morph";
 
 /** Something the codemod could not rewrite, where, and what to do instead. */
@@ -185,12 +187,13 @@ class Rewrite {
       const variable = declaration.getFirstDescendantByKind(SyntaxKind.VariableDeclaration)!.getName();
       if (this.file.getDescendantsOfKind(SyntaxKind.Identifier).filter((id) => id.getText() === variable).length === 1) {
         removed.push(variable);
-        (declaration as import("ts-morph").VariableStatement).remove();
+        (declaration as VariableStatement).remove();
       }
     }
-    (container as import("ts-morph").SourceFile).insertStatements(first.getChildIndex(), `const ${name} = ${handler}(${factory});`);
+    const statements = container as SourceFile | Block;
+    statements.insertStatements(first.getChildIndex(), `const ${name} = ${handler}(${factory});`);
     this.httpNames.add(handler);
-    const inserted = (container as import("ts-morph").SourceFile).getStatements().find((st) => st.getText().startsWith(`const ${name} = `))!;
+    const inserted = statements.getStatements().find((st) => st.getText().startsWith(`const ${name} = `))!;
     this.note(
       inserted,
       `the ${[...new Set(methods)].join(", ")} routes of ${routes[0]!.getArguments()[0]!.getText()} go to ${handler}(${factory}): one server for every session, whose ids, streams and resumability the runtime keeps` +
@@ -260,7 +263,7 @@ class Rewrite {
     const method = methodName(call);
     const args = call.getArguments() as Expression[];
     const name = args[0]!.getText();
-    let config: { title?: string; description?: string; input?: Expression; output?: Expression; rest: string[] };
+    let config: { input?: Expression; output?: Expression; rest: string[] };
     const handler = args.at(-1)!;
     if (method === "registerTool") {
       if (args.length !== 3) return this.step(call, `registerTool(${name}) with ${args.length} arguments`, "register it with server.tool({ name, inputSchema, ... }, handler)");
