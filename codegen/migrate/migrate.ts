@@ -30,6 +30,8 @@ export interface MigrateReport {
   readonly files: readonly MigratedFile[];
   /** Whether files were written (not with dryRun). */
   readonly written: boolean;
+  /** About the project rather than a file: a zod too old to be a Standard Schema with JSON Schema. */
+  readonly warnings: readonly string[];
 }
 
 /** What the codemod refuses to do, and why: the CLI prints it and exits 1. */
@@ -81,7 +83,25 @@ export function migrate(options: MigrateOptions): MigrateReport {
     if (!options.force) refuseUncommitted(dir, changed.map((r) => r.path));
     for (const { path, after } of changed) writeFileSync(path, after);
   }
-  return { dir: base, files: results.map((r) => r.migrated), written: !options.dryRun && changed.length > 0 };
+  const warnings = results.some((r) => /from ["']zod["']/.test(r.after)) ? zodWarnings(base) : [];
+  return { dir: base, files: results.map((r) => r.migrated), written: !options.dryRun && changed.length > 0, warnings };
+}
+
+/**
+ * The zod the project resolves, found as Node would (node_modules up from the folder): the
+ * runtime takes zod 4 schemas (Standard Schema with a JSON Schema converter); zod 3's are refused
+ * at registration, so say so now.
+ */
+function zodWarnings(dir: string): string[] {
+  for (let folder = dir; ; folder = dirname(folder)) {
+    const manifest = join(folder, "node_modules", "zod", "package.json");
+    if (existsSync(manifest)) {
+      const { version } = JSON.parse(readFileSync(manifest, "utf8")) as { version: string };
+      const major = Number(version.split(".")[0]);
+      return major >= 4 ? [] : [`${relative(process.cwd(), manifest)} is zod ${version}: the runtime takes zod 4 schemas (zod 3's have no JSON Schema converter): npm install zod@4`];
+    }
+    if (dirname(folder) === folder) return [];
+  }
 }
 
 function scriptKind(path: string): ScriptKind {

@@ -17,6 +17,7 @@ export function printMigrateReport(report: MigrateReport, dryRun: boolean): stri
     for (const note of file.notes) lines.push(`  ${file.path}:${note.line}: note: ${note.message}`);
     steps += file.steps.length;
   }
+  for (const warning of report.warnings) lines.push(`warning: ${warning}`);
   const changed = report.files.filter((f) => f.diff !== "").length;
   lines.push(
     `${dryRun ? "would rewrite" : "rewrote"} ${changed} of ${report.files.length} file${report.files.length === 1 ? "" : "s"}; ` +

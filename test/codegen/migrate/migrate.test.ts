@@ -183,6 +183,15 @@ app.all("/mcp", async (c) => {
     expect(readFileSync(join(dir, "server.ts"), "utf8")).to.equal(after);
   });
 
+  it("warns when the project resolves zod 3, whose schemas the runtime refuses, and not with zod 4", () => {
+    const zod3 = temp({ "src/server.ts": V1, "node_modules/zod/package.json": JSON.stringify({ name: "zod", version: "3.25.76" }) });
+    const [warning, ...others] = migrate({ dir: join(zod3, "src"), dryRun: true }).warnings;
+    expect(others).to.deep.equal([]);
+    expect(warning).to.contain("is zod 3.25.76").and.contain("npm install zod@4");
+    const zod4 = temp({ "src/server.ts": V1, "node_modules/zod/package.json": JSON.stringify({ name: "zod", version: "4.1.0" }) });
+    expect(migrate({ dir: join(zod4, "src"), dryRun: true }).warnings).to.deep.equal([]);
+  });
+
   it("writes only the files it changes", () => {
     const dir = temp({ "a.ts": V1, "b.ts": "export const b = 1;\n", "c.ts": 'import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";\nexport type S = McpServer;\n' });
     const before = Object.fromEntries(["b.ts", "c.ts"].map((f) => [f, statSync(join(dir, f)).mtimeMs]));
