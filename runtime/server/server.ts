@@ -283,7 +283,7 @@ export class McpServer<Types extends RevisionTypes = any> {
     // Omit, not an intersection: `ToolSchema & Input` is too deep for tsc with arktype's types.
     definition: Omit<ToolDefinition, "inputSchema" | "outputSchema"> & { readonly inputSchema: Input; readonly outputSchema?: Output | ToolSchema },
     handler: ToolHandler<
-      [NoInfer<Args>] extends [never] ? (Input extends StandardSchemaV1 ? InferOutput<Input> : ToolArguments<Input>) : NoInfer<Args>,
+      [NoInfer<Args>] extends [never] ? ([Input] extends [StandardSchemaV1] ? InferOutput<Input> : ToolArguments<Input>) : NoInfer<Args>,
       [Output] extends [never] ? ServedResult<Types, "tools/call"> : ToolResult<Output, ServedResult<Types, "tools/call">>
     >,
   ): this;

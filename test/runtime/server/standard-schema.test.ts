@@ -15,7 +15,7 @@ import * as v from "valibot";
 import { toStandardJsonSchema } from "@valibot/to-json-schema";
 import * as z from "zod";
 import * as z3 from "zod/v3";
-import { createMemoryPair, createServer, type McpServer } from "../../../runtime/index.js";
+import { createMemoryPair, createServer, type McpServer, type ToolDefinition } from "../../../runtime/index.js";
 import type { StandardSchemaV1 } from "../../../runtime/shared/standard-schema.js";
 import { silentLogger } from "../../../runtime/util/logger.js";
 import { connectClient, rejection, STATELESS_REVISION } from "../../support/mcp.js";
@@ -117,6 +117,12 @@ describe("tools with Standard Schemas", () => {
     }));
     // @ts-expect-error structuredContent's id must be a number
     server.tool({ name: "out_wrong", inputSchema: z.object({}), outputSchema: z.object({ id: z.number() }) }, () => ({ content: [], structuredContent: { id: "one" } }));
+    // A definition typed as ToolDefinition (either kind of schema): any object, as before Standard Schemas.
+    const declared: ToolDefinition = { name: "declared", inputSchema: { type: "object" } };
+    server.tool(declared, (args) => {
+      const exact: Same<typeof args, Record<string, unknown>> = true;
+      return { content: [{ type: "text", text: `${exact}` }] };
+    });
     expect(() => server.tool({ name: "zod", inputSchema: LIBRARIES.zod }, () => ({ content: [] }))).to.throw(/already registered/);
   });
 
