@@ -1,9 +1,9 @@
 import { spawnSync } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
-import { dirname, join, relative, resolve } from "node:path";
-import { Project, ScriptKind } from "ts-morph";
+import { dirname, extname, join, relative, resolve } from "node:path";
+import { Project, ScriptKind, ts, type SourceFile } from "ts-morph";
 import { unifiedDiff } from "./diff.js";
-import { rewriteFile, type ManualStep } from "./rewrite.js";
+import { isSdkModule, rewriteFile, type ManualStep } from "./rewrite.js";
 
 export interface MigrateOptions {
   readonly dir: string;
@@ -21,6 +21,8 @@ export interface MigratedFile {
   readonly steps: readonly ManualStep[];
   /** The unified diff of the change (empty when the file is unchanged). */
   readonly diff: string;
+  /** Why the file was left as it was, when it was not rewritten at all. */
+  readonly skipped?: string;
 }
 
 export interface MigrateReport {
@@ -71,10 +73,24 @@ export function migrate(options: MigrateOptions): MigrateReport {
   for (const path of sources(dir)) {
     const before = readFileSync(path, "utf8");
     if (!before.includes("@modelcontextprotocol/")) continue;
+    const name = relative(base, path);
     const file = project.createSourceFile(path, before, { overwrite: true, scriptKind: scriptKind(path) });
+    // A file that does not parse is not guessed at: it stays as it is, and the report says where it breaks.
+    const broken = parseProblem(file);
+    if (broken !== undefined) {
+      if (imports(file)) results.push({ path, before, after: before, migrated: { path: name, rewrites: 0, notes: [], steps: [], diff: "", skipped: `it does not parse: ${broken}; fix it first` } });
+      continue;
+    }
     const rewrite = rewriteFile(file);
     if (!rewrite) continue;
-    const name = relative(base, path);
+    // Nor is a rewrite written that would not parse (a bug of the codemod's): the file is left as it was.
+    const check = project.createSourceFile(`${path}.migrated${extname(path)}`, rewrite.text, { overwrite: true, scriptKind: scriptKind(path) });
+    const unparsable = parseProblem(check);
+    project.removeSourceFile(check);
+    if (unparsable !== undefined) {
+      results.push({ path, before, after: before, migrated: { path: name, rewrites: 0, notes: [], steps: [], diff: "", skipped: `the rewrite would not parse (${unparsable}): left as it was; please report this file to mcp-codegen` } });
+      continue;
+    }
     const diff = rewrite.text === before ? "" : unifiedDiff(name, before, rewrite.text);
     results.push({ path, before, after: rewrite.text, migrated: { path: name, rewrites: rewrite.rewrites, notes: rewrite.notes, steps: rewrite.steps, diff } });
   }
@@ -102,6 +118,20 @@ function zodWarnings(dir: string): string[] {
     }
     if (dirname(folder) === folder) return [];
   }
+}
+
+/** The first syntax error of a file, as line:column: message; undefined when it parses. */
+function parseProblem(file: SourceFile): string | undefined {
+  // parseDiagnostics: the parser's own errors, without a type check (the compiler API keeps them on the node).
+  const [first] = (file.compilerNode as unknown as { parseDiagnostics: readonly ts.DiagnosticWithLocation[] }).parseDiagnostics;
+  if (first === undefined) return undefined;
+  const { line, character } = file.compilerNode.getLineAndCharacterOfPosition(first.start);
+  return `${line + 1}:${character + 1}: ${ts.flattenDiagnosticMessageText(first.messageText, " ")}`;
+}
+
+/** Whether a file imports the SDK's server modules. */
+function imports(file: SourceFile): boolean {
+  return file.getImportDeclarations().some((d) => isSdkModule(d.getModuleSpecifierValue()));
 }
 
 function scriptKind(path: string): ScriptKind {

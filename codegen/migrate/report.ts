@@ -11,6 +11,10 @@ export function printMigrateReport(report: MigrateReport, dryRun: boolean): stri
   for (const migrated of report.files) {
     // Paths from where the command runs, so that file:line opens in an editor or terminal.
     const file = { ...migrated, path: relative(process.cwd(), join(report.dir, migrated.path)) || migrated.path };
+    if (file.skipped !== undefined) {
+      lines.push(`${file.path}: not rewritten: ${file.skipped}`);
+      continue;
+    }
     const verb = file.diff === "" ? "unchanged" : dryRun ? "would rewrite" : "rewrote";
     lines.push(`${file.path}: ${verb} (${file.rewrites} rewrite${file.rewrites === 1 ? "" : "s"}, ${file.steps.length} manual step${file.steps.length === 1 ? "" : "s"})`);
     for (const step of file.steps) lines.push(`  ${file.path}:${step.line}:${step.column}: manual: ${step.what}: ${step.todo}`);

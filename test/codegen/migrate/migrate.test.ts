@@ -192,6 +192,16 @@ app.all("/mcp", async (c) => {
     expect(migrate({ dir: join(zod4, "src"), dryRun: true }).warnings).to.deep.equal([]);
   });
 
+  it("leaves a file that does not parse as it is, saying where it breaks", () => {
+    const broken = `${V1}\nserver.registerTool("oops", {\n`;
+    const dir = temp({ "broken.ts": broken, "good.ts": V1 });
+    const run = runCli(["migrate", dir]);
+    expect(run.status, run.stderr).to.equal(0);
+    expect(run.stdout).to.match(/\/broken\.ts: not rewritten: it does not parse: \d+:\d+: .+; fix it first$/m);
+    expect(readFileSync(join(dir, "broken.ts"), "utf8")).to.equal(broken);
+    expect(readFileSync(join(dir, "good.ts"), "utf8")).to.contain("createServer(");
+  });
+
   it("writes only the files it changes", () => {
     const dir = temp({ "a.ts": V1, "b.ts": "export const b = 1;\n", "c.ts": 'import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";\nexport type S = McpServer;\n' });
     const before = Object.fromEntries(["b.ts", "c.ts"].map((f) => [f, statSync(join(dir, f)).mtimeMs]));
