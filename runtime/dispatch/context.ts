@@ -33,8 +33,12 @@ export type NotifyArgs<T, M extends string> = [NotificationParams<T, M>] extends
 /** The method maps of every pinned revision: what `ctx.notify` is typed by (checked at run time against the request's own). */
 export type PinnedTypes = RevisionTypesByName[PinnedRevision];
 
-/** What a handler knows about the request it answers, and what it can do for the client meanwhile. */
-export interface RequestContext {
+/**
+ * What a handler knows about the request it answers, and what it can do for the client meanwhile.
+ * `Types`: the method maps `notify` is typed by; a server's handlers get those of the revisions it
+ * serves, any other code those of every pinned revision.
+ */
+export interface RequestContext<Types = PinnedTypes> {
   /** Aborted when the client cancels the request, the connection closes, or the handler will be replayed. */
   readonly signal: AbortSignal;
   /** The revision this request is served under: negotiated, or from its `_meta`. */
@@ -80,7 +84,7 @@ export interface RequestContext {
    * debug, not thrown. Stateless era: only while the request is open (its stream ends with the
    * response).
    */
-  notify<M extends string>(method: M, ...params: NotifyArgs<PinnedTypes, M>): Promise<void>;
+  notify<M extends string>(method: M, ...params: NotifyArgs<Types, M>): Promise<void>;
   /** Asks the user, through the client (elicitation/create). */
   elicit(params: Record<string, unknown>, options?: AskOptions): Promise<Record<string, unknown>>;
   /** Asks the client's model (sampling/createMessage). */

@@ -6,7 +6,7 @@
  * params object, fails the user's compile in the handler it reaches, naming the field.
  */
 import type { RevisionModule, RevisionTypes } from "../contract.js";
-import type { NotifyArgs } from "../dispatch/context.js";
+import type { NotifyArgs, RequestContext } from "../dispatch/context.js";
 import type { Written } from "../dispatch/router.js";
 import type { DefaultRevision, PinnedRevision, RevisionRef, RevisionTypesByName } from "../session/revisions.js";
 
@@ -48,6 +48,9 @@ type Params<T extends RevisionTypes, M extends string> = T extends unknown
       : Record<string, never>
     : never
   : never;
+
+/** The context a served handler gets: `notify` typed by the served revisions. */
+export type ServedContext<T extends RevisionTypes> = RequestContext<Known<T>>;
 
 /** What `server.notify(M, ...)` takes: the params of `M` in the served revisions that define it, or any object for a vendor's method. */
 export type ServedNotifyArgs<T extends RevisionTypes, M extends string> = NotifyArgs<Known<T>, M>;

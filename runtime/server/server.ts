@@ -31,7 +31,7 @@ import {
   type ResourceTemplateDefinition,
   type ResourceTemplateHandler,
 } from "./resources.js";
-import type { DefaultTypes, ServedMethod, ServedNotifyArgs, ServedParams, ServedResult, ServedTypes } from "./served.js";
+import type { DefaultTypes, ServedContext, ServedMethod, ServedNotifyArgs, ServedParams, ServedResult, ServedTypes } from "./served.js";
 import { SkillCatalog, type SkillFiles, type SkillOptions } from "../extensions/skills/server.js";
 import { Subscriptions, type ListKind } from "./subscriptions.js";
 import type { ObjectSchema, ToolArguments } from "./schema-types.js";
@@ -170,7 +170,7 @@ export type ExtensionTypes<E> = E extends ExtensionModule<infer T> ? T : never;
 /** A handler for `server.handle`: the params of any served revision with the method, a result valid in all of them. */
 export type MethodHandler<Types extends RevisionTypes, M extends string> = (
   params: ServedParams<Types, M>,
-  context: RequestContext,
+  context: ServedContext<Types>,
 ) => ServedResult<Types, M> | Promise<ServedResult<Types, M>>;
 
 /**
@@ -284,11 +284,12 @@ export class McpServer<Types extends RevisionTypes = any> {
     definition: Omit<ToolDefinition, "inputSchema" | "outputSchema"> & { readonly inputSchema: Input; readonly outputSchema?: Output | ToolSchema },
     handler: ToolHandler<
       [NoInfer<Args>] extends [never] ? ([Input] extends [StandardSchemaV1] ? InferOutput<Input> : ToolArguments<Input>) : NoInfer<Args>,
-      [Output] extends [never] ? ServedResult<Types, "tools/call"> : ToolResult<Output, ServedResult<Types, "tools/call">>
+      [Output] extends [never] ? ServedResult<Types, "tools/call"> : ToolResult<Output, ServedResult<Types, "tools/call">>,
+      ServedContext<Types>
     >,
   ): this;
-  tool(definition: ToolDefinition, handler: ToolHandler<never, unknown>): this {
-    this.tools.register(definition, handler);
+  tool(definition: ToolDefinition, handler: ToolHandler<never, unknown, never>): this {
+    this.tools.register(definition, handler as ToolHandler<never, unknown>);
     return this.changed("tools");
   }
 

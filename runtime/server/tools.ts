@@ -27,9 +27,9 @@ export type ToolDefinition = Omit<Tool, "inputSchema" | "outputSchema"> & {
 };
 
 /** `Result` is what every served revision accepts (runtime/server/served.ts); 2025-11-25's by default. */
-export type ToolHandler<Args = Record<string, unknown>, Result = CallToolResult> = (
+export type ToolHandler<Args = Record<string, unknown>, Result = CallToolResult, Context = RequestContext> = (
   args: Args,
-  context: RequestContext,
+  context: Context,
 ) => Result | Promise<Result>;
 
 /**

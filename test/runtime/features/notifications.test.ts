@@ -95,7 +95,7 @@ describe("features: notifications of any method", () => {
       await close();
     });
 
-    it("is typed by the revisions: a defined method's params are checked by tsc, a vendor's are any object", () => {
+    it("is typed by the revisions (a tool's by those its server serves): a defined method's params are checked by tsc, a vendor's are any object", () => {
       const typed = async (ctx: RequestContext) => {
         await ctx.notify("notifications/message", { level: "info", data: "ok" });
         await ctx.notify("notifications/tools/list_changed");
@@ -106,6 +106,16 @@ describe("features: notifications of any method", () => {
         await ctx.notify("notifications/resources/updated", {});
       };
       expect(typed).to.be.a("function");
+      // A tool's ctx is typed by the revisions its server serves: elicitation/complete is 2025-11-25's, a vendor's name to 2024-11-05.
+      createServer({ name: "latest", version: "1", revisions: ["2025-11-25"] }).tool({ name: "t", inputSchema: { type: "object" } }, async (_args, ctx) => {
+        // @ts-expect-error elicitationId is required in 2025-11-25
+        await ctx.notify("notifications/elicitation/complete", { id: "e1" });
+        return { content: [] };
+      });
+      createServer({ name: "oldest", version: "1", revisions: ["2024-11-05"] }).tool({ name: "t", inputSchema: { type: "object" } }, async (_args, ctx) => {
+        await ctx.notify("notifications/elicitation/complete", { id: "e1" });
+        return { content: [] };
+      });
     });
   });
 
