@@ -180,6 +180,30 @@ const COMMANDS: Record<string, Command> = {
       return report.problems.length > 0 ? 1 : 0;
     },
   },
+  migrate: {
+    usage: "migrate <dir> [--dry-run] [--force]",
+    summary: "rewrite an official SDK (v1 or v2) server onto @mcp-codegen/runtime: registrations, zod schemas, handler contexts, stdio; reports by file and line what is left to do by hand",
+    options: {
+      "dry-run": { type: "boolean", description: "write nothing: print the diff of what would change, and the report" },
+      force: { type: "boolean", description: "rewrite files with uncommitted changes (or outside git)" },
+    },
+    positionals: 1,
+    async run({ values, positionals }) {
+      if (positionals.length !== 1) throw new UsageError("migrate takes one folder (or file): migrate ./src --dry-run");
+      const { migrate, MigrateRefusal } = await import("./migrate/migrate.js");
+      let report;
+      try {
+        report = migrate({ dir: positionals[0]!, dryRun: values["dry-run"] === true, force: values.force === true });
+      } catch (error) {
+        if (!(error instanceof MigrateRefusal)) throw error;
+        console.error(`mcp-codegen migrate: ${error.message}`);
+        return 1;
+      }
+      const { printMigrateReport } = await import("./migrate/report.js");
+      console.log(printMigrateReport(report, values["dry-run"] === true));
+      return 0;
+    },
+  },
   "spec fetch": {
     usage: "spec fetch",
     summary: "in this checkout: fill spec/<rev>/ from $MCP_SPEC_MIRROR, ../shared/mcp-spec or the pinned URLs, verifying every sha256; in your project: verify mcp/spec/",

@@ -43,6 +43,8 @@ export const LAYERS: readonly (readonly string[])[] = [
   ["codegen/out.ts", "codegen/check.ts"],
   ["codegen/scaffold/"],
   ["codegen/tool-validators/"],
+  // The SDK codemod: ts-morph on a user's sources, nothing of the generator's.
+  ["codegen/migrate/"],
   ["codegen/spec/", "codegen/project-spec.ts"],
   ["codegen/cli.ts"],
 ];

@@ -7,12 +7,6 @@ import { expect } from "chai";
 import { ROOT } from "../support/project.js";
 import { anchors, blocks, links, pages, pageText } from "./pages.js";
 
-/**
- * Pages the docs link to that another change of the same release writes. Each must not exist yet:
- * once it does, the entry fails this test and is to be deleted.
- */
-const PENDING = new Set(["docs/migrate-from-sdk.md"]);
-
 describe("docs: links, sources and fragments", () => {
   for (const page of pages())
     it(`${page}: every relative link resolves, anchors included`, () => {
@@ -20,7 +14,6 @@ describe("docs: links, sources and fragments", () => {
       for (const { target, line } of links(page)) {
         const [path, anchor] = target.split("#") as [string, string | undefined];
         const file = path === "" ? page : normalize(join(dirname(page), decodeURIComponent(path)));
-        if (PENDING.has(file)) continue;
         if (!existsSync(join(ROOT, file))) {
           broken.push(`${page}:${line}: ${target} (no file ${file})`);
           continue;
@@ -30,10 +23,6 @@ describe("docs: links, sources and fragments", () => {
       }
       expect(broken).to.deep.equal([]);
     });
-
-  it("the pages another change writes do not exist yet (delete them from PENDING once they do)", () => {
-    for (const page of PENDING) expect(existsSync(join(ROOT, page)), page).to.equal(false);
-  });
 
   it("no page cites a document outside the repository or an issue number", () => {
     const outside = /\b(DESIGN\.md|PROTOCOL-NOTES\.md|CONFORMANCE\.md)\b|\/work\/|\bissues?[- ]#?\d+|(^|[\s(])#\d+\b|[\w-]+#\d{2,}\b/gim;
