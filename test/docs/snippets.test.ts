@@ -20,7 +20,7 @@ import { TSC } from "../support/tsc.js";
 import { blocks, pages, type Block } from "./pages.js";
 
 /** What the snippets import beside the packages, at the versions this checkout installed. */
-const ALSO = ["express", "fastify", "hono", "@types/express", "@types/node", "jose", "oauth4webapi", "redis", "@opentelemetry/api", "yaml", "@cfworker/json-schema", "zod", "valibot", "@valibot/to-json-schema", "arktype"];
+const ALSO = ["express", "fastify", "hono", "@types/express", "@types/node", "jose", "oauth4webapi", "redis", "@opentelemetry/api", "yaml", "@cfworker/json-schema", "zod", "valibot", "@valibot/to-json-schema", "arktype", "@modelcontextprotocol/sdk"];
 
 const installedVersion = (name: string) => (JSON.parse(readFileSync(join(ROOT, "node_modules", name, "package.json"), "utf8")) as { version: string }).version;
 
