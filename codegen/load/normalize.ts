@@ -28,6 +28,8 @@ export interface NormalizeContext {
    */
   readonly tool?: {
     readonly resolveRef: (ref: unknown, at: string) => string;
+    /** Assert the formats of FORMATS (docs/validators.md, "Formats"); else every format is an annotation. */
+    readonly assertFormats?: boolean;
     /** A keyword this compiler does not read: reported (all of them, then refused or warned about), and skipped. */
     readonly unread: (keyword: string, at: string) => void;
   };
@@ -107,7 +109,8 @@ export function normalize(raw: unknown, pointer: string, ctx: NormalizeContext):
         node[keyword] = value as number;
         break;
       case "format":
-        if (ctx.tool && typeof value === "string" && !FORMATS.has(value)) {
+        // Tool schemas: an annotation (2020-12's default) unless the user asked for assertion.
+        if (ctx.tool && typeof value === "string" && (!ctx.tool.assertFormats || !FORMATS.has(value))) {
           node.annotatedFormat = value;
           break;
         }

@@ -8,7 +8,7 @@
 export type { Dialect } from "../../runtime/shared/dialect.js";
 export type JsonType = "object" | "array" | "string" | "number" | "integer" | "boolean" | "null";
 export type JsonPrimitive = string | number | boolean | null;
-export type Format = "byte" | "uri" | "uri-template";
+export type Format = "byte" | "uri" | "uri-template" | "email" | "date" | "date-time" | "time" | "uuid" | "ipv4" | "ipv6" | "hostname";
 
 export interface Property {
   readonly name: string;
@@ -87,7 +87,7 @@ export const TOOL_KEYWORDS: ReadonlySet<string> = new Set([
   "minProperties", "maxProperties", "exclusiveMinimum", "exclusiveMaximum", "multipleOf",
 ]);
 
-export const FORMATS: ReadonlySet<string> = new Set<Format>(["byte", "uri", "uri-template"]);
+export const FORMATS: ReadonlySet<string> = new Set<Format>(["byte", "uri", "uri-template", "email", "date", "date-time", "time", "uuid", "ipv4", "ipv6", "hostname"]);
 
 /** True when the node constrains nothing (`{}` or `true`). */
 export function isUnconstrained(schema: Schema): boolean {

@@ -31,7 +31,7 @@ export interface LoadedToolSchemas {
   readonly tools: readonly LoadedTool[];
   /** Every schema root and every `$defs` entry, by the name its validator functions carry. */
   readonly definitions: ReadonlyMap<string, Schema>;
-  /** Formats no validator asserts (as in the runtime's ajv): annotations, listed for the user. */
+  /** Formats left as annotations (the default policy, or a format no validator here asserts), listed for the user. */
   readonly annotatedFormats: readonly { readonly pointer: string; readonly format: string }[];
   /** Keywords no JSON Schema dialect defines (a typo, often): ignored, as JSON Schema ignores them, and listed. */
   readonly warnings: readonly { readonly pointer: string; readonly message: string }[];
@@ -39,7 +39,12 @@ export interface LoadedToolSchemas {
 
 
 /** `file` names the manifest in errors; `tools` are its entries, `#/tools/<i>` in pointers. */
-export function loadToolSchemas(file: string, tools: readonly ToolSchemaEntry[]): LoadedToolSchemas {
+/** Format policy (docs/validators.md, "Formats"): annotations unless `assertFormats`. */
+export interface ToolSchemaOptions {
+  readonly assertFormats?: boolean;
+}
+
+export function loadToolSchemas(file: string, tools: readonly ToolSchemaEntry[], options: ToolSchemaOptions = {}): LoadedToolSchemas {
   const definitions = new Map<string, Schema>();
   const loaded: LoadedTool[] = [];
   const owner = new Map<string, string>();
@@ -60,7 +65,7 @@ export function loadToolSchemas(file: string, tools: readonly ToolSchemaEntry[])
       const previous = owner.get(name);
       if (previous !== undefined) throw new GenerationError(file, `#/tools/${index}/name`, `tools ${previous} and ${tool.name} would share the validator name ${name}`);
       owner.set(name, tool.name);
-      loadDocument(file, childPointer(`#/tools/${index}`, which), raw, name, definitions, unread);
+      loadDocument(file, childPointer(`#/tools/${index}`, which), raw, name, definitions, unread, options);
       names[which === "inputSchema" ? "input" : "output"] = name;
     }
     loaded.push({ name: tool.name, ...names });
@@ -78,6 +83,7 @@ function loadDocument(
   rootName: string,
   definitions: Map<string, Schema>,
   unread: (keyword: string, at: string) => void,
+  options: ToolSchemaOptions,
 ): void {
   if (!isPlainObject(raw)) throw new GenerationError(file, pointer, "a tool schema must be a JSON object");
   const declared = raw.$schema;
@@ -113,6 +119,7 @@ function loadDocument(
         return name;
       },
       unread,
+      ...(options.assertFormats ? { assertFormats: true } : {}),
     },
   };
   const { $schema: _dialect, $defs: _defs, definitions: _definitions, ...root } = raw;

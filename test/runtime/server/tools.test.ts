@@ -76,8 +76,8 @@ describe("server tools", () => {
 
   describe("arguments, validated with ajv in the dialect of $schema", () => {
     type Schema = ToolDefinition["inputSchema"];
-    async function call(schema: Schema, args: Record<string, unknown>) {
-      const server = newServer().tool({ name: "t", inputSchema: schema }, ok);
+    async function call(schema: Schema, args: Record<string, unknown>, toolSchemaFormats?: "assert") {
+      const server = createServer({ name: "tools-test", version: "1.0.0", logger: silentLogger, ...(toolSchemaFormats && { toolSchemaFormats }) }).tool({ name: "t", inputSchema: schema }, ok);
       const client = await connectClient(server, "2025-11-25");
       try {
         return await client.callTool("t", args);
@@ -140,16 +140,16 @@ describe("server tools", () => {
       await client.close();
     });
 
-    it("checks the uri and byte formats like the protocol does; other formats are annotations", async () => {
+    it("formats are annotations by default; toolSchemaFormats: \"assert\" checks uri, byte, email... by the protocol's rules", async () => {
       const schema: Schema = {
         type: "object",
         properties: { u: { type: "string", format: "uri" }, b: { type: "string", format: "byte" }, e: { type: "string", format: "email" } },
       };
-      expect((await call(schema, { u: "not a uri" })).isError).to.equal(true);
-      expect((await call(schema, { u: "https://example.com/x" })).isError).to.equal(undefined);
-      expect((await call(schema, { b: "abc" })).isError).to.equal(true);
-      expect((await call(schema, { b: "YWJj" })).isError).to.equal(undefined);
-      expect((await call(schema, { e: "not an email" })).isError).to.equal(undefined);
+      for (const bad of [{ u: "not a uri" }, { b: "abc" }, { e: "not an email" }]) {
+        expect((await call(schema, bad)).isError, JSON.stringify(bad)).to.equal(undefined);
+        expect((await call(schema, bad, "assert")).isError, JSON.stringify(bad)).to.equal(true);
+      }
+      expect((await call(schema, { u: "https://example.com/x", b: "YWJj", e: "a@example.com" }, "assert")).isError).to.equal(undefined);
     });
   });
 
