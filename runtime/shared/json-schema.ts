@@ -96,7 +96,15 @@ export class SchemaCompiler {
     // ajv is CommonJS: where require exists (Node, Bun, Deno), it loads at once, and the first tool
     // call stays synchronous; elsewhere each engine is imported on first use.
     const require = this.kind === "ajv" ? commonJsRequire() : undefined;
-    if (require) return (this.engine = ajvEngine(require("ajv") as AjvModule07, require("ajv/dist/2020.js") as AjvModule2020, this.logger, this.options));
+    if (require) {
+      let modules: [AjvModule07, AjvModule2020];
+      try {
+        modules = [require("ajv") as AjvModule07, require("ajv/dist/2020.js") as AjvModule2020];
+      } catch (error) {
+        throw new Error(`toolSchemaEngine "ajv" needs the ajv package, an optional peer of @mcp-codegen/runtime: npm install ajv (${(error as Error).message.split("\n")[0]})`);
+      }
+      return (this.engine = ajvEngine(...modules, this.logger, this.options));
+    }
     if (this.kind === "interpreter") return (this.engine = interpreterEngine(this.options));
     return (this.loading ??= importAjv(this.logger, this.options).then((engine) => (this.engine = engine)));
   }
@@ -138,7 +146,7 @@ function interpreterEngine(options: SchemaOptions): Engine {
 }
 
 /** "/location: must be string; /priority: must be one of \"low\", \"high\"; (root): must have required property 'city'". */
-export function describeErrors(errors: readonly ErrorObject[] | null | undefined): string {
+function describeErrors(errors: readonly ErrorObject[] | null | undefined): string {
   return (errors ?? []).map((e) => `${e.instancePath || "(root)"}: ${describeError(e)}`).join("; ");
 }
 
