@@ -1,4 +1,5 @@
 import CodeBlockWriter from "code-block-writer";
+import { jsonExpression, propertyKey } from "../json.js";
 import { pointerTokens } from "../load/pointer.js";
 import { writeHelpers } from "../emit/validators.js";
 import { Lowering } from "../emit/validators/lower.js";
@@ -49,10 +50,10 @@ export function emitToolValidators(source: string, entries: readonly ToolSchemaE
   body.indent(() => {
     loaded.tools.forEach((tool, i) => {
       const entry = entries[i]!;
-      body.writeLine(`${JSON.stringify(tool.name)}: {`);
+      body.writeLine(`${propertyKey(tool.name)}: {`);
       body.indent(() => {
-        body.writeLine(`input: { schema: ${JSON.stringify(entry.inputSchema)}, is: is${tool.input}, check: (value: unknown) => check${tool.input}(value, "", []) },`);
-        if (tool.output) body.writeLine(`output: { schema: ${JSON.stringify(entry.outputSchema)}, is: is${tool.output}, check: (value: unknown) => check${tool.output}(value, "", []) },`);
+        body.writeLine(`input: { schema: ${jsonExpression(entry.inputSchema)}, is: is${tool.input}, check: (value: unknown) => check${tool.input}(value, "", []) },`);
+        if (tool.output) body.writeLine(`output: { schema: ${jsonExpression(entry.outputSchema)}, is: is${tool.output}, check: (value: unknown) => check${tool.output}(value, "", []) },`);
       });
       body.writeLine("},");
     });

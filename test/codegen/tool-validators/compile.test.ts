@@ -12,7 +12,8 @@ import { expect } from "chai";
 import fc from "fast-check";
 import { GenerationError } from "../../../codegen/errors.js";
 import { loadToolSchemas } from "../../../codegen/tool-validators/load.js";
-import { SchemaCompiler } from "../../../runtime/shared/json-schema.js";
+import { precompiled, SchemaCompiler } from "../../../runtime/shared/json-schema.js";
+import { canonicalJson } from "../../../runtime/util/canonical-json.js";
 import { silentLogger } from "../../../runtime/util/logger.js";
 import { compileToolSchemas } from "../../support/tool-validators.js";
 import { removeDir } from "../../support/project.js";
@@ -196,6 +197,31 @@ describe("codegen/tools: tool validators compiled by generate --tools agree with
       }
       expect(caught, message).to.be.instanceOf(GenerationError);
       expect((caught as Error).message).to.contain(message);
+    }
+  });
+
+  it("keys named __proto__, constructor, toString survive: the embedded schema equals the source and the checks read own properties", async () => {
+    const inputSchema = JSON.parse(
+      '{"type":"object","properties":{"__proto__":{"type":"number"},"constructor":{"type":"number"},"toString":{"type":"string"}},"required":["__proto__"],"additionalProperties":false,"$defs":{"__proto__":{"type":"string"}}}',
+    ) as Record<string, unknown>;
+    const compiled = await compileToolSchemas([inputSchema], "tools-proto");
+    removeDir(compiled.dir); // the module is loaded: its folder is no longer needed
+    const [validator] = compiled.validators;
+    expect(Object.keys(validator!.schema.properties as object)).to.deep.equal(["__proto__", "constructor", "toString"]);
+    expect(canonicalJson(validator!.schema)).to.equal(canonicalJson(inputSchema));
+    expect(precompiled(validator, inputSchema), "the runtime uses the compiled validator for that very schema").to.be.a("function");
+    const cases: [string, boolean][] = [
+      ['{"__proto__":1}', true],
+      ['{"__proto__":"1"}', false],
+      ["{}", false],
+      ['{"__proto__":1,"constructor":2,"toString":"x"}', true],
+      ['{"__proto__":1,"toString":1}', false],
+      ['{"__proto__":1,"other":1}', false],
+    ];
+    for (const [text, valid] of cases) {
+      const value = JSON.parse(text) as unknown;
+      expect(validator!.is(value), text).to.equal(valid);
+      expect(validator!.check(value).length === 0, text).to.equal(valid);
     }
   });
 });
