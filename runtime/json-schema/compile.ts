@@ -69,26 +69,27 @@ function merge(into: Evaluated, from: Evaluated): void {
   if (into.itemSet !== true) into.itemSet = from.itemSet === true ? true : (from.itemSet.forEach((i) => (into.itemSet as Set<number>).add(i)), into.itemSet);
 }
 
-function typeOf(value: unknown): string {
-  if (value === null) return "null";
-  if (Array.isArray(value)) return "array";
-  return typeof value;
-}
-
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
-function hasType(value: unknown, type: string): boolean {
+/** The test of one JSON type (`integer`: a number with no fraction, 1.0 included). */
+function typeTest(type: string): (value: unknown) => boolean {
   switch (type) {
     case "integer":
-      return typeof value === "number" && Number.isInteger(value);
+      return (v) => typeof v === "number" && Number.isInteger(v);
     case "number":
-      return typeof value === "number" && Number.isFinite(value);
+      return (v) => typeof v === "number" && Number.isFinite(v);
     case "object":
-      return isObject(value);
+      return isObject;
+    case "array":
+      return Array.isArray;
+    case "null":
+      return (v) => v === null;
+    case "string":
+      return (v) => typeof v === "string";
     default:
-      return typeOf(value) === type;
+      return (v) => typeof v === "boolean";
   }
 }
 
@@ -267,7 +268,9 @@ class Compiler {
     if (s.type !== undefined) {
       const types = Array.isArray(s.type) ? (s.type as string[]) : [s.type as string];
       const f = fail("type", `must be ${types.join(",")}`);
-      out.push((v, p, i) => types.some((t) => hasType(v, t)) || f(p, i));
+      const tests = types.map(typeTest);
+      const [only] = tests;
+      out.push(tests.length === 1 ? (v, p, i) => only!(v) || f(p, i) : (v, p, i) => tests.some((t) => t(v)) || f(p, i));
     }
     if (own(s, "const")) {
       const expected = s.const;
@@ -296,8 +299,9 @@ class Compiler {
       const f = fail(keyword, message(limit));
       out.push((v, p, i) => typeof v !== "string" || test(v, limit) || f(p, i));
     };
-    string("minLength", (v, l) => v.length >= l && stringLength(v) >= l, (l) => `must NOT have fewer than ${l} characters`);
-    string("maxLength", (v, l) => stringLength(v) <= l, (l) => `must NOT have more than ${l} characters`);
+    // A code point is one or two UTF-16 units: the unit count alone often decides.
+    string("minLength", (v, l) => v.length >= 2 * l || (v.length >= l && stringLength(v) >= l), (l) => `must NOT have fewer than ${l} characters`);
+    string("maxLength", (v, l) => v.length <= l || stringLength(v) <= l, (l) => `must NOT have more than ${l} characters`);
     if (typeof s.pattern === "string") {
       const regex = pattern(s.pattern, `${at.location}/pattern`);
       const f = fail("pattern", `must match pattern ${JSON.stringify(s.pattern)}`);
@@ -480,7 +484,9 @@ class Compiler {
         return valid;
       });
     }
-    const properties = isObject(s.properties) ? Object.entries(s.properties).map(([name, sub]) => ({ name, validate: this.child(at, sub, "properties", name) })) : [];
+    const properties = isObject(s.properties)
+      ? Object.entries(s.properties).map(([name, sub]) => ({ name, token: `/${escapePointerToken(name)}`, validate: this.child(at, sub, "properties", name) }))
+      : [];
     const patterns = isObject(s.patternProperties)
       ? Object.entries(s.patternProperties).map(([source, sub]) => ({ regex: pattern(source, `${at.location}/patternProperties`), validate: this.child(at, sub, "patternProperties", source) }))
       : [];
@@ -493,10 +499,10 @@ class Compiler {
       if (!isObject(v)) return true;
       let valid = true;
       const mark = ev && ev.props !== true ? ev.props : null;
-      for (const { name, validate } of properties) {
+      for (const { name, token, validate } of properties) {
         if (!own(v, name)) continue;
         mark?.add(name);
-        if (!validate(v[name], issues ? `${path}/${escapePointerToken(name)}` : "", issues, null, scope)) {
+        if (!validate(v[name], issues ? path + token : "", issues, null, scope)) {
           valid = false;
           if (!issues && !ev) return false;
         }

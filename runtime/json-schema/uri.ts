@@ -56,5 +56,5 @@ export function pointerTokens(fragment: string): string[] | undefined {
 
 /** One reference token of a JSON Pointer, escaped (RFC 6901). */
 export function escapePointerToken(token: string): string {
-  return token.replace(/~/g, "~0").replace(/\//g, "~1");
+  return token.includes("~") || token.includes("/") ? token.replace(/~/g, "~0").replace(/\//g, "~1") : token;
 }
