@@ -46,6 +46,8 @@ export function normalize(raw: unknown, pointer: string, ctx: NormalizeContext):
     throw new GenerationError(ctx.revision, at, reason);
   };
   if (raw === true) return { pointer };
+  // `false` admits nothing: `not` of the schema that admits everything.
+  if (raw === false && ctx.tool) return { pointer, not: { pointer } };
   if (!isPlainObject(raw)) return fail(pointer, `expected a schema object, found ${JSON.stringify(raw)}`);
 
   const node: { -readonly [K in keyof Schema]: Schema[K] } = { pointer };
@@ -69,11 +71,13 @@ export function normalize(raw: unknown, pointer: string, ctx: NormalizeContext):
         break;
       }
       case "const":
-        node.const = primitive(value, at, fail);
+        if (ctx.tool && !isPrimitive(value)) node.constJson = value;
+        else node.const = primitive(value, at, fail);
         break;
       case "enum":
         if (!Array.isArray(value) || value.length === 0) fail(at, "enum must be a non-empty array");
-        node.enum = (value as unknown[]).map((v, i) => primitive(v, childPointer(at, i), fail));
+        if (ctx.tool && !(value as unknown[]).every(isPrimitive)) node.enumJson = value as unknown[];
+        else node.enum = (value as unknown[]).map((v, i) => primitive(v, childPointer(at, i), fail));
         break;
       case "properties":
         if (!isPlainObject(value)) fail(at, "properties must be an object");
@@ -185,6 +189,22 @@ function readToolKeyword(node: Mutable, keyword: string, value: unknown, at: str
     case "maxProperties":
       node[keyword] = count();
       break;
+    case "dependentRequired":
+    case "dependentSchemas":
+    case "dependencies": {
+      // draft-07 has `dependencies` (both forms); 2020-12 split it in two and dropped it (an unknown keyword there).
+      if ((keyword === "dependencies") !== (ctx.dialect === "draft-07")) return ctx.tool?.unread(keyword, at);
+      if (!isPlainObject(value)) fail(at, `${keyword} must be an object`);
+      for (const [name, dependency] of Object.entries(value as Raw)) {
+        const where = childPointer(at, name);
+        if (keyword !== "dependentSchemas" && Array.isArray(dependency)) {
+          if (!dependency.every((n) => typeof n === "string")) fail(where, "must be an array of property names");
+          node.dependentRequired = [...(node.dependentRequired ?? []), { name, required: dependency as string[], keyword }];
+        } else if (keyword !== "dependentRequired") node.dependentSchemas = [...(node.dependentSchemas ?? []), { name, schema: normalize(dependency, where, ctx), keyword }];
+        else fail(where, "must be an array of property names");
+      }
+      break;
+    }
   }
 }
 
@@ -200,6 +220,10 @@ function resolveRef(
   const name = unescapeToken(value.slice(prefix.length));
   if (!ctx.definitionNames.has(name)) return fail(at, `dangling $ref: no definition "${name}"`);
   return name;
+}
+
+function isPrimitive(value: unknown): boolean {
+  return value === null || ["string", "number", "boolean"].includes(typeof value);
 }
 
 function primitive(value: unknown, at: string, fail: (at: string, reason: string) => never): JsonPrimitive {

@@ -50,6 +50,14 @@ export interface Schema {
   readonly exclusiveMinimum?: number;
   readonly exclusiveMaximum?: number;
   readonly multipleOf?: number;
+  /** A `const` that is an object or an array, compared by JSON equality. */
+  readonly constJson?: unknown;
+  /** An `enum` with an object or array among its values (all of them here), compared by JSON equality. */
+  readonly enumJson?: readonly unknown[];
+  /** `dependentRequired` (2020-12) and the array form of draft-07's `dependencies`: if the property is present, these must be too. */
+  readonly dependentRequired?: readonly { readonly name: string; readonly required: readonly string[]; readonly keyword: string }[];
+  /** `dependentSchemas` (2020-12) and the schema form of draft-07's `dependencies`: if the property is present, the object must match. */
+  readonly dependentSchemas?: readonly { readonly name: string; readonly schema: Schema; readonly keyword: string }[];
   /** A format no validator here asserts (`email`, `date-time`...): an annotation, as in the runtime's ajv. */
   readonly annotatedFormat?: string;
   /**
@@ -84,7 +92,7 @@ export const JSON_TYPES: ReadonlySet<string> = new Set<JsonType>([
 /** Keywords read in tool schemas only (`generate --tools`), beside those of the MCP schemas. */
 export const TOOL_KEYWORDS: ReadonlySet<string> = new Set([
   "oneOf", "not", "if", "then", "else", "pattern", "minLength", "maxLength", "minItems", "uniqueItems",
-  "minProperties", "maxProperties", "exclusiveMinimum", "exclusiveMaximum", "multipleOf",
+  "minProperties", "maxProperties", "exclusiveMinimum", "exclusiveMaximum", "multipleOf", "dependentRequired", "dependentSchemas", "dependencies",
 ]);
 
 export const FORMATS: ReadonlySet<string> = new Set<Format>(["byte", "uri", "uri-template", "email", "date", "date-time", "time", "uuid", "ipv4", "ipv6", "hostname"]);

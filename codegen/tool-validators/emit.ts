@@ -70,5 +70,9 @@ export function emitToolValidators(source: string, entries: readonly ToolSchemaE
     // Compiled once, when the module loads: a RegExp, not code generation.
     for (const [pattern, name] of lowering.patterns) head.writeLine(`const ${name} = new RegExp(${JSON.stringify(pattern)}, "u");`);
   }
+  if (lowering.constants.size > 0) {
+    head.blankLine();
+    for (const { name, value } of lowering.constants.values()) head.writeLine(`const ${name}: unknown = ${jsonExpression(value)};`);
+  }
   return head.toString() + text;
 }

@@ -136,6 +136,7 @@ function formatsOf(schema: Schema): { pointer: string; format: string }[] {
     ...(schema.anyOf ?? []),
     ...(schema.allOf ?? []),
     ...(schema.oneOf ?? []),
+    ...(schema.dependentSchemas ?? []).map((d) => d.schema),
   ];
   return [...found, ...children.flatMap(formatsOf)];
 }

@@ -12,6 +12,8 @@ import type { JsonPrimitive } from "../../load/schema.js";
 export type Expr =
   | { readonly kind: "subject" }
   | { readonly kind: "literal"; readonly value: JsonPrimitive }
+  /** A module-level constant of the emitted file (a JSON value a `const` or `enum` compares with). */
+  | { readonly kind: "name"; readonly name: string }
   /** A property read; names that Object.prototype has are read as own properties only. */
   | { readonly kind: "member"; readonly object: Expr; readonly name: string }
   | { readonly kind: "call"; readonly callee: string; readonly args: readonly Expr[] }

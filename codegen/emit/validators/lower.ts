@@ -28,6 +28,8 @@ import { not } from "./keywords/not.js";
 import { oneOf } from "./keywords/one-of.js";
 import { pattern } from "./keywords/pattern.js";
 import { uniqueItems } from "./keywords/unique-items.js";
+import { dependentRequired } from "./keywords/dependent-required.js";
+import { dependentSchemas } from "./keywords/dependent-schemas.js";
 
 /**
  * The keywords behind the type gate, in the order their checks run. Consecutive keywords about
@@ -36,7 +38,7 @@ import { uniqueItems } from "./keywords/unique-items.js";
 const KEYWORDS: readonly Keyword[] = [
   constKeyword,
   enumKeyword,
-  ...[properties, required, additionalProperties, minProperties, maxProperties],
+  ...[properties, required, additionalProperties, minProperties, maxProperties, dependentRequired, dependentSchemas],
   ...[maxItems, minItems, uniqueItems, items],
   ...[minimum, maximum, exclusiveMinimum, exclusiveMaximum, multipleOf],
   ...[format, pattern, minLength, maxLength],
@@ -52,6 +54,16 @@ export class Lowering implements LowerContext {
 
   definition(name: string): Schema {
     return this.definitions(name);
+  }
+
+  /** JSON values by their text, each a module-level constant of the emitted file. */
+  readonly constants = new Map<string, { name: string; value: unknown }>();
+
+  constant(value: unknown): string {
+    const key = JSON.stringify(value);
+    let entry = this.constants.get(key);
+    if (entry === undefined) this.constants.set(key, (entry = { name: `VALUE_${this.constants.size}`, value }));
+    return entry.name;
   }
 
   pattern(source: string): string {

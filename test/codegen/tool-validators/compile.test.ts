@@ -30,6 +30,8 @@ const KEYS = ["a", "b", "c"];
 const STRINGS = ["", "a", "ab", "abc", "A1", "b", "\u00e9t\u00e9", "\u{1F600}", "\u{1F600}\u{1F600}", "https://x.org/a?b#c", "not a uri", "QUJD", "QUI=", "{x}", "{x", "a/b"];
 const NUMBERS = [0, 1, -1, 2, 2.5, 3, 10, 0.5, 0.3, 1e21];
 const LEAVES: Json[] = [null, true, false, ...NUMBERS, ...STRINGS];
+/** Objects and arrays for `const` and `enum` (JSON equality: key order ignored, 1 and 1.0 equal). */
+const COMPOUNDS: Json[] = [{ a: 1 }, { b: "a", a: 1 }, [1, "a"], [], {}, { a: [null] }];
 const TYPES = ["object", "array", "string", "number", "integer", "boolean", "null"];
 const PATTERNS = ["^a", "b$", "^[A-Z]\\d$", "\\p{L}", "^.$", "^(ab|c)*$"];
 const FORMATS = ["uri", "uri-template", "byte", "email", "date-time"];
@@ -39,8 +41,9 @@ const schemaArbitrary = fc.letrec<{ node: SchemaObject; leaf: SchemaObject; obje
   node: fc.oneof({ depthSize: "small", withCrossShrink: true }, tie("leaf"), tie("object"), tie("array"), tie("combo")),
   leaf: fc.oneof(
     fc.record({ type: fc.oneof(fc.constantFrom(...TYPES), fc.uniqueArray(fc.constantFrom(...TYPES), { minLength: 1, maxLength: 3 })) }),
-    fc.record({ const: fc.constantFrom(...LEAVES) }),
-    fc.record({ enum: fc.uniqueArray(fc.constantFrom(...LEAVES), { minLength: 1, maxLength: 4 }) }),
+    fc.record({ const: fc.constantFrom(...LEAVES, ...COMPOUNDS) }),
+    fc.record({ enum: fc.uniqueArray(fc.constantFrom(...LEAVES, ...COMPOUNDS), { minLength: 1, maxLength: 4 }) }),
+    fc.constant(false as unknown as SchemaObject),
     fc.record(
       { type: fc.constant("string"), minLength: fc.nat(3), maxLength: fc.nat(3), pattern: fc.constantFrom(...PATTERNS), format: fc.constantFrom(...FORMATS) },
       { requiredKeys: [] },
@@ -67,6 +70,8 @@ const schemaArbitrary = fc.letrec<{ node: SchemaObject; leaf: SchemaObject; obje
       additionalProperties: fc.oneof(fc.constant(false), tie("node")),
       minProperties: fc.nat(3),
       maxProperties: fc.nat(3),
+      dependentRequired: fc.dictionary(fc.constantFrom(...KEYS), fc.subarray(KEYS), { maxKeys: 2, noNullPrototype: true }),
+      dependentSchemas: fc.dictionary(fc.constantFrom(...KEYS), tie("node"), { maxKeys: 2, noNullPrototype: true }),
     },
     { requiredKeys: [] },
   ) as fc.Arbitrary<SchemaObject>,
@@ -88,8 +93,10 @@ const documentArbitrary = fc
   .tuple(schemaArbitrary.node, schemaArbitrary.node, fc.constantFrom("2020-12", "draft-07", "none"))
   .map(([root, definition, dialect]) => {
     const key = dialect === "draft-07" ? "definitions" : "$defs";
-    const text = JSON.stringify(root).replaceAll('"#/$defs/D"', JSON.stringify(`#/${key}/D`));
-    const withoutRefs = JSON.parse(JSON.stringify(definition).replace(/\{"\$ref":"#\/\$defs\/D"\}/g, "{}")) as SchemaObject;
+    // draft-07 spells dependentRequired and dependentSchemas as one keyword, dependencies.
+    const draft07 = (t: string) => (dialect === "draft-07" ? t.replaceAll('"dependentRequired":', '"dependencies":').replaceAll('"dependentSchemas":', '"dependencies":') : t);
+    const text = draft07(JSON.stringify(root).replaceAll('"#/$defs/D"', JSON.stringify(`#/${key}/D`)));
+    const withoutRefs = JSON.parse(draft07(JSON.stringify(definition).replace(/\{"\$ref":"#\/\$defs\/D"\}/g, "{}"))) as SchemaObject;
     return {
       ...(dialect === "2020-12" ? { $schema: "https://json-schema.org/draft/2020-12/schema" } : dialect === "draft-07" ? { $schema: "http://json-schema.org/draft-07/schema#" } : {}),
       ...(JSON.parse(text) as SchemaObject),
@@ -172,7 +179,7 @@ describe("codegen/tools: tool validators compiled by generate --tools agree with
 
     // Not vacuous: every keyword was generated many times, and many schemas saw both verdicts.
     for (const keyword of ["type", "const", "enum", "minLength", "maxLength", "pattern", "format", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf",
-      "properties", "required", "additionalProperties", "minProperties", "maxProperties", "items", "minItems", "maxItems", "uniqueItems",
+      "properties", "required", "additionalProperties", "minProperties", "maxProperties", "items", "minItems", "maxItems", "uniqueItems", "dependentRequired", "dependentSchemas", "dependencies",
       "anyOf", "oneOf", "allOf", "not", "if", "then", "else", "$ref", "$defs", "definitions"])
       expect(keywords.get(keyword) ?? 0, `schemas using ${keyword}`).to.be.at.least(10);
     expect(valid / values, "share of valid values").to.be.within(0.1, 0.9);
