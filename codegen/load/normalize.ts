@@ -95,12 +95,22 @@ export function normalize(raw: unknown, pointer: string, ctx: NormalizeContext):
         node.additionalProperties = value === false || isNothing(value) ? false : normalize(value, at, ctx);
         break;
       case "propertyNames":
+        if (ctx.tool) {
+          node.propertyNames = normalize(value, at, ctx);
+          break;
+        }
         // Every JSON property name is a string: `{ type: "string" }` constrains nothing (zod's z.record writes it).
         if (!isPlainObject(value) || Object.keys(value).length !== 1 || value.type !== "string")
           fail(at, `only propertyNames { "type": "string" } (no constraint) is supported, found ${JSON.stringify(value)}`);
         break;
       case "items":
-        if (Array.isArray(value)) fail(at, "tuple-form items is not supported");
+        if (Array.isArray(value)) {
+          // draft-07's tuple form: positional schemas, then additionalItems for the rest.
+          if (!ctx.tool || ctx.dialect !== "draft-07") fail(at, "the array form of items is draft-07's (2020-12 spells it prefixItems)");
+          node.prefixItems = value.map((item, i) => normalize(item, childPointer(at, i), ctx));
+          if (raw.additionalItems !== undefined) node.items = normalize(raw.additionalItems, childPointer(pointer, "additionalItems"), ctx);
+          break;
+        }
         node.items = normalize(value, at, ctx);
         break;
       case "maxItems":
@@ -188,6 +198,33 @@ function readToolKeyword(node: Mutable, keyword: string, value: unknown, at: str
     case "minProperties":
     case "maxProperties":
       node[keyword] = count();
+      break;
+    case "prefixItems":
+      if (ctx.dialect !== "2020-12") return ctx.tool?.unread(keyword, at);
+      if (!Array.isArray(value)) fail(at, "prefixItems must be an array of schemas");
+      node.prefixItems = (value as unknown[]).map((item, i) => normalize(item, childPointer(at, i), ctx));
+      break;
+    case "additionalItems":
+      // Read with the array form of items (draft-07); alone it does nothing.
+      break;
+    case "contains":
+      node.contains = normalize(value, at, ctx);
+      break;
+    case "minContains":
+    case "maxContains":
+      if (ctx.dialect !== "2020-12") return ctx.tool?.unread(keyword, at);
+      node[keyword] = count();
+      break;
+    case "patternProperties":
+      if (!isPlainObject(value)) fail(at, "patternProperties must be an object");
+      node.patternProperties = Object.entries(value as Raw).map(([source, schema]) => {
+        try {
+          new RegExp(source, "u");
+        } catch (error) {
+          fail(childPointer(at, source), `not a valid regular expression with the u flag (as ajv compiles it): ${(error as Error).message}`);
+        }
+        return { pattern: source, schema: normalize(schema, childPointer(at, source), ctx) };
+      });
       break;
     case "dependentRequired":
     case "dependentSchemas":

@@ -50,6 +50,16 @@ export interface Schema {
   readonly exclusiveMinimum?: number;
   readonly exclusiveMaximum?: number;
   readonly multipleOf?: number;
+  /** Positional schemas: 2020-12 `prefixItems`, draft-07's array form of `items`. `items` then checks the elements after them. */
+  readonly prefixItems?: readonly Schema[];
+  /** `contains`, with 2020-12's `minContains` / `maxContains`. */
+  readonly contains?: Schema;
+  readonly minContains?: number;
+  readonly maxContains?: number;
+  /** `patternProperties`: each property whose name matches (ECMAScript, u flag) is checked by the schema. */
+  readonly patternProperties?: readonly { readonly pattern: string; readonly schema: Schema }[];
+  /** `propertyNames`: every property name, as a string, matches the schema. */
+  readonly propertyNames?: Schema;
   /** A `const` that is an object or an array, compared by JSON equality. */
   readonly constJson?: unknown;
   /** An `enum` with an object or array among its values (all of them here), compared by JSON equality. */
@@ -93,6 +103,7 @@ export const JSON_TYPES: ReadonlySet<string> = new Set<JsonType>([
 export const TOOL_KEYWORDS: ReadonlySet<string> = new Set([
   "oneOf", "not", "if", "then", "else", "pattern", "minLength", "maxLength", "minItems", "uniqueItems",
   "minProperties", "maxProperties", "exclusiveMinimum", "exclusiveMaximum", "multipleOf", "dependentRequired", "dependentSchemas", "dependencies",
+  "prefixItems", "additionalItems", "contains", "minContains", "maxContains", "patternProperties",
 ]);
 
 export const FORMATS: ReadonlySet<string> = new Set<Format>(["byte", "uri", "uri-template", "email", "date", "date-time", "time", "uuid", "ipv4", "ipv6", "hostname"]);

@@ -137,6 +137,9 @@ function formatsOf(schema: Schema): { pointer: string; format: string }[] {
     ...(schema.allOf ?? []),
     ...(schema.oneOf ?? []),
     ...(schema.dependentSchemas ?? []).map((d) => d.schema),
+    ...(schema.prefixItems ?? []),
+    ...(schema.patternProperties ?? []).map((p) => p.schema),
+    ...[schema.contains, schema.propertyNames].filter((s): s is Schema => s !== undefined),
   ];
   return [...found, ...children.flatMap(formatsOf)];
 }

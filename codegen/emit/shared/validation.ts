@@ -277,6 +277,36 @@ export function isMultipleOf(value: number, divisor: number): boolean {
   return quotient === parseInt(String(quotient), 10);
 }
 
+/** contains: how many elements pass `test` (stops counting past `max`). */
+export function countOf(values: readonly unknown[], test: (value: unknown) => boolean, max = Infinity): number {
+  let count = 0;
+  for (let i = 0; i < values.length && count <= max; i++) if (test(values[i])) count++;
+  return count;
+}
+
+/** items after prefixItems (or draft-07's additionalItems): every element from `start` on passes `test`. */
+export function everyFrom(values: readonly unknown[], start: number, test: (value: unknown) => boolean): boolean {
+  for (let i = start; i < values.length; i++) if (!test(values[i])) return false;
+  return true;
+}
+
+/** prefixItems: element `index`, when the array has one, passes `test`. */
+export function itemPasses(values: readonly unknown[], index: number, test: (value: unknown) => boolean): boolean {
+  return index >= values.length || test(values[index]);
+}
+
+/** patternProperties: every property whose name matches `pattern` has a value that passes `test`. */
+export function everyMatching(object: Record<string, unknown>, pattern: RegExp, test: (value: unknown) => boolean): boolean {
+  for (const key in object) if (pattern.test(key) && !test(object[key])) return false;
+  return true;
+}
+
+/** propertyNames: every property name passes `test`. */
+export function everyKey(object: Record<string, unknown>, test: (value: unknown) => boolean): boolean {
+  for (const key in object) if (!test(key)) return false;
+  return true;
+}
+
 /** uniqueItems: no two elements are equal as JSON values (deep, key order ignored). */
 export function hasUniqueItems(values: readonly unknown[]): boolean {
   for (let i = 1; i < values.length; i++) for (let j = 0; j < i; j++) if (jsonEqual(values[i], values[j])) return false;

@@ -14,6 +14,7 @@ export const concat = (...parts: Expr[]): Expr => ({ kind: "concat", parts });
 export const text = (message: string): Expr => literal(message);
 export const matches = (branch: Branch): Expr => ({ kind: "matches", branch });
 export const name = (identifier: string): Expr => ({ kind: "name", name: identifier });
+export const test = (branch: Branch): Expr => ({ kind: "test", branch });
 /** The subject has `key` as an own property (JSON Schema's "present"). */
 export const has = (key: string): Expr => call("Object.prototype.hasOwnProperty.call", SUBJECT, literal(key));
 
@@ -70,6 +71,8 @@ export function subjectCount(e: Expr): number {
       return 1;
     case "literal":
     case "name":
+    case "arrow":
+    case "test":
       return 0;
     case "member":
       return subjectCount(e.object);
@@ -102,6 +105,10 @@ export function print(e: Expr, subject: string): string {
       return Object.is(e.value, -0) ? "0" : JSON.stringify(e.value);
     case "name":
       return e.name;
+    case "arrow":
+      return `(item) => ${print(e.body, "item")}`;
+    case "test":
+      throw new Error(`a sub-schema test (${e.branch.pointer}) must be expanded before printing`);
     case "member":
       return access(p(e.object), e.name);
     case "call":

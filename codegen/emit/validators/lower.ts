@@ -29,6 +29,10 @@ import { oneOf } from "./keywords/one-of.js";
 import { pattern } from "./keywords/pattern.js";
 import { uniqueItems } from "./keywords/unique-items.js";
 import { dependentRequired } from "./keywords/dependent-required.js";
+import { contains } from "./keywords/contains.js";
+import { patternProperties } from "./keywords/pattern-properties.js";
+import { prefixItems } from "./keywords/prefix-items.js";
+import { propertyNames } from "./keywords/property-names.js";
 import { dependentSchemas } from "./keywords/dependent-schemas.js";
 
 /**
@@ -38,8 +42,8 @@ import { dependentSchemas } from "./keywords/dependent-schemas.js";
 const KEYWORDS: readonly Keyword[] = [
   constKeyword,
   enumKeyword,
-  ...[properties, required, additionalProperties, minProperties, maxProperties, dependentRequired, dependentSchemas],
-  ...[maxItems, minItems, uniqueItems, items],
+  ...[properties, required, patternProperties, additionalProperties, propertyNames, minProperties, maxProperties, dependentRequired, dependentSchemas],
+  ...[maxItems, minItems, uniqueItems, prefixItems, items, contains],
   ...[minimum, maximum, exclusiveMinimum, exclusiveMaximum, multipleOf],
   ...[format, pattern, minLength, maxLength],
   ...[anyOf, allOf, oneOf, not, conditional],
