@@ -50,12 +50,22 @@ export function normalize(raw: unknown, pointer: string, ctx: NormalizeContext):
   if (raw === false && ctx.tool) return { pointer, not: { pointer } };
   if (!isPlainObject(raw)) return fail(pointer, `expected a schema object, found ${JSON.stringify(raw)}`);
 
+  // draft-07 section 8.3: beside $ref every keyword is ignored.
+  if (ctx.tool && ctx.dialect === "draft-07" && typeof raw.$ref === "string") return { pointer, ref: ctx.tool.resolveRef(raw.$ref, childPointer(pointer, "$ref")) };
   const node: { -readonly [K in keyof Schema]: Schema[K] } = { pointer };
   for (const [keyword, value] of Object.entries(raw)) {
     const at = childPointer(pointer, keyword);
     switch (keyword) {
       case "$schema":
         if (value !== ctx.declared) fail(at, `a nested $schema must be the document's (${JSON.stringify(ctx.declared)}), found ${JSON.stringify(value)}`);
+        break;
+      // Identifiers and nested definitions: the loader's index resolves references through them.
+      case "$id":
+      case "$anchor":
+      case "$dynamicAnchor":
+      case "$defs":
+      case "definitions":
+        if (!ctx.tool) fail(at, `unsupported keyword "${keyword}"`);
         break;
       case "$ref":
         node.ref = ctx.tool ? ctx.tool.resolveRef(value, at) : resolveRef(value, at, ctx, fail);

@@ -27,6 +27,7 @@ const MAP = new Set(["properties", "patternProperties", "$defs", "definitions", 
 export class SchemaIndex {
   private readonly byUri = new Map<string, Located>();
   private readonly located = new Map<object, Located>();
+  private readonly byLocation = new Map<string, Located>();
   /** Resource URI -> its dynamic anchors' names. */
   private readonly dynamicAnchors = new Map<string, Set<string>>();
   /** Document URI -> its root (for pointers into places no schema keyword reaches). */
@@ -66,6 +67,7 @@ export class SchemaIndex {
       }
       const located: Located = { schema: node, base: here, location: `${prefix}${pointer}`, dialect };
       if (!this.located.has(node)) this.located.set(node, located);
+      this.byLocation.set(located.location, located);
       for (const r of scopes) this.register(`${r.uri}#${r.pointer}`, located);
       if (here !== base) this.register(here, located);
       if (dialect === "2020-12") {
@@ -117,6 +119,11 @@ export class SchemaIndex {
       node = (node as Record<string, unknown>)[token];
     }
     return this.located.get(node as object) ?? { schema: node, base: resource.base, location: `${resource.location}${fragment.startsWith("/") ? fragment : ""}`, dialect: resource.dialect };
+  }
+
+  /** The schema at a location (`#/properties/a`, with the document's prefix). */
+  atLocation(location: string): Located | undefined {
+    return this.byLocation.get(location);
   }
 
   where(schema: object): Located | undefined {
