@@ -94,6 +94,8 @@ function typeTest(type: string): (value: unknown) => boolean {
 }
 
 const own = (object: object, key: string) => Object.prototype.hasOwnProperty.call(object, key);
+/** A property is present: JSON holds no undefined, so a read decides, except for names Object.prototype has. */
+const present = (object: Record<string, unknown>, key: string) => (key in Object.prototype ? own(object, key) : object[key] !== undefined);
 
 export function compileSchema(schema: unknown, options: CompileOptions = {}): CompiledValidator {
   const index = new SchemaIndex(options.remotes ?? {}, options.dialect ?? "2020-12");
@@ -211,8 +213,8 @@ class Compiler {
     return (value, path, issues, ev, scope) => {
       const inner = enter(scope);
       let valid = true;
-      for (const keyword of keywords) {
-        if (!keyword(value, path, issues, ev, inner)) {
+      for (let k = 0; k < keywords.length; k++) {
+        if (!keywords[k]!(value, path, issues, ev, inner)) {
           valid = false;
           if (!issues && !ev) return false;
         }
@@ -448,7 +450,7 @@ class Compiler {
         if (!isObject(v)) return true;
         let valid = true;
         for (const n of names)
-          if (!own(v, n)) {
+          if (!present(v, n)) {
             valid = false;
             if (!i) return false;
             i.push({ path: p, schemaPath, keyword: "required", message: `must have required property '${n}'` });
@@ -485,7 +487,7 @@ class Compiler {
       });
     }
     const properties = isObject(s.properties)
-      ? Object.entries(s.properties).map(([name, sub]) => ({ name, token: `/${escapePointerToken(name)}`, validate: this.child(at, sub, "properties", name) }))
+      ? Object.entries(s.properties).map(([name, sub]) => ({ name, inherited: name in Object.prototype, token: `/${escapePointerToken(name)}`, validate: this.child(at, sub, "properties", name) }))
       : [];
     const patterns = isObject(s.patternProperties)
       ? Object.entries(s.patternProperties).map(([source, sub]) => ({ regex: pattern(source, `${at.location}/patternProperties`), validate: this.child(at, sub, "patternProperties", source) }))
@@ -499,16 +501,19 @@ class Compiler {
       if (!isObject(v)) return true;
       let valid = true;
       const mark = ev && ev.props !== true ? ev.props : null;
-      for (const { name, token, validate } of properties) {
-        if (!own(v, name)) continue;
+      for (let k = 0; k < properties.length; k++) {
+        const { name, inherited, token, validate } = properties[k]!;
+        // JSON holds no undefined: a read decides presence, except for names the prototype has.
+        const item = v[name];
+        if (item === undefined || (inherited && !own(v, name))) continue;
         mark?.add(name);
-        if (!validate(v[name], issues ? path + token : "", issues, null, scope)) {
+        if (!validate(item, issues ? path + token : "", issues, null, scope)) {
           valid = false;
           if (!issues && !ev) return false;
         }
       }
       if (patterns.length === 0 && !additional) return valid;
-      for (const key of Object.keys(v)) {
+      for (const key in v) {
         let matched = known.has(key);
         for (const { regex, validate } of patterns) {
           if (!regex.test(key)) continue;
