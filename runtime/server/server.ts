@@ -108,6 +108,8 @@ export interface ServerOptions<
    * checked; docs/validators.md, "Formats"). `generate --tools --assert-formats` is the same at build time.
    */
   readonly toolSchemaFormats?: "annotation" | "assert";
+  /** Documents tool schemas may `$ref` by URI (`{ "https://example.com/defs.json": {...} }`); nothing is ever fetched. */
+  readonly toolSchemaRemotes?: Readonly<Record<string, unknown>>;
   /**
    * Tool validators compiled at build time (`mcp-codegen generate --tools mcp.server.json --out
    * <dir>`, its `toolValidators`): a tool registered with the very schema they were compiled from
@@ -197,7 +199,10 @@ export class McpServer<Types extends RevisionTypes = any> {
   constructor(options: ServerOptions) {
     this.logger = options.logger ?? stderrLogger;
     this.isVisible = options.visible;
-    this.schemas = new SchemaCompiler(this.logger, options.toolSchemaEngine, options.toolSchemaFormats ? { formats: options.toolSchemaFormats } : {});
+    this.schemas = new SchemaCompiler(this.logger, options.toolSchemaEngine, {
+      ...(options.toolSchemaFormats && { formats: options.toolSchemaFormats }),
+      ...(options.toolSchemaRemotes && { remotes: options.toolSchemaRemotes }),
+    });
     this.tools = new ToolRegistry(this.schemas, this.logger, options.toolValidators);
     const sealer = new Sealer(options.secret);
     this.paginator = new Paginator(options.pageSize ?? 100, sealer);

@@ -140,6 +140,21 @@ describe("server tools", () => {
       await client.close();
     });
 
+    it("a $ref to another document resolves from toolSchemaRemotes, never fetched; without it the call fails naming the reference", async () => {
+      const schema: Schema = { type: "object", properties: { id: { $ref: "https://example.com/defs.json#/$defs/id" } }, required: ["id"] };
+      const remotes = { "https://example.com/defs.json": { $defs: { id: { type: "string", pattern: "^[a-z]+$" } } } };
+      const server = createServer({ name: "tools-test", version: "1.0.0", logger: silentLogger, toolSchemaRemotes: remotes }).tool({ name: "t", inputSchema: schema }, ok);
+      const client = await connectClient(server, "2025-11-25");
+      expect((await client.callTool("t", { id: "abc" })).isError).to.equal(undefined);
+      expect(textOf(await client.callTool("t", { id: "ABC" }))).to.match(/\/id: must match pattern/);
+      await client.close();
+      const bare = await connectClient(newServer().tool({ name: "t", inputSchema: schema }, ok), "2025-11-25");
+      const refused = await rejection(bare.callTool("t", { id: "abc" }));
+      expect(refused.code).to.equal(-32603);
+      expect(refused.message).to.contain("https://example.com/defs.json#/$defs/id").and.to.contain("nothing is fetched");
+      await bare.close();
+    });
+
     it("formats are annotations by default; toolSchemaFormats: \"assert\" checks uri, byte, email... by the protocol's rules", async () => {
       const schema: Schema = {
         type: "object",
