@@ -198,7 +198,8 @@ class Compiler {
     this.arrayKeywords(at, s, dialect, keywords, fail);
     // Last: they read the annotations of every other keyword of the node.
     if (dialect === "2020-12") this.unevaluated(at, s, keywords, fail);
-    return this.sequence(keywords, at);
+    const general = this.sequence(keywords, at);
+    return this.validation && isLeaf(s) ? leaf(s, general, this.formats === "assert") : general;
   }
 
   /** All keywords of a node: in a boolean check the first failure decides, unless annotations are being collected. */
@@ -677,6 +678,53 @@ class Compiler {
       });
     }
   }
+}
+
+/** Keywords a leaf schema may hold: tests of one value, no sub-schema, no reference. */
+const LEAF = new Set([
+  "type", "enum", "const", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf", "minLength", "maxLength", "pattern", "format",
+  "$schema", "$comment", "title", "description", "default", "examples", "deprecated", "readOnly", "writeOnly",
+]);
+
+function isLeaf(s: Record<string, unknown>): boolean {
+  for (const key in s) if (!LEAF.has(key)) return false;
+  return true;
+}
+
+/**
+ * A leaf schema (`{ type: "string", maxLength: 140, pattern: "..." }`, the most common node of a
+ * tool schema) as one function for a boolean check: its tests run inline rather than as one
+ * closure call per keyword. Collecting issues goes through `general`, the keyword closures.
+ */
+function leaf(s: Record<string, unknown>, general: Validate, assertFormats: boolean): Validate {
+  const types = s.type === undefined ? undefined : (Array.isArray(s.type) ? (s.type as string[]) : [s.type as string]).map(typeTest);
+  const num = (k: string) => (typeof s[k] === "number" ? (s[k] as number) : undefined);
+  const [minimum, maximum, exclusiveMinimum, exclusiveMaximum, multipleOf, minLength, maxLength] = ["minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf", "minLength", "maxLength"].map(num);
+  const regex = typeof s.pattern === "string" ? pattern(s.pattern, "") : undefined;
+  const format = assertFormats && typeof s.format === "string" ? FORMATS[s.format] : undefined;
+  const hasConst = own(s, "const");
+  const constant = s.const;
+  const values = Array.isArray(s.enum) ? (s.enum as unknown[]) : undefined;
+  const primitives = values?.every((x) => typeof x !== "object" || x === null) ? new Set(values) : undefined;
+  return (v, p, i, e, sc) => {
+    if (i) return general(v, p, i, e, sc);
+    if (types !== undefined && !(types.length === 1 ? types[0]!(v) : types.some((t) => t(v)))) return false;
+    if (typeof v === "string") {
+      if (minLength !== undefined && !(v.length >= 2 * minLength || (v.length >= minLength && stringLength(v) >= minLength))) return false;
+      if (maxLength !== undefined && !(v.length <= maxLength || stringLength(v) <= maxLength)) return false;
+      if (regex !== undefined && !regex.test(v)) return false;
+      if (format !== undefined && !format(v)) return false;
+    } else if (typeof v === "number") {
+      if (minimum !== undefined && !(v >= minimum)) return false;
+      if (maximum !== undefined && !(v <= maximum)) return false;
+      if (exclusiveMinimum !== undefined && !(v > exclusiveMinimum)) return false;
+      if (exclusiveMaximum !== undefined && !(v < exclusiveMaximum)) return false;
+      if (multipleOf !== undefined && !isMultipleOf(v, multipleOf)) return false;
+    }
+    if (hasConst && !jsonEqual(v, constant)) return false;
+    if (values !== undefined && !(primitives ? primitives.has(v) : values.some((x) => jsonEqual(v, x)))) return false;
+    return true;
+  };
 }
 
 const TYPES = new Set(["object", "array", "string", "number", "integer", "boolean", "null"]);
