@@ -85,8 +85,9 @@ export function normalize(raw: unknown, pointer: string, ctx: NormalizeContext):
         else node.const = primitive(value, at, fail);
         break;
       case "enum":
-        if (!Array.isArray(value) || value.length === 0) fail(at, "enum must be a non-empty array");
-        if (ctx.tool && !(value as unknown[]).every(isPrimitive)) node.enumJson = value as unknown[];
+        // An empty enum admits nothing; a tool schema may say so (the MCP schemas never do).
+        if (!Array.isArray(value) || (value.length === 0 && !ctx.tool)) fail(at, "enum must be a non-empty array");
+        if (ctx.tool && ((value as unknown[]).length === 0 || !(value as unknown[]).every(isPrimitive))) node.enumJson = value as unknown[];
         else node.enum = (value as unknown[]).map((v, i) => primitive(v, childPointer(at, i), fail));
         break;
       case "properties":

@@ -87,6 +87,10 @@ export const ANNOTATION_KEYWORDS = new Set([
   "deprecated",
   "readOnly",
   "writeOnly",
+  // Annotations in both dialects (2020-12 validation section 8; draft-07 section 8 lets validators skip them).
+  "contentMediaType",
+  "contentEncoding",
+  "contentSchema",
 ]);
 
 export const JSON_TYPES: ReadonlySet<string> = new Set<JsonType>([

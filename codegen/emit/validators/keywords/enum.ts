@@ -12,7 +12,7 @@ export const enumKeyword: Keyword = {
         kind: "assert",
         keyword: "enum",
         schemaPath: at(s, "enum"),
-        valid: or(values.map((value) => equals(value, ctx))),
+        valid: values.length === 0 ? literal(false) : or(values.map((value) => equals(value, ctx))),
         message: text(`must be one of ${values.map((e) => JSON.stringify(e)).join(", ")}`),
         then: [],
       },
