@@ -5,10 +5,16 @@
  *
  *   node --import tsx bench/tool-validators.ts [--quick]
  *
+ * then, on the JSON Schema Test Suite's schemas (every required file of draft2020-12 and draft7,
+ * each file's groups that both engines compile and get right), the runtime's own compiler
+ * (closures, its default engine) against ajv in the same run: validation of all the file's test
+ * data, and compiling all the file's schemas (a fresh compiler per run, its ajv instances warm).
+ *
  * - compiled:    `generate --tools`'s output (codegen/tools), as the runtime runs it
  *                (`precompiled`: `is`, and `check` only for a message on failure);
  * - ajv:         the runtime's SchemaCompiler "ajv" (compiles with `new Function`);
- * - interpreter: the runtime's SchemaCompiler "interpreter" (@cfworker/json-schema, what Workers use).
+ * - interpreter: the runtime's SchemaCompiler "interpreter" (its own compiler, to closures: the
+ *                default engine, and what Workers use).
  *
  * Each (value, engine) pair is timed by bench/support/pairs.ts (a loop of its own, a calibrated
  * iteration count, a warm-up, RUNS runs interleaved across engines, CPU time); the table gives the
@@ -92,3 +98,75 @@ for (const c of CASES) {
 const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
 for (const row of rows) console.log(row.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join("  "));
 removeDir(compiled.dir);
+
+// ---------------------------------------------------------------------------------------------
+// The suite's schemas: our compiler (closures) vs ajv, validation and compile time.
+// ---------------------------------------------------------------------------------------------
+const { asToolSchema, suiteFiles, suiteGroups } = await import("../test/support/json-schema-suite.js");
+type Engine = "interpreter" | "ajv";
+const ENGINES: readonly Engine[] = ["interpreter", "ajv"];
+const freshCompiler = (kind: Engine) => {
+  const compiler = new SchemaCompiler(silentLogger, kind);
+  void compiler.load();
+  // Warm: ajv's instance of each dialect is made on first use, once per server.
+  compiler.compile({ $schema: "http://json-schema.org/draft-07/schema#" });
+  compiler.compile({ $schema: "https://json-schema.org/draft/2020-12/schema" });
+  return compiler;
+};
+const cpuMs = () => {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1000;
+};
+console.log(`\nThe JSON Schema Test Suite's schemas (required files, groups both engines get right): ours (closures) / ajv, median of ${RUNS} runs`);
+const suiteRows = [["file", "groups", "validate ours/ajv", "compile ajv/ours"]];
+const validateRatios: number[] = [];
+const compileRatios: number[] = [];
+for (const draft of ["draft2020-12", "draft7"] as const) {
+  for (const file of suiteFiles(draft)) {
+    const groups = suiteGroups(draft, file)
+      .map((g) => ({ ...g, schema: asToolSchema(draft, g.schema) }))
+      .filter((g) =>
+        ENGINES.every((kind) => {
+          try {
+            const validate = freshCompiler(kind).compile(g.schema);
+            return g.tests.every((t) => (validate(t.data) === undefined) === t.valid);
+          } catch {
+            return false;
+          }
+        }),
+      );
+    if (groups.length === 0) continue;
+    const data = groups.flatMap((g) => g.tests.map((t) => t.data));
+    const pairs = ENGINES.map((kind) => {
+      const compiler = freshCompiler(kind);
+      const validators = groups.map((g) => compiler.compile(g.schema));
+      return newPair(kind, (values) => {
+        let k = 0;
+        let accepted = 0;
+        groups.forEach((g, i) => g.tests.forEach(() => (validators[i]!((values as unknown[])[k++]) === undefined ? accepted++ : 0)));
+        return accepted >= 0;
+      });
+    });
+    for (const pair of pairs) calibrate(pair, data, TIMING);
+    for (const pair of pairs) timeRun(pair, data, TIMING);
+    for (const pair of pairs) pair.opsPerSecond.length = 0;
+    for (let run = 0; run < RUNS; run++) for (const pair of pairs) timeRun(pair, data, TIMING);
+    const [ours, ajv] = pairs.map((p) => median(p.opsPerSecond)) as [number, number];
+    const compileMs: Record<Engine, number[]> = { interpreter: [], ajv: [] };
+    for (let run = 0; run < RUNS; run++)
+      for (const kind of ENGINES) {
+        const compiler = freshCompiler(kind);
+        const schemas = groups.map((g) => structuredClone(g.schema));
+        const start = cpuMs();
+        for (const schema of schemas) compiler.compile(schema);
+        compileMs[kind].push(cpuMs() - start);
+      }
+    const compileRatio = median(compileMs.ajv) / Math.max(median(compileMs.interpreter), 0.001);
+    validateRatios.push(ours / ajv);
+    compileRatios.push(compileRatio);
+    suiteRows.push([`${draft}/${file}`, String(groups.length), `${(ours / ajv).toFixed(2)}x`, `${compileRatio.toFixed(1)}x`]);
+  }
+}
+const suiteWidths = suiteRows[0]!.map((_, i) => Math.max(...suiteRows.map((r) => r[i]!.length)));
+for (const row of suiteRows) console.log(row.map((cell, i) => (i === 0 ? cell.padEnd(suiteWidths[i]!) : cell.padStart(suiteWidths[i]!))).join("  "));
+console.log(`median over files: validation ours/ajv ${median(validateRatios).toFixed(2)}x (min ${Math.min(...validateRatios).toFixed(2)}x), compile ajv/ours ${median(compileRatios).toFixed(1)}x (min ${Math.min(...compileRatios).toFixed(1)}x)`);

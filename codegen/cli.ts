@@ -33,7 +33,7 @@ interface Command {
 
 const COMMANDS: Record<string, Command> = {
   generate: {
-    usage: "generate [--out <dir>] [--revision R ...] [--schema|--extension <file> --name N] [--tools <manifest>] [--force]",
+    usage: "generate [--out <dir>] [--revision R ...] [--schema|--extension <file> --name N] [--tools <manifest> [--assert-formats]] [--force]",
     summary: "regenerate generated/ from the pinned schemas, or write revision and extension modules (and compiled tool validators) into your project with --out",
     options: {
       revision: { type: "string", multiple: true, short: "r", description: "only this pinned revision (repeatable)", placeholder: "R" },
@@ -47,6 +47,7 @@ const COMMANDS: Record<string, Command> = {
       name: { type: "string", description: "with --schema: the revision's name; with --extension: its identifier (vendor/name)", placeholder: "R|ID" },
       core: { type: "string", description: "with --extension: the revision its schema builds on (default: the latest pinned)", placeholder: "R" },
       tools: { type: "string", description: "with --out: compile the tool schemas of this mcp.server.json into <dir>/tools.ts (createServer({ toolValidators }))", placeholder: "manifest" },
+      "assert-formats": { type: "boolean", description: "with --tools: assert formats email, date, date-time, time, uuid, uri, ipv4, ipv6, hostname... (default: annotations, as JSON Schema 2020-12 says)" },
       force: { type: "boolean", description: "ignore the stamp and regenerate everything requested" },
       ...ROOT_OPTION,
     },
@@ -421,9 +422,9 @@ async function checkProject(root: string): Promise<number> {
 async function generateTools(values: Record<string, unknown>): Promise<number> {
   if (typeof values.out !== "string") throw new UsageError("--tools goes with --out: generate --tools mcp.server.json --out src/generated");
   const { generateTools: run } = await import("./tool-validators/generate.js");
-  const report = await run(values.tools as string, values.out);
+  const report = await run(values.tools as string, values.out, false, values["assert-formats"] === true ? true : undefined);
   console.log(`  ${report.tools} tools compiled into ${join(values.out, "tools.ts")}: ${report.written.length} written, ${report.unchanged.length} unchanged`);
-  for (const { pointer, format } of report.annotatedFormats) console.log(`  note: format "${format}" at ${pointer} is an annotation (as in the runtime's ajv): not checked`);
+  for (const { pointer, format } of report.annotatedFormats) console.log(`  note: format "${format}" at ${pointer} is an annotation: not checked (--assert-formats asserts it, when mcp-codegen implements it)`);
   for (const { pointer, message } of report.warnings) console.error(`  warning: ${values.tools} ${pointer}: ${message}`);
   console.log(`Use them: import { toolValidators } from "${importPath(join(values.out, "tools.js"))}" (from the project's root folder; from elsewhere, relative to that file), then createServer({ toolValidators, ... })`);
   return 0;

@@ -44,7 +44,7 @@ export interface Manifest {
   /** The revision and extension modules' files (relative to the folder) and their sha256. */
   readonly files?: Record<string, string>;
   /** `generate --tools`: the manifest the tool validators were compiled from, and their files. */
-  readonly tools?: { readonly manifest: string; readonly sha256: string; readonly generator: string; readonly files: Record<string, string> };
+  readonly tools?: { readonly manifest: string; readonly sha256: string; readonly generator: string; readonly files: Record<string, string>; readonly assertFormats?: true };
 }
 
 /** A file a fresh generation would write differently, and why. */

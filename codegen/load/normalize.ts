@@ -28,6 +28,8 @@ export interface NormalizeContext {
    */
   readonly tool?: {
     readonly resolveRef: (ref: unknown, at: string) => string;
+    /** Assert the formats of FORMATS (docs/validators.md, "Formats"); else every format is an annotation. */
+    readonly assertFormats?: boolean;
     /** A keyword this compiler does not read: reported (all of them, then refused or warned about), and skipped. */
     readonly unread: (keyword: string, at: string) => void;
   };
@@ -44,14 +46,26 @@ export function normalize(raw: unknown, pointer: string, ctx: NormalizeContext):
     throw new GenerationError(ctx.revision, at, reason);
   };
   if (raw === true) return { pointer };
+  // `false` admits nothing: `not` of the schema that admits everything.
+  if (raw === false && ctx.tool) return { pointer, not: { pointer } };
   if (!isPlainObject(raw)) return fail(pointer, `expected a schema object, found ${JSON.stringify(raw)}`);
 
+  // draft-07 section 8.3: beside $ref every keyword is ignored.
+  if (ctx.tool && ctx.dialect === "draft-07" && typeof raw.$ref === "string") return { pointer, ref: ctx.tool.resolveRef(raw.$ref, childPointer(pointer, "$ref")) };
   const node: { -readonly [K in keyof Schema]: Schema[K] } = { pointer };
   for (const [keyword, value] of Object.entries(raw)) {
     const at = childPointer(pointer, keyword);
     switch (keyword) {
       case "$schema":
         if (value !== ctx.declared) fail(at, `a nested $schema must be the document's (${JSON.stringify(ctx.declared)}), found ${JSON.stringify(value)}`);
+        break;
+      // Identifiers and nested definitions: the loader's index resolves references through them.
+      case "$id":
+      case "$anchor":
+      case "$dynamicAnchor":
+      case "$defs":
+      case "definitions":
+        if (!ctx.tool) fail(at, `unsupported keyword "${keyword}"`);
         break;
       case "$ref":
         node.ref = ctx.tool ? ctx.tool.resolveRef(value, at) : resolveRef(value, at, ctx, fail);
@@ -67,11 +81,14 @@ export function normalize(raw: unknown, pointer: string, ctx: NormalizeContext):
         break;
       }
       case "const":
-        node.const = primitive(value, at, fail);
+        if (ctx.tool && !isPrimitive(value)) node.constJson = value;
+        else node.const = primitive(value, at, fail);
         break;
       case "enum":
-        if (!Array.isArray(value) || value.length === 0) fail(at, "enum must be a non-empty array");
-        node.enum = (value as unknown[]).map((v, i) => primitive(v, childPointer(at, i), fail));
+        // An empty enum admits nothing; a tool schema may say so (the MCP schemas never do).
+        if (!Array.isArray(value) || (value.length === 0 && !ctx.tool)) fail(at, "enum must be a non-empty array");
+        if (ctx.tool && ((value as unknown[]).length === 0 || !(value as unknown[]).every(isPrimitive))) node.enumJson = value as unknown[];
+        else node.enum = (value as unknown[]).map((v, i) => primitive(v, childPointer(at, i), fail));
         break;
       case "properties":
         if (!isPlainObject(value)) fail(at, "properties must be an object");
@@ -89,12 +106,22 @@ export function normalize(raw: unknown, pointer: string, ctx: NormalizeContext):
         node.additionalProperties = value === false || isNothing(value) ? false : normalize(value, at, ctx);
         break;
       case "propertyNames":
+        if (ctx.tool) {
+          node.propertyNames = normalize(value, at, ctx);
+          break;
+        }
         // Every JSON property name is a string: `{ type: "string" }` constrains nothing (zod's z.record writes it).
         if (!isPlainObject(value) || Object.keys(value).length !== 1 || value.type !== "string")
           fail(at, `only propertyNames { "type": "string" } (no constraint) is supported, found ${JSON.stringify(value)}`);
         break;
       case "items":
-        if (Array.isArray(value)) fail(at, "tuple-form items is not supported");
+        if (Array.isArray(value)) {
+          // draft-07's tuple form: positional schemas, then additionalItems for the rest.
+          if (!ctx.tool || ctx.dialect !== "draft-07") fail(at, "the array form of items is draft-07's (2020-12 spells it prefixItems)");
+          node.prefixItems = value.map((item, i) => normalize(item, childPointer(at, i), ctx));
+          if (raw.additionalItems !== undefined) node.items = normalize(raw.additionalItems, childPointer(pointer, "additionalItems"), ctx);
+          break;
+        }
         node.items = normalize(value, at, ctx);
         break;
       case "maxItems":
@@ -107,7 +134,8 @@ export function normalize(raw: unknown, pointer: string, ctx: NormalizeContext):
         node[keyword] = value as number;
         break;
       case "format":
-        if (ctx.tool && typeof value === "string" && !FORMATS.has(value)) {
+        // Tool schemas: an annotation (2020-12's default) unless the user asked for assertion.
+        if (ctx.tool && typeof value === "string" && (!ctx.tool.assertFormats || !FORMATS.has(value))) {
           node.annotatedFormat = value;
           break;
         }
@@ -182,6 +210,49 @@ function readToolKeyword(node: Mutable, keyword: string, value: unknown, at: str
     case "maxProperties":
       node[keyword] = count();
       break;
+    case "prefixItems":
+      if (ctx.dialect !== "2020-12") return ctx.tool?.unread(keyword, at);
+      if (!Array.isArray(value)) fail(at, "prefixItems must be an array of schemas");
+      node.prefixItems = (value as unknown[]).map((item, i) => normalize(item, childPointer(at, i), ctx));
+      break;
+    case "additionalItems":
+      // Read with the array form of items (draft-07); alone it does nothing.
+      break;
+    case "contains":
+      node.contains = normalize(value, at, ctx);
+      break;
+    case "minContains":
+    case "maxContains":
+      if (ctx.dialect !== "2020-12") return ctx.tool?.unread(keyword, at);
+      node[keyword] = count();
+      break;
+    case "patternProperties":
+      if (!isPlainObject(value)) fail(at, "patternProperties must be an object");
+      node.patternProperties = Object.entries(value as Raw).map(([source, schema]) => {
+        try {
+          new RegExp(source, "u");
+        } catch (error) {
+          fail(childPointer(at, source), `not a valid regular expression with the u flag (as ajv compiles it): ${(error as Error).message}`);
+        }
+        return { pattern: source, schema: normalize(schema, childPointer(at, source), ctx) };
+      });
+      break;
+    case "dependentRequired":
+    case "dependentSchemas":
+    case "dependencies": {
+      // draft-07 has `dependencies` (both forms); 2020-12 split it in two and dropped it (an unknown keyword there).
+      if ((keyword === "dependencies") !== (ctx.dialect === "draft-07")) return ctx.tool?.unread(keyword, at);
+      if (!isPlainObject(value)) fail(at, `${keyword} must be an object`);
+      for (const [name, dependency] of Object.entries(value as Raw)) {
+        const where = childPointer(at, name);
+        if (keyword !== "dependentSchemas" && Array.isArray(dependency)) {
+          if (!dependency.every((n) => typeof n === "string")) fail(where, "must be an array of property names");
+          node.dependentRequired = [...(node.dependentRequired ?? []), { name, required: dependency as string[], keyword }];
+        } else if (keyword !== "dependentRequired") node.dependentSchemas = [...(node.dependentSchemas ?? []), { name, schema: normalize(dependency, where, ctx), keyword }];
+        else fail(where, "must be an array of property names");
+      }
+      break;
+    }
   }
 }
 
@@ -197,6 +268,10 @@ function resolveRef(
   const name = unescapeToken(value.slice(prefix.length));
   if (!ctx.definitionNames.has(name)) return fail(at, `dangling $ref: no definition "${name}"`);
   return name;
+}
+
+function isPrimitive(value: unknown): boolean {
+  return value === null || ["string", "number", "boolean"].includes(typeof value);
 }
 
 function primitive(value: unknown, at: string, fail: (at: string, reason: string) => never): JsonPrimitive {

@@ -8,7 +8,7 @@
 export type { Dialect } from "../../runtime/shared/dialect.js";
 export type JsonType = "object" | "array" | "string" | "number" | "integer" | "boolean" | "null";
 export type JsonPrimitive = string | number | boolean | null;
-export type Format = "byte" | "uri" | "uri-template";
+export type Format = "byte" | "uri" | "uri-template" | "email" | "date" | "date-time" | "time" | "uuid" | "ipv4" | "ipv6" | "hostname";
 
 export interface Property {
   readonly name: string;
@@ -50,6 +50,24 @@ export interface Schema {
   readonly exclusiveMinimum?: number;
   readonly exclusiveMaximum?: number;
   readonly multipleOf?: number;
+  /** Positional schemas: 2020-12 `prefixItems`, draft-07's array form of `items`. `items` then checks the elements after them. */
+  readonly prefixItems?: readonly Schema[];
+  /** `contains`, with 2020-12's `minContains` / `maxContains`. */
+  readonly contains?: Schema;
+  readonly minContains?: number;
+  readonly maxContains?: number;
+  /** `patternProperties`: each property whose name matches (ECMAScript, u flag) is checked by the schema. */
+  readonly patternProperties?: readonly { readonly pattern: string; readonly schema: Schema }[];
+  /** `propertyNames`: every property name, as a string, matches the schema. */
+  readonly propertyNames?: Schema;
+  /** A `const` that is an object or an array, compared by JSON equality. */
+  readonly constJson?: unknown;
+  /** An `enum` with an object or array among its values (all of them here), compared by JSON equality. */
+  readonly enumJson?: readonly unknown[];
+  /** `dependentRequired` (2020-12) and the array form of draft-07's `dependencies`: if the property is present, these must be too. */
+  readonly dependentRequired?: readonly { readonly name: string; readonly required: readonly string[]; readonly keyword: string }[];
+  /** `dependentSchemas` (2020-12) and the schema form of draft-07's `dependencies`: if the property is present, the object must match. */
+  readonly dependentSchemas?: readonly { readonly name: string; readonly schema: Schema; readonly keyword: string }[];
   /** A format no validator here asserts (`email`, `date-time`...): an annotation, as in the runtime's ajv. */
   readonly annotatedFormat?: string;
   /**
@@ -69,6 +87,10 @@ export const ANNOTATION_KEYWORDS = new Set([
   "deprecated",
   "readOnly",
   "writeOnly",
+  // Annotations in both dialects (2020-12 validation section 8; draft-07 section 8 lets validators skip them).
+  "contentMediaType",
+  "contentEncoding",
+  "contentSchema",
 ]);
 
 export const JSON_TYPES: ReadonlySet<string> = new Set<JsonType>([
@@ -84,10 +106,11 @@ export const JSON_TYPES: ReadonlySet<string> = new Set<JsonType>([
 /** Keywords read in tool schemas only (`generate --tools`), beside those of the MCP schemas. */
 export const TOOL_KEYWORDS: ReadonlySet<string> = new Set([
   "oneOf", "not", "if", "then", "else", "pattern", "minLength", "maxLength", "minItems", "uniqueItems",
-  "minProperties", "maxProperties", "exclusiveMinimum", "exclusiveMaximum", "multipleOf",
+  "minProperties", "maxProperties", "exclusiveMinimum", "exclusiveMaximum", "multipleOf", "dependentRequired", "dependentSchemas", "dependencies",
+  "prefixItems", "additionalItems", "contains", "minContains", "maxContains", "patternProperties",
 ]);
 
-export const FORMATS: ReadonlySet<string> = new Set<Format>(["byte", "uri", "uri-template"]);
+export const FORMATS: ReadonlySet<string> = new Set<Format>(["byte", "uri", "uri-template", "email", "date", "date-time", "time", "uuid", "ipv4", "ipv6", "hostname"]);
 
 /** True when the node constrains nothing (`{}` or `true`). */
 export function isUnconstrained(schema: Schema): boolean {

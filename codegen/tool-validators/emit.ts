@@ -1,4 +1,5 @@
 import CodeBlockWriter from "code-block-writer";
+import { jsonExpression, propertyKey } from "../json.js";
 import { pointerTokens } from "../load/pointer.js";
 import { writeHelpers } from "../emit/validators.js";
 import { Lowering } from "../emit/validators/lower.js";
@@ -49,10 +50,10 @@ export function emitToolValidators(source: string, entries: readonly ToolSchemaE
   body.indent(() => {
     loaded.tools.forEach((tool, i) => {
       const entry = entries[i]!;
-      body.writeLine(`${JSON.stringify(tool.name)}: {`);
+      body.writeLine(`${propertyKey(tool.name)}: {`);
       body.indent(() => {
-        body.writeLine(`input: { schema: ${JSON.stringify(entry.inputSchema)}, is: is${tool.input}, check: (value: unknown) => check${tool.input}(value, "", []) },`);
-        if (tool.output) body.writeLine(`output: { schema: ${JSON.stringify(entry.outputSchema)}, is: is${tool.output}, check: (value: unknown) => check${tool.output}(value, "", []) },`);
+        body.writeLine(`input: { schema: ${jsonExpression(entry.inputSchema)}, is: is${tool.input}, check: (value: unknown) => check${tool.input}(value, "", []) },`);
+        if (tool.output) body.writeLine(`output: { schema: ${jsonExpression(entry.outputSchema)}, is: is${tool.output}, check: (value: unknown) => check${tool.output}(value, "", []) },`);
       });
       body.writeLine("},");
     });
@@ -68,6 +69,10 @@ export function emitToolValidators(source: string, entries: readonly ToolSchemaE
     head.blankLine();
     // Compiled once, when the module loads: a RegExp, not code generation.
     for (const [pattern, name] of lowering.patterns) head.writeLine(`const ${name} = new RegExp(${JSON.stringify(pattern)}, "u");`);
+  }
+  if (lowering.constants.size > 0) {
+    head.blankLine();
+    for (const { name, value } of lowering.constants.values()) head.writeLine(`const ${name}: unknown = ${jsonExpression(value)};`);
   }
   return head.toString() + text;
 }

@@ -27,23 +27,26 @@ export interface ToolsReport {
  * not support fails with the manifest's name and the keyword's JSON Pointer; nothing is written.
  * The folder's `.mcp-codegen.json` records the manifest and the files, for `check`.
  */
-export async function generateTools(manifestPath: string, out: string, dryRun = false): Promise<ToolsReport> {
+export async function generateTools(manifestPath: string, out: string, dryRun = false, assertFormats?: boolean): Promise<ToolsReport> {
   const file = basename(manifestPath);
   if (!existsSync(manifestPath)) throw new Error(`${manifestPath}: no such manifest (the tool validators are compiled from an mcp.server.json)`);
   const text = readFileSync(manifestPath, "utf8");
   const manifest = parseManifest(text, manifestPath);
-  const loaded = loadToolSchemas(file, manifest.tools);
-  const tools = { path: "tools.ts", content: emitToolValidators(file, manifest.tools, loaded) };
-  const formatted = await formatFiles([tools, ...supportFiles().filter((f) => f.path === "validation.ts")]);
   const dir = resolve(out);
   const recordPath = join(dir, OUT_MANIFEST);
   const previous: Manifest | undefined = existsSync(recordPath) ? readRecord(recordPath) : undefined;
+  // `check` (no option given) keeps the format policy the folder was generated with.
+  const asserting = assertFormats ?? previous?.tools?.assertFormats === true;
+  const loaded = loadToolSchemas(file, manifest.tools, { assertFormats: asserting });
+  const tools = { path: "tools.ts", content: emitToolValidators(file, manifest.tools, loaded) };
+  const formatted = await formatFiles([tools, ...supportFiles().filter((f) => f.path === "validation.ts")]);
   const { written, unchanged } = writeFiles(dir, formatted, dryRun);
   const record = {
     manifest: relative(dir, resolve(manifestPath)).split("\\").join("/"),
     sha256: sha256(text),
     generator: generatorVersion(),
     files: Object.fromEntries(formatted.map((f) => [f.path, sha256(f.content)])),
+    ...(asserting ? { assertFormats: true as const } : {}),
   };
   if (!dryRun) {
     const next = `${JSON.stringify({ ...(previous ?? { revisions: {} }), tools: record }, null, 2)}\n`;

@@ -1,6 +1,8 @@
 import { GenerationError } from "../errors.js";
 import { isPlainObject, normalize } from "../load/normalize.js";
-import { childPointer, escapeToken } from "../load/pointer.js";
+import { childPointer, escapeToken, pointerTokens } from "../load/pointer.js";
+import { SchemaIndex } from "../../runtime/json-schema/index.js";
+import { DEFAULT_BASE } from "../../runtime/json-schema/uri.js";
 import type { Schema } from "../load/schema.js";
 import { DEFINITIONS_KEY, dialectNamed, dialectOf } from "../../runtime/shared/dialect.js";
 import { pascal } from "../scaffold/manifest.js";
@@ -31,7 +33,7 @@ export interface LoadedToolSchemas {
   readonly tools: readonly LoadedTool[];
   /** Every schema root and every `$defs` entry, by the name its validator functions carry. */
   readonly definitions: ReadonlyMap<string, Schema>;
-  /** Formats no validator asserts (as in the runtime's ajv): annotations, listed for the user. */
+  /** Formats left as annotations (the default policy, or a format no validator here asserts), listed for the user. */
   readonly annotatedFormats: readonly { readonly pointer: string; readonly format: string }[];
   /** Keywords no JSON Schema dialect defines (a typo, often): ignored, as JSON Schema ignores them, and listed. */
   readonly warnings: readonly { readonly pointer: string; readonly message: string }[];
@@ -39,7 +41,12 @@ export interface LoadedToolSchemas {
 
 
 /** `file` names the manifest in errors; `tools` are its entries, `#/tools/<i>` in pointers. */
-export function loadToolSchemas(file: string, tools: readonly ToolSchemaEntry[]): LoadedToolSchemas {
+/** Format policy (docs/validators.md, "Formats"): annotations unless `assertFormats`. */
+export interface ToolSchemaOptions {
+  readonly assertFormats?: boolean;
+}
+
+export function loadToolSchemas(file: string, tools: readonly ToolSchemaEntry[], options: ToolSchemaOptions = {}): LoadedToolSchemas {
   const definitions = new Map<string, Schema>();
   const loaded: LoadedTool[] = [];
   const owner = new Map<string, string>();
@@ -60,7 +67,7 @@ export function loadToolSchemas(file: string, tools: readonly ToolSchemaEntry[])
       const previous = owner.get(name);
       if (previous !== undefined) throw new GenerationError(file, `#/tools/${index}/name`, `tools ${previous} and ${tool.name} would share the validator name ${name}`);
       owner.set(name, tool.name);
-      loadDocument(file, childPointer(`#/tools/${index}`, which), raw, name, definitions, unread);
+      loadDocument(file, childPointer(`#/tools/${index}`, which), raw, name, definitions, unread, options);
       names[which === "inputSchema" ? "input" : "output"] = name;
     }
     loaded.push({ name: tool.name, ...names });
@@ -78,6 +85,7 @@ function loadDocument(
   rootName: string,
   definitions: Map<string, Schema>,
   unread: (keyword: string, at: string) => void,
+  options: ToolSchemaOptions,
 ): void {
   if (!isPlainObject(raw)) throw new GenerationError(file, pointer, "a tool schema must be a JSON object");
   const declared = raw.$schema;
@@ -100,24 +108,44 @@ function loadDocument(
       bodies.push([definition, childPointer(pointer, key, name), body]);
     }
   }
+  // Any other reference within the document (a pointer anywhere, an $id, an $anchor) becomes a
+  // definition of its own, compiled once however many references name it.
+  const index = new SchemaIndex({}, dialect);
+  index.add(raw, DEFAULT_BASE, pointer);
+  const byLocation = new Map<string, string>([[pointer, rootName], ...bodies.map(([name, at]): [string, string] => [at, name])]);
+  const pending: [string, string, unknown][] = [];
+  const names = new Set(byLocation.values());
   const ctx = {
     revision: file,
     dialect,
     definitionsKey: DEFINITIONS_KEY[dialect],
-    definitionNames: new Set(refs.values()),
+    definitionNames: names,
     tool: {
       resolveRef(ref: unknown, at: string): string {
-        const name = typeof ref === "string" ? refs.get(ref) : undefined;
-        if (name === undefined)
-          throw new GenerationError(file, at, `unsupported $ref ${JSON.stringify(ref)} (supported: "#" and ${[...refs.keys()].filter((r) => r !== "#").map((r) => JSON.stringify(r)).join(", ") || "#/$defs/<Name> of this schema"})`);
+        const named = typeof ref === "string" ? refs.get(ref) : undefined;
+        if (named !== undefined) return named;
+        const parent = typeof ref === "string" ? index.atLocation(at.slice(0, at.lastIndexOf("/"))) : undefined;
+        const target = parent && index.resolve(ref as string, parent.base);
+        if (!target || !(target.location === pointer || target.location.startsWith(`${pointer}/`)))
+          throw new GenerationError(file, at, `unsupported $ref ${JSON.stringify(ref)}: it names no place in this schema (the build-time compiler reads no other document; leave --tools out for remote references)`);
+        let name = byLocation.get(target.location);
+        if (name === undefined) {
+          name = `${rootName}_${identifier(pointerTokens(`#${target.location.slice(pointer.length)}`).join("_"))}`;
+          while (names.has(name) || definitions.has(name)) name = `${name}_`;
+          names.add(name);
+          byLocation.set(target.location, name);
+          pending.push([name, target.location, target.schema]);
+        }
         return name;
       },
       unread,
+      ...(options.assertFormats ? { assertFormats: true } : {}),
     },
   };
   const { $schema: _dialect, $defs: _defs, definitions: _definitions, ...root } = raw;
   definitions.set(rootName, normalize(root, pointer, ctx));
   for (const [name, at, body] of bodies) definitions.set(name, normalize(body, at, ctx));
+  for (let next = pending.shift(); next; next = pending.shift()) definitions.set(next[0], normalize(next[2], next[1], ctx));
 }
 
 function formatsOf(schema: Schema): { pointer: string; format: string }[] {
@@ -129,6 +157,10 @@ function formatsOf(schema: Schema): { pointer: string; format: string }[] {
     ...(schema.anyOf ?? []),
     ...(schema.allOf ?? []),
     ...(schema.oneOf ?? []),
+    ...(schema.dependentSchemas ?? []).map((d) => d.schema),
+    ...(schema.prefixItems ?? []),
+    ...(schema.patternProperties ?? []).map((p) => p.schema),
+    ...[schema.contains, schema.propertyNames].filter((s): s is Schema => s !== undefined),
   ];
   return [...found, ...children.flatMap(formatsOf)];
 }

@@ -103,8 +103,16 @@ export interface ServerOptions<
    * (2026-07-28) and as 2025-11-25's experimental tasks.
    */
   readonly tasks?: TasksOptions;
-  /** How tool schemas are checked: "ajv" (compiled), "interpreter" (no code generation), "auto" (default: the interpreter where code generation is forbidden). */
+  /** How tool schemas are checked: "auto" and "interpreter" (default: our compiler, every platform), or "ajv" (opt-in; needs ajv installed). */
   readonly toolSchemaEngine?: SchemaEngine;
+  /**
+   * `format` in tool schemas: "annotation" (default, as JSON Schema 2020-12 says) or "assert"
+   * (email, date, date-time, time, uuid, uri, ipv4, ipv6, hostname, byte, uri-template are
+   * checked; docs/validators.md, "Formats"). `generate --tools --assert-formats` is the same at build time.
+   */
+  readonly toolSchemaFormats?: "annotation" | "assert";
+  /** Documents tool schemas may `$ref` by URI (`{ "https://example.com/defs.json": {...} }`); nothing is ever fetched. */
+  readonly toolSchemaRemotes?: Readonly<Record<string, unknown>>;
   /**
    * Tool validators compiled at build time (`mcp-codegen generate --tools mcp.server.json --out
    * <dir>`, its `toolValidators`): a tool registered with the very schema they were compiled from
@@ -205,7 +213,10 @@ export class McpServer<Types extends RevisionTypes = any> {
   constructor(options: ServerOptions) {
     this.logger = options.logger ?? stderrLogger;
     this.isVisible = options.visible;
-    this.schemas = new SchemaCompiler(this.logger, options.toolSchemaEngine);
+    this.schemas = new SchemaCompiler(this.logger, options.toolSchemaEngine, {
+      ...(options.toolSchemaFormats && { formats: options.toolSchemaFormats }),
+      ...(options.toolSchemaRemotes && { remotes: options.toolSchemaRemotes }),
+    });
     this.tools = new ToolRegistry(this.schemas, this.logger, options.toolValidators, options.applyDefaults);
     const sealer = new Sealer(options.secret);
     this.paginator = new Paginator(options.pageSize ?? 100, sealer);

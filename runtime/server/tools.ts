@@ -60,10 +60,10 @@ interface RegisteredTool {
 const TOOL_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
 
 /**
- * The server's tools. Their JSON Schemas are compiled with ajv once, on each tool's first call:
- * loading ajv and compiling costs ~25 ms, which a server would otherwise pay before answering
- * its first initialize. A schema ajv cannot compile fails that tool's calls with -32603 naming
- * the problem (and the server logs it); registration refuses what it can tell without ajv. A
+ * The server's tools. Their JSON Schemas are compiled once, on each tool's first call (by the
+ * runtime's compiler, or ajv when chosen), so that a server answers its first initialize before
+ * any compiling. A schema that does not compile fails that tool's calls with -32603 naming the
+ * problem (and the server logs it); registration refuses what it can tell without compiling. A
  * Standard Schema is converted to JSON Schema at registration (for tools/list), and checked by
  * its own library on every call.
  */

@@ -1,6 +1,7 @@
 import type { Ajv, ErrorObject } from "ajv";
 import type { Ajv2020 } from "ajv/dist/2020.js";
-import { isByte, isUri, isUriTemplate } from "../../generated/validation.js";
+import { compileSchema, type CompileOptions } from "../json-schema/compile.js";
+import { FORMATS } from "../json-schema/formats.js";
 import { canonicalJson } from "../util/canonical-json.js";
 import { commonJsRequire } from "../util/require.js";
 import { newAjv, type AjvClasses } from "./ajv.js";
@@ -40,10 +41,12 @@ export function precompiled(compiled: CompiledSchema | undefined, schema: unknow
 
 /**
  * How tool schemas (known only at run time) are checked:
- * - "ajv" compiles each schema to JavaScript (fastest; needs `new Function`);
- * - "interpreter" walks the schema with @cfworker/json-schema (no code generation: for platforms
- *   that forbid it, such as Cloudflare Workers and Vercel Edge);
- * - "auto" (default): the interpreter on those platforms, ajv everywhere else.
+ * - "interpreter" compiles each schema to closures with our own compiler (runtime/json-schema/:
+ *   every keyword of draft-07 and 2020-12, no code generation, so it runs on Cloudflare Workers
+ *   and Vercel Edge too);
+ * - "ajv" compiles each schema to JavaScript with ajv (needs `new Function`; ajv gets some of the
+ *   JSON Schema Test Suite's $dynamicRef and unevaluated* groups wrong);
+ * - "auto" (default): the interpreter, everywhere.
  */
 export type SchemaEngine = "auto" | "ajv" | "interpreter";
 
@@ -53,21 +56,26 @@ export function forbidsCodeGeneration(): boolean {
   return global.navigator?.userAgent === "Cloudflare-Workers" || typeof global.EdgeRuntime === "string";
 }
 
+/** What the interpreter reads besides the schema: the remote documents `$ref` may name (never fetched), and the format policy. */
+export interface SchemaOptions {
+  readonly remotes?: CompileOptions["remotes"];
+  readonly formats?: CompileOptions["formats"];
+}
+
 type Engine = (schema: Record<string, unknown>) => SchemaValidator;
 
 /**
  * Compiles the JSON Schemas users give their tools, once each. The dialect follows `$schema`:
  * draft-07 when it says so, 2020-12 otherwise (MCP's default since 2025-11-25). The engine is
- * loaded on first use (`load`), so a server starts without either.
+ * loaded on first use (`load`).
  *
  * ajv: schemas are not validated against the dialect's meta-schema (`validateSchema: false`):
  * ajv still refuses, as it compiles, every keyword whose value has the wrong type or shape, and
- * compiling the meta-schema first would add ~30 ms to every server's start. Formats byte, uri and
- * uri-template are checked by the same rules as the protocol's own validators; other formats are
- * annotations, as JSON Schema 2020-12 defines them by default.
+ * compiling the meta-schema first would add ~30 ms to every server's start. Formats as below.
  *
- * interpreter: the same verdicts (test/runtime/shared/json-schema.test.ts holds them equal to
- * ajv's), except that every `format` is an annotation.
+ * interpreter: the JSON Schema Test Suite's verdicts (test/codegen/tool-validators/json-schema-suite.test.ts)
+ * and ajv's on tool schemas (test/runtime/shared/json-schema.test.ts); every `format` is an
+ * annotation unless `formats: "assert"`.
  */
 export class SchemaCompiler {
   private engine: Engine | undefined;
@@ -76,11 +84,12 @@ export class SchemaCompiler {
   constructor(
     private readonly logger: Logger,
     private readonly choice: SchemaEngine = "auto",
+    private readonly options: SchemaOptions = {},
   ) {}
 
   /** Which engine this compiler uses. */
   get kind(): "ajv" | "interpreter" {
-    return this.choice === "auto" ? (forbidsCodeGeneration() ? "interpreter" : "ajv") : this.choice;
+    return this.choice === "auto" ? "interpreter" : this.choice;
   }
 
   /** The engine, once loaded; `compile` works only after it. */
@@ -89,8 +98,17 @@ export class SchemaCompiler {
     // ajv is CommonJS: where require exists (Node, Bun, Deno), it loads at once, and the first tool
     // call stays synchronous; elsewhere each engine is imported on first use.
     const require = this.kind === "ajv" ? commonJsRequire() : undefined;
-    if (require) return (this.engine = ajvEngine(require("ajv") as AjvModule07, require("ajv/dist/2020.js") as AjvModule2020, this.logger));
-    return (this.loading ??= (this.kind === "ajv" ? importAjv(this.logger) : interpreterEngine()).then((engine) => (this.engine = engine)));
+    if (require) {
+      let modules: [AjvModule07, AjvModule2020];
+      try {
+        modules = [require("ajv") as AjvModule07, require("ajv/dist/2020.js") as AjvModule2020];
+      } catch (error) {
+        throw new Error(`toolSchemaEngine "ajv" needs the ajv package, an optional peer of @mcp-codegen/runtime: npm install ajv (${(error as Error).message.split("\n")[0]})`);
+      }
+      return (this.engine = ajvEngine(...modules, this.logger, this.options));
+    }
+    if (this.kind === "interpreter") return (this.engine = interpreterEngine(this.options));
+    return (this.loading ??= importAjv(this.logger, this.options).then((engine) => (this.engine = engine)));
   }
 
   /** Compiles `schema`; throws when it is not a usable schema. Call `load()` first. */
@@ -105,58 +123,32 @@ type Module<K extends string, T> = Partial<Record<K, T>> & { default?: Partial<R
 type AjvModule07 = Module<"Ajv", new (options: object) => Ajv>;
 type AjvModule2020 = Module<"Ajv2020", new (options: object) => Ajv2020>;
 
-async function importAjv(logger: Logger): Promise<Engine> {
-  return ajvEngine((await import("ajv")) as unknown as AjvModule07, (await import("ajv/dist/2020.js")) as unknown as AjvModule2020, logger);
+async function importAjv(logger: Logger, options: SchemaOptions): Promise<Engine> {
+  return ajvEngine((await import("ajv")) as unknown as AjvModule07, (await import("ajv/dist/2020.js")) as unknown as AjvModule2020, logger, options);
 }
 
-/** Formats asserted by the same rules as the protocol's own validators; others are annotations. */
-const FORMATS = { byte: isByte, uri: isUri, "uri-template": isUriTemplate };
-
-function ajvEngine(draft07: AjvModule07, draft2020: AjvModule2020, logger: Logger): Engine {
+function ajvEngine(draft07: AjvModule07, draft2020: AjvModule2020, logger: Logger, options: SchemaOptions): Engine {
+  // Formats by the same rules as our compiler's, and only on request (docs/validators.md, "Formats").
+  const formats = options.formats === "assert" ? FORMATS : {};
   const classes: AjvClasses = { Ajv: draft07.Ajv ?? draft07.default?.Ajv ?? draft07.default!, Ajv2020: draft2020.Ajv2020 ?? draft2020.default?.Ajv2020 ?? draft2020.default! };
   const ajvs: Partial<Record<Dialect, Ajv>> = {};
   return (schema) => {
     const dialect = dialectOf(schema);
-    const validate = (ajvs[dialect] ??= newAjv(classes, dialect, { logger, formats: FORMATS })).compile(schema);
+    const validate = (ajvs[dialect] ??= newAjv(classes, dialect, { logger, formats })).compile(schema);
     return (value) => (validate(value) ? undefined : describeErrors(validate.errors));
   };
 }
 
-async function interpreterEngine(): Promise<Engine> {
-  const { Validator } = await import("@cfworker/json-schema");
+/** Our own compiler, to closures (runtime/json-schema/): no code generation, no dependency. */
+function interpreterEngine(options: SchemaOptions): Engine {
   return (schema) => {
-    const validator = new Validator(withoutFormats(schema) as object, dialectOf(schema) === "draft-07" ? "7" : "2020-12", false);
-    return (value) => {
-      const result = validator.validate(value);
-      if (result.valid) return undefined;
-      // The leaves: the checks that failed themselves, not the combinators that report them.
-      const leaves = result.errors.filter((e, i) => !result.errors.some((other, j) => j !== i && other.keywordLocation.startsWith(`${e.keywordLocation}/`)));
-      return (leaves.length > 0 ? leaves : result.errors).map((e) => `${e.instanceLocation.replace(/^#/, "") || "(root)"}: ${e.error}`).join("; ");
-    };
+    const validator = compileSchema(schema, { dialect: dialectOf(schema), ...options });
+    return (value) => (validator.is(value) ? undefined : validator.check(value).map((issue) => `${issue.path || "(root)"}: ${issue.message}`).join("; "));
   };
 }
 
-
-/** Keywords whose value is one schema, a list of schemas, or a map of them. */
-const ONE = ["additionalProperties", "propertyNames", "items", "additionalItems", "contains", "not", "if", "then", "else", "unevaluatedItems", "unevaluatedProperties"];
-const LIST = ["allOf", "anyOf", "oneOf", "prefixItems", "items"];
-const MAP = ["properties", "patternProperties", "$defs", "definitions", "dependentSchemas", "dependencies"];
-
-/** A copy of `schema` with every `format` keyword removed: the interpreter treats formats as annotations. */
-function withoutFormats(schema: unknown): unknown {
-  if (typeof schema !== "object" || schema === null || Array.isArray(schema)) return schema;
-  const copy: Record<string, unknown> = { ...(schema as Record<string, unknown>) };
-  delete copy.format;
-  for (const key of ONE) if (key in copy && !Array.isArray(copy[key])) copy[key] = withoutFormats(copy[key]);
-  for (const key of LIST) if (Array.isArray(copy[key])) copy[key] = (copy[key] as unknown[]).map(withoutFormats);
-  for (const key of MAP)
-    if (typeof copy[key] === "object" && copy[key] !== null && !Array.isArray(copy[key]))
-      copy[key] = Object.fromEntries(Object.entries(copy[key] as Record<string, unknown>).map(([name, value]) => [name, withoutFormats(value)]));
-  return copy;
-}
-
 /** "/location: must be string; /priority: must be one of \"low\", \"high\"; (root): must have required property 'city'". */
-export function describeErrors(errors: readonly ErrorObject[] | null | undefined): string {
+function describeErrors(errors: readonly ErrorObject[] | null | undefined): string {
   return (errors ?? []).map((e) => `${e.instancePath || "(root)"}: ${describeError(e)}`).join("; ");
 }
 

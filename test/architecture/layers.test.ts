@@ -13,6 +13,8 @@ export const LAYERS: readonly (readonly string[])[] = [
   // The runtime.
   ["runtime/util/"],
   ["generated/validation.ts"],
+  // The JSON Schema compiler (closures): the runtime's tool schemas, on every platform.
+  ["runtime/json-schema/"],
   ["runtime/contract.ts"],
   ["generated/"],
   ["runtime/stores/"],

@@ -240,7 +240,7 @@ export class SchemaArbitraries {
       if (s.minimum !== undefined) kinds.add("minimum");
       if (s.maximum !== undefined) kinds.add("maximum");
       if (s.maxItems !== undefined) kinds.add("maxItems");
-      if (s.format) kinds.add(`format:${s.format}`);
+      if (s.format) kinds.add(`format:${s.format}` as MutationKind);
       for (const p of s.properties ?? []) visit(p.schema);
       if (s.additionalProperties) visit(s.additionalProperties);
       if (s.items) visit(s.items);

@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import ts from "typescript";
 import { emitToolValidators } from "../../codegen/tool-validators/emit.js";
-import { loadToolSchemas } from "../../codegen/tool-validators/load.js";
+import { loadToolSchemas, type ToolSchemaOptions } from "../../codegen/tool-validators/load.js";
 import type { CompiledSchema } from "../../runtime/shared/json-schema.js";
 import { ROOT, tempDir } from "./project.js";
 
@@ -18,9 +18,9 @@ export interface CompiledTools {
 }
 
 /** One file for all `schemas` (tools t0, t1, ...), as one manifest would give. */
-export async function compileToolSchemas(schemas: readonly Record<string, unknown>[], label = "tools"): Promise<CompiledTools> {
+export async function compileToolSchemas(schemas: readonly Record<string, unknown>[], label = "tools", options: ToolSchemaOptions = {}): Promise<CompiledTools> {
   const entries = schemas.map((inputSchema, i) => ({ name: `t${i}`, inputSchema }));
-  const source = emitToolValidators("mcp.server.json", entries, loadToolSchemas("mcp.server.json", entries));
+  const source = emitToolValidators("mcp.server.json", entries, loadToolSchemas("mcp.server.json", entries, options));
   const dir = tempDir(label);
   const js = (text: string) => ts.transpileModule(text, { compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 } }).outputText;
   writeFileSync(join(dir, "validation.js"), js(readFileSync(join(ROOT, "codegen", "emit", "shared", "validation.ts"), "utf8")));

@@ -149,6 +149,108 @@ export function isUriTemplate(value: string): boolean {
 }
 
 // ---------------------------------------------------------------------------------------------
+// Formats a tool schema may ask to have asserted (docs/validators.md, "Formats"): the RFCs the
+// JSON Schema 2020-12 validation spec names (section 7.3), with the JSON Schema Test Suite's
+// optional/format tests as their oracle (test/codegen/tool-validators/json-schema-suite.test.ts).
+// ---------------------------------------------------------------------------------------------
+
+const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+const TIME = /^(\d{2}):(\d{2}):(\d{2})(?:\.\d+)?(?:z|([+-])(\d{2}):(\d{2}))$/i;
+const DAYS = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
+/** RFC 3339 full-date. */
+export function isDate(value: string): boolean {
+  const m = DATE.exec(value);
+  if (!m) return false;
+  const year = Number(m[1]);
+  const month = Number(m[2]);
+  const day = Number(m[3]);
+  const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
+  return month >= 1 && month <= 12 && day >= 1 && day <= (month === 2 && leap ? 29 : DAYS[month - 1]!);
+}
+
+/** RFC 3339 full-time; a leap second (:60) only at 23:59 UTC. */
+export function isTime(value: string): boolean {
+  const m = TIME.exec(value);
+  if (!m) return false;
+  const [hour, minute, second] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  const sign = m[4] === "-" ? -1 : 1;
+  const [offsetHour, offsetMinute] = [Number(m[5] ?? 0), Number(m[6] ?? 0)];
+  if (hour > 23 || minute > 59 || second > 60 || offsetHour > 23 || offsetMinute > 59) return false;
+  if (second < 60) return true;
+  const utc = (((hour * 60 + minute - sign * (offsetHour * 60 + offsetMinute)) % 1440) + 1440) % 1440;
+  return utc === 23 * 60 + 59;
+}
+
+/** RFC 3339 date-time. */
+export function isDateTime(value: string): boolean {
+  const t = value.search(/t/i);
+  return t !== -1 && isDate(value.slice(0, t)) && isTime(value.slice(t + 1));
+}
+
+/** RFC 4122 UUID, any version. */
+export function isUuid(value: string): boolean {
+  return /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value);
+}
+
+/** RFC 2673 dotted-quad: four decimal octets, no leading zero. */
+export function isIpv4(value: string): boolean {
+  return /^(?:(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.){3}(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)$/.test(value);
+}
+
+/** RFC 4291 section 2.2 text form, with an embedded IPv4 tail; no zone, no prefix. */
+export function isIpv6(value: string): boolean {
+  const halves = value.split("::");
+  if (halves.length > 2) return false;
+  const groups = (part: string): number | undefined => {
+    if (part === "") return 0;
+    const pieces = part.split(":");
+    let count = 0;
+    for (let i = 0; i < pieces.length; i++) {
+      const piece = pieces[i]!;
+      if (i === pieces.length - 1 && piece.includes(".")) {
+        if (!isIpv4(piece)) return undefined;
+        count += 2;
+      } else if (/^[0-9a-f]{1,4}$/i.test(piece)) count++;
+      else return undefined;
+    }
+    return count;
+  };
+  const head = groups(halves[0]!);
+  if (head === undefined) return false;
+  if (halves.length === 1) return head === 8;
+  // An IPv4 tail belongs at the end only.
+  if (halves[0]!.includes(".")) return false;
+  const tail = groups(halves[1]!);
+  return tail !== undefined && head + tail <= 7;
+}
+
+/** RFC 1123 host name: dot-separated labels of letters, digits and inner hyphens, 63 characters each, 253 in all. */
+export function isHostname(value: string): boolean {
+  if (value.length === 0 || value.length > 253) return false;
+  // "--" in the third and fourth places is reserved for IDNA's "xn--" (RFC 5891 section 4.2.3.1).
+  return value.split(".").every((label) => /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/i.test(label) && (label.slice(2, 4) !== "--" || /^xn--/i.test(label)));
+}
+
+const ATOM = "[a-z0-9!#$%&'*+/=?^_`{|}~-]+";
+const DOT_ATOM = new RegExp(`^${ATOM}(?:\\.${ATOM})*$`, "i");
+const QUOTED = /^"(?:[\x20\x21\x23-\x5b\x5d-\x7e]|\\[\x20-\x7e])*"$/;
+
+/** RFC 5321 Mailbox: a dot-atom or quoted local part, and a host name or an address literal. */
+export function isEmail(value: string): boolean {
+  const at = value.lastIndexOf("@");
+  if (at <= 0) return false;
+  const local = value.slice(0, at);
+  const domain = value.slice(at + 1);
+  if (!DOT_ATOM.test(local) && !QUOTED.test(local)) return false;
+  if (domain.startsWith("[") && domain.endsWith("]")) {
+    const literal = domain.slice(1, -1);
+    return /^ipv6:/i.test(literal) ? isIpv6(literal.slice(5)) : isIpv4(literal);
+  }
+  return isHostname(domain);
+}
+
+// ---------------------------------------------------------------------------------------------
 // Keywords of tool schemas (`mcp-codegen generate --tools`), decided as ajv decides them.
 // ---------------------------------------------------------------------------------------------
 
@@ -166,10 +268,45 @@ export function stringLength(value: string): number {
   return count;
 }
 
-/** multipleOf: the quotient is an integer, tested as ajv tests it (`q === parseInt(q)`, no precision option). */
+/**
+ * multipleOf: the quotient is an integer, tested as ajv tests it (`q === parseInt(q)`, no precision
+ * option). A quotient too large for a double (1e308 / 0.5) is decided exactly instead: an integer
+ * is a multiple of a divisor whose reciprocal is an integer.
+ */
 export function isMultipleOf(value: number, divisor: number): boolean {
   const quotient = value / divisor;
+  if (!Number.isFinite(quotient)) return Number.isInteger(value) && Number.isInteger(1 / divisor);
   return quotient === parseInt(String(quotient), 10);
+}
+
+/** contains: how many elements pass `test` (stops counting past `max`). */
+export function countOf(values: readonly unknown[], test: (value: unknown) => boolean, max = Infinity): number {
+  let count = 0;
+  for (let i = 0; i < values.length && count <= max; i++) if (test(values[i])) count++;
+  return count;
+}
+
+/** items after prefixItems (or draft-07's additionalItems): every element from `start` on passes `test`. */
+export function everyFrom(values: readonly unknown[], start: number, test: (value: unknown) => boolean): boolean {
+  for (let i = start; i < values.length; i++) if (!test(values[i])) return false;
+  return true;
+}
+
+/** prefixItems: element `index`, when the array has one, passes `test`. */
+export function itemPasses(values: readonly unknown[], index: number, test: (value: unknown) => boolean): boolean {
+  return index >= values.length || test(values[index]);
+}
+
+/** patternProperties: every property whose name matches `pattern` has a value that passes `test`. */
+export function everyMatching(object: Record<string, unknown>, pattern: RegExp, test: (value: unknown) => boolean): boolean {
+  for (const key in object) if (pattern.test(key) && !test(object[key])) return false;
+  return true;
+}
+
+/** propertyNames: every property name passes `test`. */
+export function everyKey(object: Record<string, unknown>, test: (value: unknown) => boolean): boolean {
+  for (const key in object) if (!test(key)) return false;
+  return true;
 }
 
 /** uniqueItems: no two elements are equal as JSON values (deep, key order ignored). */
@@ -178,7 +315,8 @@ export function hasUniqueItems(values: readonly unknown[]): boolean {
   return true;
 }
 
-function jsonEqual(a: unknown, b: unknown): boolean {
+/** JSON equality (JSON Schema 2020-12 core section 4.2.2): deep, object key order ignored. */
+export function jsonEqual(a: unknown, b: unknown): boolean {
   if (a === b) return true;
   if (typeof a !== "object" || typeof b !== "object" || a === null || b === null || Array.isArray(a) !== Array.isArray(b)) return false;
   if (Array.isArray(a)) {

@@ -13,6 +13,10 @@ export const compare = (left: Expr, op: Comparison, right: Expr): Expr => ({ kin
 export const concat = (...parts: Expr[]): Expr => ({ kind: "concat", parts });
 export const text = (message: string): Expr => literal(message);
 export const matches = (branch: Branch): Expr => ({ kind: "matches", branch });
+export const name = (identifier: string): Expr => ({ kind: "name", name: identifier });
+export const test = (branch: Branch): Expr => ({ kind: "test", branch });
+/** The subject has `key` as an own property (JSON Schema's "present"). */
+export const has = (key: string): Expr => call("Object.prototype.hasOwnProperty.call", SUBJECT, literal(key));
 
 export function and(operands: readonly Expr[]): Expr {
   const flat = operands.flatMap((e) => (e.kind === "and" ? e.operands : [e])).filter((e) => !isTrue(e));
@@ -66,6 +70,9 @@ export function subjectCount(e: Expr): number {
     case "subject":
       return 1;
     case "literal":
+    case "name":
+    case "arrow":
+    case "test":
       return 0;
     case "member":
       return subjectCount(e.object);
@@ -96,6 +103,12 @@ export function print(e: Expr, subject: string): string {
       return subject;
     case "literal":
       return Object.is(e.value, -0) ? "0" : JSON.stringify(e.value);
+    case "name":
+      return e.name;
+    case "arrow":
+      return `(item) => ${print(e.body, "item")}`;
+    case "test":
+      throw new Error(`a sub-schema test (${e.branch.pointer}) must be expanded before printing`);
     case "member":
       return access(p(e.object), e.name);
     case "call":

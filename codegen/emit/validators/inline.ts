@@ -37,6 +37,10 @@ export function expand(e: Expr, helpers: Helpers): Expr {
   switch (e.kind) {
     case "matches":
       return x(branchTest(e.branch, helpers));
+    case "test": {
+      const inline = expressionOf(e.branch.body);
+      return inline !== undefined ? { kind: "arrow", body: x(inline) } : { kind: "name", name: `is${helpers.name(e.branch)}` };
+    }
     case "member":
       return { ...e, object: x(e.object) };
     case "call":

@@ -12,6 +12,8 @@ import type { JsonPrimitive } from "../../load/schema.js";
 export type Expr =
   | { readonly kind: "subject" }
   | { readonly kind: "literal"; readonly value: JsonPrimitive }
+  /** A module-level constant of the emitted file (a JSON value a `const` or `enum` compares with). */
+  | { readonly kind: "name"; readonly name: string }
   /** A property read; names that Object.prototype has are read as own properties only. */
   | { readonly kind: "member"; readonly object: Expr; readonly name: string }
   | { readonly kind: "call"; readonly callee: string; readonly args: readonly Expr[] }
@@ -21,6 +23,10 @@ export type Expr =
   | { readonly kind: "not"; readonly operand: Expr }
   /** The subject passes a sub-schema: inlined, or a call of the helper it is hoisted into (the renderer decides). */
   | { readonly kind: "matches"; readonly branch: Branch }
+  /** A sub-schema as a function value (`(item) => ...` or its hoisted helper), for a support function that applies it to parts of the subject. */
+  | { readonly kind: "test"; readonly branch: Branch }
+  /** What `test` becomes once expanded: an arrow function over its own subject. */
+  | { readonly kind: "arrow"; readonly body: Expr }
   /** How many of the operands hold. */
   | { readonly kind: "count"; readonly operands: readonly Expr[] }
   /** String concatenation, for messages that quote the value's kind. */
@@ -69,6 +75,8 @@ export interface PropertyNode {
 export interface EntriesNode {
   readonly kind: "entries";
   readonly known: readonly string[];
+  /** Module-level RegExp constants (patternProperties): a name one of them matches is known too. */
+  readonly patterns?: readonly string[];
   readonly refuse?: Failure;
   readonly body: readonly Node[];
 }

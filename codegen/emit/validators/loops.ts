@@ -10,6 +10,7 @@ export function writeEntries(w: CodeBlockWriter, node: EntriesNode, v: string, s
   const key = scope.fresh("key");
   w.write(`for (const ${key} in ${v})`).block(() => {
     if (node.known.length > 0) w.writeLine(`if (${print(or(node.known.map((name) => compare(SUBJECT, "===", literal(name)))), key)}) continue;`);
+    for (const pattern of node.patterns ?? []) w.writeLine(`if (${pattern}.test(${key})) continue;`);
     if (node.refuse) return refuse(key);
     const entry = scope.fresh("entry");
     w.writeLine(`const ${entry} = ${v}[${key}];`);

@@ -28,6 +28,12 @@ import { not } from "./keywords/not.js";
 import { oneOf } from "./keywords/one-of.js";
 import { pattern } from "./keywords/pattern.js";
 import { uniqueItems } from "./keywords/unique-items.js";
+import { dependentRequired } from "./keywords/dependent-required.js";
+import { contains } from "./keywords/contains.js";
+import { patternProperties } from "./keywords/pattern-properties.js";
+import { prefixItems } from "./keywords/prefix-items.js";
+import { propertyNames } from "./keywords/property-names.js";
+import { dependentSchemas } from "./keywords/dependent-schemas.js";
 
 /**
  * The keywords behind the type gate, in the order their checks run. Consecutive keywords about
@@ -36,8 +42,8 @@ import { uniqueItems } from "./keywords/unique-items.js";
 const KEYWORDS: readonly Keyword[] = [
   constKeyword,
   enumKeyword,
-  ...[properties, required, additionalProperties, minProperties, maxProperties],
-  ...[maxItems, minItems, uniqueItems, items],
+  ...[properties, required, patternProperties, additionalProperties, propertyNames, minProperties, maxProperties, dependentRequired, dependentSchemas],
+  ...[maxItems, minItems, uniqueItems, prefixItems, items, contains],
   ...[minimum, maximum, exclusiveMinimum, exclusiveMaximum, multipleOf],
   ...[format, pattern, minLength, maxLength],
   ...[anyOf, allOf, oneOf, not, conditional],
@@ -52,6 +58,16 @@ export class Lowering implements LowerContext {
 
   definition(name: string): Schema {
     return this.definitions(name);
+  }
+
+  /** JSON values by their text, each a module-level constant of the emitted file. */
+  readonly constants = new Map<string, { name: string; value: unknown }>();
+
+  constant(value: unknown): string {
+    const key = JSON.stringify(value);
+    let entry = this.constants.get(key);
+    if (entry === undefined) this.constants.set(key, (entry = { name: `VALUE_${this.constants.size}`, value }));
+    return entry.name;
   }
 
   pattern(source: string): string {

@@ -38,7 +38,14 @@ describe("codegen/tools: generate --tools", function () {
     expect(tools).to.contain('from "./validation.js"').and.not.to.match(/from "(ajv|@)/);
     expect([...(await generateTools(join(dir, "mcp.server.json"), join(dir, "out"))).unchanged].sort()).to.deep.equal(["tools.ts", "validation.ts"]);
 
-    writeFileSync(join(dir, "bad.json"), manifest([{ name: "t", inputSchema: { type: "object", patternProperties: { "^a": { type: "string" } } } }]));
+    // --assert-formats: date-time is checked, and `check` (a dry run, no option given) keeps that policy.
+    const asserting = await generateTools(join(dir, "mcp.server.json"), join(dir, "asserting"), false, true);
+    expect(asserting.annotatedFormats).to.deep.equal([]);
+    expect(readFileSync(join(dir, "asserting", "tools.ts"), "utf8")).to.contain("isDateTime(");
+    expect((await generateTools(join(dir, "mcp.server.json"), join(dir, "asserting"), true)).stale).to.deep.equal([]);
+    expect((await generateTools(join(dir, "mcp.server.json"), join(dir, "asserting"), true, false)).stale.map((f) => f.path)).to.deep.equal(["tools.ts"]);
+
+    writeFileSync(join(dir, "bad.json"), manifest([{ name: "t", inputSchema: { type: "object", unevaluatedProperties: false } }]));
     let message = "";
     try {
       await generateTools(join(dir, "bad.json"), join(dir, "bad-out"));
@@ -46,7 +53,7 @@ describe("codegen/tools: generate --tools", function () {
       message = (error as Error).message;
     }
     expect(message).to.equal(
-      'bad.json #/tools/0/inputSchema/patternProperties: "patternProperties" is not supported by the build-time validator compiler: rewrite the schema without it, or leave --tools out (the server then checks every tool with its run-time engine)',
+      'bad.json #/tools/0/inputSchema/unevaluatedProperties: "unevaluatedProperties" is not supported by the build-time validator compiler: rewrite the schema without it, or leave --tools out (the server then checks every tool with its run-time engine)',
     );
     expect(existsSync(join(dir, "bad-out"))).to.equal(false);
   });

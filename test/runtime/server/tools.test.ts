@@ -76,8 +76,8 @@ describe("server tools", () => {
 
   describe("arguments, validated with ajv in the dialect of $schema", () => {
     type Schema = ToolDefinition["inputSchema"];
-    async function call(schema: Schema, args: Record<string, unknown>) {
-      const server = newServer().tool({ name: "t", inputSchema: schema }, ok);
+    async function call(schema: Schema, args: Record<string, unknown>, toolSchemaFormats?: "assert") {
+      const server = createServer({ name: "tools-test", version: "1.0.0", logger: silentLogger, ...(toolSchemaFormats && { toolSchemaFormats }) }).tool({ name: "t", inputSchema: schema }, ok);
       const client = await connectClient(server, "2025-11-25");
       try {
         return await client.callTool("t", args);
@@ -140,16 +140,31 @@ describe("server tools", () => {
       await client.close();
     });
 
-    it("checks the uri and byte formats like the protocol does; other formats are annotations", async () => {
+    it("a $ref to another document resolves from toolSchemaRemotes, never fetched; without it the call fails naming the reference", async () => {
+      const schema: Schema = { type: "object", properties: { id: { $ref: "https://example.com/defs.json#/$defs/id" } }, required: ["id"] };
+      const remotes = { "https://example.com/defs.json": { $defs: { id: { type: "string", pattern: "^[a-z]+$" } } } };
+      const server = createServer({ name: "tools-test", version: "1.0.0", logger: silentLogger, toolSchemaRemotes: remotes }).tool({ name: "t", inputSchema: schema }, ok);
+      const client = await connectClient(server, "2025-11-25");
+      expect((await client.callTool("t", { id: "abc" })).isError).to.equal(undefined);
+      expect(textOf(await client.callTool("t", { id: "ABC" }))).to.match(/\/id: must match pattern/);
+      await client.close();
+      const bare = await connectClient(newServer().tool({ name: "t", inputSchema: schema }, ok), "2025-11-25");
+      const refused = await rejection(bare.callTool("t", { id: "abc" }));
+      expect(refused.code).to.equal(-32603);
+      expect(refused.message).to.contain("https://example.com/defs.json#/$defs/id").and.to.contain("nothing is fetched");
+      await bare.close();
+    });
+
+    it("formats are annotations by default; toolSchemaFormats: \"assert\" checks uri, byte, email... by the protocol's rules", async () => {
       const schema: Schema = {
         type: "object",
         properties: { u: { type: "string", format: "uri" }, b: { type: "string", format: "byte" }, e: { type: "string", format: "email" } },
       };
-      expect((await call(schema, { u: "not a uri" })).isError).to.equal(true);
-      expect((await call(schema, { u: "https://example.com/x" })).isError).to.equal(undefined);
-      expect((await call(schema, { b: "abc" })).isError).to.equal(true);
-      expect((await call(schema, { b: "YWJj" })).isError).to.equal(undefined);
-      expect((await call(schema, { e: "not an email" })).isError).to.equal(undefined);
+      for (const bad of [{ u: "not a uri" }, { b: "abc" }, { e: "not an email" }]) {
+        expect((await call(schema, bad)).isError, JSON.stringify(bad)).to.equal(undefined);
+        expect((await call(schema, bad, "assert")).isError, JSON.stringify(bad)).to.equal(true);
+      }
+      expect((await call(schema, { u: "https://example.com/x", b: "YWJj", e: "a@example.com" }, "assert")).isError).to.equal(undefined);
     });
   });
 

@@ -1,4 +1,4 @@
-// Tool schemas known only at run time: the interpreter (no code generation, for Workers) must give
+// Tool schemas known only at run time: our compiler (closures, no code generation) must give
 // the same verdict as ajv (the oracle) on the keywords tool authors use, draft-07 and 2020-12.
 import { expect } from "chai";
 import fc from "fast-check";
@@ -119,18 +119,30 @@ describe("shared/json-schema: the interpreter agrees with ajv on tool schemas", 
     expect(ajv.compile(schema)({ city: 1 })).to.match(/\/city/);
   });
 
-  it("formats: ajv checks uri, byte and uri-template; the interpreter treats every format as an annotation", () => {
-    const schema = { type: "object", properties: { link: { type: "string", format: "uri" } } };
-    expect(ajv.compile(schema)({ link: "not a uri" })).to.be.a("string");
-    expect(interpreter.compile(schema)({ link: "not a uri" })).to.equal(undefined);
+  it("formats: annotations by default in both engines; with formats: \"assert\", both check them by the same rules", async () => {
+    const schema = { type: "object", properties: { link: { type: "string", format: "uri" }, mail: { type: "string", format: "email" }, day: { type: "string", format: "date" } } };
+    for (const value of [{ link: "not a uri" }, { mail: "nobody" }, { day: "2024-02-30" }]) {
+      expect(ajv.compile(schema)(value), JSON.stringify(value)).to.equal(undefined);
+      expect(interpreter.compile(schema)(value), JSON.stringify(value)).to.equal(undefined);
+    }
+    const asserting = [new SchemaCompiler(() => {}, "ajv", { formats: "assert" }), new SchemaCompiler(() => {}, "interpreter", { formats: "assert" })];
+    for (const compiler of asserting) {
+      await compiler.load();
+      const validate = compiler.compile(schema);
+      expect(validate({ link: "not a uri" }), compiler.kind).to.match(/\/link: must match format "uri"/);
+      expect(validate({ mail: "nobody" }), compiler.kind).to.match(/\/mail: must match format "email"/);
+      expect(validate({ day: "2024-02-30" }), compiler.kind).to.match(/\/day: must match format "date"/);
+      expect(validate({ link: "https://example.com/a", mail: "a@example.com", day: "2024-02-29" }), compiler.kind).to.equal(undefined);
+    }
   });
 
-  it("auto: ajv on Node, the interpreter where code generation is refused (as workerd's navigator says)", () => {
+  it("auto: our compiler everywhere, with or without code generation (as workerd's navigator says)", () => {
     expect(forbidsCodeGeneration()).to.equal(false);
-    expect(new SchemaCompiler(() => {}).kind).to.equal("ajv");
+    expect(new SchemaCompiler(() => {}).kind).to.equal("interpreter");
     const navigator = Object.getOwnPropertyDescriptor(globalThis, "navigator");
     Object.defineProperty(globalThis, "navigator", { value: { userAgent: "Cloudflare-Workers" }, configurable: true });
     try {
+      expect(forbidsCodeGeneration()).to.equal(true);
       expect(new SchemaCompiler(() => {}).kind).to.equal("interpreter");
       expect(new SchemaCompiler(() => {}, "ajv").kind, "an explicit choice wins").to.equal("ajv");
     } finally {

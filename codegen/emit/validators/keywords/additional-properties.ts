@@ -8,9 +8,10 @@ export const additionalProperties: Keyword = {
     const additional = s.additionalProperties;
     if (additional === undefined) return [];
     const known = s.properties?.map((p) => p.name) ?? [];
+    const patterns = (s.patternProperties ?? []).map((p) => ctx.pattern(p.pattern));
     if (additional === false)
-      return [{ kind: "entries", known, refuse: { keyword: "additionalProperties", schemaPath: at(s, "additionalProperties"), message: text("is not an allowed property") }, body: [] }];
+      return [{ kind: "entries", known, patterns, refuse: { keyword: "additionalProperties", schemaPath: at(s, "additionalProperties"), message: text("is not an allowed property") }, body: [] }];
     const body = ctx.lower(additional);
-    return body.length === 0 ? [] : [{ kind: "entries", known, body }];
+    return body.length === 0 ? [] : [{ kind: "entries", known, patterns, body }];
   },
 };

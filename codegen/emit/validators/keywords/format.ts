@@ -3,7 +3,19 @@ import { call, SUBJECT, text } from "../expr.js";
 import { at, type Keyword } from "./keyword.js";
 
 /** The support function (generated/validation.ts) that decides each format. */
-export const FORMAT_CHECKS: Readonly<Record<Format, string>> = { byte: "isByte", uri: "isUri", "uri-template": "isUriTemplate" };
+export const FORMAT_CHECKS: Readonly<Record<Format, string>> = {
+  byte: "isByte",
+  uri: "isUri",
+  "uri-template": "isUriTemplate",
+  email: "isEmail",
+  date: "isDate",
+  "date-time": "isDateTime",
+  time: "isTime",
+  uuid: "isUuid",
+  ipv4: "isIpv4",
+  ipv6: "isIpv6",
+  hostname: "isHostname",
+};
 
 /** `format`, an assertion for the formats the loader accepts. */
 export const format: Keyword = {

@@ -7,6 +7,8 @@ export interface LowerContext {
   definition(name: string): Schema;
   /** The name of the module-level RegExp constant for a `pattern`. */
   pattern(source: string): string;
+  /** The name of the module-level constant holding a JSON value (a non-primitive `const` or `enum` value). */
+  constant(value: unknown): string;
 }
 
 /**

@@ -10,7 +10,7 @@ import { importsOf, modulesUnder, resolveLocal, root } from "../../../support/im
 
 const ENTRIES = ["runtime/index.ts", "runtime/http.ts", "runtime/transports/http/fetch.ts"];
 /** Packages the fetch path may reach: each only through a dynamic import, when first used (a tool-schema engine; yaml for skills). */
-const PACKAGES = new Set(["ajv", "ajv/dist/2020.js", "@cfworker/json-schema", "yaml"]);
+const PACKAGES = new Set(["ajv", "ajv/dist/2020.js", "yaml"]);
 
 function codeGeneration(file: string): string[] {
   const text = readFileSync(file, "utf8").replace(/\/\/.*$/gm, "").replace(/\/\*[\s\S]*?\*\//g, "");

@@ -1,0 +1,143 @@
+/**
+ * The official JSON Schema Test Suite (draft2020-12 and draft7, every required file; optional/
+ * reported only) against the two ways a tool's arguments are checked:
+ * - build time: validators compiled by `generate --tools` (one module per suite file);
+ * - run time: the runtime's SchemaCompiler (our compiler, to closures), with the suite's remotes/
+ *   supplied as the user's map of remote documents; and, reported only, its opt-in "ajv" engine.
+ *
+ * A group passes when every test of it gets the suite's verdict (and, for compiled validators,
+ * `check` finds issues exactly when `is` says false); it fails on any wrong verdict; it is refused
+ * when the compiler will not compile its schema. Wrong verdicts fail this test; so does a refusal
+ * at run time outside the allowed case (a reference to a document neither the schema nor the
+ * remotes contain: the dialects' meta-schemas). optional/format files run with formats asserted.
+ * Build-time refusals must each name the JSON Pointer of what was refused. The per-file table is
+ * printed.
+ */
+import { expect } from "chai";
+import { GenerationError } from "../../../codegen/errors.js";
+import { loadToolSchemas } from "../../../codegen/tool-validators/load.js";
+import { SchemaCompiler, type SchemaEngine } from "../../../runtime/shared/json-schema.js";
+import { silentLogger } from "../../../runtime/util/logger.js";
+import { asToolSchema, refersOutside, suiteFiles, suiteGroups, suiteRemotes, suiteTable, type SuiteDraft, type SuiteGroup } from "../../support/json-schema-suite.js";
+import { removeDir } from "../../support/project.js";
+import { compileToolSchemas } from "../../support/tool-validators.js";
+
+interface Counts {
+  passed: number;
+  failed: number;
+  refused: number;
+}
+
+interface Outcome {
+  readonly counts: Counts;
+  /** Wrong verdicts and refusals that are not allowed, each with its group. */
+  readonly problems: string[];
+}
+
+/** The run-time engines: the default (checked), then ajv (opt-in; reported only). */
+const RUNTIME_ENGINES: readonly SchemaEngine[] = ["auto", "ajv"];
+
+function outcome(): Outcome {
+  return { counts: { passed: 0, failed: 0, refused: 0 }, problems: [] };
+}
+
+/** Runs a group's tests through `is` (and `check`, when given); returns the first wrong verdict. */
+function judge(group: SuiteGroup, is: (value: unknown) => boolean, check?: (value: unknown) => readonly unknown[]): string | undefined {
+  for (const test of group.tests) {
+    let verdict: boolean;
+    try {
+      verdict = is(test.data);
+    } catch (error) {
+      return `"${test.description}": threw ${(error as Error).message.split("\n")[0]}`;
+    }
+    if (verdict !== test.valid) return `"${test.description}": ${verdict ? "valid" : "invalid"}, the suite says ${test.valid ? "valid" : "invalid"}`;
+    if (check && (check(test.data).length === 0) !== verdict) return `"${test.description}": is says ${verdict} but check disagrees`;
+  }
+  return undefined;
+}
+
+async function buildTime(draft: SuiteDraft, file: string, dirs: string[], assertFormats: boolean): Promise<Outcome> {
+  const result = outcome();
+  const accepted: { group: SuiteGroup; schema: Record<string, unknown> }[] = [];
+  for (const group of suiteGroups(draft, file)) {
+    const schema = asToolSchema(draft, group.schema);
+    try {
+      loadToolSchemas("mcp.server.json", [{ name: "t", inputSchema: schema }], { assertFormats });
+      accepted.push({ group, schema });
+    } catch (error) {
+      if (!(error instanceof GenerationError)) throw error;
+      result.counts.refused++;
+      // A refusal is precise: it names the manifest and a JSON Pointer into the tool's schema.
+      if (!/mcp\.server\.json #\/tools(\/0\/inputSchema)?/.test(error.message)) result.problems.push(`${file} "${group.description}": refusal without a pointer: ${error.message}`);
+    }
+  }
+  if (accepted.length === 0) return result;
+  const compiled = await compileToolSchemas(accepted.map((a) => a.schema), `suite-${draft}-${file.replace(/\W/g, "_")}`, { assertFormats });
+  dirs.push(compiled.dir);
+  accepted.forEach(({ group }, i) => {
+    const validator = compiled.validators[i]!;
+    const wrong = judge(group, (v) => validator.is(v), (v) => validator.check(v));
+    if (wrong === undefined) result.counts.passed++;
+    else {
+      result.counts.failed++;
+      result.problems.push(`${file} "${group.description}": ${wrong}`);
+    }
+  });
+  return result;
+}
+
+function runTime(compiler: SchemaCompiler, draft: SuiteDraft, file: string): Outcome {
+  const result = outcome();
+  for (const group of suiteGroups(draft, file)) {
+    const schema = asToolSchema(draft, group.schema);
+    let validate: ((value: unknown) => string | undefined) | undefined;
+    try {
+      validate = compiler.compile(schema);
+    } catch (error) {
+      result.counts.refused++;
+      if (!refersOutside(group.schema)) result.problems.push(`${file} "${group.description}": refused: ${(error as Error).message}`);
+      continue;
+    }
+    const wrong = judge(group, (v) => validate!(v) === undefined);
+    if (wrong === undefined) result.counts.passed++;
+    else {
+      result.counts.failed++;
+      result.problems.push(`${file} "${group.description}": ${wrong}`);
+    }
+  }
+  return result;
+}
+
+describe("the JSON Schema Test Suite against generate --tools and the runtime's schema compiler", function () {
+  this.timeout(600_000);
+  const dirs: string[] = [];
+  after(() => dirs.forEach((d) => removeDir(d)));
+
+  for (const draft of ["draft2020-12", "draft7"] as const) {
+    it(`${draft}: every required file, no wrong verdict; the table per file (optional/ reported)`, async () => {
+      const remotes = suiteRemotes();
+      const compilers = RUNTIME_ENGINES.map((engine) => new SchemaCompiler(silentLogger, engine, { remotes }));
+      const asserting = RUNTIME_ENGINES.map((engine) => new SchemaCompiler(silentLogger, engine, { remotes, formats: "assert" }));
+      for (const compiler of [...compilers, ...asserting]) await compiler.load();
+      const columns = ["build time", "run time", "ajv (opt-in)"];
+      const required: { file: string; counts: Counts[] }[] = [];
+      const problems: string[] = [];
+      const files = suiteFiles(draft);
+      expect(files.length, "required files of the suite").to.be.greaterThan(30);
+      for (const file of files) {
+        const outcomes = [await buildTime(draft, file, dirs, false), ...compilers.map((c) => runTime(c, draft, file))];
+        required.push({ file, counts: outcomes.map((o) => o.counts) });
+        // ajv's column is reported, not required.
+        outcomes.slice(0, 2).forEach((o, i) => problems.push(...o.problems.map((p) => `[${columns[i]}] ${p}`)));
+      }
+      const optional: { file: string; counts: Counts[] }[] = [];
+      for (const file of suiteFiles(draft, true)) {
+        const formats = file.startsWith("optional/format/");
+        const outcomes = [await buildTime(draft, file, dirs, formats), ...(formats ? asserting : compilers).map((c) => runTime(c, draft, file))];
+        optional.push({ file, counts: outcomes.map((o) => o.counts) });
+      }
+      console.log(`\n${draft}, required:\n${suiteTable(required, columns)}\n\n${draft}, optional (reported only):\n${suiteTable(optional, columns)}\n`);
+      expect(problems, problems.join("\n")).to.deep.equal([]);
+    });
+  }
+});
