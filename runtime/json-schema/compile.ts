@@ -346,7 +346,11 @@ class Compiler {
             merge(e, local!);
           }
         }
-        if (!valid) i?.push({ path: p, schemaPath, keyword: "anyOf", message: "must match a schema in anyOf" });
+        if (!valid && i) {
+          // As ajv does: each branch's own issues, then the summary, so a message names the field.
+          for (const b of branches) b(v, p, i, null, sc);
+          i.push({ path: p, schemaPath, keyword: "anyOf", message: "must match a schema in anyOf" });
+        }
         return valid;
       });
     }
@@ -368,7 +372,10 @@ class Compiler {
           if (e && annotations) merge(e, annotations);
           return true;
         }
-        i?.push({ path: p, schemaPath, keyword: "oneOf", message: "must match exactly one schema in oneOf" });
+        if (i) {
+          if (passed === 0) for (const b of branches) b(v, p, i, null, sc);
+          i.push({ path: p, schemaPath, keyword: "oneOf", message: "must match exactly one schema in oneOf" });
+        }
         return false;
       });
     }
