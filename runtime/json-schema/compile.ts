@@ -101,10 +101,12 @@ export function compileSchema(schema: unknown, options: CompileOptions = {}): Co
   const index = new SchemaIndex(options.remotes ?? {}, options.dialect ?? "2020-12");
   const root = index.add(schema);
   const tracking = usesUnevaluated(schema) || Object.values(options.remotes ?? {}).some(usesUnevaluated);
-  const compiler = new Compiler(index, tracking, options.formats ?? "annotation", validationVocabulary(schema, options.remotes ?? {}));
+  const dynamic = uses(schema, '"$dynamicRef"') || Object.values(options.remotes ?? {}).some((remote) => uses(remote, '"$dynamicRef"'));
+  const compiler = new Compiler(index, tracking, dynamic, options.formats ?? "annotation", validationVocabulary(schema, options.remotes ?? {}));
   const validate = compiler.node(root);
   compiler.finish();
-  const start: Scope = { uri: root.base, outer: null };
+  // The dynamic scope is kept only where a $dynamicRef reads it.
+  const start: Scope | null = dynamic ? { uri: root.base, outer: null } : null;
   return {
     is: (value) => validate(value, "", null, tracking ? fresh() : null, start),
     check: (value) => {
@@ -130,7 +132,11 @@ function validationVocabulary(schema: unknown, remotes: Readonly<Record<string, 
 }
 
 function usesUnevaluated(schema: unknown): boolean {
-  return JSON.stringify(schema ?? null).includes('"unevaluated');
+  return uses(schema, '"unevaluated');
+}
+
+function uses(schema: unknown, text: string): boolean {
+  return JSON.stringify(schema ?? null).includes(text);
 }
 
 class Compiler {
@@ -140,6 +146,7 @@ class Compiler {
   constructor(
     private readonly index: SchemaIndex,
     private readonly tracking: boolean,
+    private readonly dynamic: boolean,
     private readonly formats: "annotation" | "assert",
     private readonly validation: boolean,
   ) {}
@@ -179,40 +186,85 @@ class Compiler {
     const dialect = dialectOfSchema(schema) ?? at.dialect;
     const s = schema;
     checkShapes(s, location);
+    // draft-07 section 8.3: every other keyword beside $ref is ignored.
+    if (typeof s.$ref === "string" && dialect === "draft-07") return this.sequence([this.reference(at, s.$ref)], at);
+    const general = this.sequence(this.keywords(at, s, dialect), at);
+    if (!this.validation) return general;
+    if (isLeaf(s)) return leaf(s, general, this.formats === "assert");
+    return this.dynamic ? general : this.objectNode(at, s, dialect, general) ?? general;
+  }
+
+  /** The keywords of a node, each a closure, in the order they must run. */
+  private keywords(at: Located, s: Record<string, unknown>, dialect: Dialect): Validate[] {
     const keywords: Validate[] = [];
     const fail = (keyword: string, message: string) => (path: string, issues: SchemaIssue[] | null) => {
-      issues?.push({ path, schemaPath: `${location}/${keyword}`, keyword, message });
+      issues?.push({ path, schemaPath: `${at.location}/${keyword}`, keyword, message });
       return false;
     };
-
-    if (typeof s.$ref === "string") {
-      keywords.push(this.reference(at, s.$ref));
-      // draft-07 section 8.3: every other keyword beside $ref is ignored.
-      if (dialect === "draft-07") return this.sequence(keywords, at);
-    }
+    if (typeof s.$ref === "string") keywords.push(this.reference(at, s.$ref));
     if (dialect === "2020-12" && typeof s.$dynamicRef === "string") keywords.push(this.dynamicReference(at, s.$dynamicRef));
-
     this.typeKeywords(at, s, keywords, fail);
     this.applicators(at, s, dialect, keywords);
     this.objectKeywords(at, s, dialect, keywords, fail);
     this.arrayKeywords(at, s, dialect, keywords, fail);
     // Last: they read the annotations of every other keyword of the node.
     if (dialect === "2020-12") this.unevaluated(at, s, keywords, fail);
-    const general = this.sequence(keywords, at);
-    return this.validation && isLeaf(s) ? leaf(s, general, this.formats === "assert") : general;
+    return keywords;
+  }
+
+  /**
+   * An object node (`type`, `required`, `properties`, `additionalProperties`, the most common
+   * shape of a tool schema and its nested objects) as one function for a boolean check: a loop
+   * over a precomputed table of properties, no path strings, no closure per keyword; the node's
+   * other keywords follow as closures.
+   */
+  private objectNode(at: Located, s: Record<string, unknown>, dialect: Dialect, general: Validate): Validate | undefined {
+    if (!isObject(s.properties) && !Array.isArray(s.required)) return undefined;
+    if (own(s, "unevaluatedProperties") || own(s, "unevaluatedItems")) return undefined;
+    // patternProperties decides which properties are additional: then all three stay closures.
+    const fused = own(s, "patternProperties") ? ["type", "required"] : ["type", "required", "properties", "additionalProperties"];
+    const rest: Record<string, unknown> = { ...s };
+    for (const keyword of fused) delete rest[keyword];
+    const others = this.keywords(at, rest, dialect);
+    const types = s.type === undefined ? undefined : (Array.isArray(s.type) ? (s.type as string[]) : [s.type as string]).map(typeTest);
+    const required = Array.isArray(s.required) ? (s.required as string[]).map((name) => ({ name, inherited: name in Object.prototype })) : [];
+    const properties = fused.includes("properties") && isObject(s.properties) ? Object.entries(s.properties).map(([name, sub]) => ({ name, inherited: name in Object.prototype, validate: this.child(at, sub, "properties", name) })) : [];
+    const additional = fused.includes("additionalProperties") && own(s, "additionalProperties") ? (s.additionalProperties === false ? false : this.child(at, s.additionalProperties, "additionalProperties")) : undefined;
+    const known = new Set(properties.map((x) => x.name));
+    return fastPath(general, true, (v, sc) => {
+      if (types !== undefined && !(types.length === 1 ? types[0]!(v) : types.some((t) => t(v)))) return false;
+      if (isObject(v)) {
+        for (let k = 0; k < required.length; k++) {
+          const { name, inherited } = required[k]!;
+          if (inherited ? !own(v, name) : v[name] === undefined) return false;
+        }
+        for (let k = 0; k < properties.length; k++) {
+          const { name, inherited, validate } = properties[k]!;
+          // JSON holds no undefined: a read decides presence, except for names the prototype has.
+          const item = v[name];
+          if (item === undefined || (inherited && !own(v, name))) continue;
+          if (!validate(item, "", null, null, sc)) return false;
+        }
+        if (additional !== undefined)
+          for (const key in v) if (!known.has(key) && (additional === false || !additional(v[key], "", null, null, sc))) return false;
+      }
+      for (let k = 0; k < others.length; k++) if (!others[k]!(v, "", null, null, sc)) return false;
+      return true;
+    });
   }
 
   /** All keywords of a node: in a boolean check the first failure decides, unless annotations are being collected. */
   private sequence(keywords: readonly Validate[], at: Located): Validate {
     const resource = at.base;
-    const enter = (scope: Scope | null): Scope | null => (scope && scope.uri !== resource ? { uri: resource, outer: scope } : scope ?? { uri: resource, outer: null });
     if (keywords.length === 0) return () => true;
+    // Without $dynamicRef nothing reads the scope: no resource is entered.
+    const enter = this.dynamic ? (scope: Scope | null): Scope | null => (scope && scope.uri !== resource ? { uri: resource, outer: scope } : scope ?? { uri: resource, outer: null }) : undefined;
     if (keywords.length === 1) {
       const [only] = keywords;
-      return (v, p, i, e, s) => only!(v, p, i, e, enter(s));
+      return enter ? (v, p, i, e, s) => only!(v, p, i, e, enter(s)) : only!;
     }
     return (value, path, issues, ev, scope) => {
-      const inner = enter(scope);
+      const inner = enter ? enter(scope) : scope;
       let valid = true;
       for (let k = 0; k < keywords.length; k++) {
         if (!keywords[k]!(value, path, issues, ev, inner)) {
@@ -694,7 +746,7 @@ function isLeaf(s: Record<string, unknown>): boolean {
 /**
  * A leaf schema (`{ type: "string", maxLength: 140, pattern: "..." }`, the most common node of a
  * tool schema) as one function for a boolean check: its tests run inline rather than as one
- * closure call per keyword. Collecting issues goes through `general`, the keyword closures.
+ * closure call per keyword.
  */
 function leaf(s: Record<string, unknown>, general: Validate, assertFormats: boolean): Validate {
   const types = s.type === undefined ? undefined : (Array.isArray(s.type) ? (s.type as string[]) : [s.type as string]).map(typeTest);
@@ -706,8 +758,7 @@ function leaf(s: Record<string, unknown>, general: Validate, assertFormats: bool
   const constant = s.const;
   const values = Array.isArray(s.enum) ? (s.enum as unknown[]) : undefined;
   const primitives = values?.every((x) => typeof x !== "object" || x === null) ? new Set(values) : undefined;
-  return (v, p, i, e, sc) => {
-    if (i) return general(v, p, i, e, sc);
+  return fastPath(general, false, (v) => {
     if (types !== undefined && !(types.length === 1 ? types[0]!(v) : types.some((t) => t(v)))) return false;
     if (typeof v === "string") {
       if (minLength !== undefined && !(v.length >= 2 * minLength || (v.length >= minLength && stringLength(v) >= minLength))) return false;
@@ -724,7 +775,18 @@ function leaf(s: Record<string, unknown>, general: Validate, assertFormats: bool
     if (hasConst && !jsonEqual(v, constant)) return false;
     if (values !== undefined && !(primitives ? primitives.has(v) : values.some((x) => jsonEqual(v, x)))) return false;
     return true;
-  };
+  });
+}
+
+/**
+ * A node checked by `fast` (a boolean, no paths, no issues) and, only where that fails and issues
+ * are being collected, again by `general`, the keyword closures that say what is wrong: the parts
+ * of an invalid value that are valid cost a boolean check, not issue bookkeeping. `annotates`:
+ * the node's keywords produce annotations, so while they are collected `general` runs alone.
+ */
+function fastPath(general: Validate, annotates: boolean, fast: (value: unknown, scope: Scope | null) => boolean): Validate {
+  if (annotates) return (v, p, i, e, sc) => (e ? general(v, p, i, e, sc) : fast(v, sc) || (i !== null && general(v, p, i, e, sc)));
+  return (v, p, i, e, sc) => fast(v, sc) || (i !== null && general(v, p, i, e, sc));
 }
 
 const TYPES = new Set(["object", "array", "string", "number", "integer", "boolean", "null"]);
