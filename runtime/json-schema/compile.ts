@@ -1,11 +1,13 @@
 import { hasUniqueItems, isMultipleOf, jsonEqual, stringLength } from "../../generated/validation.js";
+import { compileCheck, emitCheck } from "./code.js";
 import { FORMATS } from "./formats.js";
 import { SchemaIndex, dialectOfSchema, type Dialect, type Located } from "./index.js";
 import { escapePointerToken, resolveUri, withoutFragment } from "./uri.js";
 
 /**
  * A JSON Schema compiler (draft-07 and 2020-12, every keyword of both) to closures: no code is
- * generated from strings, so it runs where `new Function` is forbidden (Workers). Each schema
+ * generated from strings, so it runs where `new Function` is forbidden (Workers); code.ts adds a
+ * code mode for the boolean check where it is allowed. Each schema
  * node becomes one function; keywords become closures over their compiled sub-schemas.
  *
  * Annotations (`unevaluatedProperties`, `unevaluatedItems`) are tracked only in documents that
@@ -29,6 +31,12 @@ export interface CompileOptions {
   readonly remotes?: Readonly<Record<string, unknown>>;
   /** "annotation" (default): `format` checks nothing; "assert": the formats of formats.ts are checked, others stay annotations. */
   readonly formats?: "annotation" | "assert";
+  /**
+   * "closures" (default): no code generation. "code": the boolean check is also emitted as
+   * JavaScript and compiled with `new Function` (code.ts; closures where that throws an
+   * EvalError), except in documents with `$dynamicRef` or without the validation vocabulary.
+   */
+  readonly mode?: "closures" | "code";
 }
 
 export interface CompiledValidator {
@@ -107,14 +115,28 @@ export function compileSchema(schema: unknown, options: CompileOptions = {}): Co
   compiler.finish();
   // The dynamic scope is kept only where a $dynamicRef reads it.
   const start: Scope | null = dynamic ? { uri: root.base, outer: null } : null;
+  const code = options.mode === "code" && !dynamic && compiler.validation;
+  const closures = (value: unknown) => validate(value, "", null, tracking ? fresh() : null, start);
+  const is = code ? generated(root, index, compiler, options.formats === "assert") ?? closures : closures;
   return {
-    is: (value) => validate(value, "", null, tracking ? fresh() : null, start),
+    is,
     check: (value) => {
       const issues: SchemaIssue[] = [];
       validate(value, "", issues, tracking ? fresh() : null, start);
       return issues;
     },
   };
+}
+
+/** The boolean check in code mode; undefined where the platform refuses `new Function` (an EvalError, as under a CSP). */
+function generated(root: Located, index: SchemaIndex, compiler: Compiler, assertFormats: boolean): ((value: unknown) => boolean) | undefined {
+  const emitted = emitCheck(root, { index, assertFormats, closure: (at) => compiler.node(at), pattern: (source) => pattern(source, "") });
+  try {
+    return compileCheck(emitted);
+  } catch (error) {
+    if (error instanceof EvalError) return undefined;
+    throw error;
+  }
 }
 
 const VALIDATION_VOCABULARY = "https://json-schema.org/draft/2020-12/vocab/validation";
@@ -148,7 +170,7 @@ class Compiler {
     private readonly tracking: boolean,
     private readonly dynamic: boolean,
     private readonly formats: "annotation" | "assert",
-    private readonly validation: boolean,
+    readonly validation: boolean,
   ) {}
 
   /** Resolves every reference found while compiling: an unresolvable one is an error now, not at the first call. */
@@ -169,9 +191,7 @@ class Compiler {
   }
 
   private child(parent: Located, schema: unknown, ...tokens: (string | number)[]): Validate {
-    const location = `${parent.location}${tokens.map((t) => `/${escapePointerToken(String(t))}`).join("")}`;
-    const found = typeof schema === "object" && schema !== null ? this.index.where(schema) : undefined;
-    return this.node(found ?? { schema, base: parent.base, location, dialect: parent.dialect });
+    return this.node(this.index.child(parent, schema, ...tokens));
   }
 
   private build(at: Located): Validate {

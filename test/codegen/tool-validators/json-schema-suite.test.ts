@@ -2,8 +2,9 @@
  * The official JSON Schema Test Suite (draft2020-12 and draft7, every required file; optional/
  * reported only) against the two ways a tool's arguments are checked:
  * - build time: validators compiled by `generate --tools` (one module per suite file);
- * - run time: the runtime's SchemaCompiler (our compiler, to closures), with the suite's remotes/
- *   supplied as the user's map of remote documents; and, reported only, its opt-in "ajv" engine.
+ * - run time: the runtime's SchemaCompiler (our compiler, in code mode, the default on Node, and
+ *   to closures, what Workers run), with the suite's remotes/ supplied as the user's map of remote
+ *   documents; and, reported only, its opt-in "ajv" engine.
  *
  * A group passes when every test of it gets the suite's verdict (and, for compiled validators,
  * `check` finds issues exactly when `is` says false); it fails on any wrong verdict; it is refused
@@ -34,8 +35,8 @@ interface Outcome {
   readonly problems: string[];
 }
 
-/** The run-time engines: the default (checked), then ajv (opt-in; reported only). */
-const RUNTIME_ENGINES: readonly SchemaEngine[] = ["auto", "ajv"];
+/** The run-time engines: the default (code mode on Node; checked), closures (Workers; checked), then ajv (opt-in; reported only). */
+const RUNTIME_ENGINES: readonly SchemaEngine[] = ["auto", "interpreter", "ajv"];
 
 function outcome(): Outcome {
   return { counts: { passed: 0, failed: 0, refused: 0 }, problems: [] };
@@ -119,7 +120,8 @@ describe("the JSON Schema Test Suite against generate --tools and the runtime's 
       const compilers = RUNTIME_ENGINES.map((engine) => new SchemaCompiler(silentLogger, engine, { remotes }));
       const asserting = RUNTIME_ENGINES.map((engine) => new SchemaCompiler(silentLogger, engine, { remotes, formats: "assert" }));
       for (const compiler of [...compilers, ...asserting]) await compiler.load();
-      const columns = ["build time", "run time", "ajv (opt-in)"];
+      expect(compilers.map((c) => c.generatesCode), "code mode, closures, ajv").to.deep.equal([true, false, true]);
+      const columns = ["build time", "run time (code)", "run time (closures)", "ajv (opt-in)"];
       const required: { file: string; counts: Counts[] }[] = [];
       const problems: string[] = [];
       const files = suiteFiles(draft);
@@ -128,7 +130,7 @@ describe("the JSON Schema Test Suite against generate --tools and the runtime's 
         const outcomes = [await buildTime(draft, file, dirs, false), ...compilers.map((c) => runTime(c, draft, file))];
         required.push({ file, counts: outcomes.map((o) => o.counts) });
         // ajv's column is reported, not required.
-        outcomes.slice(0, 2).forEach((o, i) => problems.push(...o.problems.map((p) => `[${columns[i]}] ${p}`)));
+        outcomes.slice(0, 3).forEach((o, i) => problems.push(...o.problems.map((p) => `[${columns[i]}] ${p}`)));
       }
       const optional: { file: string; counts: Counts[] }[] = [];
       for (const file of suiteFiles(draft, true)) {
