@@ -102,8 +102,6 @@ function typeTest(type: string): (value: unknown) => boolean {
 }
 
 const own = (object: object, key: string) => Object.prototype.hasOwnProperty.call(object, key);
-/** A property is present: JSON holds no undefined, so a read decides, except for names Object.prototype has. */
-const present = (object: Record<string, unknown>, key: string) => (key in Object.prototype ? own(object, key) : object[key] !== undefined);
 
 export function compileSchema(schema: unknown, options: CompileOptions = {}): CompiledValidator {
   const index = new SchemaIndex(options.remotes ?? {}, options.dialect ?? "2020-12");
@@ -517,13 +515,14 @@ class Compiler {
 
   private objectCounts(at: Located, s: Record<string, unknown>, dialect: Dialect, out: Validate[], fail: (k: string, m: string) => (p: string, i: SchemaIssue[] | null) => boolean): void {
     if (Array.isArray(s.required)) {
-      const names = s.required as string[];
+      const names = (s.required as string[]).map((name) => ({ name, inherited: name in Object.prototype }));
       const schemaPath = `${at.location}/required`;
       out.push((v, p, i) => {
         if (!isObject(v)) return true;
         let valid = true;
-        for (const n of names)
-          if (!present(v, n)) {
+        // JSON holds no undefined: a read decides presence, except for names the prototype has.
+        for (const { name: n, inherited } of names)
+          if (inherited ? !own(v, n) : v[n] === undefined) {
             valid = false;
             if (!i) return false;
             i.push({ path: p, schemaPath, keyword: "required", message: `must have required property '${n}'` });
@@ -580,7 +579,8 @@ class Compiler {
         const item = v[name];
         if (item === undefined || (inherited && !own(v, name))) continue;
         mark?.add(name);
-        if (!validate(item, issues ? path + token : "", issues, null, scope)) {
+        // A valid property costs a boolean check: its path is built only when it has issues.
+        if (!validate(item, "", null, null, scope) && (!issues || !validate(item, path + token, issues, null, scope))) {
           valid = false;
           if (!issues && !ev) return false;
         }
