@@ -37,28 +37,36 @@ const TYPE_TESTS: Record<string, string> = {
   boolean: '(typeof v === "boolean")',
 };
 
-/** The source of the boolean check of `root` and what it refers to; `compile` turns it into a function. */
-export function emitCheck(root: Located, context: EmitContext): { source: string; externs: unknown[] } {
+export interface Emitted {
+  readonly source: string;
+  readonly externs: unknown[];
+  /** The function of each node that has one of its own (not left to closures), by the node's schema; the root's is `f0`. */
+  readonly nodes: ReadonlyMap<unknown, string>;
+}
+
+/** The source of the boolean check of `root` and what it refers to; `compileCheck` turns it into functions. */
+export function emitCheck(root: Located, context: EmitContext): Emitted {
   return new Emitter(context).emit(root);
 }
 
-/** Compiles emitted source: throws where code generation is forbidden. */
-export function compileCheck({ source, externs }: { source: string; externs: unknown[] }): (value: unknown) => boolean {
-  return new Function("x", "h", source)(externs, HELPERS) as (value: unknown) => boolean;
+/** Compiles emitted source, to the check of each node by its function's name; throws where code generation is forbidden. */
+export function compileCheck({ source, externs }: Emitted): Readonly<Record<string, (value: unknown) => boolean>> {
+  return new Function("x", "h", source)(externs, HELPERS) as Record<string, (value: unknown) => boolean>;
 }
 
 class Emitter {
   private readonly names = new Map<unknown, string>();
+  private readonly delegated = new Set<string>();
   private readonly functions: string[] = [];
   private readonly externs: unknown[] = [];
 
   constructor(private readonly context: EmitContext) {}
 
-  emit(root: Located): { source: string; externs: unknown[] } {
-    const name = this.node(root);
+  emit(root: Located): Emitted {
+    this.node(root);
     const declarations = this.externs.map((_, k) => `const x${k} = x[${k}];`).join("\n");
-    const source = `"use strict";\nconst { own, jsonEqual, isMultipleOf, stringLength, hasUniqueItems } = h;\n${declarations}\n${this.functions.join("\n")}\nreturn ${name};`;
-    return { source, externs: this.externs };
+    const source = `"use strict";\nconst { own, jsonEqual, isMultipleOf, stringLength, hasUniqueItems } = h;\n${declarations}\n${this.functions.join("\n")}\nreturn { ${[...this.names.values()].join(", ")} };`;
+    return { source, externs: this.externs, nodes: new Map([...this.names].filter(([, name]) => !this.delegated.has(name))) };
   }
 
   private extern(value: unknown): string {
@@ -72,7 +80,7 @@ class Emitter {
     if (known) return known;
     const name = `f${this.names.size}`;
     this.names.set(key, name);
-    this.functions.push(`function ${name}(v) {\n${this.body(at)}return true;\n}`);
+    this.functions.push(`function ${name}(v) {\n${this.body(at, name)}return true;\n}`);
     return name;
   }
 
@@ -80,7 +88,7 @@ class Emitter {
     return this.node(this.context.index.child(parent, schema, ...tokens));
   }
 
-  private body(at: Located): string {
+  private body(at: Located, name: string): string {
     const { schema } = at;
     if (schema === true) return "";
     if (!isObject(schema)) return "return false;\n";
@@ -89,7 +97,10 @@ class Emitter {
     const ref = typeof s.$ref === "string" ? `if (!${this.node(this.context.index.resolve(s.$ref, at.base)!)}(v)) return false;\n` : "";
     // draft-07 section 8.3: every other keyword beside $ref is ignored.
     if (ref && dialect === "draft-07") return ref;
-    if (own(s, "unevaluatedProperties") || own(s, "unevaluatedItems")) return `if (!${this.extern(this.context.closure(at))}(v, "", null, null, null)) return false;\n`;
+    if (own(s, "unevaluatedProperties") || own(s, "unevaluatedItems")) {
+      this.delegated.add(name);
+      return `if (!${this.extern(this.context.closure(at))}(v, "", null, null, null)) return false;\n`;
+    }
     return ref + this.scalar(s) + this.applicators(at, s, dialect) + this.object(at, s, dialect) + this.array(at, s, dialect);
   }
 

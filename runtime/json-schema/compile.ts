@@ -116,25 +116,37 @@ export function compileSchema(schema: unknown, options: CompileOptions = {}): Co
   const code = options.mode === "code" && !dynamic && compiler.validation;
   const closures = (value: unknown) => validate(value, "", null, tracking ? fresh() : null, start);
   const is = code ? generated(root, index, compiler, options.formats === "assert") ?? closures : closures;
+  // `check` is for values with issues: the root's boolean check would only fail first.
+  const collect = FAST.get(validate)?.general ?? validate;
   return {
     is,
     check: (value) => {
       const issues: SchemaIssue[] = [];
-      validate(value, "", issues, tracking ? fresh() : null, start);
+      collect(value, "", issues, tracking ? fresh() : null, start);
       return issues;
     },
   };
 }
 
-/** The boolean check in code mode; undefined where the platform refuses `new Function` (an EvalError, as under a CSP). */
+/**
+ * The boolean check in code mode; undefined where the platform refuses `new Function` (an
+ * EvalError, as under a CSP). The nodes with a boolean fast path in closures take the generated
+ * function instead, so that collecting issues checks the valid parts of a value with it too.
+ */
 function generated(root: Located, index: SchemaIndex, compiler: Compiler, assertFormats: boolean): ((value: unknown) => boolean) | undefined {
   const emitted = emitCheck(root, { index, assertFormats, closure: (at) => compiler.node(at), pattern: (source) => pattern(source, "") });
+  let functions: Readonly<Record<string, (value: unknown) => boolean>>;
   try {
-    return compileCheck(emitted);
+    functions = compileCheck(emitted);
   } catch (error) {
     if (error instanceof EvalError) return undefined;
     throw error;
   }
+  for (const [key, name] of emitted.nodes) {
+    const slot = FAST.get(compiler.compiledFor(key)!);
+    if (slot) slot.fast = functions[name]!;
+  }
+  return functions.f0!;
 }
 
 const VALIDATION_VOCABULARY = "https://json-schema.org/draft/2020-12/vocab/validation";
@@ -174,6 +186,11 @@ class Compiler {
   /** Resolves every reference found while compiling: an unresolvable one is an error now, not at the first call. */
   finish(): void {
     while (this.pending.length > 0) this.pending.pop()!();
+  }
+
+  /** The validator compiled for a node, by its schema (as `node` keys it). */
+  compiledFor(key: unknown): Validate | undefined {
+    return this.compiled.get(key);
   }
 
   node(at: Located): Validate {
@@ -804,10 +821,18 @@ function leaf(s: Record<string, unknown>, general: Validate, assertFormats: bool
  * of an invalid value that are valid cost a boolean check, not issue bookkeeping. `annotates`:
  * the node's keywords produce annotations, so while they are collected `general` runs alone.
  */
-function fastPath(general: Validate, annotates: boolean, fast: (value: unknown, scope: Scope | null) => boolean): Validate {
-  if (annotates) return (v, p, i, e, sc) => (e ? general(v, p, i, e, sc) : fast(v, sc) || (i !== null && general(v, p, i, e, sc)));
-  return (v, p, i, e, sc) => fast(v, sc) || (i !== null && general(v, p, i, e, sc));
+function fastPath(general: Validate, annotates: boolean, fast: FastCheck): Validate {
+  const slot = { fast, general };
+  const validate: Validate = annotates
+    ? (v, p, i, e, sc) => (e ? general(v, p, i, e, sc) : slot.fast(v, sc) || (i !== null && general(v, p, i, e, sc)))
+    : (v, p, i, e, sc) => slot.fast(v, sc) || (i !== null && general(v, p, i, e, sc));
+  FAST.set(validate, slot);
+  return validate;
 }
+
+type FastCheck = (value: unknown, scope: Scope | null) => boolean;
+/** The boolean check and the issue-collecting closures of each node that has both (code mode replaces the first). */
+const FAST = new WeakMap<Validate, { fast: FastCheck; general: Validate }>();
 
 const TYPES = new Set(["object", "array", "string", "number", "integer", "boolean", "null"]);
 const NUMBERS = ["minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf", "minLength", "maxLength", "minItems", "maxItems", "minProperties", "maxProperties", "minContains", "maxContains"];
