@@ -40,6 +40,8 @@ export interface CompileOptions {
 }
 
 export interface CompiledValidator {
+  /** How `is` runs: generated code, or closures (asked for, or code mode unavailable for this document or platform). */
+  readonly mode: "code" | "closures";
   is(value: unknown): boolean;
   check(value: unknown): SchemaIssue[];
 }
@@ -113,13 +115,15 @@ export function compileSchema(schema: unknown, options: CompileOptions = {}): Co
   compiler.finish();
   // The dynamic scope is kept only where a $dynamicRef reads it.
   const start: Scope | null = dynamic ? { uri: root.base, outer: null } : null;
-  const code = options.mode === "code" && !dynamic && compiler.validation;
+  // Code mode keeps no dynamic scope: not for documents that reach a $dynamicRef.
+  const code = options.mode === "code" && !compiler.readsDynamicScope && compiler.validation;
   const closures = (value: unknown) => validate(value, "", null, tracking ? fresh() : null, start);
-  const is = code ? generated(root, index, compiler, options.formats === "assert") ?? closures : closures;
+  const fast = code ? generated(root, index, compiler, options.formats === "assert") : undefined;
   // `check` is for values with issues: the root's boolean check would only fail first.
   const collect = FAST.get(validate)?.general ?? validate;
   return {
-    is,
+    mode: fast ? "code" : "closures",
+    is: fast ?? closures,
     check: (value) => {
       const issues: SchemaIssue[] = [];
       collect(value, "", issues, tracking ? fresh() : null, start);
@@ -173,6 +177,8 @@ function uses(schema: unknown, text: string): boolean {
 
 class Compiler {
   private readonly compiled = new Map<unknown, Validate>();
+  /** A $dynamicRef was compiled: the document needs the dynamic scope. */
+  readsDynamicScope = false;
   private readonly pending: (() => void)[] = [];
 
   constructor(
@@ -326,6 +332,7 @@ class Compiler {
   }
 
   private dynamicReference(at: Located, ref: string): Validate {
+    this.readsDynamicScope = true;
     const found = this.index.resolve(ref, at.base);
     if (!found) throw new SchemaCompileError(`${at.location}/$dynamicRef`, `cannot resolve $dynamicRef ${JSON.stringify(ref)}: no such schema in the document or in the supplied remotes (nothing is fetched)`);
     const initial = this.node(found);

@@ -17,6 +17,7 @@
 import { expect } from "chai";
 import { GenerationError } from "../../../codegen/errors.js";
 import { loadToolSchemas } from "../../../codegen/tool-validators/load.js";
+import { compileSchema } from "../../../runtime/json-schema/compile.js";
 import { SchemaCompiler, type SchemaEngine } from "../../../runtime/shared/json-schema.js";
 import { silentLogger } from "../../../runtime/util/logger.js";
 import { asToolSchema, refersOutside, suiteFiles, suiteGroups, suiteRemotes, suiteTable, type SuiteDraft, type SuiteGroup } from "../../support/json-schema-suite.js";
@@ -113,6 +114,42 @@ describe("the JSON Schema Test Suite against generate --tools and the runtime's 
   this.timeout(600_000);
   const dirs: string[] = [];
   after(() => dirs.forEach((d) => removeDir(d)));
+
+  it("code mode and closures say the same about every datum of every file: the same issues, word for word", async () => {
+    const remotes = suiteRemotes();
+    const [code, closures] = (["auto", "interpreter"] as const).map((engine) => new SchemaCompiler(silentLogger, engine, { remotes }));
+    await code!.load();
+    await closures!.load();
+    let compared = 0;
+    let invalid = 0;
+    let groups = 0;
+    let generated = 0;
+    const differences: string[] = [];
+    for (const draft of ["draft2020-12", "draft7"] as const)
+      for (const file of [...suiteFiles(draft), ...suiteFiles(draft, true)])
+        for (const group of suiteGroups(draft, file)) {
+          const schema = asToolSchema(draft, group.schema);
+          let validators: ((value: unknown) => string | undefined)[];
+          try {
+            validators = [code!.compile(schema), closures!.compile(schema)];
+          } catch {
+            continue;
+          }
+          groups++;
+          // Not vacuous: code mode does run (all but documents reaching a $dynamicRef, or without the validation vocabulary).
+          if (compileSchema(schema, { dialect: draft === "draft7" ? "draft-07" : "2020-12", remotes, mode: "code" }).mode === "code") generated++;
+          for (const test of group.tests) {
+            const [byCode, byClosures] = validators.map((validate) => validate(test.data));
+            compared++;
+            if (byClosures !== undefined) invalid++;
+            if (byCode !== byClosures) differences.push(`${draft}/${file} "${group.description}" "${test.description}": code ${byCode ?? "valid"}, closures ${byClosures ?? "valid"}`);
+          }
+        }
+    expect(differences, differences.join("\n")).to.deep.equal([]);
+    expect(compared, "data compared").to.be.greaterThan(2000);
+    expect(generated / groups, "share of groups in code mode").to.be.greaterThan(0.9);
+    expect(invalid / compared, "share of invalid data").to.be.within(0.2, 0.8);
+  });
 
   for (const draft of ["draft2020-12", "draft7"] as const) {
     it(`${draft}: every required file, no wrong verdict; the table per file (optional/ reported)`, async () => {
