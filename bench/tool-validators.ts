@@ -6,15 +6,18 @@
  *   node --import tsx bench/tool-validators.ts [--quick]
  *
  * then, on the JSON Schema Test Suite's schemas (every required file of draft2020-12 and draft7,
- * each file's groups that both engines compile and get right), the runtime's own compiler
- * (closures, its default engine) against ajv in the same run: validation of all the file's test
- * data, and compiling all the file's schemas (a fresh compiler per run, its ajv instances warm).
+ * each file's groups that every engine compiles and gets right), the runtime's own compiler in
+ * both modes against ajv in the same run: validation of all the file's test data, and compiling
+ * all the file's schemas (a fresh compiler per run, its ajv instances warm). Ratios per file, then
+ * the worst and the median over files.
  *
  * - compiled:    `generate --tools`'s output (codegen/tools), as the runtime runs it
  *                (`precompiled`: `is`, and `check` only for a message on failure);
  * - ajv:         the runtime's SchemaCompiler "ajv" (compiles with `new Function`);
- * - interpreter: the runtime's SchemaCompiler "interpreter" (its own compiler, to closures: the
- *                default engine, and what Workers use).
+ * - code:        the runtime's SchemaCompiler "auto" on Node: its own compiler in code mode (the
+ *                default where `new Function` is allowed);
+ * - closures:    the runtime's SchemaCompiler "interpreter": its own compiler, to closures (what
+ *                Workers use).
  *
  * Each (value, engine) pair is timed by bench/support/pairs.ts (a loop of its own, a calibrated
  * iteration count, a warm-up, RUNS runs interleaved across engines, CPU time); the table gives the
@@ -72,15 +75,17 @@ const format = (n: number) => (n >= 1e6 ? `${(n / 1e6).toFixed(2)}M` : n >= 1e3 
 
 const compiled = await compileToolSchemas([SCHEMA], "bench-tools");
 const engines: { name: string; check: SchemaValidator }[] = [{ name: "compiled", check: precompiled(compiled.validators[0], SCHEMA)! }];
-for (const kind of ["ajv", "interpreter"] as const) {
+/** The runtime's engines, by the name the tables give them. */
+const RUNTIME = { ajv: "ajv", code: "auto", closures: "interpreter" } as const;
+for (const [name, kind] of Object.entries(RUNTIME)) {
   const compiler = new SchemaCompiler(silentLogger, kind);
   await compiler.load();
-  engines.push({ name: kind, check: compiler.compile(SCHEMA as unknown as Record<string, unknown>) });
+  engines.push({ name, check: compiler.compile(SCHEMA as unknown as Record<string, unknown>) });
 }
 
-console.log(`Tool argument validation on one typical tool schema: compiled (generate --tools) vs the runtime's ajv and interpreter engines`);
+console.log(`Tool argument validation on one typical tool schema: compiled (generate --tools) vs the runtime's engines (ajv, our compiler in code mode and in closures)`);
 console.log(`node ${process.version}, ${RUNS} runs of ~${RUN_MS} ms per pair, median ops per CPU second${QUICK ? " (quick)" : ""}\n`);
-const rows = [["arguments", "compiled", "ajv", "interpreter", "vs ajv", "vs interpreter"]];
+const rows = [["arguments", "compiled", "ajv", "code", "closures", "compiled/ajv", "code/ajv", "closures/ajv"]];
 for (const c of CASES) {
   const wrong = engines.filter((e) => (e.check(c.value) === undefined) !== c.valid);
   if (wrong.length > 0) {
@@ -92,21 +97,21 @@ for (const c of CASES) {
   for (const pair of pairs) timeRun(pair, c.value, TIMING);
   for (const pair of pairs) pair.opsPerSecond.length = 0;
   for (let run = 0; run < RUNS; run++) for (const pair of pairs) timeRun(pair, c.value, TIMING);
-  const [ours, ajv, interpreter] = pairs.map((p) => median(p.opsPerSecond)) as [number, number, number];
-  rows.push([c.label, format(ours), format(ajv), format(interpreter), `${(ours / ajv).toFixed(2)}x`, `${(ours / interpreter).toFixed(1)}x`]);
+  const [ours, ajv, code, closures] = pairs.map((p) => median(p.opsPerSecond)) as [number, number, number, number];
+  rows.push([c.label, format(ours), format(ajv), format(code), format(closures), `${(ours / ajv).toFixed(2)}x`, `${(code / ajv).toFixed(2)}x`, `${(closures / ajv).toFixed(2)}x`]);
 }
 const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
 for (const row of rows) console.log(row.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join("  "));
 removeDir(compiled.dir);
 
 // ---------------------------------------------------------------------------------------------
-// The suite's schemas: our compiler (closures) vs ajv, validation and compile time.
+// The suite's schemas: our compiler (code mode, closures) vs ajv, validation and compile time.
 // ---------------------------------------------------------------------------------------------
 const { asToolSchema, suiteFiles, suiteGroups } = await import("../test/support/json-schema-suite.js");
-type Engine = "interpreter" | "ajv";
-const ENGINES: readonly Engine[] = ["interpreter", "ajv"];
+type Engine = keyof typeof RUNTIME;
+const ENGINES: readonly Engine[] = ["code", "closures", "ajv"];
 const freshCompiler = (kind: Engine) => {
-  const compiler = new SchemaCompiler(silentLogger, kind);
+  const compiler = new SchemaCompiler(silentLogger, RUNTIME[kind]);
   void compiler.load();
   // Warm: ajv's instance of each dialect is made on first use, once per server.
   compiler.compile({ $schema: "http://json-schema.org/draft-07/schema#" });
@@ -117,10 +122,11 @@ const cpuMs = () => {
   const { user, system } = process.cpuUsage();
   return (user + system) / 1000;
 };
-console.log(`\nThe JSON Schema Test Suite's schemas (required files, groups both engines get right): ours (closures) / ajv, median of ${RUNS} runs`);
-const suiteRows = [["file", "groups", "validate ours/ajv", "compile ajv/ours"]];
-const validateRatios: number[] = [];
-const compileRatios: number[] = [];
+console.log(`\nThe JSON Schema Test Suite's schemas (required files, groups every engine gets right): ours (code mode, closures) / ajv, median of ${RUNS} runs`);
+const suiteRows = [["file", "groups", "validate code/ajv", "validate closures/ajv", "compile ajv/code", "compile ajv/closures"]];
+/** Per file, by mode: validation ours/ajv (ops), compile ajv/ours (time). */
+const validateRatios: Record<"code" | "closures", number[]> = { code: [], closures: [] };
+const compileRatios: Record<"code" | "closures", number[]> = { code: [], closures: [] };
 for (const draft of ["draft2020-12", "draft7"] as const) {
   for (const file of suiteFiles(draft)) {
     const groups = suiteGroups(draft, file)
@@ -151,8 +157,8 @@ for (const draft of ["draft2020-12", "draft7"] as const) {
     for (const pair of pairs) timeRun(pair, data, TIMING);
     for (const pair of pairs) pair.opsPerSecond.length = 0;
     for (let run = 0; run < RUNS; run++) for (const pair of pairs) timeRun(pair, data, TIMING);
-    const [ours, ajv] = pairs.map((p) => median(p.opsPerSecond)) as [number, number];
-    const compileMs: Record<Engine, number[]> = { interpreter: [], ajv: [] };
+    const [code, closures, ajv] = pairs.map((p) => median(p.opsPerSecond)) as [number, number, number];
+    const compileMs: Record<Engine, number[]> = { code: [], closures: [], ajv: [] };
     for (let run = 0; run < RUNS; run++)
       for (const kind of ENGINES) {
         const compiler = freshCompiler(kind);
@@ -161,12 +167,18 @@ for (const draft of ["draft2020-12", "draft7"] as const) {
         for (const schema of schemas) compiler.compile(schema);
         compileMs[kind].push(cpuMs() - start);
       }
-    const compileRatio = median(compileMs.ajv) / Math.max(median(compileMs.interpreter), 0.001);
-    validateRatios.push(ours / ajv);
-    compileRatios.push(compileRatio);
-    suiteRows.push([`${draft}/${file}`, String(groups.length), `${(ours / ajv).toFixed(2)}x`, `${compileRatio.toFixed(1)}x`]);
+    const compileRatio = (mode: "code" | "closures") => median(compileMs.ajv) / Math.max(median(compileMs[mode]), 0.001);
+    validateRatios.code.push(code / ajv);
+    validateRatios.closures.push(closures / ajv);
+    compileRatios.code.push(compileRatio("code"));
+    compileRatios.closures.push(compileRatio("closures"));
+    suiteRows.push([`${draft}/${file}`, String(groups.length), `${(code / ajv).toFixed(2)}x`, `${(closures / ajv).toFixed(2)}x`, `${compileRatio("code").toFixed(1)}x`, `${compileRatio("closures").toFixed(1)}x`]);
   }
 }
 const suiteWidths = suiteRows[0]!.map((_, i) => Math.max(...suiteRows.map((r) => r[i]!.length)));
 for (const row of suiteRows) console.log(row.map((cell, i) => (i === 0 ? cell.padEnd(suiteWidths[i]!) : cell.padStart(suiteWidths[i]!))).join("  "));
-console.log(`median over files: validation ours/ajv ${median(validateRatios).toFixed(2)}x (min ${Math.min(...validateRatios).toFixed(2)}x), compile ajv/ours ${median(compileRatios).toFixed(1)}x (min ${Math.min(...compileRatios).toFixed(1)}x)`);
+for (const mode of ["code", "closures"] as const) {
+  const worst = (ratios: number[]) => suiteRows[1 + ratios.indexOf(Math.min(...ratios))]![0];
+  const [v, c] = [validateRatios[mode], compileRatios[mode]];
+  console.log(`${mode.padEnd(8)} over ${v.length} files: validation ours/ajv median ${median(v).toFixed(2)}x, worst ${Math.min(...v).toFixed(2)}x (${worst(v)}); compile ajv/ours median ${median(c).toFixed(1)}x, worst ${Math.min(...c).toFixed(1)}x (${worst(c)})`);
+}

@@ -1,11 +1,13 @@
 import { hasUniqueItems, isMultipleOf, jsonEqual, stringLength } from "../../generated/validation.js";
+import { compileCheck, emitCheck } from "./code.js";
 import { FORMATS } from "./formats.js";
 import { SchemaIndex, dialectOfSchema, type Dialect, type Located } from "./index.js";
 import { escapePointerToken, resolveUri, withoutFragment } from "./uri.js";
 
 /**
  * A JSON Schema compiler (draft-07 and 2020-12, every keyword of both) to closures: no code is
- * generated from strings, so it runs where `new Function` is forbidden (Workers). Each schema
+ * generated from strings, so it runs where `new Function` is forbidden (Workers); code.ts adds a
+ * code mode for the boolean check where it is allowed. Each schema
  * node becomes one function; keywords become closures over their compiled sub-schemas.
  *
  * Annotations (`unevaluatedProperties`, `unevaluatedItems`) are tracked only in documents that
@@ -29,9 +31,17 @@ export interface CompileOptions {
   readonly remotes?: Readonly<Record<string, unknown>>;
   /** "annotation" (default): `format` checks nothing; "assert": the formats of formats.ts are checked, others stay annotations. */
   readonly formats?: "annotation" | "assert";
+  /**
+   * "closures" (default): no code generation. "code": the boolean check is also emitted as
+   * JavaScript and compiled with `new Function` (code.ts; closures where that throws an
+   * EvalError), except in documents with `$dynamicRef` or without the validation vocabulary.
+   */
+  readonly mode?: "closures" | "code";
 }
 
 export interface CompiledValidator {
+  /** How `is` runs: generated code, or closures (asked for, or code mode unavailable for this document or platform). */
+  readonly mode: "code" | "closures";
   is(value: unknown): boolean;
   check(value: unknown): SchemaIssue[];
 }
@@ -94,25 +104,53 @@ function typeTest(type: string): (value: unknown) => boolean {
 }
 
 const own = (object: object, key: string) => Object.prototype.hasOwnProperty.call(object, key);
-/** A property is present: JSON holds no undefined, so a read decides, except for names Object.prototype has. */
-const present = (object: Record<string, unknown>, key: string) => (key in Object.prototype ? own(object, key) : object[key] !== undefined);
 
 export function compileSchema(schema: unknown, options: CompileOptions = {}): CompiledValidator {
   const index = new SchemaIndex(options.remotes ?? {}, options.dialect ?? "2020-12");
   const root = index.add(schema);
   const tracking = usesUnevaluated(schema) || Object.values(options.remotes ?? {}).some(usesUnevaluated);
-  const compiler = new Compiler(index, tracking, options.formats ?? "annotation", validationVocabulary(schema, options.remotes ?? {}));
+  const dynamic = uses(schema, '"$dynamicRef"') || Object.values(options.remotes ?? {}).some((remote) => uses(remote, '"$dynamicRef"'));
+  const compiler = new Compiler(index, tracking, dynamic, options.formats ?? "annotation", validationVocabulary(schema, options.remotes ?? {}));
   const validate = compiler.node(root);
   compiler.finish();
-  const start: Scope = { uri: root.base, outer: null };
+  // The dynamic scope is kept only where a $dynamicRef reads it.
+  const start: Scope | null = dynamic ? { uri: root.base, outer: null } : null;
+  // Code mode keeps no dynamic scope: not for documents that reach a $dynamicRef.
+  const code = options.mode === "code" && !compiler.readsDynamicScope && compiler.validation;
+  const closures = (value: unknown) => validate(value, "", null, tracking ? fresh() : null, start);
+  const fast = code ? generated(root, index, compiler, options.formats === "assert") : undefined;
+  // `check` is for values with issues: the root's boolean check would only fail first.
+  const collect = FAST.get(validate)?.general ?? validate;
   return {
-    is: (value) => validate(value, "", null, tracking ? fresh() : null, start),
+    mode: fast ? "code" : "closures",
+    is: fast ?? closures,
     check: (value) => {
       const issues: SchemaIssue[] = [];
-      validate(value, "", issues, tracking ? fresh() : null, start);
+      collect(value, "", issues, tracking ? fresh() : null, start);
       return issues;
     },
   };
+}
+
+/**
+ * The boolean check in code mode; undefined where the platform refuses `new Function` (an
+ * EvalError, as under a CSP). The nodes with a boolean fast path in closures take the generated
+ * function instead, so that collecting issues checks the valid parts of a value with it too.
+ */
+function generated(root: Located, index: SchemaIndex, compiler: Compiler, assertFormats: boolean): ((value: unknown) => boolean) | undefined {
+  const emitted = emitCheck(root, { index, assertFormats, closure: (at) => compiler.node(at), pattern: (source) => pattern(source, "") });
+  let functions: Readonly<Record<string, (value: unknown) => boolean>>;
+  try {
+    functions = compileCheck(emitted);
+  } catch (error) {
+    if (error instanceof EvalError) return undefined;
+    throw error;
+  }
+  for (const [key, name] of emitted.nodes) {
+    const slot = FAST.get(compiler.compiledFor(key)!);
+    if (slot) slot.fast = functions[name]!;
+  }
+  return functions.f0!;
 }
 
 const VALIDATION_VOCABULARY = "https://json-schema.org/draft/2020-12/vocab/validation";
@@ -130,23 +168,35 @@ function validationVocabulary(schema: unknown, remotes: Readonly<Record<string, 
 }
 
 function usesUnevaluated(schema: unknown): boolean {
-  return JSON.stringify(schema ?? null).includes('"unevaluated');
+  return uses(schema, '"unevaluated');
+}
+
+function uses(schema: unknown, text: string): boolean {
+  return JSON.stringify(schema ?? null).includes(text);
 }
 
 class Compiler {
   private readonly compiled = new Map<unknown, Validate>();
+  /** A $dynamicRef was compiled: the document needs the dynamic scope. */
+  readsDynamicScope = false;
   private readonly pending: (() => void)[] = [];
 
   constructor(
     private readonly index: SchemaIndex,
     private readonly tracking: boolean,
+    private readonly dynamic: boolean,
     private readonly formats: "annotation" | "assert",
-    private readonly validation: boolean,
+    readonly validation: boolean,
   ) {}
 
   /** Resolves every reference found while compiling: an unresolvable one is an error now, not at the first call. */
   finish(): void {
     while (this.pending.length > 0) this.pending.pop()!();
+  }
+
+  /** The validator compiled for a node, by its schema (as `node` keys it). */
+  compiledFor(key: unknown): Validate | undefined {
+    return this.compiled.get(key);
   }
 
   node(at: Located): Validate {
@@ -162,9 +212,7 @@ class Compiler {
   }
 
   private child(parent: Located, schema: unknown, ...tokens: (string | number)[]): Validate {
-    const location = `${parent.location}${tokens.map((t) => `/${escapePointerToken(String(t))}`).join("")}`;
-    const found = typeof schema === "object" && schema !== null ? this.index.where(schema) : undefined;
-    return this.node(found ?? { schema, base: parent.base, location, dialect: parent.dialect });
+    return this.node(this.index.child(parent, schema, ...tokens));
   }
 
   private build(at: Located): Validate {
@@ -179,40 +227,85 @@ class Compiler {
     const dialect = dialectOfSchema(schema) ?? at.dialect;
     const s = schema;
     checkShapes(s, location);
+    // draft-07 section 8.3: every other keyword beside $ref is ignored.
+    if (typeof s.$ref === "string" && dialect === "draft-07") return this.sequence([this.reference(at, s.$ref)], at);
+    const general = this.sequence(this.keywords(at, s, dialect), at);
+    if (!this.validation) return general;
+    if (isLeaf(s)) return leaf(s, general, this.formats === "assert");
+    return this.dynamic ? general : this.objectNode(at, s, dialect, general) ?? general;
+  }
+
+  /** The keywords of a node, each a closure, in the order they must run. */
+  private keywords(at: Located, s: Record<string, unknown>, dialect: Dialect): Validate[] {
     const keywords: Validate[] = [];
     const fail = (keyword: string, message: string) => (path: string, issues: SchemaIssue[] | null) => {
-      issues?.push({ path, schemaPath: `${location}/${keyword}`, keyword, message });
+      issues?.push({ path, schemaPath: `${at.location}/${keyword}`, keyword, message });
       return false;
     };
-
-    if (typeof s.$ref === "string") {
-      keywords.push(this.reference(at, s.$ref));
-      // draft-07 section 8.3: every other keyword beside $ref is ignored.
-      if (dialect === "draft-07") return this.sequence(keywords, at);
-    }
+    if (typeof s.$ref === "string") keywords.push(this.reference(at, s.$ref));
     if (dialect === "2020-12" && typeof s.$dynamicRef === "string") keywords.push(this.dynamicReference(at, s.$dynamicRef));
-
     this.typeKeywords(at, s, keywords, fail);
     this.applicators(at, s, dialect, keywords);
     this.objectKeywords(at, s, dialect, keywords, fail);
     this.arrayKeywords(at, s, dialect, keywords, fail);
     // Last: they read the annotations of every other keyword of the node.
     if (dialect === "2020-12") this.unevaluated(at, s, keywords, fail);
-    const general = this.sequence(keywords, at);
-    return this.validation && isLeaf(s) ? leaf(s, general, this.formats === "assert") : general;
+    return keywords;
+  }
+
+  /**
+   * An object node (`type`, `required`, `properties`, `additionalProperties`, the most common
+   * shape of a tool schema and its nested objects) as one function for a boolean check: a loop
+   * over a precomputed table of properties, no path strings, no closure per keyword; the node's
+   * other keywords follow as closures.
+   */
+  private objectNode(at: Located, s: Record<string, unknown>, dialect: Dialect, general: Validate): Validate | undefined {
+    if (!isObject(s.properties) && !Array.isArray(s.required)) return undefined;
+    if (own(s, "unevaluatedProperties") || own(s, "unevaluatedItems")) return undefined;
+    // patternProperties decides which properties are additional: then all three stay closures.
+    const fused = own(s, "patternProperties") ? ["type", "required"] : ["type", "required", "properties", "additionalProperties"];
+    const rest: Record<string, unknown> = { ...s };
+    for (const keyword of fused) delete rest[keyword];
+    const others = this.keywords(at, rest, dialect);
+    const types = s.type === undefined ? undefined : (Array.isArray(s.type) ? (s.type as string[]) : [s.type as string]).map(typeTest);
+    const required = Array.isArray(s.required) ? (s.required as string[]).map((name) => ({ name, inherited: name in Object.prototype })) : [];
+    const properties = fused.includes("properties") && isObject(s.properties) ? Object.entries(s.properties).map(([name, sub]) => ({ name, inherited: name in Object.prototype, validate: this.child(at, sub, "properties", name) })) : [];
+    const additional = fused.includes("additionalProperties") && own(s, "additionalProperties") ? (s.additionalProperties === false ? false : this.child(at, s.additionalProperties, "additionalProperties")) : undefined;
+    const known = new Set(properties.map((x) => x.name));
+    return fastPath(general, true, (v, sc) => {
+      if (types !== undefined && !(types.length === 1 ? types[0]!(v) : types.some((t) => t(v)))) return false;
+      if (isObject(v)) {
+        for (let k = 0; k < required.length; k++) {
+          const { name, inherited } = required[k]!;
+          if (inherited ? !own(v, name) : v[name] === undefined) return false;
+        }
+        for (let k = 0; k < properties.length; k++) {
+          const { name, inherited, validate } = properties[k]!;
+          // JSON holds no undefined: a read decides presence, except for names the prototype has.
+          const item = v[name];
+          if (item === undefined || (inherited && !own(v, name))) continue;
+          if (!validate(item, "", null, null, sc)) return false;
+        }
+        if (additional !== undefined)
+          for (const key in v) if (!known.has(key) && (additional === false || !additional(v[key], "", null, null, sc))) return false;
+      }
+      for (let k = 0; k < others.length; k++) if (!others[k]!(v, "", null, null, sc)) return false;
+      return true;
+    });
   }
 
   /** All keywords of a node: in a boolean check the first failure decides, unless annotations are being collected. */
   private sequence(keywords: readonly Validate[], at: Located): Validate {
     const resource = at.base;
-    const enter = (scope: Scope | null): Scope | null => (scope && scope.uri !== resource ? { uri: resource, outer: scope } : scope ?? { uri: resource, outer: null });
     if (keywords.length === 0) return () => true;
+    // Without $dynamicRef nothing reads the scope: no resource is entered.
+    const enter = this.dynamic ? (scope: Scope | null): Scope | null => (scope && scope.uri !== resource ? { uri: resource, outer: scope } : scope ?? { uri: resource, outer: null }) : undefined;
     if (keywords.length === 1) {
       const [only] = keywords;
-      return (v, p, i, e, s) => only!(v, p, i, e, enter(s));
+      return enter ? (v, p, i, e, s) => only!(v, p, i, e, enter(s)) : only!;
     }
     return (value, path, issues, ev, scope) => {
-      const inner = enter(scope);
+      const inner = enter ? enter(scope) : scope;
       let valid = true;
       for (let k = 0; k < keywords.length; k++) {
         if (!keywords[k]!(value, path, issues, ev, inner)) {
@@ -239,6 +332,7 @@ class Compiler {
   }
 
   private dynamicReference(at: Located, ref: string): Validate {
+    this.readsDynamicScope = true;
     const found = this.index.resolve(ref, at.base);
     if (!found) throw new SchemaCompileError(`${at.location}/$dynamicRef`, `cannot resolve $dynamicRef ${JSON.stringify(ref)}: no such schema in the document or in the supplied remotes (nothing is fetched)`);
     const initial = this.node(found);
@@ -452,13 +546,14 @@ class Compiler {
 
   private objectCounts(at: Located, s: Record<string, unknown>, dialect: Dialect, out: Validate[], fail: (k: string, m: string) => (p: string, i: SchemaIssue[] | null) => boolean): void {
     if (Array.isArray(s.required)) {
-      const names = s.required as string[];
+      const names = (s.required as string[]).map((name) => ({ name, inherited: name in Object.prototype }));
       const schemaPath = `${at.location}/required`;
       out.push((v, p, i) => {
         if (!isObject(v)) return true;
         let valid = true;
-        for (const n of names)
-          if (!present(v, n)) {
+        // JSON holds no undefined: a read decides presence, except for names the prototype has.
+        for (const { name: n, inherited } of names)
+          if (inherited ? !own(v, n) : v[n] === undefined) {
             valid = false;
             if (!i) return false;
             i.push({ path: p, schemaPath, keyword: "required", message: `must have required property '${n}'` });
@@ -515,7 +610,8 @@ class Compiler {
         const item = v[name];
         if (item === undefined || (inherited && !own(v, name))) continue;
         mark?.add(name);
-        if (!validate(item, issues ? path + token : "", issues, null, scope)) {
+        // A valid property costs a boolean check: its path is built only when it has issues.
+        if (!validate(item, "", null, null, scope) && (!issues || !validate(item, path + token, issues, null, scope))) {
           valid = false;
           if (!issues && !ev) return false;
         }
@@ -701,7 +797,7 @@ function isLeaf(s: Record<string, unknown>): boolean {
 /**
  * A leaf schema (`{ type: "string", maxLength: 140, pattern: "..." }`, the most common node of a
  * tool schema) as one function for a boolean check: its tests run inline rather than as one
- * closure call per keyword. Collecting issues goes through `general`, the keyword closures.
+ * closure call per keyword.
  */
 function leaf(s: Record<string, unknown>, general: Validate, assertFormats: boolean): Validate {
   const types = s.type === undefined ? undefined : (Array.isArray(s.type) ? (s.type as string[]) : [s.type as string]).map(typeTest);
@@ -713,8 +809,7 @@ function leaf(s: Record<string, unknown>, general: Validate, assertFormats: bool
   const constant = s.const;
   const values = Array.isArray(s.enum) ? (s.enum as unknown[]) : undefined;
   const primitives = values?.every((x) => typeof x !== "object" || x === null) ? new Set(values) : undefined;
-  return (v, p, i, e, sc) => {
-    if (i) return general(v, p, i, e, sc);
+  return fastPath(general, false, (v) => {
     if (types !== undefined && !(types.length === 1 ? types[0]!(v) : types.some((t) => t(v)))) return false;
     if (typeof v === "string") {
       if (minLength !== undefined && !(v.length >= 2 * minLength || (v.length >= minLength && stringLength(v) >= minLength))) return false;
@@ -731,8 +826,27 @@ function leaf(s: Record<string, unknown>, general: Validate, assertFormats: bool
     if (hasConst && !jsonEqual(v, constant)) return false;
     if (values !== undefined && !(primitives ? primitives.has(v) : values.some((x) => jsonEqual(v, x)))) return false;
     return true;
-  };
+  });
 }
+
+/**
+ * A node checked by `fast` (a boolean, no paths, no issues) and, only where that fails and issues
+ * are being collected, again by `general`, the keyword closures that say what is wrong: the parts
+ * of an invalid value that are valid cost a boolean check, not issue bookkeeping. `annotates`:
+ * the node's keywords produce annotations, so while they are collected `general` runs alone.
+ */
+function fastPath(general: Validate, annotates: boolean, fast: FastCheck): Validate {
+  const slot = { fast, general };
+  const validate: Validate = annotates
+    ? (v, p, i, e, sc) => (e ? general(v, p, i, e, sc) : slot.fast(v, sc) || (i !== null && general(v, p, i, e, sc)))
+    : (v, p, i, e, sc) => slot.fast(v, sc) || (i !== null && general(v, p, i, e, sc));
+  FAST.set(validate, slot);
+  return validate;
+}
+
+type FastCheck = (value: unknown, scope: Scope | null) => boolean;
+/** The boolean check and the issue-collecting closures of each node that has both (code mode replaces the first). */
+const FAST = new WeakMap<Validate, { fast: FastCheck; general: Validate }>();
 
 const TYPES = new Set(["object", "array", "string", "number", "integer", "boolean", "null"]);
 const NUMBERS = ["minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf", "minLength", "maxLength", "minItems", "maxItems", "minProperties", "maxProperties", "minContains", "maxContains"];

@@ -130,6 +130,12 @@ export class SchemaIndex {
     return this.located.get(schema);
   }
 
+  /** A sub-schema of `parent`, at the keyword path `tokens` below it. */
+  child(parent: Located, schema: unknown, ...tokens: (string | number)[]): Located {
+    const found = typeof schema === "object" && schema !== null ? this.where(schema) : undefined;
+    return found ?? { schema, base: parent.base, location: `${parent.location}${tokens.map((t) => `/${escapePointerToken(String(t))}`).join("")}`, dialect: parent.dialect };
+  }
+
   hasDynamicAnchor(resource: string, name: string): boolean {
     return this.dynamicAnchors.get(resource)?.has(name) ?? false;
   }

@@ -46,7 +46,8 @@ export function precompiled(compiled: CompiledSchema | undefined, schema: unknow
  *   and Vercel Edge too);
  * - "ajv" compiles each schema to JavaScript with ajv (needs `new Function`; ajv gets some of the
  *   JSON Schema Test Suite's $dynamicRef and unevaluated* groups wrong);
- * - "auto" (default): the interpreter, everywhere.
+ * - "auto" (default): our compiler, in code mode where code generation is allowed (the boolean
+ *   check emitted as JavaScript, compiled once with `new Function`), in closures elsewhere.
  */
 export type SchemaEngine = "auto" | "ajv" | "interpreter";
 
@@ -92,6 +93,11 @@ export class SchemaCompiler {
     return this.choice === "auto" ? "interpreter" : this.choice;
   }
 
+  /** True when schemas are compiled to JavaScript: ajv, or "auto" where the platform allows `new Function`. */
+  get generatesCode(): boolean {
+    return this.choice === "ajv" || (this.choice === "auto" && !forbidsCodeGeneration());
+  }
+
   /** The engine, once loaded; `compile` works only after it. */
   load(): Engine | Promise<Engine> {
     if (this.engine) return this.engine;
@@ -107,7 +113,7 @@ export class SchemaCompiler {
       }
       return (this.engine = ajvEngine(...modules, this.logger, this.options));
     }
-    if (this.kind === "interpreter") return (this.engine = interpreterEngine(this.options));
+    if (this.kind === "interpreter") return (this.engine = interpreterEngine(this.options, this.generatesCode));
     return (this.loading ??= importAjv(this.logger, this.options).then((engine) => (this.engine = engine)));
   }
 
@@ -139,10 +145,10 @@ function ajvEngine(draft07: AjvModule07, draft2020: AjvModule2020, logger: Logge
   };
 }
 
-/** Our own compiler, to closures (runtime/json-schema/): no code generation, no dependency. */
-function interpreterEngine(options: SchemaOptions): Engine {
+/** Our own compiler (runtime/json-schema/), no dependency: in code mode, or to closures with no code generation. */
+function interpreterEngine(options: SchemaOptions, code: boolean): Engine {
   return (schema) => {
-    const validator = compileSchema(schema, { dialect: dialectOf(schema), ...options });
+    const validator = compileSchema(schema, { dialect: dialectOf(schema), ...options, mode: code ? "code" : "closures" });
     return (value) => (validator.is(value) ? undefined : validator.check(value).map((issue) => `${issue.path || "(root)"}: ${issue.message}`).join("; "));
   };
 }

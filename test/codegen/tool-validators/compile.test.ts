@@ -5,13 +5,16 @@
  * compiler supports, in both dialects, and values from the same small vocabulary of keys and
  * leaves (so that both verdicts are common), then mutates the valid ones.
  *
- * On every value: our `is` equals ajv's verdict, and `is(v) === (check(v).length === 0)`.
+ * On every value: our `is` equals ajv's verdict, and `is(v) === (check(v).length === 0)`; so do
+ * the runtime's compiler's, in code mode and in closures (runtime/json-schema/).
  * MCP_FC_SEED=<seed> changes the seed; a failure prints the schema and the value.
  */
 import { expect } from "chai";
 import fc from "fast-check";
 import { GenerationError } from "../../../codegen/errors.js";
 import { loadToolSchemas } from "../../../codegen/tool-validators/load.js";
+import { compileSchema } from "../../../runtime/json-schema/compile.js";
+import { dialectOf } from "../../../runtime/shared/dialect.js";
 import { precompiled, SchemaCompiler } from "../../../runtime/shared/json-schema.js";
 import { canonicalJson } from "../../../runtime/util/canonical-json.js";
 import { silentLogger } from "../../../runtime/util/logger.js";
@@ -181,6 +184,8 @@ describe("codegen/tools: tool validators compiled by generate --tools agree with
     documents.forEach((document, i) => {
       JSON.stringify(document, (key, v: unknown) => (keywords.set(key, (keywords.get(key) ?? 0) + 1), v));
       const oracle = ajv.compile(document);
+      // The runtime's compiler in both modes: code (the default on Node) and closures (Workers).
+      const modes = (["code", "closures"] as const).map((mode) => ({ mode, validator: compileSchema(document, { dialect: dialectOf(document), mode }) }));
       const ours = compiled.validators[i]!;
       const verdicts = new Set<boolean>();
       const judge = (value: Json) => {
@@ -190,6 +195,10 @@ describe("codegen/tools: tool validators compiled by generate --tools agree with
         const where = `\n  schema: ${JSON.stringify(document)}\n  value: ${JSON.stringify(value)}\n  ajv: ${oracle(value) ?? "valid"}\n  ours: ${JSON.stringify(issues)}`;
         if (is !== expected) throw new Error(`schema t${i}: is says ${is}, ajv says ${expected}${where}`);
         if (is !== (issues.length === 0)) throw new Error(`schema t${i}: is says ${is} but check found ${issues.length} issue(s)${where}`);
+        for (const { mode, validator } of modes) {
+          if (validator.is(value) !== expected) throw new Error(`schema t${i}: the runtime's compiler (${mode}) says ${!expected}, ajv says ${expected}${where}`);
+          if ((validator.check(value).length === 0) !== expected) throw new Error(`schema t${i}: the runtime's compiler (${mode}): check disagrees with ajv${where}`);
+        }
         values++;
         if (expected) valid++;
         verdicts.add(expected);

@@ -2,8 +2,9 @@
  * The official JSON Schema Test Suite (draft2020-12 and draft7, every required file; optional/
  * reported only) against the two ways a tool's arguments are checked:
  * - build time: validators compiled by `generate --tools` (one module per suite file);
- * - run time: the runtime's SchemaCompiler (our compiler, to closures), with the suite's remotes/
- *   supplied as the user's map of remote documents; and, reported only, its opt-in "ajv" engine.
+ * - run time: the runtime's SchemaCompiler (our compiler, in code mode, the default on Node, and
+ *   to closures, what Workers run), with the suite's remotes/ supplied as the user's map of remote
+ *   documents; and, reported only, its opt-in "ajv" engine.
  *
  * A group passes when every test of it gets the suite's verdict (and, for compiled validators,
  * `check` finds issues exactly when `is` says false); it fails on any wrong verdict; it is refused
@@ -16,6 +17,7 @@
 import { expect } from "chai";
 import { GenerationError } from "../../../codegen/errors.js";
 import { loadToolSchemas } from "../../../codegen/tool-validators/load.js";
+import { compileSchema } from "../../../runtime/json-schema/compile.js";
 import { SchemaCompiler, type SchemaEngine } from "../../../runtime/shared/json-schema.js";
 import { silentLogger } from "../../../runtime/util/logger.js";
 import { asToolSchema, refersOutside, suiteFiles, suiteGroups, suiteRemotes, suiteTable, type SuiteDraft, type SuiteGroup } from "../../support/json-schema-suite.js";
@@ -34,8 +36,8 @@ interface Outcome {
   readonly problems: string[];
 }
 
-/** The run-time engines: the default (checked), then ajv (opt-in; reported only). */
-const RUNTIME_ENGINES: readonly SchemaEngine[] = ["auto", "ajv"];
+/** The run-time engines: the default (code mode on Node; checked), closures (Workers; checked), then ajv (opt-in; reported only). */
+const RUNTIME_ENGINES: readonly SchemaEngine[] = ["auto", "interpreter", "ajv"];
 
 function outcome(): Outcome {
   return { counts: { passed: 0, failed: 0, refused: 0 }, problems: [] };
@@ -113,13 +115,50 @@ describe("the JSON Schema Test Suite against generate --tools and the runtime's 
   const dirs: string[] = [];
   after(() => dirs.forEach((d) => removeDir(d)));
 
+  it("code mode and closures say the same about every datum of every file: the same issues, word for word", async () => {
+    const remotes = suiteRemotes();
+    const [code, closures] = (["auto", "interpreter"] as const).map((engine) => new SchemaCompiler(silentLogger, engine, { remotes }));
+    await code!.load();
+    await closures!.load();
+    let compared = 0;
+    let invalid = 0;
+    let groups = 0;
+    let generated = 0;
+    const differences: string[] = [];
+    for (const draft of ["draft2020-12", "draft7"] as const)
+      for (const file of [...suiteFiles(draft), ...suiteFiles(draft, true)])
+        for (const group of suiteGroups(draft, file)) {
+          const schema = asToolSchema(draft, group.schema);
+          let validators: ((value: unknown) => string | undefined)[];
+          try {
+            validators = [code!.compile(schema), closures!.compile(schema)];
+          } catch {
+            continue;
+          }
+          groups++;
+          // Not vacuous: code mode does run (all but documents reaching a $dynamicRef, or without the validation vocabulary).
+          if (compileSchema(schema, { dialect: draft === "draft7" ? "draft-07" : "2020-12", remotes, mode: "code" }).mode === "code") generated++;
+          for (const test of group.tests) {
+            const [byCode, byClosures] = validators.map((validate) => validate(test.data));
+            compared++;
+            if (byClosures !== undefined) invalid++;
+            if (byCode !== byClosures) differences.push(`${draft}/${file} "${group.description}" "${test.description}": code ${byCode ?? "valid"}, closures ${byClosures ?? "valid"}`);
+          }
+        }
+    expect(differences, differences.join("\n")).to.deep.equal([]);
+    expect(compared, "data compared").to.be.greaterThan(2000);
+    expect(generated / groups, "share of groups in code mode").to.be.greaterThan(0.9);
+    expect(invalid / compared, "share of invalid data").to.be.within(0.2, 0.8);
+  });
+
   for (const draft of ["draft2020-12", "draft7"] as const) {
     it(`${draft}: every required file, no wrong verdict; the table per file (optional/ reported)`, async () => {
       const remotes = suiteRemotes();
       const compilers = RUNTIME_ENGINES.map((engine) => new SchemaCompiler(silentLogger, engine, { remotes }));
       const asserting = RUNTIME_ENGINES.map((engine) => new SchemaCompiler(silentLogger, engine, { remotes, formats: "assert" }));
       for (const compiler of [...compilers, ...asserting]) await compiler.load();
-      const columns = ["build time", "run time", "ajv (opt-in)"];
+      expect(compilers.map((c) => c.generatesCode), "code mode, closures, ajv").to.deep.equal([true, false, true]);
+      const columns = ["build time", "run time (code)", "run time (closures)", "ajv (opt-in)"];
       const required: { file: string; counts: Counts[] }[] = [];
       const problems: string[] = [];
       const files = suiteFiles(draft);
@@ -128,7 +167,7 @@ describe("the JSON Schema Test Suite against generate --tools and the runtime's 
         const outcomes = [await buildTime(draft, file, dirs, false), ...compilers.map((c) => runTime(c, draft, file))];
         required.push({ file, counts: outcomes.map((o) => o.counts) });
         // ajv's column is reported, not required.
-        outcomes.slice(0, 2).forEach((o, i) => problems.push(...o.problems.map((p) => `[${columns[i]}] ${p}`)));
+        outcomes.slice(0, 3).forEach((o, i) => problems.push(...o.problems.map((p) => `[${columns[i]}] ${p}`)));
       }
       const optional: { file: string; counts: Counts[] }[] = [];
       for (const file of suiteFiles(draft, true)) {

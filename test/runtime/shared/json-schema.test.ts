@@ -84,30 +84,33 @@ const CASES: { name: string; schema: Record<string, unknown>; instances: unknown
 describe("shared/json-schema: the interpreter agrees with ajv on tool schemas", () => {
   let ajv: SchemaCompiler;
   let interpreter: SchemaCompiler;
+  let code: SchemaCompiler;
   before(async () => {
     ajv = new SchemaCompiler(() => {}, "ajv");
     interpreter = new SchemaCompiler(() => {}, "interpreter");
+    code = new SchemaCompiler(() => {}, "auto");
     await ajv.load();
     await interpreter.load();
+    await code.load();
   });
 
-  const verdicts = (a: SchemaValidator, b: SchemaValidator, value: unknown): [boolean, boolean] => [a(value) === undefined, b(value) === undefined];
+  /** ajv's verdict, then ours in closures and in code mode. */
+  const verdicts = (validators: readonly SchemaValidator[], value: unknown): boolean[] => validators.map((validate) => validate(value) === undefined);
 
   for (const { name, schema, instances } of CASES)
-    it(`${name}: the same verdict on chosen and generated instances`, () => {
-      const byAjv = ajv.compile(schema);
-      const byInterpreter = interpreter.compile(schema);
+    it(`${name}: the same verdict on chosen and generated instances (closures and code mode)`, () => {
+      const validators = [ajv, interpreter, code].map((compiler) => compiler.compile(schema));
       const seen = new Set<boolean>();
       for (const instance of instances) {
-        const [a, b] = verdicts(byAjv, byInterpreter, instance);
-        expect(b, `${JSON.stringify(instance)}: ajv says ${a}`).to.equal(a);
-        seen.add(a);
+        const [a, ...ours] = verdicts(validators, instance);
+        expect(ours, `${JSON.stringify(instance)}: ajv says ${a}`).to.deep.equal([a, a]);
+        seen.add(a!);
       }
       expect([...seen].sort(), "the chosen instances reach both verdicts").to.deep.equal([false, true]);
       fc.assert(
         fc.property(fc.jsonValue({ maxDepth: 4 }), (value) => {
-          const [a, b] = verdicts(byAjv, byInterpreter, value);
-          return a === b;
+          const [a, ...ours] = verdicts(validators, value);
+          return ours.every((b) => b === a);
         }),
         { numRuns: 200, seed: 15 },
       );
@@ -136,14 +139,48 @@ describe("shared/json-schema: the interpreter agrees with ajv on tool schemas", 
     }
   });
 
+  it("auto: no code is generated where the platform forbids it, and a refusal of new Function (EvalError, as under a CSP) falls back to closures", async () => {
+    const schema = CASES[0]!.schema;
+    const { Function: original, navigator } = globalThis as { Function: FunctionConstructor; navigator?: unknown };
+    const navigatorDescriptor = Object.getOwnPropertyDescriptor(globalThis, "navigator");
+    let calls = 0;
+    // `new Function(...)` reads the global binding: this one counts the calls and refuses, as a CSP does.
+    const refusing = function () {
+      calls++;
+      throw new EvalError("Code generation from strings disallowed for this context");
+    } as unknown as FunctionConstructor;
+    const run = async (workers: boolean) => {
+      if (workers) Object.defineProperty(globalThis, "navigator", { value: { userAgent: "Cloudflare-Workers" }, configurable: true });
+      (globalThis as { Function: FunctionConstructor }).Function = refusing;
+      try {
+        const compiler = new SchemaCompiler(() => {});
+        await compiler.load();
+        const validate = compiler.compile(schema);
+        return { generatesCode: compiler.generatesCode, verdicts: CASES[0]!.instances.map((instance) => validate(instance) === undefined) };
+      } finally {
+        (globalThis as { Function: FunctionConstructor }).Function = original;
+        if (navigatorDescriptor) Object.defineProperty(globalThis, "navigator", navigatorDescriptor);
+        else if (navigator === undefined) delete (globalThis as { navigator?: unknown }).navigator;
+      }
+    };
+    const expected = CASES[0]!.instances.map((instance) => ajv.compile(schema)(instance) === undefined);
+    expect(await run(true), "Workers").to.deep.equal({ generatesCode: false, verdicts: expected });
+    expect(calls, "Workers: new Function never called").to.equal(0);
+    expect(await run(false), "a refusing platform").to.deep.equal({ generatesCode: true, verdicts: expected });
+    expect(calls, "code mode tried new Function once and fell back").to.equal(1);
+  });
+
   it("auto: our compiler everywhere, with or without code generation (as workerd's navigator says)", () => {
     expect(forbidsCodeGeneration()).to.equal(false);
     expect(new SchemaCompiler(() => {}).kind).to.equal("interpreter");
+    expect(new SchemaCompiler(() => {}).generatesCode, "code mode where new Function is allowed").to.equal(true);
+    expect(new SchemaCompiler(() => {}, "interpreter").generatesCode).to.equal(false);
     const navigator = Object.getOwnPropertyDescriptor(globalThis, "navigator");
     Object.defineProperty(globalThis, "navigator", { value: { userAgent: "Cloudflare-Workers" }, configurable: true });
     try {
       expect(forbidsCodeGeneration()).to.equal(true);
       expect(new SchemaCompiler(() => {}).kind).to.equal("interpreter");
+      expect(new SchemaCompiler(() => {}).generatesCode, "closures on Workers").to.equal(false);
       expect(new SchemaCompiler(() => {}, "ajv").kind, "an explicit choice wins").to.equal("ajv");
     } finally {
       if (navigator) Object.defineProperty(globalThis, "navigator", navigator);
