@@ -48,6 +48,22 @@ const ABOUT: Record<string, string> = {
     "tools/call of an echo tool through our client and server, SDK v2's and SDK v1's (each its own client and server), in memory and over stdio; floors: JSON.stringify + JSON.parse of the call's messages (memory), node alone echoing lines (stdio), node answering a fixed line (spawn).",
   "stdio-cpu": "CPU time per call over stdio, the client's process and the server's counted, 16 calls in flight: our client and packed server beside the floor of the runtime bench (node alone echoing lines, fed by a raw client).",
   "scale-out": "An eliciting tools/call through a round-robin proxy to 1 or 3 instances, stores in memory or in one Redis, 8 McpClients over HTTP.",
+  validators:
+    "The generated validators (`isX` of the 2025-11-25 module) against ajv compiling the same patched schema with the same format rules (the test oracle) and against SDK v1's zod schemas (`safeParse`), on ten realistic messages, valid and invalid, in one process: operations per CPU second, each pair in a loop of its own. A validator whose verdict differs from the corpus' is not timed.",
+  "tool-validators":
+    "Tool argument validation: the validators `generate --tools` compiles, as the runtime runs them, against the runtime's ajv engine and its interpreter (its own compiler to closures, the default, and what Workers use), on one typical tool schema with valid and invalid arguments: operations per CPU second.",
+  "install-size":
+    "What `npm install` puts in node_modules for a server that needs only the runtime: @mcp-codegen/runtime (the packed tarball, served by a local registry) against the official SDK v2 server (@modelcontextprotocol/server ~2.4, from the npm registry), each alone in a fresh project: packages, disk (`du -sk`), the bytes of the files, and the package's own folder. MB are 10^6 bytes; one install each.",
+  "memory-abuse":
+    "The server's memory (RSS) under abusive clients, ours (this checkout's runtime, the endpoint's defaults) beside SDK v2's server (its defaults), one fresh server per run. stuck: over Streamable HTTP a client that never reads while a tool sends 4,000 progress notifications of 64 KiB (250 MiB), staying 40 s; stdio: the same flood to a client that never reads stdout, for 10 s; events: 16 sessions each reading 100 answers of 96 KiB, never resuming. Start, end and once the client left are after a full collection.",
+  "stdio-framing":
+    "One large message (a tools/call result of N MiB of base64 text) through a pair of our StdioTransports over in-process streams, cut into 64 KiB chunks as a pipe delivers them, against SDK v1's ReadBuffer fed the same chunks (it copies and rescans its buffer on every chunk); floors: JSON.stringify + JSON.parse alone, and with the UTF-8 encode and decode any byte transport does. Median time per message.",
+  generate:
+    "`mcp-codegen generate` through the published bin (node bin/mcp-codegen.js over dist/): cold, every pinned revision and extension into an empty root; no-op, the same again with nothing to write (a run that rewrites a file fails the bench). Wall time of the whole process beside the floor, node alone starting and exiting (`node -e 0`), and the CLI's own time.",
+  hooks:
+    "What observability costs per call: tools/call of an echo tool in memory, one at a time, our client and server with no hook, a no-op hook on each side, otel() with no OpenTelemetry SDK registered, and otel() with the SDK registered (spans made and dropped, trace context sent and read); each figure from worker processes of its own, the modes in turn. No peer: the SDKs have no hooks.",
+  "http-fetch":
+    "Our fetchHandler (the web-standard entry point) on Node (@hono/node-server), Bun and Deno against SDK v2's web-standard handler (createMcpHandler) on the same runtimes, with our node:http endpoint for reference: tools/call per second from 16 clients of the raw node:http load generator, both eras (in 2025-11-25 ours keeps a session, SDK v2 answers through its stateless fallback). Then workerd's cold start, from spawning workerd with the bundled example worker to the first tools/call answer.",
 };
 
 function number(value: number, unit: string): string {
