@@ -51,7 +51,7 @@ const ABOUT: Record<string, string> = {
   validators:
     "The generated validators (`isX` of the 2025-11-25 module) against ajv compiling the same patched schema with the same format rules (the test oracle) and against SDK v1's zod schemas (`safeParse`), on ten realistic messages, valid and invalid, in one process: operations per CPU second, each pair in a loop of its own. A validator whose verdict differs from the corpus' is not timed.",
   "tool-validators":
-    "Tool argument validation: the validators `generate --tools` compiles, as the runtime runs them, against the runtime's ajv engine and its interpreter (its own compiler to closures, the default, and what Workers use), on one typical tool schema with valid and invalid arguments: operations per CPU second.",
+    "Tool argument validation: the validators `generate --tools` compiles, as the runtime runs them, against the runtime's two engines for a schema known only at run time, ajv (compiling with `new Function`) and the interpreter (what Workers use), on one typical tool schema with valid and invalid arguments: operations per CPU second, each pair in a loop of its own.",
   "install-size":
     "What `npm install` puts in node_modules for a server that needs only the runtime: @mcp-codegen/runtime (the packed tarball, served by a local registry) against the official SDK v2 server (@modelcontextprotocol/server ~2.4, from the npm registry), each alone in a fresh project: packages, disk (`du -sk`), the bytes of the files, and the package's own folder. MB are 10^6 bytes; one install each.",
   "memory-abuse":
