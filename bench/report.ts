@@ -89,7 +89,7 @@ export function render(results: Results): string {
     "",
     `One run of bench/run.ts${results.quick ? " --quick" : ""} (what \`make bench\` runs; here ${results.benches.map((b) => b.name).join(", ")}) at commit ${results.commit.slice(0, 12)}, ${results.date}, node ${results.node} on ${results.platform}, ${results.cpus} cores.`,
     "Every figure below is in bench/results/release.json with each of its runs; peers and floors ran in the same run as ours.",
-    "Figures are medians over the runs, the spread (slowest-fastest run) in brackets; ratios are ours / peer, of medians: above 1 is better for calls/s, below 1 for times (CPU per call).",
+    "Figures are medians over the runs, the spread (slowest-fastest run) in brackets; ratios are ours / peer, of medians: above 1 is better for rates (calls/s, ops/s), below 1 for times (CPU per call, ms), memory and sizes.",
     "The machine was shared with other work: CPU time per call is steadier than calls/s.",
     "To publish a new run: `make bench`, then `node --import tsx bench/report.ts --release`, and commit both files.",
     "",
