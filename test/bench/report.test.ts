@@ -3,7 +3,9 @@
 // same, so that no figure on the page lacks its run, and every recorded figure is on the page; the
 // README's front-door figures likewise.
 import { expect } from "chai";
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { ROOT } from "../support/project.js";
 import { frontDoor, PAGE, README, RELEASE, render, withFrontDoor, type Results } from "../../bench/report.js";
 
 describe("bench/report: the benchmarks page", () => {
@@ -43,5 +45,13 @@ describe("bench/report: the benchmarks page", () => {
       expect(section, line).to.be.a("string");
       expect(page, line).to.include(`## ${section}\n`);
     }
+  });
+
+  it("every bench in bench/ records its figures, and each that finished in the release run has its section", () => {
+    // bench/run.ts runs every bench/*.ts but itself and report.ts.
+    const benches = readdirSync(join(ROOT, "bench")).filter((name) => name.endsWith(".ts") && !["run.ts", "report.ts"].includes(name));
+    for (const file of benches) expect(readFileSync(join(ROOT, "bench", file), "utf8"), `bench/${file} records its figures`).to.match(/import \{ record \} from "\.\/support\/results\.js";[^]*\brecord\(\{/);
+    for (const { name, status } of results.benches.filter((b) => b.status === "ok"))
+      expect(results.figures.some((f) => f.bench === name) && page.includes(`## ${name}\n`), `${name}: figures and a section`).to.equal(true);
   });
 });
