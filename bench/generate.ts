@@ -2,15 +2,16 @@
  * How long `mcp-codegen generate` takes, through the published bin (node bin/mcp-codegen.js,
  * which runs dist/: `make build` first):
  *
- * - cold:  all five pinned revisions into an empty generated/ of a fresh temporary root;
+ * - cold:  all five pinned revisions and the extensions into an empty generated/ of a fresh temporary root;
  * - no-op: the same command again on a generated root, nothing changed. Every no-op run must
  *          leave every file's mtime as it was (checked, exit 1 otherwise).
  *
  * Each case runs several times; the table gives the median, min and max of the wall time of
- * the whole process (node start-up included) and of the CLI's own "done in N ms".
+ * the whole process (node start-up included) and of the CLI's own "done in N ms". The floor is
+ * node alone starting and exiting (`node -e 0`), run once after each run of each case.
  * Targets from issue 2 (cold <= 3 s, no-op <= 0.5 s) are reported, never asserted.
  *
- *   node --import tsx bench/generate.ts [--runs 5]
+ *   node --import tsx bench/generate.ts [--runs 5] [--quick]   (--quick: 3 runs)
  */
 import { spawnSync } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
@@ -18,13 +19,14 @@ import { availableParallelism, cpus, tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
+import { record } from "./support/results.js";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const BIN = join(ROOT, "bin", "mcp-codegen.js");
 const TARGETS = { cold: 3000, "no-op": 500 } as const;
 
-const { values } = parseArgs({ options: { runs: { type: "string", default: "5" } } });
-const RUNS = Math.max(1, Number(values.runs));
+const { values } = parseArgs({ options: { runs: { type: "string" }, quick: { type: "boolean", default: false } } });
+const RUNS = Math.max(1, Number(values.runs ?? (values.quick ? 3 : 5)));
 
 function fail(message: string): never {
   console.error(`bench/generate: ${message}`);
@@ -37,16 +39,18 @@ if (stale.length > 0) console.warn(`warning: dist/ is older than ${stale.join(",
 
 const revisions = readdirSync(join(ROOT, "spec")).filter((name) => /^\d{4}-\d{2}-\d{2}$/.test(name)).sort();
 if (revisions.length === 0) fail("spec/<rev>/ is empty: run `make spec` first");
+const extensions = existsSync(join(ROOT, "spec", "extensions")) ? readdirSync(join(ROOT, "spec", "extensions")).sort() : [];
+/** One module per revision and per extension, each with its line in the CLI's output. */
+const modules = revisions.length + extensions.length;
 
 const scratch = mkdtempSync(join(tmpdir(), "mcp-codegen-bench-"));
 process.on("exit", () => rmSync(scratch, { recursive: true, force: true }));
 
-/** A fresh project root: spec/pinned.json and spec/<rev>/, nothing generated. */
+/** A fresh project root: spec/ (pinned.json, spec/<rev>/, spec/extensions/), nothing generated. */
 function freshRoot(index: number): string {
   const root = join(scratch, `root-${index}`);
-  mkdirSync(join(root, "spec"), { recursive: true });
-  cpSync(join(ROOT, "spec", "pinned.json"), join(root, "spec", "pinned.json"));
-  for (const revision of revisions) cpSync(join(ROOT, "spec", revision), join(root, "spec", revision), { recursive: true });
+  mkdirSync(root, { recursive: true });
+  cpSync(join(ROOT, "spec"), join(root, "spec"), { recursive: true });
   return root;
 }
 
@@ -64,6 +68,15 @@ function generate(root: string): Run {
   const reported = Number(/^done in (\d+) ms$/m.exec(run.stdout)?.[1] ?? NaN);
   return { wall, reported, stdout: run.stdout };
 }
+
+/** The floor: node alone starting and exiting, wall time in ms. */
+function nodeAlone(): number {
+  const started = performance.now();
+  const run = spawnSync(process.execPath, ["-e", "0"]);
+  if (run.status !== 0) fail(`node -e 0 exited ${run.status}`);
+  return performance.now() - started;
+}
+const floors = { cold: [] as number[], "no-op": [] as number[] };
 
 function mtimes(dir: string): Map<string, bigint> {
   const out = new Map<string, bigint>();
@@ -85,8 +98,9 @@ let generatedRoot = "";
 for (let i = 0; i < RUNS; i++) {
   generatedRoot = freshRoot(i);
   const run = generate(generatedRoot);
-  if ((run.stdout.match(/ written, /g) ?? []).length !== revisions.length) fail(`a cold run did not write every revision:\n${run.stdout}`);
+  if ((run.stdout.match(/ written, /g) ?? []).length !== modules) fail(`a cold run did not write every revision:\n${run.stdout}`);
   cold.push(run);
+  floors.cold.push(nodeAlone());
 }
 
 // No-op: the last cold root again, nothing changed; no file may be rewritten.
@@ -95,8 +109,9 @@ const generatedDir = join(generatedRoot, "generated");
 const before = mtimes(generatedDir);
 for (let i = 0; i < RUNS; i++) {
   const run = generate(generatedRoot);
-  if ((run.stdout.match(/up to date/g) ?? []).length !== revisions.length) fail(`a no-op run was not up to date:\n${run.stdout}`);
+  if ((run.stdout.match(/up to date/g) ?? []).length !== modules) fail(`a no-op run was not up to date:\n${run.stdout}`);
   noop.push(run);
+  floors["no-op"].push(nodeAlone());
 }
 const after = mtimes(generatedDir);
 const touched = [...before].filter(([path, mtime]) => after.get(path) !== mtime).map(([path]) => path);
@@ -110,7 +125,7 @@ const stats = (numbers: number[]) => {
 };
 const ms = (n: number) => `${Math.round(n)} ms`.padStart(8);
 
-console.log(`mcp-codegen generate, ${revisions.length} revisions (${revisions.join(", ")}), through bin/mcp-codegen.js`);
+console.log(`mcp-codegen generate, ${revisions.length} revisions (${revisions.join(", ")}) and ${extensions.length} extension(s), through bin/mcp-codegen.js`);
 console.log(`node ${process.version}, ${availableParallelism()} cores (${cpus()[0]?.model.trim() ?? "unknown CPU"}), ${RUNS} runs per case\n`);
 console.log(`${"case".padEnd(6)}  ${"median".padStart(8)}  ${"min".padStart(8)}  ${"max".padStart(8)}  ${"in-CLI".padStart(8)}  target`);
 for (const [name, runs] of [["cold", cold], ["no-op", noop]] as const) {
@@ -119,7 +134,12 @@ for (const [name, runs] of [["cold", cold], ["no-op", noop]] as const) {
   const target = TARGETS[name];
   const verdict = wall.median <= target ? "met" : "MISSED";
   console.log(`${name.padEnd(6)}  ${ms(wall.median)}  ${ms(wall.min)}  ${ms(wall.max)}  ${ms(reported.median)}  <= ${target} ms ${verdict}`);
+  const measure = name === "cold" ? `cold: ${revisions.length} revisions and ${extensions.length} extension(s) into an empty root` : `no-op: the same again, nothing changed`;
+  record({ bench: "generate", measure: `${measure}, the whole process`, contender: "ours", unit: "ms", median: wall.median, runs: runs.map((r) => r.wall) });
+  record({ bench: "generate", measure: `${measure}, the whole process`, contender: "floor", unit: "ms", median: stats(floors[name]).median, runs: floors[name] });
+  record({ bench: "generate", measure: `${measure}, the CLI's own "done in"`, contender: "ours", unit: "ms", median: reported.median, runs: runs.map((r) => r.reported) });
 }
+console.log(`floor (node -e 0): ${Math.round(stats([...floors.cold, ...floors["no-op"]]).median)} ms`);
 console.log("\nmedian/min/max: wall time of the whole process; in-CLI: median of the CLI's own \"done in N ms\".");
 
 if (touched.length > 0 || added.length > 0) {

@@ -15,6 +15,7 @@
 import { execFileSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
+import { record } from "./support/results.js";
 
 const MODES = ["none", "noop", "otel", "otel-sdk"] as const;
 type Mode = (typeof MODES)[number];
@@ -85,6 +86,7 @@ if (values.worker) {
       const list = rates.get(mode)!;
       const rate = median(list);
       const added = 1e6 / rate - 1e6 / base;
+      record({ bench: "hooks", measure: `${revision}, in memory, one at a time, calls/s`, contender: mode, unit: "calls/s", median: rate, runs: list });
       rows.push(
         `| ${revision} | ${mode} | ${Math.round(rate).toLocaleString("en")}/s (${Math.round(Math.min(...list)).toLocaleString("en")}-${Math.round(Math.max(...list)).toLocaleString("en")}) | ${(rate / base).toFixed(2)}x | ${mode === "none" ? "-" : `${added.toFixed(2)} µs`} |`,
       );

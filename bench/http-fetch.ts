@@ -10,7 +10,7 @@
 // 2025-11-25 clients then call without one. The load is the raw node:http client of bench/http.ts.
 // Then workerd's cold start: from spawning workerd (examples/hosting/worker.ts, bundled) to the first
 // tools/call answer.
-//   node --import tsx bench/http-fetch.ts [--seconds 3] [--runs 3]
+//   node --import tsx bench/http-fetch.ts [--seconds 3] [--runs 3] [--quick]   (--quick: runs of 2 s)
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { Agent } from "node:http";
@@ -19,9 +19,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { median, Session, type Era } from "./http/client.js";
+import { record } from "./support/results.js";
 
-const { values } = parseArgs({ options: { seconds: { type: "string", default: "3" }, runs: { type: "string", default: "3" } } });
-const SECONDS = Number(values.seconds);
+const { values } = parseArgs({ options: { seconds: { type: "string" }, runs: { type: "string", default: "3" }, quick: { type: "boolean", default: false } } });
+const SECONDS = Number(values.seconds ?? (values.quick ? 2 : 3));
 const RUNS = Number(values.runs);
 const CLIENTS = 16;
 /** Per client and run, whatever the time: a bound on the work. */
@@ -117,14 +118,18 @@ console.log(`tools/call per second, ${CLIENTS} clients, median of ${RUNS} runs o
 console.log("| server | 2026-07-28 (stateless) | ratio | 2025-11-25 (ours: session; SDK v2: stateless fallback) | ratio |");
 console.log("|---|---:|---:|---:|---:|");
 for (const name of names) console.log(`| ${name} | ${ERAS.map((era) => cell(rates[name]![era]!, era)).join(" | ")} |`);
+for (const era of ERAS) record({ bench: "http-fetch", measure: `${era}, node http() (node:http), calls/s`, contender: "ours", unit: "calls/s", median: median(rates["node http()"]![era]!), runs: rates["node http()"]![era]! });
 for (const runtime of ["node", "bun", "deno"]) {
   const ours = rates[`${runtime} fetchHandler`]!;
   const v2 = rates[`${runtime} SDK v2 createMcpHandler`]!;
+  for (const era of ERAS)
+    for (const [contender, figures] of [["ours", ours], ["v2", v2]] as const)
+      record({ bench: "http-fetch", measure: `${era}, ${runtime}, web-standard handler, calls/s`, contender, unit: "calls/s", median: median(figures[era]!), runs: figures[era]! });
   console.log(`${runtime}: fetchHandler / SDK v2 createMcpHandler: ${ERAS.map((era) => `${era} ${(median(ours[era]!) / median(v2[era]!)).toFixed(2)}x`).join(", ")}`);
 }
 
 /** workerd: spawn to first answer, median of RUNS. */
-async function workerdColdStart(): Promise<number> {
+async function workerdColdStart(): Promise<number[]> {
   const dir = mkdtempSync(join(tmpdir(), "mcp-bench-workerd-"));
   try {
     execFileSync(join(root, "node_modules", ".bin", "esbuild"), [join(root, "examples", "hosting", "worker.ts"), "--bundle", "--format=esm", "--platform=neutral", "--main-fields=module,main", "--log-level=warning", `--outfile=${join(dir, "worker.js")}`]);
@@ -158,9 +163,11 @@ async function workerdColdStart(): Promise<number> {
         child.kill("SIGKILL");
       }
     }
-    return median(times);
+    return times;
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
 }
-console.log(`workerd cold start to the first tools/call answer (examples/hosting/worker.ts): ${(await workerdColdStart()).toFixed(0)} ms, median of ${RUNS}`);
+const coldStarts = await workerdColdStart();
+console.log(`workerd cold start to the first tools/call answer (examples/hosting/worker.ts): ${median(coldStarts).toFixed(0)} ms, median of ${RUNS}`);
+record({ bench: "http-fetch", measure: "workerd: spawn -> first tools/call answer", contender: "ours", unit: "ms", median: median(coldStarts), runs: coldStarts });

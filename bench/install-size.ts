@@ -15,6 +15,7 @@ import { join } from "node:path";
 import { installedPackages, npm, packedPackages } from "../test/support/packed.js";
 import { removeDir, tempDir } from "../test/support/project.js";
 import { startRegistry } from "../test/support/registry.js";
+import { record } from "./support/results.js";
 
 const SDK = "@modelcontextprotocol/server@~2.4.0";
 const TARGET = { packages: 8, mb: 5 };
@@ -64,6 +65,13 @@ try {
 const sdk = await measure(SDK);
 
 const mb = (bytes: number) => (bytes / 1e6).toFixed(1);
+for (const [contender, install] of [["ours", ours], ["v2", sdk]] as const) {
+  const one = (measure: string, unit: string, value: number) => record({ bench: "install-size", measure, contender, unit, median: value, runs: [value] });
+  one("packages", "packages", install.packages.length);
+  one("disk (du -sk)", "MB", (install.diskKiB * 1024) / 1e6);
+  one("files", "MB", install.fileBytes / 1e6);
+  one("the package alone, disk", "MB", (install.ownKiB * 1024) / 1e6);
+}
 console.log("| install | packages | disk (du -sk) | files | the package alone, disk |");
 console.log("|---|---:|---:|---:|---:|");
 for (const install of [ours, sdk])

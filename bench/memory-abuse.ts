@@ -1,9 +1,11 @@
 // The server's memory under two abusive Streamable HTTP clients (issue 13, items 3 and 4), for the
 // runtime of any checkout, so the same script measures a commit before a fix and the tree after it:
 //
-//   node --import tsx bench/memory-abuse.ts <tree> [--scenario stuck|stdio|events|all] [--runs N]
+//   node --import tsx bench/memory-abuse.ts [<tree>] [--scenario stuck|stdio|events|all] [--runs N] [--quick] [--ours-only]
 //
-// <tree> is a source checkout with node_modules and generated/ (`make generate`); its runtime
+// <tree> is a source checkout with node_modules and generated/ (`make generate`), by default this
+// one; --quick is one run per scenario. Beside it, unless --ours-only, the official SDK v2's server
+// under the same abuse (bench/memory-abuse/v2-server.ts, its defaults). The tree's runtime
 // serves from bench/memory-abuse/server.ts, in a child process on 127.0.0.1 with the endpoint's
 // defaults and SSE answers. Scenarios, one fresh server per run:
 // - stuck (item 3): a client opens a session, then on a raw socket POSTs tools/call of a tool that
@@ -23,26 +25,33 @@ import { connect } from "node:net";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
+import { record } from "./support/results.js";
 
-const USAGE = `usage: node --import tsx bench/memory-abuse.ts <tree> [--scenario stuck|stdio|events|all] [--runs N]
-  <tree>      a source checkout of mcp-codegen with node_modules and generated/ (make generate)
+const USAGE = `usage: node --import tsx bench/memory-abuse.ts [<tree>] [--scenario stuck|stdio|events|all] [--runs N] [--quick]
+  <tree>      a source checkout of mcp-codegen with node_modules and generated/ (make generate);
+              default: this checkout
   --scenario  stuck: an SSE client that never reads a flood of progress (issue 13 item 3)
               stdio: the same flood over stdio, to a client that never reads stdout (issue 32 item 3)
               events: sessions whose answers fill the event store, never resumed (item 4)
               all (default): every one
-  --runs N    runs per scenario, one fresh server each (default 3); figures are medians`;
+  --runs N    runs per scenario, one fresh server each (default 3, --quick 1); figures are medians
+  --ours-only without the peer: SDK v2's server under the same abuse (bench/memory-abuse/v2-server.ts)`;
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
-  options: { scenario: { type: "string", default: "all" }, runs: { type: "string", default: "3" }, help: { type: "boolean", default: false } },
+  options: { scenario: { type: "string", default: "all" }, runs: { type: "string" }, quick: { type: "boolean", default: false }, "ours-only": { type: "boolean", default: false }, help: { type: "boolean", default: false } },
 });
-if (values.help || positionals.length !== 1 || !["stuck", "stdio", "events", "all"].includes(values.scenario) || !(Number(values.runs) >= 1)) {
+values.runs ??= values.quick ? "1" : "3";
+if (values.help || positionals.length > 1 || !["stuck", "stdio", "events", "all"].includes(values.scenario) || !(Number(values.runs) >= 1)) {
   console.log(USAGE);
   process.exit(values.help ? 0 : 2);
 }
-const TREE = resolve(positionals[0]!);
+const TREE = resolve(positionals[0] ?? join(dirname(fileURLToPath(import.meta.url)), ".."));
 const RUNS = Math.min(Number(values.runs), 20);
 const SERVER = join(dirname(fileURLToPath(import.meta.url)), "memory-abuse", "server.ts");
+const V2_SERVER = join(dirname(fileURLToPath(import.meta.url)), "memory-abuse", "v2-server.ts");
+type Impl = "ours" | "v2";
+const IMPLS: readonly Impl[] = values["ours-only"] ? ["ours"] : ["ours", "v2"];
 const REVISION = "2025-11-25";
 const MiB = 2 ** 20;
 
@@ -79,8 +88,8 @@ class Child {
     });
   }
 
-  static async start(overStdio = false): Promise<{ child: Child; url: string }> {
-    const args = ["--expose-gc", "--import", "tsx", SERVER, TREE, ...(overStdio ? ["--stdio"] : [])];
+  static async start(impl: Impl, overStdio = false): Promise<{ child: Child; url: string }> {
+    const args = ["--expose-gc", "--import", "tsx", ...(impl === "ours" ? [SERVER, TREE] : [V2_SERVER]), ...(overStdio ? ["--stdio"] : [])];
     const child = new Child(spawn(process.execPath, args, { stdio: ["pipe", "pipe", "pipe"] }), overStdio);
     const line = await child.waitFor((l) => l.startsWith("listening on "), "the server to listen");
     return { child, url: line.slice("listening on ".length) };
@@ -259,20 +268,37 @@ console.log(`tree ${TREE}, ${RUNS} run(s) per scenario; RSS in MiB, median (min-
 console.log(`stuck: ${FLOOD_COUNT} x ${FLOOD_BYTES / 1024} KiB progress (${mib(FLOOD_COUNT * FLOOD_BYTES)} MiB) to a client that reads nothing for ${STUCK_HOLD_MS / 1000} s`);
 console.log(`stdio: the same flood over stdio to a client that never reads stdout, for ${STDIO_HOLD_MS / 1000} s`);
 console.log(`events: ${SESSIONS} sessions x ${ANSWERS} answers of ${BLOB_BYTES / 1024} KiB (${mib(SESSIONS * ANSWERS * BLOB_BYTES)} MiB), all read, none resumed`);
-for (const name of chosen) {
-  const runs: Figures[] = [];
-  for (let run = 1; run <= RUNS; run++) {
-    const { child, url } = await Child.start(name === "stdio");
+for (const name of chosen)
+  for (const impl of IMPLS) {
+    const runs: Figures[] = [];
     try {
-      const figures = await scenarios[name](child, url);
-      runs.push(figures);
-      console.log(`  ${name} run ${run}: start ${mib(figures.start)}, peak ${mib(figures.peak)}, end ${mib(figures.end)}${figures.left === undefined ? "" : `, left ${mib(figures.left)}`}; heap+external at end ${mib(figures.heldEnd)}; ${figures.note}`);
-    } finally {
-      await child.stop();
+      for (let run = 1; run <= RUNS; run++) {
+        const { child, url } = await Child.start(impl, name === "stdio");
+        try {
+          const figures = await scenarios[name](child, url);
+          runs.push(figures);
+          console.log(`  ${name}, ${impl}, run ${run}: start ${mib(figures.start)}, peak ${mib(figures.peak)}, end ${mib(figures.end)}${figures.left === undefined ? "" : `, left ${mib(figures.left)}`}; heap+external at end ${mib(figures.heldEnd)}; ${figures.note}`);
+        } finally {
+          await child.stop();
+        }
+      }
+    } catch (error) {
+      // The peer may not bear the abuse: said, not recorded, and the other runs go on.
+      if (impl === "ours") throw error;
+      console.log(`${name}, ${impl}: failed: ${(error as Error).message}`);
+      continue;
     }
+    const left = runs.flatMap((r) => (r.left === undefined ? [] : [r.left]));
+    const rows: [string, number[]][] = [
+      ["start RSS", runs.map((r) => r.start)],
+      ["peak RSS", runs.map((r) => r.peak)],
+      ["end RSS", runs.map((r) => r.end)],
+      ["RSS once the client left", left],
+      ["heap+external at end", runs.map((r) => r.heldEnd)],
+    ];
+    for (const [row, bytes] of rows)
+      if (bytes.length > 0) record({ bench: "memory-abuse", measure: `${name}: ${row}`, contender: impl, unit: "MiB", median: median(bytes) / MiB, runs: bytes.map((b) => b / MiB) });
+    console.log(
+      `${name}, ${impl}: start ${spread(runs.map((r) => r.start))}, peak ${spread(runs.map((r) => r.peak))}, end ${spread(runs.map((r) => r.end))}${left.length ? `, left ${spread(left)}` : ""}; heap+external at end ${spread(runs.map((r) => r.heldEnd))}`,
+    );
   }
-  const left = runs.flatMap((r) => (r.left === undefined ? [] : [r.left]));
-  console.log(
-    `${name}: start ${spread(runs.map((r) => r.start))}, peak ${spread(runs.map((r) => r.peak))}, end ${spread(runs.map((r) => r.end))}${left.length ? `, left ${spread(left)}` : ""}; heap+external at end ${spread(runs.map((r) => r.heldEnd))}`,
-  );
-}

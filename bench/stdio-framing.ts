@@ -22,6 +22,7 @@ import { runInNewContext } from "node:vm";
 import { ReadBuffer, serializeMessage } from "@modelcontextprotocol/sdk/shared/stdio.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import { StdioTransport } from "../runtime/transports/stdio.js";
+import { record } from "./support/results.js";
 
 const KiB = 1024;
 const MiB = 1024 * KiB;
@@ -58,7 +59,7 @@ class Rechunk extends Transform {
 }
 
 /** Median of the run times (ms), with at most MAX_RUNS runs and about TIME_BUDGET_MS in all. */
-async function median(run: () => Promise<void> | void): Promise<{ ms: number; runs: number }> {
+async function median(run: () => Promise<void> | void): Promise<{ ms: number; runs: number; times: number[] }> {
   const times: number[] = [];
   const started = performance.now();
   while (times.length < MAX_RUNS && (times.length === 0 || performance.now() - started < TIME_BUDGET_MS)) {
@@ -68,7 +69,7 @@ async function median(run: () => Promise<void> | void): Promise<{ ms: number; ru
     times.push(performance.now() - t0);
   }
   times.sort((a, b) => a - b);
-  return { ms: times[Math.floor(times.length / 2)]!, runs: times.length };
+  return { ms: times[Math.floor(times.length / 2)]!, runs: times.length, times };
 }
 
 /** The floor: the message turned into JSON text and back, nothing else. */
@@ -136,6 +137,9 @@ for (const sizeMiB of SIZES_MIB) {
   const ours = await median(() => stdioRoundTrip(message!));
   const sdk = SDK_SIZES_MIB.has(sizeMiB) ? await median(() => sdkRoundTrip(message!)) : undefined;
   message = undefined;
+  const measured = { ours, v1: sdk, floor: base, "floor + UTF-8": withBytes };
+  for (const [contender, figure] of Object.entries(measured))
+    if (figure) record({ bench: "stdio-framing", measure: `${sizeMiB} MiB message`, contender, unit: "ms", median: figure.ms, runs: figure.times });
   console.log(
     [
       `${sizeMiB} MiB`,

@@ -29,6 +29,7 @@ import { silentLogger } from "../runtime/util/logger.js";
 import { removeDir } from "../test/support/project.js";
 import { compileToolSchemas } from "../test/support/tool-validators.js";
 import { calibrate, median, newPair, timeRun, type Timing } from "./support/pairs.js";
+import { record } from "./support/results.js";
 
 const QUICK = process.argv.includes("--quick");
 const RUNS = QUICK ? 5 : 15;
@@ -98,6 +99,8 @@ for (const c of CASES) {
   for (const pair of pairs) pair.opsPerSecond.length = 0;
   for (let run = 0; run < RUNS; run++) for (const pair of pairs) timeRun(pair, c.value, TIMING);
   const [ours, ajv, code, closures] = pairs.map((p) => median(p.opsPerSecond)) as [number, number, number, number];
+  for (const pair of pairs)
+    record({ bench: "tool-validators", measure: c.label, contender: pair.name === "compiled" ? "ours" : pair.name, unit: "ops/s", median: median(pair.opsPerSecond), runs: [...pair.opsPerSecond] });
   rows.push([c.label, format(ours), format(ajv), format(code), format(closures), `${(ours / ajv).toFixed(2)}x`, `${(code / ajv).toFixed(2)}x`, `${(closures / ajv).toFixed(2)}x`]);
 }
 const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));

@@ -30,6 +30,7 @@ import { isByte } from "../generated/validation.js";
 import { REVISIONS } from "../generated/index.js";
 import { oracleFor } from "../test/support/oracle.js";
 import { calibrate, median, newPair, timeRun, type Check, type Pair, type Timing } from "./support/pairs.js";
+import { record } from "./support/results.js";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const REVISION = "2025-11-25";
@@ -217,6 +218,8 @@ for (const c of CASES) {
     const pair = pairs.find((p) => p.name === name);
     return pair && pair.opsPerSecond.length > 0 ? median(pair.opsPerSecond) : undefined;
   };
+  for (const pair of pairs)
+    record({ bench: "validators", measure: c.label, contender: pair.name, unit: "ops/s", median: median(pair.opsPerSecond), runs: [...pair.opsPerSecond] });
   rows.push({ label: c.label, ours: ops("ours")!, ajv: ops("ajv")!, ...(ops("zod") !== undefined ? { zod: ops("zod")! } : {}) });
 }
 

@@ -12,6 +12,7 @@
 import { join, resolve } from "node:path";
 import { createInterface } from "node:readline";
 import { pathToFileURL } from "node:url";
+import { collector } from "./collect.js";
 
 const given = process.argv[2];
 if (!given) throw new Error("usage: server.ts <tree>");
@@ -43,12 +44,7 @@ server.tool({ name: "flood", description: "sends many large progress notificatio
 });
 server.tool({ name: "blob", description: "answers a large text", inputSchema: sized }, (args: { bytes: number }) => ({ content: [{ type: "text", text: "x".repeat(args.bytes) }] }));
 
-const gc = (globalThis as { gc?: () => void }).gc;
-const collect = () => {
-  gc?.();
-  const { heapUsed, external } = process.memoryUsage();
-  say(`collected heap ${heapUsed} external ${external}`);
-};
+const collect = collector(say);
 
 if (overStdio) {
   process.on("SIGUSR2", collect);

@@ -1,9 +1,12 @@
 // docs/benchmarks.md is bench/report.ts's rendering of the committed results file
 // (bench/results/release.json, one run of `make bench`): regenerated here, it must come out the
-// same, so that no figure on the page lacks its run, and every recorded figure is on the page.
+// same, so that no figure on the page lacks its run, and every recorded figure is on the page; the
+// README's front-door figures likewise.
 import { expect } from "chai";
-import { readFileSync } from "node:fs";
-import { PAGE, RELEASE, render, type Results } from "../../bench/report.js";
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { ROOT } from "../support/project.js";
+import { frontDoor, PAGE, README, RELEASE, render, withFrontDoor, type Results } from "../../bench/report.js";
 
 describe("bench/report: the benchmarks page", () => {
   const results = JSON.parse(readFileSync(RELEASE, "utf8")) as Results;
@@ -30,5 +33,25 @@ describe("bench/report: the benchmarks page", () => {
       const contenders = new Set(results.figures.filter((f) => f.bench === bench).map((f) => f.contender));
       if (contenders.has("ours")) expect([...contenders].some((c) => c !== "ours"), `${bench}: peers or a floor beside ours`).to.equal(true);
     }
+  });
+
+  it("the README's figures are what bench/report.ts makes of bench/results/release.json", () => {
+    const readme = readFileSync(README, "utf8");
+    expect(readme).to.equal(withFrontDoor(readme, results));
+    expect(frontDoor(results).length, "the release run has figures for the README").to.be.greaterThan(0);
+    // Each line links to the section of the page its figures come from.
+    for (const line of frontDoor(results)) {
+      const [, section] = /\(docs\/benchmarks\.md#([\w-]+)\)\)[.;]$/.exec(line) ?? [];
+      expect(section, line).to.be.a("string");
+      expect(page, line).to.include(`## ${section}\n`);
+    }
+  });
+
+  it("every bench in bench/ records its figures, and each that finished in the release run has its section", () => {
+    // bench/run.ts runs every bench/*.ts but itself and report.ts.
+    const benches = readdirSync(join(ROOT, "bench")).filter((name) => name.endsWith(".ts") && !["run.ts", "report.ts"].includes(name));
+    for (const file of benches) expect(readFileSync(join(ROOT, "bench", file), "utf8"), `bench/${file} records its figures`).to.match(/import \{ record \} from "\.\/support\/results\.js";[^]*\brecord\(\{/);
+    for (const { name, status } of results.benches.filter((b) => b.status === "ok"))
+      expect(results.figures.some((f) => f.bench === name) && page.includes(`## ${name}\n`), `${name}: figures and a section`).to.equal(true);
   });
 });
