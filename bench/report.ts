@@ -177,7 +177,7 @@ export function frontDoor(results: Results): string[] {
   const [packages, disk] = [figure("install-size", "packages", "ours"), figure("install-size", "disk (du -sk)", "ours")];
   const [v2Packages, v2Disk] = [figure("install-size", "packages", "v2"), figure("install-size", "disk (du -sk)", "v2")];
   if (packages && disk && v2Packages && v2Disk)
-    lines.push(`a runtime-only install: ${packages.median} packages, ${disk.median.toFixed(1)} MB (SDK v2's server: ${v2Packages.median}, ${v2Disk.median.toFixed(1)} MB) ${link("install-size", "install size")}`);
+    lines.push(`a runtime-only install: ${packages.median} ${packages.median === 1 ? "package" : "packages"}, ${disk.median.toFixed(1)} MB (SDK v2's server: ${v2Packages.median}, ${v2Disk.median.toFixed(1)} MB) ${link("install-size", "install size")}`);
   return lines.map((line, i) => `- ${line}${i === lines.length - 1 ? "." : ";"}`);
 }
 
