@@ -1,11 +1,12 @@
 /**
- * fast-check arbitraries of MCP traffic for the fuzzing property tests (issue 32 item 7): well-formed
+ * fast-check arbitraries of MCP traffic for the fuzzing property tests: well-formed
  * JSON-RPC messages of the methods a server answers, the same messages mutated one way or another
  * (a field dropped or of the wrong type, an id no request may have, nesting past the limit), and
  * raw garbage. Request ids are left out: the tests number them, so that each request can be
  * matched with its one answer.
  */
 import fc from "fast-check";
+import { createServer, type McpServer } from "../../runtime/index.js";
 
 export type Message = Record<string, unknown>;
 
@@ -143,4 +144,27 @@ export function materialize(one: Item, next: () => number): { readonly body: unk
     case "raw":
       return { body: undefined, raw: one.text };
   }
+}
+
+/**
+ * The server the fuzzing tests aim at: tools that answer, fail and send progress and logs, a
+ * resource and a prompt; with `tasks`, also a tool answered as a task.
+ */
+export function fuzzServer(options: { tasks?: boolean } = {}): McpServer {
+  const server = createServer({ name: "fuzz", version: "1", logger: () => {}, ...(options.tasks && { tasks: {} }) });
+  if (options.tasks)
+    server.tool({ name: "quick", inputSchema: { type: "object" }, execution: { taskSupport: "optional" } }, (_args, ctx) => ctx.task(async () => ({ content: [{ type: "text" as const, text: "done" }] })));
+  server.tool({ name: "echo", inputSchema: { type: "object", properties: { text: { type: "string" } } } }, ({ text }: { text?: string }) => ({ content: [{ type: "text", text: text ?? "" }] }));
+  server.tool({ name: "fail", inputSchema: { type: "object" } }, () => {
+    throw new Error("it fails");
+  });
+  server.tool({ name: "progress", inputSchema: { type: "object" } }, async (_args, ctx) => {
+    await ctx.progress(1, 2);
+    await ctx.log("info", "halfway");
+    await ctx.progress(2, 2);
+    return { content: [{ type: "text", text: "done" }] };
+  });
+  server.resource({ uri: "test://a", name: "a", mimeType: "text/plain" }, (uri) => ({ contents: [{ uri, mimeType: "text/plain", text: "A" }] }));
+  server.prompt({ name: "hello" }, () => ({ messages: [{ role: "user", content: { type: "text", text: "hello" } }] }));
+  return server;
 }

@@ -6,27 +6,9 @@
 import { expect } from "chai";
 import fc from "fast-check";
 import { PassThrough, Writable } from "node:stream";
-import { createServer, type McpServer } from "../../../runtime/index.js";
 import { StdioTransport } from "../../../runtime/transports/stdio.js";
-import { silentLogger } from "../../../runtime/util/logger.js";
-import { answerable, item, materialize, validOutbound } from "../../support/traffic.js";
+import { answerable, fuzzServer, item, materialize, validOutbound } from "../../support/traffic.js";
 
-function fuzzServer(): McpServer {
-  const server = createServer({ name: "fuzz", version: "1", logger: silentLogger });
-  server.tool({ name: "echo", inputSchema: { type: "object", properties: { text: { type: "string" } } } }, ({ text }: { text?: string }) => ({ content: [{ type: "text", text: text ?? "" }] }));
-  server.tool({ name: "fail", inputSchema: { type: "object" } }, () => {
-    throw new Error("it fails");
-  });
-  server.tool({ name: "progress", inputSchema: { type: "object" } }, async (_args, ctx) => {
-    await ctx.progress(1, 2);
-    await ctx.log("info", "halfway");
-    await ctx.progress(2, 2);
-    return { content: [{ type: "text", text: "done" }] };
-  });
-  server.resource({ uri: "test://a", name: "a", mimeType: "text/plain" }, (uri) => ({ contents: [{ uri, mimeType: "text/plain", text: "A" }] }));
-  server.prompt({ name: "hello" }, () => ({ messages: [{ role: "user", content: { type: "text", text: "hello" } }] }));
-  return server;
-}
 
 /** Collects the lines the server writes. */
 class Lines extends Writable {

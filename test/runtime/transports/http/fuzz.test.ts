@@ -12,33 +12,15 @@ import { createServer as createHttpServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { exportJWK, generateKeyPair, SignJWT } from "jose";
 import { bearerAuth, jwtVerifier } from "../../../../runtime/auth/index.js";
-import { createServer, type McpServer } from "../../../../runtime/index.js";
 import { fetchHandler } from "../../../../runtime/transports/http/index.js";
 import { SseParser } from "../../../../runtime/transports/http/sse-parser.js";
-import { answerable, item, materialize, validOutbound, REVISIONS, type Item } from "../../../support/traffic.js";
+import { answerable, fuzzServer, item, materialize, validOutbound, REVISIONS, type Item } from "../../../support/traffic.js";
 
 const ISSUER = "https://as.fuzz.test";
 const RESOURCE = "http://localhost/mcp";
 const MAX_SESSIONS = 6;
 const ANSWER_WITHIN_MS = 10_000;
 
-function fuzzServer(): McpServer {
-  const server = createServer({ name: "fuzz", version: "1", logger: () => {}, tasks: {} });
-  server.tool({ name: "quick", inputSchema: { type: "object" }, execution: { taskSupport: "optional" } }, (_args, ctx) => ctx.task(async () => ({ content: [{ type: "text" as const, text: "done" }] })));
-  server.tool({ name: "echo", inputSchema: { type: "object", properties: { text: { type: "string" } } } }, ({ text }: { text?: string }) => ({ content: [{ type: "text", text: text ?? "" }] }));
-  server.tool({ name: "fail", inputSchema: { type: "object" } }, () => {
-    throw new Error("it fails");
-  });
-  server.tool({ name: "progress", inputSchema: { type: "object" } }, async (_args, ctx) => {
-    await ctx.progress(1, 2);
-    await ctx.log("info", "halfway");
-    await ctx.progress(2, 2);
-    return { content: [{ type: "text", text: "done" }] };
-  });
-  server.resource({ uri: "test://a", name: "a", mimeType: "text/plain" }, (uri) => ({ contents: [{ uri, mimeType: "text/plain", text: "A" }] }));
-  server.prompt({ name: "hello" }, () => ({ messages: [{ role: "user", content: { type: "text", text: "hello" } }] }));
-  return server;
-}
 
 type Who = "alice" | "bob" | "garbage" | "expired" | "none";
 type Target = "own" | "other" | "random" | "none";
@@ -114,7 +96,7 @@ describe("transports/http: fuzzing the endpoint and bearerAuth (fast-check)", fu
     const verifier = jwtVerifier({ issuer: ISSUER, audience: RESOURCE, jwksUrl: `http://127.0.0.1:${(jwks.address() as AddressInfo).port}/jwks` });
     await fc.assert(
       fc.asyncProperty(fc.array(step, { minLength: 1, maxLength: 12 }), async (steps) => {
-        const server = fuzzServer();
+        const server = fuzzServer({ tasks: true });
         const auth = bearerAuth({ verifier, resourceMetadata: { resource: RESOURCE, authorizationServers: [ISSUER] }, onError: () => {} });
         const handler = fetchHandler(server, { path: "/mcp", auth, maxSessions: MAX_SESSIONS, logger: () => {} });
         /** Each principal's sessions, as initialize created them. */
@@ -209,7 +191,7 @@ describe("transports/http: fuzzing the endpoint and bearerAuth (fast-check)", fu
 });
 
 describe("transports/http: what the fuzzing found", () => {
-  const server = fuzzServer();
+  const server = fuzzServer({ tasks: true });
   const handler = fetchHandler(server, { path: "/mcp", maxSessions: MAX_SESSIONS, logger: () => {} });
   after(() => server.close());
   const post = (body: unknown, headers: Record<string, string> = {}) =>
