@@ -5,6 +5,7 @@ import { sha256, writeAtomically } from "./spec/files.js";
 import { pinnedRevisions, readPinned, specPath } from "./spec/pinned.js";
 import { unusedPatches, type SchemaPatch } from "./load/patches.js";
 import type { Era } from "./model/protocol.js";
+import { featuresOf, type RevisionFeatures } from "./model/features.js";
 
 export interface GenerateOptions {
   readonly root: string;
@@ -49,6 +50,8 @@ export interface Stamp {
   readonly revisions: Record<string, StampEntry>;
 }
 type StampEntry = Omit<RevisionSummary, "fresh" | "written" | "unchanged"> & {
+  /** A revision's (not an extension's): what the registry's FEATURES lists. */
+  readonly features?: RevisionFeatures;
   /** Hash of the generator, the revision and its schema: equal means nothing to do. */
   readonly input: string;
   /** sha256 of the schema text generated from (lets `check` say which input moved). */
@@ -149,6 +152,7 @@ export async function generate(options: GenerateOptions): Promise<GenerateReport
         revision,
         ...(extension ? { extension: extension.id } : {}),
         era: protocol.era,
+        ...(extension ? {} : { features: featuresOf(protocol) }),
         definitions: protocol.definitions.size,
         methods: countMethods(protocol),
         patches,
@@ -157,7 +161,12 @@ export async function generate(options: GenerateOptions): Promise<GenerateReport
         files: {},
       };
     const registry = emitRegistry(
-      Object.values(entries).filter((e) => e.extension === undefined).map(({ revision, era }) => ({ revision, era })),
+      Object.values(entries).flatMap(({ revision, era, features, extension }) => {
+        if (extension !== undefined) return [];
+        // Every stamp entry of this generator has them (the stamp's input hashes the generator).
+        if (!features) throw new Error(`generated/${STAMP_FILE} has no features for ${revision}: run generate --force`);
+        return [{ revision, era, features }];
+      }),
       Object.values(entries).flatMap(({ revision, extension }) => (extension === undefined ? [] : [{ id: extension, folder: revision }])),
     );
     const support = supportFiles();

@@ -46,6 +46,18 @@ export interface RevisionTypes {
   readonly ServerNotifications: object;
 }
 
+/**
+ * What the runtime does differently by revision beyond the method tables, so that no runtime
+ * file names a revision. The generator reads each from the schema where the schema shows it,
+ * and declares the rest in one table citing the spec (codegen/model/features.ts).
+ */
+export interface RevisionFeatures {
+  /** tasks/* are requests of the core protocol (a session-era schema defining tasks/get), not of the tasks extension. */
+  readonly coreTasks: boolean;
+  /** Streamable HTTP: an SSE stream starts with a priming event, an id and empty data (SEP-1699). */
+  readonly ssePriming: boolean;
+}
+
 /** One revision of the protocol (or an extension), as a value the runtime can serve. */
 export interface RevisionModule<Types extends RevisionTypes = RevisionTypes> {
   /** The protocol version string on the wire, e.g. "2025-11-25". */
@@ -53,6 +65,8 @@ export interface RevisionModule<Types extends RevisionTypes = RevisionTypes> {
   readonly era: Era;
   /** The schema defines JSON-RPC batches (2025-03-26 only). */
   readonly batches: boolean;
+  /** Absent in modules of generators before it: coreTasks is then read from `methods`, ssePriming is false. */
+  readonly features?: RevisionFeatures;
   /** Every JSON-RPC method, by method name. */
   readonly methods: Readonly<Record<string, MethodDescriptor>>;
   /** Stateless era: requests the server embeds in an InputRequiredResult. */

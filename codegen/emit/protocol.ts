@@ -1,6 +1,7 @@
 import type { MethodDescriptor } from "../../runtime/contract.js";
 import type { NotificationMethod, Protocol, RequestMethod } from "../model/protocol.js";
 import { sentBy } from "../model/protocol.js";
+import { featuresOf } from "../model/features.js";
 import { title } from "./extension.js";
 
 /** Names protocol.ts and validators.ts export besides per-definition ones; a definition of the same name would collide in index.ts. */
@@ -8,6 +9,7 @@ export const PROTOCOL_EXPORTS = [
   "REVISION",
   "ERA",
   "BATCHES",
+  "FEATURES",
   "CLIENT_REQUEST_METHODS",
   "SERVER_REQUEST_METHODS",
   "CLIENT_NOTIFICATION_METHODS",
@@ -56,7 +58,7 @@ export const ERA = ${q(protocol.era)};
 
 /** Whether JSON-RPC batches (arrays of messages) are part of this revision. */
 export const BATCHES = ${protocol.batches};
-
+${protocol.extension ? "" : `\n/** What the runtime does differently in this revision (the contract's RevisionFeatures). */\nexport const FEATURES = ${JSON.stringify(featuresOf(protocol))} as const;\n`}
 /** Requests the client sends and the server handles. */
 export const CLIENT_REQUEST_METHODS = ${names(sentBy(requests, "client"))} as const;
 

@@ -1,3 +1,4 @@
+import type { RevisionFeatures } from "../model/features.js";
 import type { Era, Protocol } from "../model/protocol.js";
 import { title } from "./extension.js";
 import { moduleName } from "./module.js";
@@ -20,7 +21,7 @@ export * from "./module.js";
  *   imports only this pays for a revision's validators when it first speaks that revision.
  * - generated/index.ts: the same, plus every revision's module (`PROTOCOLS`), loaded at once.
  */
-export function emitRegistry(revisions: readonly { revision: string; era: Era }[], extensions: readonly { id: string; folder: string }[] = []): { path: string; content: string }[] {
+export function emitRegistry(revisions: readonly { revision: string; era: Era; features: RevisionFeatures }[], extensions: readonly { id: string; folder: string }[] = []): { path: string; content: string }[] {
   const sorted = [...revisions].sort((a, b) => a.revision.localeCompare(b.revision));
   const q = JSON.stringify;
   const latest = (era: Era): string | undefined => sorted.filter((r) => r.era === era).at(-1)?.revision;
@@ -42,6 +43,11 @@ export const LATEST_REVISION = ${q(sorted.at(-1)?.revision ?? "")};
 /** Each revision's era, read from its schema. */
 export const ERAS = {
 ${sorted.map(({ revision, era }) => `  ${q(revision)}: ${q(era)},`).join("\n")}
+} as const;
+
+/** What the runtime does differently in each revision (the contract's RevisionFeatures), known before its module loads. */
+export const FEATURES = {
+${sorted.map(({ revision, features }) => `  ${q(revision)}: ${q(features)},`).join("\n")}
 } as const;
 
 /** Each revision as the runtime contract's RevisionModule, imported on first use. */

@@ -267,7 +267,7 @@ export class HandlerContext extends Asking implements RequestContext {
       return Promise.resolve();
     }
     if (this.era === "stateless" && this.over) {
-      this.options.logger("debug", `${method} for request ${JSON.stringify(this.requestId)} not sent: 2026-07-28 notifications travel on their request's stream, and it has ended`);
+      this.options.logger("debug", `${method} for request ${JSON.stringify(this.requestId)} not sent: MCP ${this.revision}'s notifications travel on their request's stream (stateless era), and it has ended`);
       return Promise.resolve();
     }
     return this.send(method, fields);

@@ -204,7 +204,7 @@ export class Peer {
 
   private receiveBatch(values: unknown[], context: MessageContext | undefined): void {
     if (!(this.handler.acceptsBatch?.() ?? false)) {
-      this.reply(errorResponse(null, ErrorCode.InvalidRequest, "Invalid Request: JSON-RPC batches are only part of MCP 2025-03-26"));
+      this.reply(errorResponse(null, ErrorCode.InvalidRequest, "Invalid Request: JSON-RPC batches are not part of the MCP revision this connection speaks"));
       return;
     }
     if (values.length === 0) {

@@ -4,7 +4,7 @@ import { createDispatcher, handlerTable, type AsWritten, type ExtensionMethod } 
 import type { ExtensionModule, RevisionTypes } from "../contract.js";
 import { ErrorCode, RpcError } from "../jsonrpc/errors.js";
 import { InputRequiredCodec, type InputRequiredOptions } from "../session/input-required.js";
-import { ALL_REVISIONS, definedByAnyRevision, eraOf, hasCoreTasks, isRevision, revisionModule, revisionName, type PinnedRevision, type Revision, type RevisionRef } from "../session/revisions.js";
+import { ALL_REVISIONS, definedByAnyRevision, eraOf, featuresOf, hasCoreTasks, isRevision, revisionModule, revisionName, type PinnedRevision, type Revision, type RevisionRef } from "../session/revisions.js";
 import { checkServerNotification } from "../session/validate.js";
 import { ServerSession, type ServerCore } from "../session/server-session.js";
 import { CoreTasks } from "../extensions/tasks/core-tasks.js";
@@ -340,9 +340,9 @@ export class McpServer<Types extends RevisionTypes = any> {
   handle(method: string, handler: (params: never, context: RequestContext) => unknown, schemas?: MethodSchemas): this {
     const extension = schemas ? undefined : this.extensionOf(method);
     // A served extension's method replaces the runtime's own answer where it gives one (the tasks
-    // extension's tasks/*, runtime/tasks): 2025-11-25's core tasks/* stay the runtime's.
-    // 2025-11-25's core tasks/* are the runtime's only where that revision is served.
-    const runtimeOwn = this.table.has(method) && !(method.startsWith("tasks/") && !this.revisions.includes("2025-11-25"));
+    // extension's tasks/*, runtime/extensions/tasks). Core tasks/* (a revision whose schema has
+    // them) are the runtime's only where such a revision is served.
+    const runtimeOwn = this.table.has(method) && !(method.startsWith("tasks/") && !this.revisions.some((r) => featuresOf(r).coreTasks));
     if (runtimeOwn && !this.userMethods.has(method) && !extension)
       throw new Error(`${method} is served by the runtime itself; use the server API (tool, resource, prompt...) to shape its answers`);
     this.userMethods.add(method);

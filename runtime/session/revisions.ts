@@ -1,5 +1,6 @@
 import {
   ERAS,
+  FEATURES,
   LATEST_REVISION,
   LOADERS,
   REVISIONS,
@@ -7,9 +8,9 @@ import {
   type Revision as PinnedRevision,
   type RevisionTypesByName,
 } from "../../generated/registry.js";
-import type { CapabilityGate, Era, MethodDescriptor, RevisionModule, Validator } from "../contract.js";
+import type { CapabilityGate, Era, MethodDescriptor, RevisionFeatures, RevisionModule, Validator } from "../contract.js";
 
-export type { CapabilityGate, DefaultRevision, Era, MethodDescriptor, PinnedRevision, RevisionModule, RevisionTypesByName };
+export type { CapabilityGate, DefaultRevision, Era, MethodDescriptor, PinnedRevision, RevisionFeatures, RevisionModule, RevisionTypesByName };
 
 /** A protocol version string: a pinned revision's, or one a generated module brings. */
 export type Revision = string;
@@ -26,6 +27,7 @@ export interface LoadedRevision {
   readonly revision: Revision;
   readonly era: Era;
   readonly batches: boolean;
+  readonly features: RevisionFeatures;
   readonly methods: ReadonlyMap<string, MethodDescriptor>;
   readonly inputRequests: ReadonlyMap<string, MethodDescriptor>;
   readonly capabilityGates: ReadonlyMap<string, CapabilityGate>;
@@ -36,11 +38,14 @@ export interface LoadedRevision {
 
 function view(module: RevisionModule, validators: Readonly<Record<string, Validator>>, complete: boolean): LoadedRevision {
   const byName = new Map(Object.entries(validators));
+  const methods = new Map(Object.entries(module.methods));
   return {
     revision: module.revision,
     era: module.era,
     batches: module.batches,
-    methods: new Map(Object.entries(module.methods)),
+    // A module from a generator before features: core tasks read from its methods, as the generator does (codegen/model/features.ts).
+    features: module.features ?? { coreTasks: module.era === "session" && methods.get("tasks/get")?.kind === "request", ssePriming: false },
+    methods,
     inputRequests: new Map(Object.entries(module.inputRequests)),
     capabilityGates: new Map(Object.entries(module.capabilityGates)),
     complete,
@@ -157,20 +162,23 @@ export function isRevision(value: unknown): value is Revision {
   return typeof value === "string" && (loaded.has(value) || started.has(value) || isPinned(value));
 }
 
-/**
- * Whether a loaded revision has tasks in its core protocol (tasks/get a client request of a
- * session-era revision: 2025-11-25's experimental tasks, before they became an extension), read
- * from its method table rather than named.
- */
+/** Whether a loaded revision has tasks in its core protocol (2025-11-25's experimental tasks, before they became an extension): its module's features, read from its schema. */
 export function hasCoreTasks(revision: Revision): boolean {
-  const module = loaded.get(revision);
-  return module?.era === "session" && module.methods.get("tasks/get")?.kind === "request";
+  return loaded.get(revision)?.features.coreTasks ?? false;
 }
 
 /** Whether a loaded revision defines `method`: a notification one revision defines is not a vendor's in another that lacks it. */
 export function definedByAnyRevision(method: string): boolean {
   for (const module of loaded.values()) if (module.methods.has(method)) return true;
   return false;
+}
+
+/** What the runtime does differently in `revision` (the contract's RevisionFeatures): from its module once known, else from the registry. */
+export function featuresOf(revision: Revision): RevisionFeatures {
+  const known = loaded.get(revision) ?? started.get(revision);
+  if (known) return known.features;
+  if (isPinned(revision)) return FEATURES[revision];
+  throw new Error(`unknown MCP revision ${revision}`);
 }
 
 export function eraOf(revision: Revision): Era {

@@ -7,7 +7,7 @@ import { HookExchange, reportClosed, runHooks, sendThroughHooks, type Hook } fro
 import type { SessionRecord } from "../stores/session-store.js";
 import { isThenable } from "../util/thenable.js";
 import { META, metaOf } from "./meta.js";
-import { eraOf, isRevision, loadRevision, revisionModule, startRevision, type Revision, type LoadedRevision } from "./revisions.js";
+import { eraOf, isRevision, loadRevision, revisionModule, startRevision, type Revision, type RevisionFeatures, type LoadedRevision } from "./revisions.js";
 import { checkRequest, checkResult, clientRequest } from "./validate.js";
 
 /** Who is calling, as they declared it: at initialize (session era) or in each request's `_meta` (stateless). */
@@ -94,6 +94,11 @@ export class ServerSession {
   /** Session era: the negotiated revision, once initialize has been answered. */
   get revision(): Revision | undefined {
     return this.negotiated?.module.revision;
+  }
+
+  /** Session era: what the runtime does differently in the negotiated revision (SSE priming...), once negotiated. */
+  get features(): RevisionFeatures | undefined {
+    return this.negotiated?.module.features;
   }
 
   get client(): ClientIdentity | undefined {

@@ -4,7 +4,7 @@
  * hands it each connection's transport, and asks it which era a protocol version belongs to, so
  * that the era is decided from the server's revisions, not from a table the transport keeps.
  */
-import type { Era } from "../contract.js";
+import type { Era, RevisionFeatures } from "../contract.js";
 import type { Transport } from "../jsonrpc/transport.js";
 import type { SessionRecord } from "../stores/session-store.js";
 
@@ -12,6 +12,8 @@ import type { SessionRecord } from "../stores/session-store.js";
 export interface Accepted {
   /** Session era: the negotiated revision, once initialize has been answered. */
   readonly revision?: string;
+  /** Session era: what the runtime does differently in that revision (whether SSE streams are primed), once negotiated. */
+  readonly features?: RevisionFeatures;
   /** Many instances: takes on a session negotiated on another instance, as the shared store keeps it. */
   adopt?(state: SessionRecord): void | Promise<void>;
 }

@@ -222,7 +222,7 @@ export class StreamableHttpEndpoint implements Endpoint {
     }
 
     if (this.isStateless(req, body)) {
-      if (Array.isArray(body)) return fail(refuse.invalid("2026-07-28 has no batches: send one message per POST"));
+      if (Array.isArray(body)) return fail(refuse.invalid("the stateless era has no batches: send one message per POST"));
       const mismatch = checkStatelessHeaders(req, body as Record<string, unknown>);
       if (mismatch) return fail(mismatch);
       const exchange = new StatelessExchange(res, body, context, accepts, this.options.responseMode === "sse", cors, (ended) => this.exchanges.delete(ended));
@@ -239,7 +239,7 @@ export class StreamableHttpEndpoint implements Endpoint {
     }
     if (Array.isArray(body) && body.some((m) => (m as { method?: unknown } | null)?.method === "initialize"))
       return fail(refuse.invalid("initialize must be sent alone, not in a batch"));
-    fail(refuse.badRequest("the Mcp-Session-Id header is required: start a session with initialize, or send 2026-07-28 requests with their _meta"));
+    fail(refuse.badRequest("the Mcp-Session-Id header is required: start a session with initialize, or send stateless-era requests with their _meta"));
   }
 
   private initialize(res: Reply, body: object, accepts: Accepts, context: MessageContext, auth: AuthInfo | undefined, cors: Record<string, string>, fail: (error: HttpError) => void) {
@@ -250,8 +250,8 @@ export class StreamableHttpEndpoint implements Endpoint {
       retryMs: this.options.retryMs ?? 1000,
       sseFirst: this.options.responseMode === "sse",
       logger: this.logger,
-      // Clients before 2025-11-25 may not expect an event without data.
-      prime: () => (accepted?.revision ?? "") >= "2025-11-25",
+      // Clients of revisions before SEP-1699 may not expect an event without data.
+      prime: () => accepted?.features?.ssePriming ?? false,
     };
     const principal = principalOf(auth);
     const params = ((body as { params?: Record<string, unknown> }).params ?? {}) as Record<string, Record<string, unknown> | undefined>;
@@ -278,7 +278,7 @@ export class StreamableHttpEndpoint implements Endpoint {
   private async get(req: Incoming, res: Reply, auth: AuthInfo | undefined, cors: Record<string, string>, fail: (error: HttpError) => void) {
     const sessionId = req.header(HEADER.sessionId);
     if (sessionId === undefined) {
-      if (this.statelessVersion(req)) return fail(refuse.methodNotAllowed("POST (2026-07-28 has no GET stream; use subscriptions/listen)"));
+      if (this.statelessVersion(req)) return fail(refuse.methodNotAllowed("POST (the stateless era has no GET stream; use subscriptions/listen)"));
       return fail(refuse.badRequest("the Mcp-Session-Id header is required"));
     }
     const session = this.shared ? await this.findShared(sessionId, auth, this.shared) : this.findSession(sessionId, auth);
@@ -349,7 +349,7 @@ export class StreamableHttpEndpoint implements Endpoint {
       retryMs: this.options.retryMs ?? 1000,
       sseFirst: this.options.responseMode === "sse",
       logger: this.logger,
-      prime: () => record.revision >= "2025-11-25",
+      prime: () => accepted.features?.ssePriming ?? false,
     };
     const session = new HttpSession(id, settings, (ended) => this.sessions.delete(ended.id), record.principal ?? "");
     this.sessions.set(id, session);

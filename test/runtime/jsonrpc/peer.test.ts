@@ -376,7 +376,7 @@ describe("jsonrpc Peer", () => {
       ];
       transport.deliver(batch);
       await flush();
-      expect(transport.sent).to.deep.equal([{ jsonrpc: "2.0", id: null, error: { code: -32600, message: "Invalid Request: JSON-RPC batches are only part of MCP 2025-03-26" } }]);
+      expect(transport.sent).to.deep.equal([{ jsonrpc: "2.0", id: null, error: { code: -32600, message: "Invalid Request: JSON-RPC batches are not part of the MCP revision this connection speaks" } }]);
       accept = true;
       transport.deliver(batch);
       transport.deliver([{ jsonrpc: "2.0", method: "note" }]);

@@ -1,9 +1,24 @@
 // server.handle: a method no served revision defines (an extension's), served with the JSON
 // Schemas it was registered with, in both eras; and the methods the runtime answers itself refused.
 import { expect } from "chai";
+import { ERAS, FEATURES, REVISIONS } from "../../../generated/registry.js";
+import { PROTOCOLS } from "../../../generated/index.js";
 import { createServer } from "../../../runtime/index.js";
 import { quiet, rejectionOf } from "../../support/features-server.js";
 import { connectClient } from "../../support/mcp.js";
+
+const CLIENT_REQUESTS: Record<string, readonly string[]> = Object.fromEntries(Object.entries(PROTOCOLS).map(([r, m]) => [r, m.CLIENT_REQUEST_METHODS]));
+
+/** Whether `run` is refused as a method the runtime serves itself. */
+function throws(run: () => unknown): boolean {
+  try {
+    run();
+    return false;
+  } catch (error) {
+    expect((error as Error).message).to.match(/served by the runtime itself/);
+    return true;
+  }
+}
 
 const PARAMS = { type: "object", properties: { text: { type: "string" } }, required: ["text"] };
 const RESULT = { type: "object", properties: { echo: { type: "string" } }, required: ["echo"] };
@@ -39,6 +54,20 @@ describe("server.handle", () => {
         await server.close();
       }
     });
+
+  it("tasks/* are the runtime's own exactly where a served revision has core tasks (registry FEATURES, read from each schema)", () => {
+    const refused: Record<string, boolean> = {};
+    for (const revision of REVISIONS) {
+      const server = createServer({ name: "handle", version: "1.0.0", logger: quiet, revisions: [revision] });
+      refused[revision] = throws(() => server.handle("tasks/get" as never, (() => ({})) as never));
+      // Its module agrees: tasks/get a client request of a session-era revision.
+      expect(FEATURES[revision].coreTasks, revision).to.equal(ERAS[revision] === "session" && CLIENT_REQUESTS[revision]!.includes("tasks/get"));
+    }
+    expect(refused).to.deep.equal(Object.fromEntries(REVISIONS.map((r) => [r, FEATURES[r].coreTasks])));
+    // Independent of the table: 2025-11-25's core tasks are the runtime's; the stateless era's tasks are the extension's.
+    expect(refused["2025-11-25"]).to.equal(true);
+    expect(refused["2026-07-28"]).to.equal(false);
+  });
 
   it("refuses a method the runtime answers itself", () => {
     const server = createServer({ name: "handle", version: "1.0.0", logger: quiet });

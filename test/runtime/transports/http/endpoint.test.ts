@@ -3,6 +3,7 @@
 import { createServer as createHttpServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { expect } from "chai";
+import { ERAS, FEATURES, REVISIONS } from "../../../../generated/registry.js";
 import { createServer } from "../../../../runtime/index.js";
 import { httpHandler } from "../../../../runtime/transports/http/index.js";
 import { SseParser, type SseEvent } from "../../../../runtime/transports/http/sse-parser.js";
@@ -67,6 +68,23 @@ describe("transports/http: the endpoint", () => {
     expect(streamed.messages.map((m) => (m as { method?: string }).method ?? "response")).to.deep.equal(["notifications/progress", "notifications/progress", "response"]);
     expect(streamed.events[0], "a priming event (id, no data) comes first for 2025-11-25").to.deep.include({ data: "" });
     expect(streamed.events[0]!.id).to.be.a("string");
+  });
+
+  it("primes SSE streams exactly in the revisions whose registry FEATURES say so (SEP-1699, from 2025-11-25 on)", async () => {
+    const primed: Record<string, boolean> = {};
+    for (const revision of REVISIONS.filter((r) => ERAS[r] === "session")) {
+      const id = await openSession(running.url, revision);
+      const headers = { ...sessionHeaders(id, revision), Accept: "text/event-stream" };
+      const answer = await post(running.url, { jsonrpc: "2.0", id: 2, method: "ping" }, headers);
+      expect(answer.contentType, revision).to.equal("text/event-stream");
+      primed[revision] = answer.events[0]?.data === "";
+      expect(answer.messages, revision).to.have.length(1);
+    }
+    const expected = Object.fromEntries(Object.keys(primed).map((r) => [r, FEATURES[r as keyof typeof FEATURES].ssePriming]));
+    expect(primed).to.deep.equal(expected);
+    // The spec's own line, independent of the table: revisions before SEP-1699 are never primed, 2025-11-25 is.
+    expect(primed["2025-06-18"]).to.equal(false);
+    expect(primed["2025-11-25"]).to.equal(true);
   });
 
   it("answers with SSE when the client prefers it, and to a client that accepts only SSE", async () => {
