@@ -1,3 +1,4 @@
+import type { Era } from "../contract.js";
 import type { RequestId } from "./messages.js";
 
 /**
@@ -100,6 +101,12 @@ export interface MessageContext {
   readonly auth?: AuthInfo;
   /** Platforms that end a request's work with its response (Workers): keeps `work` running after it. */
   readonly waitUntil?: (work: Promise<unknown>) => void;
+  /**
+   * The era, when the transport decided it (Streamable HTTP, from the session id and headers): the
+   * server session takes it as decided. Absent (stdio, memory), the session reads it from the
+   * request's `_meta`.
+   */
+  readonly era?: Era;
 }
 
 /**

@@ -226,10 +226,13 @@ export class ServerSession {
       if (!this.negotiated.module.complete) return this.completeRevision().then(() => this.serve(request, inbound));
       return this.core.dispatch(request, inbound, { module: this.negotiated.module, client: this.negotiated.client, session: this });
     }
-    // A request that names its protocol version in _meta is stateless, whatever its method: a
-    // 2026-07-28 `initialize` is a method that does not exist (-32601), not a session's start.
+    // The era, decided once per message: by the transport when it could (Streamable HTTP, from the
+    // session id and headers: MessageContext.era); else (stdio, memory) a request that names its
+    // protocol version in _meta is stateless, whatever its method: a stateless `initialize` is a
+    // method that does not exist (-32601), not a session's start.
     const meta = metaOf(request.params);
-    if (meta?.[META.protocolVersion] !== undefined) return this.serveStateless(request, inbound, meta);
+    const era = inbound.context?.era ?? (meta?.[META.protocolVersion] !== undefined ? "stateless" : "session");
+    if (era === "stateless") return this.serveStateless(request, inbound, meta);
     if (method === "initialize") {
       const answer = this.initialize(request);
       if (isThenable(answer)) {
@@ -310,7 +313,9 @@ export class ServerSession {
     return result;
   }
 
-  private serveStateless(request: Request, inbound: InboundRequest, meta: Record<string, unknown>): unknown {
+  private serveStateless(request: Request, inbound: InboundRequest, meta: Record<string, unknown> | undefined): unknown {
+    // Stateless by the transport's headers, but the body names no version.
+    if (meta?.[META.protocolVersion] === undefined) throw this.notInitialized(request.method);
     const requested = meta[META.protocolVersion];
     if (typeof requested !== "string")
       throw new RpcError(ErrorCode.InvalidParams, `Invalid params: _meta["${META.protocolVersion}"] must be a string`);

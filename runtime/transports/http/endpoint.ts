@@ -1,6 +1,7 @@
 import { ErrorCode } from "../../jsonrpc/errors.js";
 import type { RequestId } from "../../jsonrpc/messages.js";
 import { stderrLogger, type Logger } from "../../util/logger.js";
+import type { Era } from "../../contract.js";
 import type { MessageContext } from "../../jsonrpc/transport.js";
 import type { SessionRecord } from "../../stores/session-store.js";
 import type { Accepted, Endpoint, Listener } from "../endpoint.js";
@@ -208,8 +209,9 @@ export class StreamableHttpEndpoint implements Endpoint {
     // Per-tool, per-prompt and per-resource scopes: 403 insufficient_scope before anything is dispatched.
     const refused = auth && this.options.auth?.authorize?.(auth, body);
     if (refused) return res.respond(refused);
-    // Always the same three fields, in one shape: spreads of optional parts take V8's slow object-cloning path on every POST.
-    const context: MessageContext = { headers: req.headers(), auth, waitUntil: req.waitUntil };
+    // Always the same four fields, in one shape: spreads of optional parts take V8's slow object-cloning path on every POST.
+    // The era is decided here, once: the server session takes it from the context.
+    const contextOf = (era: Era): MessageContext => ({ headers: req.headers(), auth, waitUntil: req.waitUntil, era });
 
     const sessionId = req.header(HEADER.sessionId);
     if (sessionId !== undefined) {
@@ -217,7 +219,7 @@ export class StreamableHttpEndpoint implements Endpoint {
       if (!session) return fail(refuse.notFound("no such session (it ended, or never existed); start a new one with initialize"));
       const version = this.checkSessionVersion(req);
       if (version) return fail(version);
-      session.post(res, body, accepts, context, cors);
+      session.post(res, body, accepts, contextOf("session"), cors);
       return;
     }
 
@@ -225,7 +227,7 @@ export class StreamableHttpEndpoint implements Endpoint {
       if (Array.isArray(body)) return fail(refuse.invalid("the stateless era has no batches: send one message per POST"));
       const mismatch = checkStatelessHeaders(req, body as Record<string, unknown>);
       if (mismatch) return fail(mismatch);
-      const exchange = new StatelessExchange(res, body, context, accepts, this.options.responseMode === "sse", cors, (ended) => this.exchanges.delete(ended));
+      const exchange = new StatelessExchange(res, body, contextOf("stateless"), accepts, this.options.responseMode === "sse", cors, (ended) => this.exchanges.delete(ended));
       this.exchanges.add(exchange);
       this.listener!.accept(exchange);
       return;
@@ -235,7 +237,7 @@ export class StreamableHttpEndpoint implements Endpoint {
       // Without an id it is no request: no session may begin (its failure could not end it).
       const id = (body as { id?: unknown }).id;
       if (typeof id !== "string" && typeof id !== "number") return fail(refuse.invalid("initialize must be a request: its id must be a string or a number"));
-      return this.initialize(res, body, accepts, context, auth, cors, fail);
+      return this.initialize(res, body, accepts, contextOf("session"), auth, cors, fail);
     }
     if (Array.isArray(body) && body.some((m) => (m as { method?: unknown } | null)?.method === "initialize"))
       return fail(refuse.invalid("initialize must be sent alone, not in a batch"));

@@ -3,8 +3,9 @@
 // both eras, and the result check before anything is sent.
 import { expect } from "chai";
 import { ALL_REVISIONS, createServer, type McpServer } from "../../../runtime/index.js";
+import type { MessageContext, Receiver, Transport } from "../../../runtime/jsonrpc/transport.js";
 import { silentLogger } from "../../../runtime/util/logger.js";
-import { initializeRaw, RawPeer, statelessMeta } from "../../support/features-server.js";
+import { initializeRaw, RawPeer, statelessMeta, type Json } from "../../support/features-server.js";
 import { expectValid, SESSION_REVISIONS } from "../../support/mcp.js";
 
 const SERVER_INFO = "io.modelcontextprotocol/serverInfo";
@@ -191,6 +192,60 @@ describe("ServerSession", () => {
       const listed = await peer.request("tools/list", {});
       expectValid("2025-03-26", "ListToolsResult", listed.result);
       expect(listed.result).to.not.have.property("resultType");
+    });
+  });
+
+  describe("the era is decided once per message: by the transport when it did (MessageContext.era), else by _meta", () => {
+    /** A transport that delivers each message with the context given, as Streamable HTTP does. */
+    class ContextTransport implements Transport {
+      readonly sent: Json[] = [];
+      private receiver: Receiver | undefined;
+      start(receiver: Receiver): void {
+        this.receiver = receiver;
+      }
+      send(message: unknown): Promise<void> {
+        this.sent.push(message as Json);
+        return Promise.resolve();
+      }
+      close(): Promise<void> {
+        this.receiver?.closed();
+        return Promise.resolve();
+      }
+      /** Delivers `message` and resolves with the answer to its id. */
+      async answer(message: Json, context?: MessageContext): Promise<Json> {
+        this.receiver!.message(message, context);
+        for (let turn = 0; turn < 1000; turn++) {
+          const found = this.sent.find((m) => m.id === message.id);
+          if (found) return found;
+          await new Promise((resolve) => setImmediate(resolve));
+        }
+        throw new Error(`no answer to ${JSON.stringify(message.id)}`);
+      }
+    }
+    const list = (id: number) => ({ jsonrpc: "2.0", id, method: "tools/list", params: { _meta: statelessMeta() } });
+    const initialize = (id: number) => ({ jsonrpc: "2.0", id, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "1" } } });
+
+    it("no era in the context (stdio, memory): _meta decides", async () => {
+      const transport = new ContextTransport();
+      server().connect(transport);
+      expect((await transport.answer(list(1), {})).result.resultType).to.equal("complete");
+      expect((await transport.answer(initialize(2))).result.protocolVersion).to.equal("2025-11-25");
+    });
+
+    it("the transport said session era: a request naming a version in _meta is not served statelessly", async () => {
+      const transport = new ContextTransport();
+      server().connect(transport);
+      const answer = await transport.answer(list(1), { era: "session" });
+      expect(answer.result, JSON.stringify(answer)).to.equal(undefined);
+      expect(answer.error.message).to.contain("did not begin with initialize");
+    });
+
+    it("the transport said stateless era: an initialize without _meta starts no session (-32602, no version named)", async () => {
+      const transport = new ContextTransport();
+      const session = server().connect(transport);
+      const answer = await transport.answer(initialize(1), { era: "stateless" });
+      expect(answer.error?.code, JSON.stringify(answer)).to.equal(-32602);
+      expect(session.revision).to.equal(undefined);
     });
   });
 

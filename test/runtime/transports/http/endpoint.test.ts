@@ -177,6 +177,15 @@ describe("transports/http: the endpoint", () => {
     running.server.removeTool("added_later");
   });
 
+  it("stateless by its header alone: the endpoint's decision holds, so an initialize without _meta starts no session (400, -32602)", async () => {
+    const before = running.endpoint.sessionCount;
+    const answer = await post(running.url, initializeRequest(1, "2025-11-25"), { "MCP-Protocol-Version": "2026-07-28", "Mcp-Method": "initialize" });
+    expect(answer.status, answer.text).to.equal(400);
+    expect(errorOf(answer)?.code).to.equal(-32602);
+    expect(answer.headers.get("mcp-session-id")).to.equal(null);
+    expect(running.endpoint.sessionCount).to.equal(before);
+  });
+
   it("stateless: a GET has no stream to open (405)", async () => {
     const answer = await fetch(running.url, { headers: { Accept: "text/event-stream", "MCP-Protocol-Version": "2026-07-28" }, signal: AbortSignal.timeout(10_000) });
     expect(answer.status).to.equal(405);
