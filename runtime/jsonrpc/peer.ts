@@ -50,6 +50,9 @@ export interface RequestOptions {
   readonly headers?: Readonly<Record<string, string>>;
 }
 
+/** How a duplicate id's refusal is sent: it answers the message being delivered (SendOptions.refusal). */
+const REFUSAL: SendOptions = { refusal: true };
+
 /** Where the answers to inbound messages go: straight out, or into a batch's array. */
 interface Sink {
   answer(response: Message, options?: SendOptions): void;
@@ -254,7 +257,7 @@ export class Peer {
   private receiveRequest(request: Request, context: MessageContext | undefined, sink: Sink): void {
     const { id } = request;
     if (this.inbound.has(id)) {
-      sink.answer(errorResponse(id, ErrorCode.InvalidRequest, `Invalid Request: request id ${JSON.stringify(id)} is already in flight`));
+      sink.answer(errorResponse(id, ErrorCode.InvalidRequest, `Invalid Request: request id ${JSON.stringify(id)} is already in flight`), REFUSAL);
       return;
     }
     const inbound = new InboundRequest(id, request.method, context, sink);

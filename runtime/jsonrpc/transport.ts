@@ -75,6 +75,15 @@ export interface SendOptions {
    * nothing can confirm the progress was handled (2026-07-28). Memory and HTTP ignore it.
    */
   readonly apart?: boolean;
+  /**
+   * The peer's answer refusing a request before any handler ran, because its id is already in
+   * flight (JSON-RPC: ids are unique among a sender's outstanding requests). Sent from within
+   * `receiver.message()`, it answers the message being delivered, not the request in flight under
+   * the same id. Streamable HTTP sends it on that POST, with 400 when it is the POST's only answer
+   * ("If the server cannot accept the input, it MUST return an HTTP error status code"); stdio and
+   * memory ignore it.
+   */
+  readonly refusal?: boolean;
 }
 
 /** Called by the transport, in order and never from inside `send`. Its methods must not throw. */

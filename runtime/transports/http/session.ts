@@ -87,7 +87,7 @@ export class HttpSession implements Transport {
   send(message: unknown, options?: SendOptions): Promise<void> {
     if (this.isClosed) return Promise.reject(new TransportClosedError());
     // Backpressure: the sender waits until the stream it went on has room.
-    return this.route(message, options?.relatedRequestId, options?.everySession)?.room() ?? RESOLVED;
+    return this.route(message, options)?.room() ?? RESOLVED;
   }
 
   close(): Promise<void> {
@@ -119,21 +119,20 @@ export class HttpSession implements Transport {
       body = Array.isArray(body) ? messages : messages[0];
       if (messages.length === 0) return void res.send(202, headers);
     }
+    // The requests' ids, for routing their answers here. Whether an id is already in flight is the
+    // peer's to judge (it refuses the duplicate, SendOptions.refusal): an id keeps the stream of
+    // its first request, so a refused duplicate never takes over another request's stream.
     const ids: RequestId[] = [];
     for (const message of messages) {
       const m = message as { method?: unknown; id?: unknown } | null;
       if (typeof m === "object" && m !== null && typeof m.method === "string" && (typeof m.id === "string" || typeof m.id === "number")) {
-        if (this.byRequest.has(m.id) || ids.includes(m.id)) {
-          writeError(res, refuse.invalid(`request id ${JSON.stringify(m.id)} is already in flight in this session`, m.id), headers);
-          return;
-        }
         ids.push(m.id);
         const effect = shared?.effect(this.id, m.method, (m as { params?: Record<string, unknown> }).params);
-        if (effect) this.effects.set(m.id, effect);
+        if (effect && !this.effects.has(m.id)) this.effects.set(m.id, effect);
       }
     }
     const stream = this.openStream(res, ids, accepts, headers);
-    for (const id of ids) this.byRequest.set(id, stream);
+    for (const id of ids) if (!this.byRequest.has(id)) this.byRequest.set(id, stream);
     if (initialize) this.initializeId = ids[0];
     this.delivering = stream;
     try {
@@ -143,6 +142,7 @@ export class HttpSession implements Transport {
     }
     // Only notifications and responses, and nothing to say about them: 202 Accepted.
     if (ids.length === 0 && !stream.finished) stream.end();
+    else stream.begin();
   }
 
   /**
@@ -250,12 +250,18 @@ export class HttpSession implements Transport {
   // -- routing --------------------------------------------------------------------------------
 
   /** Sends `message` where it belongs; the stream it went on, when it is not a response (responses never wait). */
-  private route(message: unknown, related: RequestId | undefined, everySession = false): ResponseStream | undefined {
+  private route(message: unknown, options: SendOptions | undefined): ResponseStream | undefined {
+    // The peer refused a request of the POST being delivered (its id is another request's): it goes there.
+    if (options?.refusal) {
+      if (!this.delivering?.refuse(message)) this.settings.logger("debug", `dropped a refusal ${JSON.stringify(message)}: no POST is being delivered`);
+      return;
+    }
     const responseId = responseIdOf(message);
     if (responseId !== NOT_A_RESPONSE) {
-      const stream = (responseId === null ? undefined : this.byRequest.get(responseId)) ?? this.delivering;
+      const stream = (responseId === null ? undefined : this.streamAnswering(message, responseId)) ?? this.delivering;
       const failed = (message as { error?: unknown }).error !== undefined;
-      let effect = responseId === null ? undefined : this.effects.get(responseId);
+      // The effect of the request that holds the id (not of a batch answered elsewhere that repeats it).
+      let effect = responseId === null || stream !== this.byRequest.get(responseId) ? undefined : this.effects.get(responseId);
       if (effect) this.effects.delete(responseId!);
       if (this.initializeId !== undefined && responseId === this.initializeId) {
         this.initializeId = undefined;
@@ -280,11 +286,27 @@ export class HttpSession implements Transport {
     const m = message as { method?: unknown; id?: unknown };
     // Many instances: the client answers our request to any instance, which finds us by the id.
     if (shared && typeof m.method === "string" && (typeof m.id === "string" || typeof m.id === "number")) message = { ...m, id: shared.outboundId(m.id) };
+    const related = options?.relatedRequestId;
     const stream = related === undefined ? undefined : this.byRequest.get(related);
     if (stream?.write(message)) return stream;
     // Every instance raises it for its replica: the one holding the GET stream delivers it.
-    if (shared && everySession && !this.standalone?.attached) return;
+    if (shared && options?.everySession && !this.standalone?.attached) return;
     return this.toStandalone(message);
+  }
+
+  /**
+   * The stream a response goes on: its request's. A batch's answers go to the stream awaiting all
+   * of them: where one of its ids is also in flight on an earlier POST (the peer refused it in
+   * the batch), the batch's own stream, not that POST's.
+   */
+  private streamAnswering(message: unknown, id: RequestId): ResponseStream | undefined {
+    const first = this.byRequest.get(id);
+    if (!Array.isArray(message) || first === undefined) return first;
+    const ids = message.map((m) => (m as { id?: RequestId }).id);
+    const awaitsAll = (stream: ResponseStream) => ids.every((i) => i !== undefined && stream.requestIds.has(i));
+    if (awaitsAll(first)) return first;
+    for (const stream of this.streams.values()) if (awaitsAll(stream)) return stream;
+    return first;
   }
 
   private toStandalone(message: unknown): ResponseStream | undefined {
@@ -327,7 +349,8 @@ export class HttpSession implements Transport {
     const options = this.requestStreamOptions(accepts, headers);
     // A stream whose events no store keeps needs an id only here: a number is enough (a random id cost more than the rest of making the stream).
     const id = this.settings.store || this.settings.shared ? newStreamId() : String(++this.streamCount);
-    const stream = new ResponseStream(id, res, ids, ids.length === 0 ? { ...options, sseFirst: false } : options, events);
+    // SSE-first streams begin once the POST is delivered (post), so that a refused request still gets its 400.
+    const stream = new ResponseStream(id, res, ids, ids.length === 0 ? { ...options, sseFirst: false } : options, events, true);
     this.streams.set(stream.id, stream);
     return stream;
   }

@@ -76,12 +76,32 @@ export class ResponseStream {
     requestIds: readonly RequestId[] | undefined,
     private readonly options: StreamOptions,
     private readonly events: StreamEvents,
+    /** SSE-first, but from {@link begin} or the first message on: until then a refusal can still have its status ({@link refuse}). */
+    deferred = false,
   ) {
     this.res = res;
     this.pending = new Set(requestIds ?? []);
     this.standalone = requestIds === undefined;
     this.listen(res);
-    if (options.sseFirst || this.standalone) this.beginSse();
+    if ((options.sseFirst && !deferred) || this.standalone) this.beginSse();
+  }
+
+  /** A deferred SSE-first stream starts, if nothing has decided it yet (its POST's messages were delivered). */
+  begin(): void {
+    if (!this.isFinished && this.mode === "undecided" && this.options.sseFirst) this.beginSse();
+  }
+
+  /**
+   * The peer refused one of the POST's requests before any handler ran (SendOptions.refusal: its
+   * id is already in flight). Its only answer, with nothing sent yet, goes with 400 (Streamable
+   * HTTP: "If the server cannot accept the input, it MUST return an HTTP error status code");
+   * otherwise it is an answer like any other.
+   */
+  refuse(message: unknown): boolean {
+    if (this.isFinished || this.mode !== "undecided" || this.held.length > 0 || this.pending.size !== 1 || this.res?.started !== false) return this.write(message);
+    this.pending.clear();
+    this.sendJson(400, message);
+    return true;
   }
 
   readonly standalone: boolean;
@@ -109,6 +129,7 @@ export class ResponseStream {
    */
   write(message: unknown): boolean {
     if (this.isFinished) return false;
+    this.begin();
     const answered = answeredIds(message);
     if (answered === undefined) {
       // A notification or a request of ours.
@@ -155,12 +176,18 @@ export class ResponseStream {
       this.finish();
       return;
     }
-    this.mode = "json";
     const body = this.held.length === 1 ? this.held[0] : this.held.flat();
     this.held = [];
+    this.sendJson(this.options.statusOf(body), body);
+  }
+
+  /** The whole answer, as one JSON body. */
+  private sendJson(status: number, body: unknown): void {
+    this.mode = "json";
+    this.used = true;
     const res = this.res;
     this.detach(false);
-    res?.send(this.options.statusOf(body), { ...this.options.headers, "Content-Type": "application/json" }, JSON.stringify(body));
+    res?.send(status, { ...this.options.headers, "Content-Type": "application/json" }, JSON.stringify(body));
     this.finish();
   }
 
