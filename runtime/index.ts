@@ -75,7 +75,7 @@ export { ErrorCode, RpcError } from "./jsonrpc/errors.js";
 export type { RequestOptions } from "./jsonrpc/peer.js";
 export { ServerSession } from "./session/server-session.js";
 export { ALL_REVISIONS, LATEST_REVISION, type DefaultRevision, type PinnedRevision, type Revision, type RevisionRef } from "./session/revisions.js";
-export type { CapabilityGate, Era, ExtensionModule, MethodDescriptor, RevisionModule, RevisionTypes, ValidationIssue, Validator } from "./contract.js";
+export type { CapabilityGate, Era, ExtensionModule, MethodDescriptor, RevisionFeatures, RevisionModule, RevisionTypes, ValidationIssue, Validator } from "./contract.js";
 export type { DefaultTypes, ServedContext, ServedMethod, ServedNotifyArgs, ServedParams, ServedResult, ServedTypes } from "./server/served.js";
 export { clientExtension, type MethodSchemas } from "./server/extensions.js";
 

@@ -1,7 +1,5 @@
 import type { EventStore, Replay, StoredEvent } from "../../stores/event-store.js";
 
-export type { EventStore, StoredEvent };
-
 /** The bounds of {@link InMemoryEventStore}; each default is below. */
 export interface EventStoreLimits {
   /** Events in all. Default 10,000. */
