@@ -24,12 +24,12 @@
  * median ops per CPU second and the ratios. The verdicts of the
  * three are checked first; a pair that disagrees is not timed.
  */
-import { precompiled, SchemaCompiler, type SchemaValidator } from "../runtime/shared/json-schema.js";
-import { silentLogger } from "../runtime/util/logger.js";
+import { precompiled, type SchemaValidator } from "../runtime/shared/json-schema.js";
 import { removeDir } from "../test/support/project.js";
 import { compileToolSchemas } from "../test/support/tool-validators.js";
-import { calibrate, median, newPair, timeRun, type Timing } from "./support/pairs.js";
+import { median, newPair, printTable, timePairs, type Timing } from "./support/pairs.js";
 import { record } from "./support/results.js";
+import { cpuMs, formatOps as format, freshCompiler, RUNTIME, type Engine } from "./support/schema-engines.js";
 
 const QUICK = process.argv.includes("--quick");
 const RUNS = QUICK ? 5 : 15;
@@ -72,17 +72,9 @@ const CASES = [
   { label: "invalid: bad repository, extra property", value: { ...valid, repository: "not a repo", extra: 1 }, valid: false },
 ];
 
-const format = (n: number) => (n >= 1e6 ? `${(n / 1e6).toFixed(2)}M` : n >= 1e3 ? `${(n / 1e3).toFixed(1)}k` : n.toFixed(1));
-
 const compiled = await compileToolSchemas([SCHEMA], "bench-tools");
 const engines: { name: string; check: SchemaValidator }[] = [{ name: "compiled", check: precompiled(compiled.validators[0], SCHEMA)! }];
-/** The runtime's engines, by the name the tables give them. */
-const RUNTIME = { ajv: "ajv", code: "auto", closures: "interpreter" } as const;
-for (const [name, kind] of Object.entries(RUNTIME)) {
-  const compiler = new SchemaCompiler(silentLogger, kind);
-  await compiler.load();
-  engines.push({ name, check: compiler.compile(SCHEMA as unknown as Record<string, unknown>) });
-}
+for (const name of Object.keys(RUNTIME) as Engine[]) engines.push({ name, check: freshCompiler(name).compile(SCHEMA as unknown as Record<string, unknown>) });
 
 console.log(`Tool argument validation on one typical tool schema: compiled (generate --tools) vs the runtime's engines (ajv, our compiler in code mode and in closures)`);
 console.log(`node ${process.version}, ${RUNS} runs of ~${RUN_MS} ms per pair, median ops per CPU second${QUICK ? " (quick)" : ""}\n`);
@@ -94,37 +86,20 @@ for (const c of CASES) {
     continue;
   }
   const pairs = engines.map(({ name, check }) => newPair(name, (value) => check(value) === undefined));
-  for (const pair of pairs) calibrate(pair, c.value, TIMING);
-  for (const pair of pairs) timeRun(pair, c.value, TIMING);
-  for (const pair of pairs) pair.opsPerSecond.length = 0;
-  for (let run = 0; run < RUNS; run++) for (const pair of pairs) timeRun(pair, c.value, TIMING);
+  timePairs(pairs, c.value, TIMING, RUNS);
   const [ours, ajv, code, closures] = pairs.map((p) => median(p.opsPerSecond)) as [number, number, number, number];
   for (const pair of pairs)
     record({ bench: "tool-validators", measure: c.label, contender: pair.name === "compiled" ? "ours" : pair.name, unit: "ops/s", median: median(pair.opsPerSecond), runs: [...pair.opsPerSecond] });
   rows.push([c.label, format(ours), format(ajv), format(code), format(closures), `${(ours / ajv).toFixed(2)}x`, `${(code / ajv).toFixed(2)}x`, `${(closures / ajv).toFixed(2)}x`]);
 }
-const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
-for (const row of rows) console.log(row.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join("  "));
+printTable(rows);
 removeDir(compiled.dir);
 
 // ---------------------------------------------------------------------------------------------
 // The suite's schemas: our compiler (code mode, closures) vs ajv, validation and compile time.
 // ---------------------------------------------------------------------------------------------
 const { asToolSchema, suiteFiles, suiteGroups } = await import("../test/support/json-schema-suite.js");
-type Engine = keyof typeof RUNTIME;
 const ENGINES: readonly Engine[] = ["code", "closures", "ajv"];
-const freshCompiler = (kind: Engine) => {
-  const compiler = new SchemaCompiler(silentLogger, RUNTIME[kind]);
-  void compiler.load();
-  // Warm: ajv's instance of each dialect is made on first use, once per server.
-  compiler.compile({ $schema: "http://json-schema.org/draft-07/schema#" });
-  compiler.compile({ $schema: "https://json-schema.org/draft/2020-12/schema" });
-  return compiler;
-};
-const cpuMs = () => {
-  const { user, system } = process.cpuUsage();
-  return (user + system) / 1000;
-};
 console.log(`\nThe JSON Schema Test Suite's schemas (required files, groups every engine gets right): ours (code mode, closures) / ajv, median of ${RUNS} runs`);
 const suiteRows = [["file", "groups", "validate code/ajv", "validate closures/ajv", "compile ajv/code", "compile ajv/closures"]];
 /** Per file, by mode: validation ours/ajv (ops), compile ajv/ours (time). */
@@ -156,10 +131,7 @@ for (const draft of ["draft2020-12", "draft7"] as const) {
         return accepted >= 0;
       });
     });
-    for (const pair of pairs) calibrate(pair, data, TIMING);
-    for (const pair of pairs) timeRun(pair, data, TIMING);
-    for (const pair of pairs) pair.opsPerSecond.length = 0;
-    for (let run = 0; run < RUNS; run++) for (const pair of pairs) timeRun(pair, data, TIMING);
+    timePairs(pairs, data, TIMING, RUNS);
     const [code, closures, ajv] = pairs.map((p) => median(p.opsPerSecond)) as [number, number, number];
     const compileMs: Record<Engine, number[]> = { code: [], closures: [], ajv: [] };
     for (let run = 0; run < RUNS; run++)
@@ -178,8 +150,7 @@ for (const draft of ["draft2020-12", "draft7"] as const) {
     suiteRows.push([`${draft}/${file}`, String(groups.length), `${(code / ajv).toFixed(2)}x`, `${(closures / ajv).toFixed(2)}x`, `${compileRatio("code").toFixed(1)}x`, `${compileRatio("closures").toFixed(1)}x`]);
   }
 }
-const suiteWidths = suiteRows[0]!.map((_, i) => Math.max(...suiteRows.map((r) => r[i]!.length)));
-for (const row of suiteRows) console.log(row.map((cell, i) => (i === 0 ? cell.padEnd(suiteWidths[i]!) : cell.padStart(suiteWidths[i]!))).join("  "));
+printTable(suiteRows);
 for (const mode of ["code", "closures"] as const) {
   const worst = (ratios: number[]) => suiteRows[1 + ratios.indexOf(Math.min(...ratios))]![0];
   const [v, c] = [validateRatios[mode], compileRatios[mode]];

@@ -73,3 +73,17 @@ export const median = (xs: readonly number[]) => {
   const sorted = [...xs].sort((a, b) => a - b);
   return sorted[Math.floor(sorted.length / 2)]!;
 };
+
+/** Calibrates each pair on `value`, warms it up (that run discarded), then `runs` timed runs interleaved across the pairs. */
+export function timePairs(pairs: readonly Pair[], value: unknown, timing: Timing, runs: number): void {
+  for (const pair of pairs) calibrate(pair, value, timing);
+  for (const pair of pairs) timeRun(pair, value, timing);
+  for (const pair of pairs) pair.opsPerSecond.length = 0;
+  for (let run = 0; run < runs; run++) for (const pair of pairs) timeRun(pair, value, timing);
+}
+
+/** Rows of cells as a table on stdout: the first column left-aligned, the others right-aligned. */
+export function printTable(rows: readonly (readonly string[])[]): void {
+  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
+  for (const row of rows) console.log(row.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join("  "));
+}
