@@ -8,8 +8,9 @@
 // Each benchmark is bounded by BENCH_TIMEOUT_MS (default 30 minutes), then killed with its
 // children. The exit code is 1 when any benchmark failed or timed out.
 // The figures the benchmarks record (bench/support/results.ts) go to one file, bench/results/latest.json
-// (git-ignored), with the machine and the commit: `node --import tsx bench/report.ts` makes
-// docs/benchmarks.md of it.
+// (git-ignored), with the machine and the commit: `node --import tsx bench/report.ts --release` makes
+// docs/benchmarks.md of it, or `--merge` puts the benches of a run of some (e.g. `--quick server-tools`)
+// into the published results in place of their old figures, leaving the others' alone.
 import { execFileSync, spawn } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, tmpdir } from "node:os";
