@@ -42,11 +42,12 @@ export interface Results extends Run {
   readonly figures: readonly Figure[];
 }
 
-/** `release` with `latest`'s benches in place of their old entries and figures (new ones sorted in); every other bench's as it was. */
+/** `release` with `latest`'s benches in place of their old entries and figures (new ones last); every other bench's as it was. */
 export function merge(release: Results, latest: Results): Results {
   const run: Run = { date: latest.date, commit: latest.commit, node: latest.node, platform: latest.platform, cpus: latest.cpus, quick: latest.quick };
-  const names = new Set(latest.benches.map((b) => b.name));
-  const benches = [...release.benches.filter((b) => !names.has(b.name)), ...latest.benches.map(({ name, seconds, status }) => ({ name, seconds, status, run }))].sort((a, b) => a.name.localeCompare(b.name));
+  const later = new Map(latest.benches.map(({ name, seconds, status }) => [name, { name, seconds, status, run }]));
+  const names = new Set(later.keys());
+  const benches = [...release.benches.map((b) => later.get(b.name) ?? b), ...[...later.values()].filter((b) => !release.benches.some((r) => r.name === b.name))];
   const order = [...new Set([...release.figures, ...latest.figures].map((f) => f.bench))];
   const figures = order.flatMap((bench) => (names.has(bench) ? latest : release).figures.filter((f) => f.bench === bench));
   return { ...release, benches, figures };

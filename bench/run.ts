@@ -92,5 +92,6 @@ const results = {
 };
 mkdirSync(join(BENCH, "results"), { recursive: true });
 writeFileSync(join(BENCH, "results", "latest.json"), `${JSON.stringify(results, null, 2)}\n`);
-console.log(`\n${figures.length} figures in bench/results/latest.json; docs/benchmarks.md from it: node --import tsx bench/report.ts --release`);
+const publish = positionals.length > 0 ? "--merge (these benches in place of theirs, the others' figures kept)" : "--release";
+console.log(`\n${figures.length} figures in bench/results/latest.json; docs/benchmarks.md from it: node --import tsx bench/report.ts ${publish}`);
 process.exit(outcomes.every((o) => o.status === "ok") ? 0 : 1);
