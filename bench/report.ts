@@ -4,7 +4,7 @@
 //
 //   node --import tsx bench/report.ts            rewrites docs/benchmarks.md and the README's figures from bench/results/release.json
 //   node --import tsx bench/report.ts --release  first copies bench/results/latest.json (the last `make bench`) to release.json
-//   node --import tsx bench/report.ts --merge    first puts the benches of latest.json (e.g. of `bench/run.ts --quick server-tools`)
+//   node --import tsx bench/report.ts --merge    first puts the benches of latest.json (e.g. of `bench/run.ts --quick tool-schemas`)
 //                                                into release.json in place of their old figures, leaving the other benches' alone
 //
 // bench/results/latest.json is what `make bench` (bench/run.ts) writes, git-ignored; release.json
@@ -61,10 +61,13 @@ const ORDER = ["ours", "v2", "v1", "ajv", "zod", "code", "closures", "floor"];
 /** Benches whose rows are alike enough (one message or payload each) for a geometric mean of the ratios. */
 const GEOMEAN = new Set(["validators", "tool-validators"]);
 /**
- * Benches without "ours" whose ratios are each contender / this one, with the worst and the median
- * of each ratio over the rows of each kind (a measure's kind: what follows its last ", ").
+ * Benches without "ours" whose ratios are each contender / `baseline`, with the worst and the
+ * median of each ratio over the rows of each group and kind (a measure's kind: what follows its
+ * last ", ").
  */
-const BASELINE: Record<string, string> = { "server-tools": "ajv" };
+const BASELINE: Record<string, { readonly baseline: string; readonly group: (measure: string) => string }> = {
+  "tool-schemas": { baseline: "ajv", group: (measure) => (measure.startsWith("suite/") ? "the suite's files" : "the servers' tools") },
+};
 const ABOUT: Record<string, string> = {
   "http-client":
     "Our client (McpClient over HttpClientTransport) against SDK v2's and SDK v1's clients, 16 clients of each kind calling our server's echo tool, one call in flight each; the floor is a raw node:http client (bench/http/client.ts) against the same server.",
@@ -77,8 +80,8 @@ const ABOUT: Record<string, string> = {
     "The generated validators (`isX` of the 2025-11-25 module) against ajv compiling the same patched schema with the same format rules (the test oracle) and against SDK v1's zod schemas (`safeParse`), on ten realistic messages, valid and invalid, in one process: operations per CPU second, each pair in a loop of its own. A validator whose verdict differs from the corpus' is not timed.",
   "tool-validators":
     "Tool argument validation: the validators `generate --tools` compiles, as the runtime runs them, against the runtime's engines for a schema known only at run time: ajv (opt-in), and our compiler in code mode (JavaScript compiled with `new Function`, the default on Node) and in closures (what Workers use), on one typical tool schema with valid and invalid arguments: operations per CPU second, each pair in a loop of its own.",
-  "server-tools":
-    "Tool argument validation on the tool schemas public MCP servers list (server-everything, server-filesystem, server-memory and @playwright/mcp, pinned in tools/bench-peers; tools/list captured from each, spawned on stdio, at the start of the run): the runtime's engines for a schema known only at run time, our compiler in code mode (the default on Node) and in closures (what Workers use), and the validators `generate --tools` compiles, each against ajv in the same process. Per tool: valid, all of the tool's valid arguments (made from its schema, judged by ajv) in one operation; invalid, all of its invalid ones (a required property left out, a property of the wrong type, at the top and deeper down, an extra property where none is allowed); compile, compiling the schema in a fresh compiler as a server does at registration. Operations (and compiles) per CPU second, each pair in a loop of its own; the ratios are each engine / ajv, above 1 faster, then the worst and the median over the tools.",
+  "tool-schemas":
+    "Tool argument validation on real schemas: the tool schemas public MCP servers list (server-everything, server-filesystem, server-memory and @playwright/mcp, pinned in tools/bench-peers; tools/list captured from each, spawned on stdio, at the start of the run), then the JSON Schema Test Suite's (each required file of draft2020-12 and draft7, its groups that every engine compiles and gets right). The runtime's engines for a schema known only at run time, our compiler in code mode (the default on Node) and in closures (what Workers use), and for the servers' tools the validators `generate --tools` compiles, each against ajv in the same process. Per tool: valid, all of the tool's valid arguments (made from its schema, judged by ajv) in one operation; invalid, all of its invalid ones (a required property left out, a property of the wrong type, at the top and deeper down, an extra property where none is allowed); per suite file, its valid and its invalid data by the suite's verdicts. Compile: compiling the schemas in a fresh compiler, as a server does at registration. Operations (and compiles) per CPU second, each pair in a loop of its own; the ratios are each engine / ajv, above 1 faster, then the worst and the median over the servers' tools and over the suite's files.",
   "install-size":
     "What `npm install` puts in node_modules for a server that needs only the runtime: @mcp-codegen/runtime (the packed tarball, served by a local registry) against the official SDK v2 server (@modelcontextprotocol/server ~2.4, from the npm registry), each alone in a fresh project: packages, disk (`du -sk`), the bytes of the files, and the package's own folder. MB are 10^6 bytes; one install each.",
   "memory-abuse":
@@ -129,7 +132,7 @@ export function render(results: Results): string {
     const peers = contenders.includes("ours") ? contenders.filter((c) => c !== "ours").sort((a, b) => Number(b === "floor") - Number(a === "floor")) : [];
     const baseline = BASELINE[bench];
     // Each ratio column: [numerator, denominator].
-    const columns: [string, string][] = baseline ? contenders.filter((c) => c !== baseline).map((c) => [c, baseline]) : peers.map((p) => ["ours", p]);
+    const columns: [string, string][] = baseline ? contenders.filter((c) => c !== baseline.baseline).map((c) => [c, baseline.baseline]) : peers.map((p) => ["ours", p]);
     const measures = [...new Set(figures.map((f) => f.measure))];
     const status = results.benches.find((b) => b.name === bench);
     lines.push(`## ${bench}`, "");
@@ -147,15 +150,15 @@ export function render(results: Results): string {
     if (GEOMEAN.has(bench) && peers.length > 0)
       lines.push(`| geometric mean of the ratios | ${contenders.map(() => "-").join(" | ")} |${peers.map((p) => ` ${ratio(geomean(results, bench, p))} |`).join("")}`);
     if (baseline)
-      for (const kind of new Set(measures.map(kindOf))) {
-        const rows = measures.filter((m) => kindOf(m) === kind);
+      for (const [group, kind] of new Map(measures.map((m) => [`${baseline.group(m)}, ${kindOf(m)}`, [baseline.group(m), kindOf(m)] as const])).values()) {
+        const rows = measures.filter((m) => baseline.group(m) === group && kindOf(m) === kind);
         const over = (column: [string, string]) => rows.map((m) => rowRatio(m, column)).filter((x) => x !== undefined);
         // Rates: the worst ratio is the lowest; times and sizes: the highest.
         const rate = figures.find((f) => kindOf(f.measure) === kind)!.unit.endsWith("/s");
         const worst = (xs: number[]) => (xs.length === 0 ? undefined : rate ? Math.min(...xs) : Math.max(...xs));
         const middle = (xs: number[]) => (xs.length === 0 ? undefined : [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]);
-        lines.push(`| worst of ${rows.length}, ${kind} | ${contenders.map(() => "-").join(" | ")} |${columns.map((column) => ` ${ratio(worst(over(column)))} |`).join("")}`);
-        lines.push(`| median of ${rows.length}, ${kind} | ${contenders.map(() => "-").join(" | ")} |${columns.map((column) => ` ${ratio(middle(over(column)))} |`).join("")}`);
+        lines.push(`| worst of ${group} (${rows.length}), ${kind} | ${contenders.map(() => "-").join(" | ")} |${columns.map((column) => ` ${ratio(worst(over(column)))} |`).join("")}`);
+        lines.push(`| median of ${group} (${rows.length}), ${kind} | ${contenders.map(() => "-").join(" | ")} |${columns.map((column) => ` ${ratio(middle(over(column)))} |`).join("")}`);
       }
     lines.push("");
   }

@@ -9,7 +9,7 @@
 // children. The exit code is 1 when any benchmark failed or timed out.
 // The figures the benchmarks record (bench/support/results.ts) go to one file, bench/results/latest.json
 // (git-ignored), with the machine and the commit: `node --import tsx bench/report.ts --release` makes
-// docs/benchmarks.md of it, or `--merge` puts the benches of a run of some (e.g. `--quick server-tools`)
+// docs/benchmarks.md of it, or `--merge` puts the benches of a run of some (e.g. `--quick tool-schemas`)
 // into the published results in place of their old figures, leaving the others' alone.
 import { execFileSync, spawn } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";

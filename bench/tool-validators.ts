@@ -5,11 +5,7 @@
  *
  *   node --import tsx bench/tool-validators.ts [--quick]
  *
- * then, on the JSON Schema Test Suite's schemas (every required file of draft2020-12 and draft7,
- * each file's groups that every engine compiles and gets right), the runtime's own compiler in
- * both modes against ajv in the same run: validation of all the file's test data, and compiling
- * all the file's schemas (a fresh compiler per run, its ajv instances warm). Ratios per file, then
- * the worst and the median over files.
+ * (The suite's schemas and those public servers list: bench/tool-schemas.ts.)
  *
  * - compiled:    `generate --tools`'s output (codegen/tools), as the runtime runs it
  *                (`precompiled`: `is`, and `check` only for a message on failure);
@@ -29,7 +25,7 @@ import { removeDir } from "../test/support/project.js";
 import { compileToolSchemas } from "../test/support/tool-validators.js";
 import { median, newPair, printTable, timePairs, type Timing } from "./support/pairs.js";
 import { record } from "./support/results.js";
-import { cpuMs, formatOps as format, freshCompiler, RUNTIME, type Engine } from "./support/schema-engines.js";
+import { formatOps as format, freshCompiler, RUNTIME, type Engine } from "./support/schema-engines.js";
 
 const QUICK = process.argv.includes("--quick");
 const RUNS = QUICK ? 5 : 15;
@@ -94,65 +90,3 @@ for (const c of CASES) {
 }
 printTable(rows);
 removeDir(compiled.dir);
-
-// ---------------------------------------------------------------------------------------------
-// The suite's schemas: our compiler (code mode, closures) vs ajv, validation and compile time.
-// ---------------------------------------------------------------------------------------------
-const { asToolSchema, suiteFiles, suiteGroups } = await import("../test/support/json-schema-suite.js");
-const ENGINES: readonly Engine[] = ["code", "closures", "ajv"];
-console.log(`\nThe JSON Schema Test Suite's schemas (required files, groups every engine gets right): ours (code mode, closures) / ajv, median of ${RUNS} runs`);
-const suiteRows = [["file", "groups", "validate code/ajv", "validate closures/ajv", "compile ajv/code", "compile ajv/closures"]];
-/** Per file, by mode: validation ours/ajv (ops), compile ajv/ours (time). */
-const validateRatios: Record<"code" | "closures", number[]> = { code: [], closures: [] };
-const compileRatios: Record<"code" | "closures", number[]> = { code: [], closures: [] };
-for (const draft of ["draft2020-12", "draft7"] as const) {
-  for (const file of suiteFiles(draft)) {
-    const groups = suiteGroups(draft, file)
-      .map((g) => ({ ...g, schema: asToolSchema(draft, g.schema) }))
-      .filter((g) =>
-        ENGINES.every((kind) => {
-          try {
-            const validate = freshCompiler(kind).compile(g.schema);
-            return g.tests.every((t) => (validate(t.data) === undefined) === t.valid);
-          } catch {
-            return false;
-          }
-        }),
-      );
-    if (groups.length === 0) continue;
-    const data = groups.flatMap((g) => g.tests.map((t) => t.data));
-    const pairs = ENGINES.map((kind) => {
-      const compiler = freshCompiler(kind);
-      const validators = groups.map((g) => compiler.compile(g.schema));
-      return newPair(kind, (values) => {
-        let k = 0;
-        let accepted = 0;
-        groups.forEach((g, i) => g.tests.forEach(() => (validators[i]!((values as unknown[])[k++]) === undefined ? accepted++ : 0)));
-        return accepted >= 0;
-      });
-    });
-    timePairs(pairs, data, TIMING, RUNS);
-    const [code, closures, ajv] = pairs.map((p) => median(p.opsPerSecond)) as [number, number, number];
-    const compileMs: Record<Engine, number[]> = { code: [], closures: [], ajv: [] };
-    for (let run = 0; run < RUNS; run++)
-      for (const kind of ENGINES) {
-        const compiler = freshCompiler(kind);
-        const schemas = groups.map((g) => structuredClone(g.schema));
-        const start = cpuMs();
-        for (const schema of schemas) compiler.compile(schema);
-        compileMs[kind].push(cpuMs() - start);
-      }
-    const compileRatio = (mode: "code" | "closures") => median(compileMs.ajv) / Math.max(median(compileMs[mode]), 0.001);
-    validateRatios.code.push(code / ajv);
-    validateRatios.closures.push(closures / ajv);
-    compileRatios.code.push(compileRatio("code"));
-    compileRatios.closures.push(compileRatio("closures"));
-    suiteRows.push([`${draft}/${file}`, String(groups.length), `${(code / ajv).toFixed(2)}x`, `${(closures / ajv).toFixed(2)}x`, `${compileRatio("code").toFixed(1)}x`, `${compileRatio("closures").toFixed(1)}x`]);
-  }
-}
-printTable(suiteRows);
-for (const mode of ["code", "closures"] as const) {
-  const worst = (ratios: number[]) => suiteRows[1 + ratios.indexOf(Math.min(...ratios))]![0];
-  const [v, c] = [validateRatios[mode], compileRatios[mode]];
-  console.log(`${mode.padEnd(8)} over ${v.length} files: validation ours/ajv median ${median(v).toFixed(2)}x, worst ${Math.min(...v).toFixed(2)}x (${worst(v)}); compile ajv/ours median ${median(c).toFixed(1)}x, worst ${Math.min(...c).toFixed(1)}x (${worst(c)})`);
-}

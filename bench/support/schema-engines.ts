@@ -1,7 +1,7 @@
 /**
  * The runtime's engines for tool schemas known only at run time (runtime/shared/json-schema.ts),
  * by the names the validator benches give them, and a fresh compiler of each as a server makes
- * at start (bench/tool-validators.ts, bench/server-tools.ts).
+ * at start (bench/tool-validators.ts, bench/tool-schemas.ts).
  */
 import { SchemaCompiler } from "../../runtime/shared/json-schema.js";
 import { silentLogger } from "../../runtime/util/logger.js";

@@ -1,4 +1,4 @@
-// bench/server-tools.ts's data, checked against ajv on the tool schemas the public servers of
+// bench/tool-schemas.ts's data, checked against ajv on the tool schemas the public servers of
 // tools/bench-peers really list (captured as the bench does): the sampler's valid arguments are
 // valid and its others invalid, and our compiler, in code mode and in closures, gives ajv's
 // verdict on every one (the bench times only data where it does).
