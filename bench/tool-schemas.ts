@@ -189,7 +189,7 @@ for (const { server, version, tools } of captured) {
       return false;
     }
   });
-  const compiled = accepted.length > 0 ? await compileToolSchemas(accepted.map((t) => t.inputSchema), `bench-${server}`) : undefined;
+  const compiled = accepted.length > 0 ? await compileToolSchemas(accepted.map((t) => t.inputSchema), `bench-validators-${server}`) : undefined;
   const cases = tools.map((tool): Case => {
     const index = accepted.indexOf(tool);
     return {

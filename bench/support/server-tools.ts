@@ -48,6 +48,9 @@ export async function captureTools(server: Server): Promise<ServerTools> {
     env: { ...process.env, ...server.env?.(dir) },
     stderr: "ignore",
     exitTimeoutMs: 2_000,
+  }).catch((error: unknown) => {
+    removeDir(dir);
+    throw error;
   });
   try {
     const listed = (async () => {
