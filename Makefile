@@ -17,7 +17,7 @@ node_modules/.package-lock.json: package.json package-lock.json
 
 # Test-only tools, each folder with its own lock file, kept out of the root package.json:
 # the official conformance suites and a Node 22 binary (tools/conformance), the MCP Inspector (tools/inspector),
-# the interop peers: SDK v2, server-everything, the AI SDK's MCP client (tools/interop); SDK v2 for bench/ and the stdio progress test (tools/bench-peers).
+# the interop peers: SDK v2, server-everything, the AI SDK's MCP client (tools/interop); SDK v2 and public MCP servers for bench/ and the stdio progress test (tools/bench-peers).
 # Bun, Deno and workerd from the npm registry (tools/runtimes).
 tools: tools/conformance/node_modules/.package-lock.json tools/inspector/node_modules/.package-lock.json tools/interop/node_modules/.package-lock.json tools/bench-peers/node_modules/.package-lock.json tools/runtimes/node_modules/.package-lock.json
 

@@ -8,8 +8,9 @@
 // Each benchmark is bounded by BENCH_TIMEOUT_MS (default 30 minutes), then killed with its
 // children. The exit code is 1 when any benchmark failed or timed out.
 // The figures the benchmarks record (bench/support/results.ts) go to one file, bench/results/latest.json
-// (git-ignored), with the machine and the commit: `node --import tsx bench/report.ts` makes
-// docs/benchmarks.md of it.
+// (git-ignored), with the machine and the commit: `node --import tsx bench/report.ts --release` makes
+// docs/benchmarks.md of it, or `--merge` puts the benches of a run of some (e.g. `--quick tool-schemas`)
+// into the published results in place of their old figures, leaving the others' alone.
 import { execFileSync, spawn } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, tmpdir } from "node:os";
@@ -91,5 +92,6 @@ const results = {
 };
 mkdirSync(join(BENCH, "results"), { recursive: true });
 writeFileSync(join(BENCH, "results", "latest.json"), `${JSON.stringify(results, null, 2)}\n`);
-console.log(`\n${figures.length} figures in bench/results/latest.json; docs/benchmarks.md from it: node --import tsx bench/report.ts --release`);
+const publish = positionals.length > 0 ? "--merge (these benches in place of theirs, the others' figures kept)" : "--release";
+console.log(`\n${figures.length} figures in bench/results/latest.json; docs/benchmarks.md from it: node --import tsx bench/report.ts ${publish}`);
 process.exit(outcomes.every((o) => o.status === "ok") ? 0 : 1);

@@ -5,11 +5,7 @@
  *
  *   node --import tsx bench/tool-validators.ts [--quick]
  *
- * then, on the JSON Schema Test Suite's schemas (every required file of draft2020-12 and draft7,
- * each file's groups that every engine compiles and gets right), the runtime's own compiler in
- * both modes against ajv in the same run: validation of all the file's test data, and compiling
- * all the file's schemas (a fresh compiler per run, its ajv instances warm). Ratios per file, then
- * the worst and the median over files.
+ * (The suite's schemas and those public servers list: bench/tool-schemas.ts.)
  *
  * - compiled:    `generate --tools`'s output (codegen/tools), as the runtime runs it
  *                (`precompiled`: `is`, and `check` only for a message on failure);
@@ -24,12 +20,12 @@
  * median ops per CPU second and the ratios. The verdicts of the
  * three are checked first; a pair that disagrees is not timed.
  */
-import { precompiled, SchemaCompiler, type SchemaValidator } from "../runtime/shared/json-schema.js";
-import { silentLogger } from "../runtime/util/logger.js";
+import { precompiled, type SchemaValidator } from "../runtime/shared/json-schema.js";
 import { removeDir } from "../test/support/project.js";
 import { compileToolSchemas } from "../test/support/tool-validators.js";
-import { calibrate, median, newPair, timeRun, type Timing } from "./support/pairs.js";
+import { median, newPair, printTable, timePairs, type Timing } from "./support/pairs.js";
 import { record } from "./support/results.js";
+import { formatOps as format, freshCompiler, RUNTIME, type Engine } from "./support/schema-engines.js";
 
 const QUICK = process.argv.includes("--quick");
 const RUNS = QUICK ? 5 : 15;
@@ -72,17 +68,9 @@ const CASES = [
   { label: "invalid: bad repository, extra property", value: { ...valid, repository: "not a repo", extra: 1 }, valid: false },
 ];
 
-const format = (n: number) => (n >= 1e6 ? `${(n / 1e6).toFixed(2)}M` : n >= 1e3 ? `${(n / 1e3).toFixed(1)}k` : n.toFixed(1));
-
 const compiled = await compileToolSchemas([SCHEMA], "bench-tools");
 const engines: { name: string; check: SchemaValidator }[] = [{ name: "compiled", check: precompiled(compiled.validators[0], SCHEMA)! }];
-/** The runtime's engines, by the name the tables give them. */
-const RUNTIME = { ajv: "ajv", code: "auto", closures: "interpreter" } as const;
-for (const [name, kind] of Object.entries(RUNTIME)) {
-  const compiler = new SchemaCompiler(silentLogger, kind);
-  await compiler.load();
-  engines.push({ name, check: compiler.compile(SCHEMA as unknown as Record<string, unknown>) });
-}
+for (const name of Object.keys(RUNTIME) as Engine[]) engines.push({ name, check: freshCompiler(name).compile(SCHEMA as unknown as Record<string, unknown>) });
 
 console.log(`Tool argument validation on one typical tool schema: compiled (generate --tools) vs the runtime's engines (ajv, our compiler in code mode and in closures)`);
 console.log(`node ${process.version}, ${RUNS} runs of ~${RUN_MS} ms per pair, median ops per CPU second${QUICK ? " (quick)" : ""}\n`);
@@ -94,94 +82,11 @@ for (const c of CASES) {
     continue;
   }
   const pairs = engines.map(({ name, check }) => newPair(name, (value) => check(value) === undefined));
-  for (const pair of pairs) calibrate(pair, c.value, TIMING);
-  for (const pair of pairs) timeRun(pair, c.value, TIMING);
-  for (const pair of pairs) pair.opsPerSecond.length = 0;
-  for (let run = 0; run < RUNS; run++) for (const pair of pairs) timeRun(pair, c.value, TIMING);
+  timePairs(pairs, c.value, TIMING, RUNS);
   const [ours, ajv, code, closures] = pairs.map((p) => median(p.opsPerSecond)) as [number, number, number, number];
   for (const pair of pairs)
     record({ bench: "tool-validators", measure: c.label, contender: pair.name === "compiled" ? "ours" : pair.name, unit: "ops/s", median: median(pair.opsPerSecond), runs: [...pair.opsPerSecond] });
   rows.push([c.label, format(ours), format(ajv), format(code), format(closures), `${(ours / ajv).toFixed(2)}x`, `${(code / ajv).toFixed(2)}x`, `${(closures / ajv).toFixed(2)}x`]);
 }
-const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
-for (const row of rows) console.log(row.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join("  "));
+printTable(rows);
 removeDir(compiled.dir);
-
-// ---------------------------------------------------------------------------------------------
-// The suite's schemas: our compiler (code mode, closures) vs ajv, validation and compile time.
-// ---------------------------------------------------------------------------------------------
-const { asToolSchema, suiteFiles, suiteGroups } = await import("../test/support/json-schema-suite.js");
-type Engine = keyof typeof RUNTIME;
-const ENGINES: readonly Engine[] = ["code", "closures", "ajv"];
-const freshCompiler = (kind: Engine) => {
-  const compiler = new SchemaCompiler(silentLogger, RUNTIME[kind]);
-  void compiler.load();
-  // Warm: ajv's instance of each dialect is made on first use, once per server.
-  compiler.compile({ $schema: "http://json-schema.org/draft-07/schema#" });
-  compiler.compile({ $schema: "https://json-schema.org/draft/2020-12/schema" });
-  return compiler;
-};
-const cpuMs = () => {
-  const { user, system } = process.cpuUsage();
-  return (user + system) / 1000;
-};
-console.log(`\nThe JSON Schema Test Suite's schemas (required files, groups every engine gets right): ours (code mode, closures) / ajv, median of ${RUNS} runs`);
-const suiteRows = [["file", "groups", "validate code/ajv", "validate closures/ajv", "compile ajv/code", "compile ajv/closures"]];
-/** Per file, by mode: validation ours/ajv (ops), compile ajv/ours (time). */
-const validateRatios: Record<"code" | "closures", number[]> = { code: [], closures: [] };
-const compileRatios: Record<"code" | "closures", number[]> = { code: [], closures: [] };
-for (const draft of ["draft2020-12", "draft7"] as const) {
-  for (const file of suiteFiles(draft)) {
-    const groups = suiteGroups(draft, file)
-      .map((g) => ({ ...g, schema: asToolSchema(draft, g.schema) }))
-      .filter((g) =>
-        ENGINES.every((kind) => {
-          try {
-            const validate = freshCompiler(kind).compile(g.schema);
-            return g.tests.every((t) => (validate(t.data) === undefined) === t.valid);
-          } catch {
-            return false;
-          }
-        }),
-      );
-    if (groups.length === 0) continue;
-    const data = groups.flatMap((g) => g.tests.map((t) => t.data));
-    const pairs = ENGINES.map((kind) => {
-      const compiler = freshCompiler(kind);
-      const validators = groups.map((g) => compiler.compile(g.schema));
-      return newPair(kind, (values) => {
-        let k = 0;
-        let accepted = 0;
-        groups.forEach((g, i) => g.tests.forEach(() => (validators[i]!((values as unknown[])[k++]) === undefined ? accepted++ : 0)));
-        return accepted >= 0;
-      });
-    });
-    for (const pair of pairs) calibrate(pair, data, TIMING);
-    for (const pair of pairs) timeRun(pair, data, TIMING);
-    for (const pair of pairs) pair.opsPerSecond.length = 0;
-    for (let run = 0; run < RUNS; run++) for (const pair of pairs) timeRun(pair, data, TIMING);
-    const [code, closures, ajv] = pairs.map((p) => median(p.opsPerSecond)) as [number, number, number];
-    const compileMs: Record<Engine, number[]> = { code: [], closures: [], ajv: [] };
-    for (let run = 0; run < RUNS; run++)
-      for (const kind of ENGINES) {
-        const compiler = freshCompiler(kind);
-        const schemas = groups.map((g) => structuredClone(g.schema));
-        const start = cpuMs();
-        for (const schema of schemas) compiler.compile(schema);
-        compileMs[kind].push(cpuMs() - start);
-      }
-    const compileRatio = (mode: "code" | "closures") => median(compileMs.ajv) / Math.max(median(compileMs[mode]), 0.001);
-    validateRatios.code.push(code / ajv);
-    validateRatios.closures.push(closures / ajv);
-    compileRatios.code.push(compileRatio("code"));
-    compileRatios.closures.push(compileRatio("closures"));
-    suiteRows.push([`${draft}/${file}`, String(groups.length), `${(code / ajv).toFixed(2)}x`, `${(closures / ajv).toFixed(2)}x`, `${compileRatio("code").toFixed(1)}x`, `${compileRatio("closures").toFixed(1)}x`]);
-  }
-}
-const suiteWidths = suiteRows[0]!.map((_, i) => Math.max(...suiteRows.map((r) => r[i]!.length)));
-for (const row of suiteRows) console.log(row.map((cell, i) => (i === 0 ? cell.padEnd(suiteWidths[i]!) : cell.padStart(suiteWidths[i]!))).join("  "));
-for (const mode of ["code", "closures"] as const) {
-  const worst = (ratios: number[]) => suiteRows[1 + ratios.indexOf(Math.min(...ratios))]![0];
-  const [v, c] = [validateRatios[mode], compileRatios[mode]];
-  console.log(`${mode.padEnd(8)} over ${v.length} files: validation ours/ajv median ${median(v).toFixed(2)}x, worst ${Math.min(...v).toFixed(2)}x (${worst(v)}); compile ajv/ours median ${median(c).toFixed(1)}x, worst ${Math.min(...c).toFixed(1)}x (${worst(c)})`);
-}

@@ -29,7 +29,7 @@ import * as ours from "../generated/2025-11-25/validators.js";
 import { isByte } from "../generated/validation.js";
 import { REVISIONS } from "../generated/index.js";
 import { oracleFor } from "../test/support/oracle.js";
-import { calibrate, median, newPair, timeRun, type Check, type Pair, type Timing } from "./support/pairs.js";
+import { calibrate, median, newPair, timePairs, timeRun, type Check, type Pair, type Timing } from "./support/pairs.js";
 import { record } from "./support/results.js";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
@@ -210,10 +210,7 @@ for (const c of CASES) {
   const pairs: Pair[] = candidates
     .filter(({ name }) => !wrong.some((v) => v.name === name))
     .map(({ name, check }) => newPair(name, check));
-  for (const pair of pairs) calibrate(pair, c.value, TIMING);
-  for (const pair of pairs) timeRun(pair, c.value, TIMING); // warm-up, discarded
-  for (const pair of pairs) pair.opsPerSecond.length = 0;
-  for (let run = 0; run < RUNS; run++) for (const pair of pairs) timeRun(pair, c.value, TIMING);
+  timePairs(pairs, c.value, TIMING, RUNS);
   const ops = (name: Pair["name"]) => {
     const pair = pairs.find((p) => p.name === name);
     return pair && pair.opsPerSecond.length > 0 ? median(pair.opsPerSecond) : undefined;

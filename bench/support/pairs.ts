@@ -42,19 +42,32 @@ export function newPair<Name extends string>(name: Name, check: Check): Pair<Nam
   return { name, check, loop: makeLoop(), iterations: 1, opsPerSecond: [], spentMs: 0 };
 }
 
-/** About `runMs` worth of iterations, found by doubling; bounded in count and time. */
+/**
+ * About `runMs` worth of iterations, found by doubling, then checked warm: the first doublings run
+ * cold (interpreted, compiled on the way), so their estimate can be far too low, and a run of a few
+ * microseconds is all timer and no check. Bounded in count and time.
+ */
 export function calibrate(pair: Pair, value: unknown, timing: Timing): void {
-  let iterations = 1;
-  for (;;) {
+  const timed = (iterations: number) => {
     const t0 = performance.now();
     pair.loop(pair.check, value, iterations);
     const elapsed = performance.now() - t0;
     pair.spentMs += elapsed;
+    return elapsed;
+  };
+  const estimate = (iterations: number, elapsed: number) => Math.max(1, Math.min(timing.maxIterations, Math.round((iterations * timing.runMs) / Math.max(elapsed, 0.001))));
+  for (let iterations = 1; ; iterations *= 2) {
+    const elapsed = timed(iterations);
     if (elapsed >= timing.runMs / 4 || iterations >= timing.maxIterations || pair.spentMs > timing.pairBudgetMs / 3) {
-      pair.iterations = Math.max(1, Math.min(timing.maxIterations, Math.round((iterations * timing.runMs) / Math.max(elapsed, 0.001))));
-      return;
+      pair.iterations = estimate(iterations, elapsed);
+      break;
     }
-    iterations *= 2;
+  }
+  // Twice in a row at least half of runMs: one slow run (a collection) does not end it.
+  for (let round = 0, long = 0; round < 6 && long < 2 && pair.iterations < timing.maxIterations && pair.spentMs <= timing.pairBudgetMs / 2; round++) {
+    const elapsed = timed(pair.iterations);
+    if (elapsed >= timing.runMs / 2) long++;
+    else [long, pair.iterations] = [0, estimate(pair.iterations, elapsed)];
   }
 }
 
@@ -73,3 +86,17 @@ export const median = (xs: readonly number[]) => {
   const sorted = [...xs].sort((a, b) => a - b);
   return sorted[Math.floor(sorted.length / 2)]!;
 };
+
+/** Calibrates each pair on `value`, warms it up (that run discarded), then `runs` timed runs interleaved across the pairs. */
+export function timePairs(pairs: readonly Pair[], value: unknown, timing: Timing, runs: number): void {
+  for (const pair of pairs) calibrate(pair, value, timing);
+  for (const pair of pairs) timeRun(pair, value, timing);
+  for (const pair of pairs) pair.opsPerSecond.length = 0;
+  for (let run = 0; run < runs; run++) for (const pair of pairs) timeRun(pair, value, timing);
+}
+
+/** Rows of cells as a table on stdout: the first column left-aligned, the others right-aligned. */
+export function printTable(rows: readonly (readonly string[])[]): void {
+  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
+  for (const row of rows) console.log(row.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join("  "));
+}

@@ -6,7 +6,7 @@ import { expect } from "chai";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { ROOT } from "../support/project.js";
-import { frontDoor, PAGE, README, RELEASE, render, withFrontDoor, type Results } from "../../bench/report.js";
+import { frontDoor, merge, PAGE, README, RELEASE, render, withFrontDoor, type Results } from "../../bench/report.js";
 
 describe("bench/report: the benchmarks page", () => {
   const results = JSON.parse(readFileSync(RELEASE, "utf8")) as Results;
@@ -53,5 +53,35 @@ describe("bench/report: the benchmarks page", () => {
     for (const file of benches) expect(readFileSync(join(ROOT, "bench", file), "utf8"), `bench/${file} records its figures`).to.match(/import \{ record \} from "\.\/support\/results\.js";[^]*\brecord\(\{/);
     for (const { name, status } of results.benches.filter((b) => b.status === "ok"))
       expect(results.figures.some((f) => f.bench === name) && page.includes(`## ${name}\n`), `${name}: figures and a section`).to.equal(true);
+  });
+
+  it("--merge puts a later run's benches in place of theirs and leaves every other bench's figures as they were", () => {
+    const [first, second] = [...new Set(results.figures.map((f) => f.bench))] as [string, string];
+    // A later run of `first` alone, every figure doubled, and of a bench the release run did not have.
+    const later: Results = {
+      ...results,
+      date: "2099-01-02",
+      commit: "f".repeat(40),
+      benches: [
+        { name: first, seconds: 7, status: "ok" },
+        { name: "zz-new", seconds: 1, status: "ok" },
+      ],
+      figures: [
+        ...results.figures.filter((f) => f.bench === first).map((f) => ({ ...f, median: f.median * 2, runs: f.runs.map((r) => r * 2) })),
+        { bench: "zz-new", measure: "m", contender: "ours", unit: "ms", median: 1, runs: [1] },
+      ],
+    };
+    const merged = merge(results, later);
+    expect(merged.figures.filter((f) => f.bench !== first && f.bench !== "zz-new")).to.deep.equal(results.figures.filter((f) => f.bench !== first));
+    expect(merged.figures.filter((f) => f.bench === first)).to.deep.equal(later.figures.filter((f) => f.bench === first));
+    expect(merged.benches.find((b) => b.name === second)).to.deep.equal(results.benches.find((b) => b.name === second));
+    expect(merged.benches.find((b) => b.name === first)?.run?.commit).to.equal(later.commit);
+    expect(merged.benches.map((b) => b.name)).to.include("zz-new");
+    expect(merge(merged, later), "merging the same run again changes nothing").to.deep.equal(merged);
+    // The page names the later run, in the header and in the bench's section; the first section stays where it was.
+    const page = render(merged);
+    expect(page).to.include(`${first}: from a later run of its own, bench/run.ts${results.quick ? " --quick" : ""} at commit ffffffffffff, 2099-01-02`);
+    expect(page).to.match(new RegExp(`\\n## ${first}\\n[^#]*: ok, 7 s, in a later run \\(bench/run\\.ts`));
+    expect(page.indexOf(`## ${first}\n`)).to.be.lessThan(page.indexOf(`## ${second}\n`));
   });
 });
