@@ -78,9 +78,9 @@ async function emitProtocolFiles(source: string, protocol: Protocol, patches: re
   const files: EmittedFile[] = [
     { path: `${folder}/types.ts`, content: await emitTypes(protocol) },
     { path: `${folder}/protocol.ts`, content: emitProtocol(protocol) },
-    { path: `${folder}/validators.ts`, content: emitValidators(protocol), formatted: true },
-    ...(protocol.extension ? [] : [{ path: `${folder}/startup.ts`, content: emitValidators(protocol, startupDefinitions(protocol)), formatted: true }]),
-    { path: `${folder}/handlers.ts`, content: emitHandlers(protocol) },
+    { path: `${folder}/validators.ts`, content: emitValidators(protocol, options), formatted: true },
+    ...(protocol.extension ? [] : [{ path: `${folder}/startup.ts`, content: emitValidators(protocol, options, startupDefinitions(protocol)), formatted: true }]),
+    { path: `${folder}/handlers.ts`, content: emitHandlers(protocol, options) },
     { path: `${folder}/module.ts`, content: emitModule(protocol, options) },
     { path: `${folder}/index.ts`, content: emitRevisionIndex(protocol) },
   ];

@@ -24,7 +24,7 @@ import type { ExtensionModule } from "../../../runtime/contract.js";
 import type { RequestMethod } from "../../../codegen/model/protocol.js";
 import { readPinned } from "../../../codegen/spec/pinned.js";
 import { PROTOCOLS } from "../../../generated/index.js";
-import { isByte, isUri, isUriTemplate, type ValidationIssue, type Validator } from "../../../generated/validation.js";
+import { isByte, isUri, isUriTemplate, type ValidationIssue, type Validator } from "../../../runtime/support/validation.js";
 import { applyMutation, SchemaArbitraries, type Generated, type Mutation, type MutationKind } from "../../support/arbitraries.js";
 import { createAjv, oracleFor } from "../../support/oracle.js";
 import { REVISIONS, ROOT, schemaText, type Json } from "../../support/project.js";
@@ -278,7 +278,7 @@ describe("codegen/emit/validators: the generated validators agree with ajv", fun
     }
   });
 
-  describe("formats: generated/validation.ts decides exactly as ajv-formats (byte anchored) on strings made to hit the edges", () => {
+  describe("formats: runtime/support/validation.ts decides exactly as ajv-formats (byte anchored) on strings made to hit the edges", () => {
     const soup = (tokens: readonly string[]) =>
       fc.oneof(fc.array(fc.constantFrom(...tokens), { maxLength: 14 }).map((parts) => parts.join("")), fc.string({ maxLength: 16 }));
     const cases = [
