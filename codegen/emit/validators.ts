@@ -20,8 +20,12 @@ import { IsRenderer } from "./validators/render-is.js";
  * definition's function; an anonymous sub-schema that must be used as an expression (an `anyOf`
  * branch) is hoisted into a helper named after its JSON Pointer, so that every check can be
  * traced back to the schema.
+ *
+ * With `only`, the file holds those definitions alone (startup.ts). With `fromStartup`, the
+ * definitions startup.ts holds are imported from it and re-exported, not printed again: a server
+ * that loads validators.ts after startup.ts parses each function once.
  */
-export function emitValidators(protocol: Protocol, options: ModuleOptions, only?: ReadonlySet<string>): string {
+export function emitValidators(protocol: Protocol, options: ModuleOptions, only?: ReadonlySet<string>, fromStartup?: ReadonlySet<string>): string {
   const w = new CodeBlockWriter({ indentNumberOfSpaces: 2 });
   const lowering = new Lowering((name) => protocol.definitions.get(name)!.schema);
   const helpers = new Helpers((name) => protocol.definitions.has(name));
@@ -29,7 +33,8 @@ export function emitValidators(protocol: Protocol, options: ModuleOptions, only?
   const check = new CheckRenderer(w, helpers);
 
   const emitted = (name: string) => only === undefined || only.has(name);
-  for (const { name, schema } of ownDefinitions(protocol).filter((d) => emitted(d.name))) {
+  const printed = (name: string) => emitted(name) && !fromStartup?.has(name);
+  for (const { name, schema } of ownDefinitions(protocol).filter((d) => printed(d.name))) {
     const nodes = lowering.lower(schema);
     w.blankLine();
     w.writeLine(`/** Checks a value against {@link T.${name}} (${schema.pointer}). */`);
@@ -62,6 +67,11 @@ export function emitValidators(protocol: Protocol, options: ModuleOptions, only?
   head.writeLine(`import { ${[...supportUsedBy(body), "type ValidationIssue", "type Validator"].join(", ")} } from ${support};`);
   const imported = importedFromCore(protocol, "validators", (names) => `import { ${names} } from`, (names) => `export { ${names} };`);
   if (imported) head.write(imported);
+  const startup = ownDefinitions(protocol)
+    .filter((d) => fromStartup?.has(d.name))
+    .flatMap((d) => [`is${d.name}`, `check${d.name}`])
+    .join(", ");
+  if (startup) head.write(`\nimport { ${startup} } from "./startup.js";\nexport { ${startup} };\n`);
   head.blankLine();
   head.writeLine(`export type { ValidationIssue, Validator } from ${support};`);
   return `${head.toString()}\n${body.replace(/^\n+/, "")}`;
