@@ -26,7 +26,7 @@ import { fileURLToPath } from "node:url";
 import { gzipSync } from "node:zlib";
 import * as sdk from "@modelcontextprotocol/sdk/types.js";
 import * as ours from "../generated/2025-11-25/validators.js";
-import { isByte } from "../generated/validation.js";
+import { isByte } from "../runtime/support/validation.js";
 import { REVISIONS } from "../generated/index.js";
 import { oracleFor } from "../test/support/oracle.js";
 import { calibrate, median, newPair, timePairs, timeRun, type Check, type Pair, type Timing } from "./support/pairs.js";
@@ -256,12 +256,12 @@ for (const revision of REVISIONS) {
   const text = readFileSync(join(ROOT, "generated", revision, "validators.ts"));
   console.log(`  ${revision}  ${(text.length / 1024).toFixed(1).padStart(6)} KiB  gzip ${(gzipSync(text).length / 1024).toFixed(1).padStart(5)} KiB`);
 }
-const support = readFileSync(join(ROOT, "generated", "validation.ts"));
-console.log(`  validation.ts (shared) ${(support.length / 1024).toFixed(1)} KiB  gzip ${(gzipSync(support).length / 1024).toFixed(1)} KiB`);
+const support = readFileSync(join(ROOT, "runtime", "support", "validation.ts"));
+console.log(`  runtime/support/validation.ts (shared) ${(support.length / 1024).toFixed(1)} KiB  gzip ${(gzipSync(support).length / 1024).toFixed(1)} KiB`);
 
 // -- format byte: scan or decode ----------------------------------------------------------------
 
-// The rule in generated/validation.ts (isByte) rests on this table: below some length a search for
+// The rule in runtime/support/validation.ts (isByte) rests on this table: below some length a search for
 // one bad character (no allocation) wins, above it the native `atob` (one short-lived string) does.
 // Both candidates are timed alone, beside isByte itself, on valid base64 of each length.
 const NOT_BASE64 = /[^A-Za-z0-9+/=]/;

@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { sha256, writeAtomically } from "./spec/files.js";
@@ -64,18 +64,15 @@ export const STAMP_FILE = ".stamp.json";
 const CODEGEN_DIR = dirname(fileURLToPath(import.meta.url));
 /**
  * The generator's TypeScript sources. From dist/ (the bin, compiled from them by `make`) they
- * are two levels up; they are what the stamp hashes and where generated/validation.ts is copied from.
+ * are two levels up; they are what the stamp hashes.
  */
 const SOURCE_DIR = ((sources) => (CODEGEN_DIR.split(/[\\/]/).includes("dist") && existsSync(sources) ? sources : CODEGEN_DIR))(
   join(CODEGEN_DIR, "..", "..", "codegen"),
 );
-/** Hand-written support every revision's validators and handlers import; copied, so generated/ needs nothing else. */
-const SUPPORT_FILES = {
-  "validation.ts": join("emit", "shared", "validation.ts"),
-  "method-not-found.ts": join("emit", "shared", "method-not-found.ts"),
-};
-/** Files directly in generated/ that the generator writes (the registry and the support files). */
-export const SHARED_FILES: readonly string[] = ["index.ts", "registry.ts", ...Object.keys(SUPPORT_FILES)];
+/** Files directly in generated/ that the generator writes: the registry. (Generated code imports its support from runtime/support/.) */
+export const SHARED_FILES: readonly string[] = ["index.ts", "registry.ts"];
+/** The support files generate copied into generated/ before generated code imported runtime/support/: removed when found. */
+const RETIRED_FILES = ["validation.ts", "method-not-found.ts"];
 
 /**
  * Regenerates generated/ from spec/. Every requested revision is emitted in memory first; a
@@ -169,9 +166,9 @@ export async function generate(options: GenerateOptions): Promise<GenerateReport
       }),
       Object.values(entries).flatMap(({ revision, extension }) => (extension === undefined ? [] : [{ id: extension, folder: revision }])),
     );
-    const support = supportFiles();
-    const formatted = await formatFiles([...emitted.flatMap((e) => e.files), ...registry, ...support]);
+    const formatted = await formatFiles([...emitted.flatMap((e) => e.files), ...registry]);
     const result = writeFiles(outDir, formatted, options.dryRun);
+    if (!options.dryRun) for (const path of RETIRED_FILES) rmSync(join(outDir, path), { force: true });
 
     for (const { revision } of emitted) {
       const mine = (path: string) => path.startsWith(`${revision}/`);
@@ -187,11 +184,6 @@ export async function generate(options: GenerateOptions): Promise<GenerateReport
   const everyRevision = all.every((revision) => entries[revision] !== undefined || summaries.some((s) => s.revision === revision));
   const carried = [...Object.values(entries).map((e) => e.patches ?? []), ...summaries.map((s) => s.patches ?? [])];
   return { revisions: summaries, shared, unusedPatches: everyRevision ? unusedPatches(carried) : [], milliseconds: performance.now() - started };
-}
-
-/** The hand-written support files generated code imports (validation.ts, method-not-found.ts), as they are copied. */
-export function supportFiles(): { path: string; content: string }[] {
-  return Object.entries(SUPPORT_FILES).map(([path, source]) => ({ path, content: readFileSync(join(SOURCE_DIR, source), "utf8") }));
 }
 
 /** A pinned revision's schema text, verified against its pinned sha256. */

@@ -3,7 +3,7 @@ import { dirname, isAbsolute, join, relative, resolve } from "node:path";
 import { sha256, writeAtomically } from "./spec/files.js";
 import { parseJson } from "./json.js";
 import { generatorVersion } from "./version.js";
-import { readPinnedSchema, supportFiles } from "./generate.js";
+import { readPinnedSchema } from "./generate.js";
 import type { Era } from "./model/protocol.js";
 
 /**
@@ -166,7 +166,7 @@ export async function generateOut(options: OutOptions): Promise<OutReport> {
       ...generatedExtensions.map(({ id, folder }) => `export { extensionModule as ${extensionExportName(id)} } from "./${folder}/module.js";`),
     ].join("\n")}\n`,
   };
-  const formatted = await formatFiles([...emitted, ...supportFiles(), index]);
+  const formatted = await formatFiles([...emitted, index]);
   const result = writeFiles(dir, formatted, options.dryRun);
   manifest.files = Object.fromEntries(formatted.map((f) => [f.path, sha256(f.content)]).sort(([a], [b]) => a!.localeCompare(b!)));
   if (previous.tools) manifest.tools = previous.tools;

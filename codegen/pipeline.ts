@@ -75,12 +75,14 @@ async function emitProtocolFiles(source: string, protocol: Protocol, patches: re
       if (protocol.definitions.has(name))
         throw new GenerationError(source, protocol.definitions.get(name)!.schema.pointer, `definition ${name} collides with a generated export of ${file}`);
   const folder = folderOf(protocol);
+  // An extension's methods are served after its core revision's start-up: no startup.ts of its own.
+  const startup = protocol.extension ? undefined : startupDefinitions(protocol);
   const files: EmittedFile[] = [
     { path: `${folder}/types.ts`, content: await emitTypes(protocol) },
     { path: `${folder}/protocol.ts`, content: emitProtocol(protocol) },
-    { path: `${folder}/validators.ts`, content: emitValidators(protocol), formatted: true },
-    ...(protocol.extension ? [] : [{ path: `${folder}/startup.ts`, content: emitValidators(protocol, startupDefinitions(protocol)), formatted: true }]),
-    { path: `${folder}/handlers.ts`, content: emitHandlers(protocol) },
+    { path: `${folder}/validators.ts`, content: emitValidators(protocol, options, undefined, startup), formatted: true },
+    ...(startup ? [{ path: `${folder}/startup.ts`, content: emitValidators(protocol, options, startup), formatted: true }] : []),
+    { path: `${folder}/handlers.ts`, content: emitHandlers(protocol, options) },
     { path: `${folder}/module.ts`, content: emitModule(protocol, options) },
     { path: `${folder}/index.ts`, content: emitRevisionIndex(protocol) },
   ];

@@ -13,6 +13,10 @@
  *   (package.json `imports`), which resolves the same from any output file. What the runtime
  *   imports statically from generated/ (the registry, the validation helpers, an extension's
  *   method table: data and pure functions, no classes) is bundled, as the rest of its start-up.
+ * - The support generated modules import (`/support`: validation helpers, MethodNotFound) is an
+ *   entry of its own, not built through the main entry: a project's tool validators or generated
+ *   revisions load it without the rest of the runtime. Its modules, which the main entry uses too,
+ *   land in a chunk both import, so there is one copy of each (and one MethodNotFound class).
  * - Packages (ajv, the optional peers) stay imports.
  * - The .d.ts files tsc wrote stay as they are; the .js files the bundle replaced are removed, so
  *   no module of the runtime can be loaded twice.
@@ -25,6 +29,8 @@ import { dirname, join, relative, resolve, sep } from "node:path";
 export const GENERATED_IMPORT = "#generated/";
 
 const THROUGH_MAIN = "mcp-entry-through-main:";
+/** Entries built alone, not through the main entry (see above). */
+const STANDALONE = new Set(["dist/runtime/support/index.js"]);
 
 /** `THROUGH_MAIN<entry>`: the entry's exports, after an import of the main entry (see above). */
 function throughMain(main: string): Plugin {
@@ -72,7 +78,7 @@ export async function bundleRuntime(stage: string, entries: readonly string[]): 
     absWorkingDir: stage,
     entryPoints: entries.map((entry, index) => {
       const out = entry.replace(/^dist\/runtime\//, "").replace(/\.js$/, "");
-      return { in: index === 0 ? join(stage, entry) : THROUGH_MAIN + join(stage, entry), out };
+      return { in: index === 0 || STANDALONE.has(entry) ? join(stage, entry) : THROUGH_MAIN + join(stage, entry), out };
     }),
     outdir: runtime,
     outbase: runtime,

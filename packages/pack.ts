@@ -133,7 +133,9 @@ const license = await upstreamLicense();
 const compiled = (name: string) => name.endsWith(".js") || name.endsWith(".d.ts");
 
 const runtimeStage = join(STAGING, "runtime");
-for (const file of [...filesUnder("dist/runtime", compiled), ...filesUnder("dist/generated", compiled)]) stageFile(runtimeStage, file);
+// Only what today's sources compile to: dist/ keeps the outputs of a source since moved or deleted (tsc removes nothing).
+const ofSource = (file: string) => existsSync(join(ROOT, file.replace(/^dist[\\/]/, "").replace(/(\.d\.ts|\.js)$/, ".ts")));
+for (const file of [...filesUnder("dist/runtime", compiled), ...filesUnder("dist/generated", compiled)].filter(ofSource)) stageFile(runtimeStage, file);
 writeFileSync(join(runtimeStage, "dist", "generated", "LICENSE"), license);
 // An extension comes from its own repository, under its own licence (ext-tasks: Apache-2.0), pinned beside its schema.
 for (const { folder } of extensions) stageFile(runtimeStage, relative(ROOT, specPath(ROOT, folder, "LICENSE")), join("dist", "generated", folder, "LICENSE"));
@@ -149,12 +151,12 @@ stageManifest(runtimeStage, "runtime");
 
 const cliStage = join(STAGING, "mcp-codegen");
 stageFile(cliStage, "bin/mcp-codegen.js");
-for (const file of [...filesUnder("dist/codegen", (n) => n.endsWith(".js"))]) stageFile(cliStage, file);
+const generator = filesUnder("dist/codegen", (n) => n.endsWith(".js")).filter(ofSource);
+for (const file of generator) stageFile(cliStage, file);
 // The runtime modules the generator itself runs (the RFC 6570 parser that checks a manifest's URI
-// templates): the same compiled files at the same relative place, so the one parser serves both.
-for (const file of runtimeImportsOf(filesUnder("dist/codegen", (n) => n.endsWith(".js")))) stageFile(cliStage, file);
-// The generator copies these into every generated/ it writes; from dist/ without sources beside it, it reads them here.
-for (const file of filesUnder("codegen/emit/shared", (n) => n.endsWith(".ts"))) stageFile(cliStage, file, join("dist", file));
+// templates, the validators' support whose exports it reads): the same compiled files at the same
+// relative place, so the one module serves both.
+for (const file of runtimeImportsOf(generator)) stageFile(cliStage, file);
 stageFile(cliStage, "spec/pinned.json");
 for (const revision of revisions) {
   const schema = relative(ROOT, specPath(ROOT, revision));

@@ -5,9 +5,9 @@
  * print by it, and the runtime serves any value of it. A module written by another version of
  * the generator that no longer fits fails the user's compile here, not at run time.
  */
-import type { Validator } from "../generated/validation.js";
+import type { Validator } from "./support/validation.js";
 
-export type { ValidationIssue, Validator } from "../generated/validation.js";
+export type { ValidationIssue, Validator } from "./support/validation.js";
 
 /** Read from the schema: `initialize` makes a session-era revision, `server/discover` a stateless one. */
 export type Era = "session" | "stateless";

@@ -6,6 +6,7 @@ import { Lowering } from "../emit/validators/lower.js";
 import { Helpers, identifierOf } from "../emit/validators/names.js";
 import { CheckRenderer } from "../emit/validators/render-check.js";
 import { IsRenderer } from "../emit/validators/render-is.js";
+import { IN_PROJECT } from "../emit/module.js";
 import { supportUsedBy } from "../emit/validators/support.js";
 import type { LoadedToolSchemas, ToolSchemaEntry } from "./load.js";
 
@@ -14,9 +15,10 @@ import type { LoadedToolSchemas, ToolSchemaEntry } from "./load.js";
  * `$defs` entry and hoisted sub-schema), printed from the same check IR as the protocol's own
  * validators, and `toolValidators`, which `createServer({ toolValidators })` takes. Each entry
  * carries the schema it was compiled from: the runtime uses a compiled validator only for a
- * tool registered with that same schema.
+ * tool registered with that same schema. It imports its support functions from `support`: the
+ * runtime package's, which a project serving the tools has installed.
  */
-export function emitToolValidators(source: string, entries: readonly ToolSchemaEntry[], loaded: LoadedToolSchemas): string {
+export function emitToolValidators(source: string, entries: readonly ToolSchemaEntry[], loaded: LoadedToolSchemas, support = IN_PROJECT.support): string {
   const body = new CodeBlockWriter({ indentNumberOfSpaces: 2 });
   const lowering = new Lowering((name) => loaded.definitions.get(name)!);
   // A helper is named after its tool schema and the pointer inside it: #/tools/0/inputSchema/properties/unit/anyOf/1 -> GetWeatherInput_unit_anyOf_1.
@@ -62,9 +64,9 @@ export function emitToolValidators(source: string, entries: readonly ToolSchemaE
 
   const text = body.toString();
   const head = new CodeBlockWriter({ indentNumberOfSpaces: 2 });
-  head.writeLine(`/* Tool validators of ${source}, compiled by mcp-codegen (generate --tools). Do not edit; regenerate. Needs nothing at run time but ./validation.js. */`);
+  head.writeLine(`/* Tool validators of ${source}, compiled by mcp-codegen (generate --tools). Do not edit; regenerate. Needs nothing at run time but ${support}. */`);
   head.blankLine();
-  head.writeLine(`import { ${[...supportUsedBy(text), "type ValidationIssue"].join(", ")} } from "./validation.js";`);
+  head.writeLine(`import { ${[...supportUsedBy(text), "type ValidationIssue"].join(", ")} } from ${JSON.stringify(support)};`);
   if (lowering.patterns.size > 0) {
     head.blankLine();
     // Compiled once, when the module loads: a RegExp, not code generation.

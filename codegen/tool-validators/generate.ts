@@ -1,7 +1,6 @@
 import { existsSync, readFileSync } from "node:fs";
 import { basename, join, relative, resolve } from "node:path";
 import { sha256, writeAtomically } from "../spec/files.js";
-import { supportFiles } from "../generate.js";
 import { OUT_MANIFEST, readRecord, staleReason, type Manifest, type StaleFile } from "../out.js";
 import { parseManifest } from "../scaffold/manifest.js";
 import { generatorVersion } from "../version.js";
@@ -23,7 +22,7 @@ export interface ToolsReport {
 
 /**
  * `mcp-codegen generate --tools <manifest> --out <dir>`: the tool schemas of mcp.server.json,
- * compiled into <dir>/tools.ts (beside the validation.ts it imports). A keyword the compiler does
+ * compiled into <dir>/tools.ts (importing its checks from `@mcp-codegen/runtime/support`). A keyword the compiler does
  * not support fails with the manifest's name and the keyword's JSON Pointer; nothing is written.
  * The folder's `.mcp-codegen.json` records the manifest and the files, for `check`.
  */
@@ -39,7 +38,7 @@ export async function generateTools(manifestPath: string, out: string, dryRun = 
   const asserting = assertFormats ?? previous?.tools?.assertFormats === true;
   const loaded = loadToolSchemas(file, manifest.tools, { assertFormats: asserting });
   const tools = { path: "tools.ts", content: emitToolValidators(file, manifest.tools, loaded) };
-  const formatted = await formatFiles([tools, ...supportFiles().filter((f) => f.path === "validation.ts")]);
+  const formatted = await formatFiles([tools]);
   const { written, unchanged } = writeFiles(dir, formatted, dryRun);
   const record = {
     manifest: relative(dir, resolve(manifestPath)).split("\\").join("/"),

@@ -1,4 +1,4 @@
-import { hasUniqueItems, isMultipleOf, jsonEqual, stringLength } from "../../generated/validation.js";
+import { hasUniqueItems, isMultipleOf, jsonEqual, stringLength } from "../support/validation.js";
 import { FORMATS } from "./formats.js";
 import { dialectOfSchema, type Located, type SchemaIndex } from "./index.js";
 

@@ -1,4 +1,4 @@
-import { hasUniqueItems, isMultipleOf, jsonEqual, stringLength } from "../../generated/validation.js";
+import { hasUniqueItems, isMultipleOf, jsonEqual, stringLength } from "../support/validation.js";
 import { compileCheck, emitCheck } from "./code.js";
 import { FORMATS } from "./formats.js";
 import { SchemaIndex, dialectOfSchema, type Dialect, type Located } from "./index.js";

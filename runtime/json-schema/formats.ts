@@ -1,9 +1,9 @@
-import { isByte, isDate, isDateTime, isEmail, isHostname, isIpv4, isIpv6, isTime, isUri, isUriTemplate, isUuid } from "../../generated/validation.js";
+import { isByte, isDate, isDateTime, isEmail, isHostname, isIpv4, isIpv6, isTime, isUri, isUriTemplate, isUuid } from "../support/validation.js";
 
 /**
  * Every format a validator asserts on request, by name: the rules of the validators' support
- * module (codegen/emit/shared/validation.ts, generated/validation.ts), shared by the protocol
- * validators, `generate --tools` and the runtime's compiler.
+ * module (runtime/support/validation.ts), shared by the protocol validators, `generate --tools`
+ * and the runtime's compiler.
  */
 export const FORMATS: Readonly<Record<string, (value: string) => boolean>> = {
   byte: isByte,

@@ -88,14 +88,14 @@ const CASES: Case[] = [
     },
   },
   {
-    name: "a deleted file and a deleted support file: exit 1, each named missing",
+    name: "a deleted file and a deleted shared file: exit 1, each named missing",
     run: (root) => {
       rmSync(join(root, "generated", "2026-07-28", "handlers.ts"));
-      rmSync(join(root, "generated", "method-not-found.ts"));
+      rmSync(join(root, "generated", "registry.ts"));
       return check(root);
     },
     expect: (run) => {
-      expectStale(run, [/^ {4}missing {2}generated\/2026-07-28\/handlers\.ts$/m, /^ {4}missing {2}generated\/method-not-found\.ts$/m]);
+      expectStale(run, [/^ {4}missing {2}generated\/2026-07-28\/handlers\.ts$/m, /^ {4}missing {2}generated\/registry\.ts$/m]);
       expect(run.stderr).not.to.contain("2025-06-18");
     },
   },

@@ -4,7 +4,7 @@
 // field; `server.handle` implements its new method; McpClient and the SDK client get correct
 // answers at the old and the new revision.
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { expect } from "chai";
@@ -30,11 +30,29 @@ function writeProjectTsconfig(project: string): void {
       paths: {
         "@mcp-codegen/runtime": [join(ROOT, "runtime", "index.ts")],
         "@mcp-codegen/runtime/contract": [join(ROOT, "runtime", "contract.ts")],
+        "@mcp-codegen/runtime/support": [join(ROOT, "runtime", "support", "index.ts")],
       },
     },
     include: ["src"],
   };
   writeFileSync(join(project, "tsconfig.json"), JSON.stringify(tsconfig, null, 2));
+}
+
+/**
+ * A project folder in test/fixtures/out/, where what generate --out writes resolves its run-time
+ * import of `@mcp-codegen/runtime/support` as an installed package would: from
+ * node_modules/@mcp-codegen/runtime, here a folder whose `./support` links to this checkout's
+ * runtime/support/, so the modules are the very ones the checkout's runtime loads.
+ */
+function projectFolder(label: string): string {
+  const fixtures = join(ROOT, "test", "fixtures", "out");
+  const runtime = join(fixtures, "node_modules", "@mcp-codegen", "runtime");
+  if (!existsSync(join(runtime, "package.json"))) {
+    mkdirSync(runtime, { recursive: true });
+    symlinkSync(join(ROOT, "runtime", "support"), join(runtime, "support"), "dir");
+    writeFileSync(join(runtime, "package.json"), JSON.stringify({ name: "@mcp-codegen/runtime", type: "module", exports: { "./support": "./support/index.ts" } }));
+  }
+  return mkdtempSync(join(fixtures, `${label}-`));
 }
 
 const cli = (...args: string[]) => spawnSync(process.execPath, [...CLI_ARGV, ...args], { encoding: "utf8", cwd: ROOT });
@@ -65,8 +83,7 @@ describe("codegen/out: generate --out into a user's project, and a version bump 
   before(() => {
     // Inside the checkout (test/fixtures/out is outside the project's tsconfig), so that the
     // project's tsconfig can map the runtime package's name onto this checkout's runtime/.
-    mkdirSync(join(ROOT, "test", "fixtures", "out"), { recursive: true });
-    project = mkdtempSync(join(ROOT, "test", "fixtures", "out", "bump-"));
+    project = projectFolder("bump");
     out = join(project, "src", "mcp");
     writeFileSync(join(project, "schema.json"), syntheticSchema());
     const run = cli("generate", "--out", out, "--schema", join(project, "schema.json"), "--name", SYNTHETIC, "--revision", "2025-11-25");
@@ -167,8 +184,7 @@ describe("the runtime's own tool results at a revision that requires more of the
   let project: string;
   let next: RevisionModule;
   before(async () => {
-    mkdirSync(join(ROOT, "test", "fixtures", "out"), { recursive: true });
-    project = mkdtempSync(join(ROOT, "test", "fixtures", "out", "fallback-"));
+    project = projectFolder("fallback");
     writeFileSync(join(project, "schema.json"), syntheticSchema());
     const out = join(project, "src", "mcp");
     const run = cli("generate", "--out", out, "--schema", join(project, "schema.json"), "--name", SYNTHETIC);
@@ -217,8 +233,7 @@ describe("codegen/out: generate --extension into a user's project", function () 
   let schema: string;
 
   before(() => {
-    mkdirSync(join(ROOT, "test", "fixtures", "out"), { recursive: true });
-    project = mkdtempSync(join(ROOT, "test", "fixtures", "out", "ext-"));
+    project = projectFolder("ext");
     out = join(project, "src", "mcp");
     schema = join(project, "tasks.schema.json");
     writeFileSync(schema, readFileSync(join(ROOT, "spec", "extensions", "tasks", "schema.json")));

@@ -23,6 +23,14 @@ const REVISIONS = Object.keys(PINNED.revisions).sort();
 const EXTENSIONS = Object.entries(PINNED.extensions ?? {}).map(([id, entry]) => ({ id, ...entry }));
 const GENERATOR_PACKAGES = ["prettier", "ts-morph", "json-schema-to-typescript", "code-block-writer", "typescript", "tsx"];
 
+/** The start of a script that lists every file it loads in `loaded` (a resolve hook). */
+const RECORD_LOADED = `
+        import { register } from "node:module";
+        const loaded = new Set();
+        const { port1, port2 } = new MessageChannel();
+        port1.on("message", (url) => loaded.add(url)).unref();
+        register("data:text/javascript," + encodeURIComponent("let p; export function initialize(d) { p = d.port; } export async function resolve(s, c, n) { const r = await n(s, c); p.postMessage(r.url); return r; }"), { data: { port: port2 }, transferList: [port2] });`;
+
 function tarballFiles(tarball: string): string[] {
   const list = spawnSync("tar", ["-tzf", tarball], { encoding: "utf8" });
   expect(list.status, list.stderr).to.equal(0);
@@ -204,7 +212,7 @@ describe("the packed packages, installed as a user installs them", function () {
       expect(runtimeFiles).to.not.include("dist/runtime/index.js");
       for (const file of runtimeFiles) expect(readFileSync(join(ROOT, file), "utf8"), file).to.not.include("//# sourceMappingURL=bundle");
       expect(runtimeFiles.filter((f) => !existsSync(join(ROOT, f)))).to.deep.equal([]);
-      expect(files).to.include.members(["bin/mcp-codegen.js", "dist/codegen/cli.js", "spec/pinned.json", "spec/LICENSE", "dist/codegen/emit/shared/validation.ts"]);
+      expect(files).to.include.members(["bin/mcp-codegen.js", "dist/codegen/cli.js", "spec/pinned.json", "spec/LICENSE", "dist/runtime/support/validation.js"]);
       for (const revision of REVISIONS) {
         const schema = spawnSync("tar", ["-xzOf", packed.cli, `package/spec/${revision}/schema.json`]);
         expect(schema.status, `spec/${revision}/schema.json`).to.equal(0);
@@ -351,11 +359,7 @@ describe("the packed packages, installed as a user installs them", function () {
       // A resolve hook lists every file loaded; the round trip crosses the main entry (createServer,
       // McpClient, RpcError) and /http, whose bundle shares the main entry's chunks.
       const script = `
-        import { register } from "node:module";
-        const loaded = new Set();
-        const { port1, port2 } = new MessageChannel();
-        port1.on("message", (url) => loaded.add(url)).unref();
-        register("data:text/javascript," + encodeURIComponent("let p; export function initialize(d) { p = d.port; } export async function resolve(s, c, n) { const r = await n(s, c); p.postMessage(r.url); return r; }"), { data: { port: port2 }, transferList: [port2] });
+        ${RECORD_LOADED}
         const { createServer, McpClient, RpcError } = await import("@mcp-codegen/runtime");
         await new Promise((r) => setTimeout(r, 100));
         const mainFiles = [...loaded].filter((u) => u.includes("/dist/")).map((u) => u.replace(/.*\\/dist\\//, "")).sort();
@@ -378,10 +382,9 @@ describe("the packed packages, installed as a user installs them", function () {
       const node = run(process.execPath, ["--input-type=module", "-e", script], project);
       expect(node.status, describeRun(node)).to.equal(0);
       const out = JSON.parse(node.stdout) as { mainFiles: string[]; answers: unknown[][] };
-      // The entry and the one chunk every entry shares: no other runtime file, however many entry points the package has.
+      // The entry and the chunks the entries share (the one all share, and /support's, which loads alone): no other runtime file, however many entry points the package has.
       const chunks = readdirSync(join(project, "node_modules", "@mcp-codegen", "runtime", "dist", "runtime", "chunks")).map((name) => `runtime/chunks/${name}`);
-      expect(out.mainFiles.filter((file) => !chunks.includes(file))).to.deep.equal(["runtime/index.js"]);
-      expect(out.mainFiles.length, out.mainFiles.join(", ")).to.equal(2);
+      expect(out.mainFiles, out.mainFiles.join(", ")).to.deep.equal(["runtime/index.js", ...chunks].sort());
       expect(out.answers.map(([revision, sum, isRpcError]) => [revision, sum, isRpcError])).to.deep.equal([
         ["2025-11-25", "5", true],
         ["2026-07-28", "5", true],
@@ -420,6 +423,27 @@ describe("the packed packages, installed as a user installs them", function () {
       const node = run(process.execPath, ["consumer.cjs"], project);
       expect(node.status, describeRun(node)).to.equal(0);
       expect(JSON.parse(node.stdout)).to.deep.equal({ tool: "function", transport: "function" });
+    });
+
+    it("/support, what generated modules import, loads without the main entry; every revision's default handlers throw its one MethodNotFound", () => {
+      const script = `
+        ${RECORD_LOADED}
+        const support = await import("@mcp-codegen/runtime/support");
+        await new Promise((r) => setTimeout(r, 100));
+        const files = [...loaded].filter((u) => u.includes("/dist/")).map((u) => u.replace(/.*\\/dist\\//, "")).sort();
+        const thrown = {};
+        for (const revision of ${JSON.stringify(REVISIONS)}) {
+          const m = await import("@mcp-codegen/runtime/revisions/" + revision);
+          try { m.defaultServerHandlers()["tools/list"]({}, {}); } catch (error) { thrown[revision] = [error instanceof support.MethodNotFound, error.code, m.MethodNotFound === support.MethodNotFound]; }
+        }
+        console.log(JSON.stringify({ files, thrown, email: [support.isEmail("a@example.com"), support.isEmail("nope")] }));`;
+      const node = run(process.execPath, ["--input-type=module", "-e", script], project);
+      expect(node.status, describeRun(node)).to.equal(0);
+      const out = JSON.parse(node.stdout) as { files: string[]; thrown: Record<string, unknown>; email: boolean[] };
+      expect(out.files.filter((file) => !file.startsWith("runtime/chunks/"))).to.deep.equal(["runtime/support/index.js"]);
+      expect(out.files.length, out.files.join(", ")).to.equal(2);
+      for (const revision of REVISIONS) expect(out.thrown[revision], revision).to.deep.equal([true, -32601, true]);
+      expect(out.email).to.deep.equal([true, false]);
     });
 
     it("every pinned revision is an entry point that loads at run time with its validators", () => {

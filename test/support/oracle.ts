@@ -1,7 +1,7 @@
 /**
  * ajv as the oracle of the generated validators (issue 3): Ajv for draft-07, Ajv2020 for 2020-12,
  * `strict: false`, compiled from the PATCHED schema document (`loadSchema(...).document`, the
- * same input the compiler reads), with the format rules that generated/validation.ts documents:
+ * same input the compiler reads), with the format rules that runtime/support/validation.ts documents:
  *
  * - uri, uri-template: ajv-formats, full mode (its default);
  * - byte: ajv-formats' base64 regular expression, anchored to the whole string (ajv-formats

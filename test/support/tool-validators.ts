@@ -1,6 +1,7 @@
 /**
  * Compiles tool schemas with `generate --tools`'s compiler (codegen/tools) and loads the result:
- * the emitted tools.ts and the validation.ts it imports, transpiled to JavaScript in a temp dir.
+ * the emitted tools.ts and the support it imports (runtime/support/validation.ts, in place of
+ * `@mcp-codegen/runtime/support`), transpiled to JavaScript in a temp dir.
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -20,10 +21,10 @@ export interface CompiledTools {
 /** One file for all `schemas` (tools t0, t1, ...), as one manifest would give. */
 export async function compileToolSchemas(schemas: readonly Record<string, unknown>[], label = "tools", options: ToolSchemaOptions = {}): Promise<CompiledTools> {
   const entries = schemas.map((inputSchema, i) => ({ name: `t${i}`, inputSchema }));
-  const source = emitToolValidators("mcp.server.json", entries, loadToolSchemas("mcp.server.json", entries, options));
+  const source = emitToolValidators("mcp.server.json", entries, loadToolSchemas("mcp.server.json", entries, options), "./validation.js");
   const dir = tempDir(label);
   const js = (text: string) => ts.transpileModule(text, { compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 } }).outputText;
-  writeFileSync(join(dir, "validation.js"), js(readFileSync(join(ROOT, "codegen", "emit", "shared", "validation.ts"), "utf8")));
+  writeFileSync(join(dir, "validation.js"), js(readFileSync(join(ROOT, "runtime", "support", "validation.ts"), "utf8")));
   writeFileSync(join(dir, "tools.js"), js(source));
   writeFileSync(join(dir, "package.json"), '{ "type": "module" }');
   const module = (await import(pathToFileURL(join(dir, "tools.js")).href)) as { toolValidators: Record<string, { input: CompiledSchema }> };

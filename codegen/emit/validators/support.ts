@@ -1,9 +1,9 @@
-import * as validation from "../shared/validation.js";
+import * as validation from "../../../runtime/support/validation.js";
 
 /**
- * The support functions generated validators may call: what emit/shared/validation.ts exports
- * (copied to generated/validation.ts), read from the module itself, so that a keyword whose check
- * needs a new one adds it there and nowhere else.
+ * The support functions generated validators may call: what runtime/support/validation.ts exports
+ * (`@mcp-codegen/runtime/support`, which generated modules import), read from the module itself,
+ * so that a keyword whose check needs a new one adds it there and nowhere else.
  */
 export const SUPPORT: readonly string[] = Object.entries(validation)
   .filter(([, value]) => typeof value === "function")

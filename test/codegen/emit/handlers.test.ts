@@ -16,7 +16,7 @@ import * as h2025_06_18 from "../../../generated/2025-06-18/handlers.js";
 import * as h2025_11_25 from "../../../generated/2025-11-25/handlers.js";
 import * as h2026_07_28 from "../../../generated/2026-07-28/handlers.js";
 import { PROTOCOLS } from "../../../generated/index.js";
-import { MethodNotFound } from "../../../generated/method-not-found.js";
+import { MethodNotFound } from "../../../runtime/support/method-not-found.js";
 import { removeDir, REVISIONS, ROOT, schemaText, tempDir, type CliRun } from "../../support/project.js";
 
 const MODULES = {

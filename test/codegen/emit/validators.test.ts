@@ -24,10 +24,10 @@ import type { ExtensionModule } from "../../../runtime/contract.js";
 import type { RequestMethod } from "../../../codegen/model/protocol.js";
 import { readPinned } from "../../../codegen/spec/pinned.js";
 import { PROTOCOLS } from "../../../generated/index.js";
-import { isByte, isUri, isUriTemplate, type ValidationIssue, type Validator } from "../../../generated/validation.js";
+import { isByte, isUri, isUriTemplate, type ValidationIssue, type Validator } from "../../../runtime/support/validation.js";
 import { applyMutation, SchemaArbitraries, type Generated, type Mutation, type MutationKind } from "../../support/arbitraries.js";
 import { createAjv, oracleFor } from "../../support/oracle.js";
-import { REVISIONS, ROOT, schemaText, type Json } from "../../support/project.js";
+import { rawSchema, REVISIONS, ROOT, schemaText, type Json } from "../../support/project.js";
 
 const SEED = process.env.MCP_FC_SEED !== undefined ? Number(process.env.MCP_FC_SEED) : 20250611;
 const RUNS = process.env.MCP_FC_RUNS !== undefined ? Number(process.env.MCP_FC_RUNS) : 200;
@@ -278,7 +278,7 @@ describe("codegen/emit/validators: the generated validators agree with ajv", fun
     }
   });
 
-  describe("formats: generated/validation.ts decides exactly as ajv-formats (byte anchored) on strings made to hit the edges", () => {
+  describe("formats: runtime/support/validation.ts decides exactly as ajv-formats (byte anchored) on strings made to hit the edges", () => {
     const soup = (tokens: readonly string[]) =>
       fc.oneof(fc.array(fc.constantFrom(...tokens), { maxLength: 14 }).map((parts) => parts.join("")), fc.string({ maxLength: 16 }));
     const cases = [
@@ -372,4 +372,23 @@ describe("codegen/emit/validators: the generated validators agree with ajv", fun
       expect((caught as GenerationError).message).to.equal(`${revision} #/$defs/Tool/properties/name/pattern: unsupported keyword "pattern"`);
     });
   });
+});
+
+describe("codegen/emit/validators: validators.ts takes the start-up validators from startup.ts", () => {
+  for (const revision of REVISIONS)
+    it(`${revision}: the very functions startup.ts defines, none printed twice, and a record of every definition`, async () => {
+      const dir = pathToFileURL(join(ROOT, "generated", revision)).href;
+      const startup = (await import(`${dir}/startup.js`)) as { validators: Record<string, Validator> };
+      const all = (await import(`${dir}/validators.js`)) as { validators: Record<string, Validator> } & Record<string, unknown>;
+      const names = Object.keys(startup.validators);
+      expect(names.filter((name) => name === "InitializeRequest" || name === "DiscoverRequest")).to.have.length(1);
+      for (const name of names) {
+        expect(all.validators[name]!.is, name).to.equal(startup.validators[name]!.is);
+        expect(all.validators[name]!.check, name).to.equal(startup.validators[name]!.check);
+        expect(all[`is${name}`], name).to.equal(startup.validators[name]!.is);
+      }
+      const source = readFileSync(join(ROOT, "generated", revision, "validators.ts"), "utf8");
+      expect(names.filter((name) => new RegExp(`function (is|check)${name}\\(`).test(source))).to.deep.equal([]);
+      expect(Object.keys(all.validators)).to.include.members(Object.keys(rawSchema(revision).definitions));
+    });
 });

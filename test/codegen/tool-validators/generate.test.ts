@@ -25,18 +25,18 @@ describe("codegen/tools: generate --tools", function () {
   const dirs: string[] = [];
   after(() => dirs.forEach(removeDir));
 
-  it("writes tools.ts and the validation.ts it imports, naming formats it leaves as annotations; refuses an unsupported keyword and writes nothing", async () => {
+  it("writes tools.ts alone, importing its checks from @mcp-codegen/runtime/support, naming formats it leaves as annotations; refuses an unsupported keyword and writes nothing", async () => {
     const dir = tempDir("generate-tools");
     dirs.push(dir);
     const manifest = (tools: unknown[]) => JSON.stringify({ name: "demo", version: "0.1.0", transport: "stdio", tools });
     writeFileSync(join(dir, "mcp.server.json"), manifest([{ name: "get_weather", inputSchema: { ...WEATHER, properties: { ...WEATHER.properties, at: { type: "string", format: "date-time" } } }, outputSchema: { type: "object", properties: { temperature: { type: "number" } }, required: ["temperature"] } }]));
     const report = await generateTools(join(dir, "mcp.server.json"), join(dir, "out"));
-    expect([...report.written].sort()).to.deep.equal(["tools.ts", "validation.ts"]);
+    expect([...report.written]).to.deep.equal(["tools.ts"]);
     expect(report.annotatedFormats).to.deep.equal([{ pointer: "#/tools/0/inputSchema/properties/at/format", format: "date-time" }]);
     const tools = readFileSync(join(dir, "out", "tools.ts"), "utf8");
     expect(tools).to.contain("export const toolValidators").and.to.contain("function isGetWeatherInput(").and.to.contain("function checkGetWeatherOutput(");
-    expect(tools).to.contain('from "./validation.js"').and.not.to.match(/from "(ajv|@)/);
-    expect([...(await generateTools(join(dir, "mcp.server.json"), join(dir, "out"))).unchanged].sort()).to.deep.equal(["tools.ts", "validation.ts"]);
+    expect([...tools.matchAll(/from "([^"]+)"/g)].map((m) => m[1])).to.deep.equal(["@mcp-codegen/runtime/support"]);
+    expect([...(await generateTools(join(dir, "mcp.server.json"), join(dir, "out"))).unchanged]).to.deep.equal(["tools.ts"]);
 
     // --assert-formats: date-time is checked, and `check` (a dry run, no option given) keeps that policy.
     const asserting = await generateTools(join(dir, "mcp.server.json"), join(dir, "asserting"), false, true);

@@ -1,8 +1,7 @@
 /*
  * Support for the generated handler interfaces of every revision: the error a default handler
- * throws. mcp-codegen copies this file to generated/method-not-found.ts so that generated code
- * depends on nothing outside generated/; one class serves every revision, so `instanceof` works
- * whichever revision's defaults threw it.
+ * throws, imported from `@mcp-codegen/runtime/support` (index.ts). One class serves every
+ * revision, so `instanceof` works whichever revision's defaults threw it.
  */
 
 /** JSON-RPC 2.0's "Method not found" error code. */

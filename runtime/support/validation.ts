@@ -1,7 +1,7 @@
 /*
  * Support for the generated validators of every revision: the issue shape, and the checks that
- * a schema keyword cannot spell inline. mcp-codegen copies this file to generated/validation.ts
- * so that generated code depends on nothing outside generated/.
+ * a schema keyword cannot spell inline. Generated validators import it from
+ * `@mcp-codegen/runtime/support` (index.ts); the runtime's own JSON Schema compiler shares its checks.
  */
 
 /** One reason a value does not match its definition. */
