@@ -125,11 +125,29 @@ const cpuMs = () => {
   const { user, system } = process.cpuUsage();
   return (user + system) / 1000;
 };
-console.log(`\nThe JSON Schema Test Suite's schemas (required files, groups every engine gets right): ours (code mode, closures) / ajv, median of ${RUNS} runs`);
-const suiteRows = [["file", "groups", "validate code/ajv", "validate closures/ajv", "compile ajv/code", "compile ajv/closures"]];
-/** Per file, by mode: validation ours/ajv (ops), compile ajv/ours (time). */
-const validateRatios: Record<"code" | "closures", number[]> = { code: [], closures: [] };
+console.log(`\nThe JSON Schema Test Suite's schemas (required files, groups every engine gets right): ours (code mode, closures) / ajv on the valid and on the invalid data, median of ${RUNS} runs`);
+const suiteRows = [["file", "groups", "valid code/ajv", "invalid code/ajv", "valid closures/ajv", "invalid closures/ajv", "compile ajv/code", "compile ajv/closures"]];
+/** Per file, by mode and data: validation ours/ajv (ops), compile ajv/ours (time). */
+const validateRatios: Record<`${"code" | "closures"} ${"valid" | "invalid"}`, number[]> = { "code valid": [], "code invalid": [], "closures valid": [], "closures invalid": [] };
 const compileRatios: Record<"code" | "closures", number[]> = { code: [], closures: [] };
+/** ours/ajv for code and closures on one file's data: each engine checks every datum with its group's validator. */
+const timeData = (groups: readonly { schema: Record<string, unknown> }[], data: readonly { group: number; value: unknown }[]): [number, number] => {
+  const pairs = ENGINES.map((kind) => {
+    const compiler = freshCompiler(kind);
+    const validators = groups.map((g) => compiler.compile(g.schema));
+    return newPair(kind, (values) => {
+      let accepted = 0;
+      for (const { group, value } of values as typeof data) if (validators[group]!(value) === undefined) accepted++;
+      return accepted >= 0;
+    });
+  });
+  for (const pair of pairs) calibrate(pair, data, TIMING);
+  for (const pair of pairs) timeRun(pair, data, TIMING);
+  for (const pair of pairs) pair.opsPerSecond.length = 0;
+  for (let run = 0; run < RUNS; run++) for (const pair of pairs) timeRun(pair, data, TIMING);
+  const [code, closures, ajv] = pairs.map((p) => median(p.opsPerSecond)) as [number, number, number];
+  return [code / ajv, closures / ajv];
+};
 for (const draft of ["draft2020-12", "draft7"] as const) {
   for (const file of suiteFiles(draft)) {
     const groups = suiteGroups(draft, file)
@@ -145,22 +163,17 @@ for (const draft of ["draft2020-12", "draft7"] as const) {
         }),
       );
     if (groups.length === 0) continue;
-    const data = groups.flatMap((g) => g.tests.map((t) => t.data));
-    const pairs = ENGINES.map((kind) => {
-      const compiler = freshCompiler(kind);
-      const validators = groups.map((g) => compiler.compile(g.schema));
-      return newPair(kind, (values) => {
-        let k = 0;
-        let accepted = 0;
-        groups.forEach((g, i) => g.tests.forEach(() => (validators[i]!((values as unknown[])[k++]) === undefined ? accepted++ : 0)));
-        return accepted >= 0;
-      });
-    });
-    for (const pair of pairs) calibrate(pair, data, TIMING);
-    for (const pair of pairs) timeRun(pair, data, TIMING);
-    for (const pair of pairs) pair.opsPerSecond.length = 0;
-    for (let run = 0; run < RUNS; run++) for (const pair of pairs) timeRun(pair, data, TIMING);
-    const [code, closures, ajv] = pairs.map((p) => median(p.opsPerSecond)) as [number, number, number];
+    const cells: string[] = [];
+    const ratios: Partial<Record<keyof typeof validateRatios, number>> = {};
+    for (const valid of [true, false]) {
+      const data = groups.flatMap((g, group) => g.tests.filter((t) => t.valid === valid).map((t) => ({ group, value: t.data })));
+      if (data.length === 0) continue;
+      const [code, closures] = timeData(groups, data);
+      ratios[`code ${valid ? "valid" : "invalid"}`] = code;
+      ratios[`closures ${valid ? "valid" : "invalid"}`] = closures;
+    }
+    for (const key of Object.keys(validateRatios) as (keyof typeof validateRatios)[]) if (ratios[key] !== undefined) validateRatios[key].push(ratios[key]);
+    for (const key of ["code valid", "code invalid", "closures valid", "closures invalid"] as const) cells.push(ratios[key] === undefined ? "-" : `${ratios[key].toFixed(2)}x`);
     const compileMs: Record<Engine, number[]> = { code: [], closures: [], ajv: [] };
     for (let run = 0; run < RUNS; run++)
       for (const kind of ENGINES) {
@@ -171,17 +184,22 @@ for (const draft of ["draft2020-12", "draft7"] as const) {
         compileMs[kind].push(cpuMs() - start);
       }
     const compileRatio = (mode: "code" | "closures") => median(compileMs.ajv) / Math.max(median(compileMs[mode]), 0.001);
-    validateRatios.code.push(code / ajv);
-    validateRatios.closures.push(closures / ajv);
     compileRatios.code.push(compileRatio("code"));
     compileRatios.closures.push(compileRatio("closures"));
-    suiteRows.push([`${draft}/${file}`, String(groups.length), `${(code / ajv).toFixed(2)}x`, `${(closures / ajv).toFixed(2)}x`, `${compileRatio("code").toFixed(1)}x`, `${compileRatio("closures").toFixed(1)}x`]);
+    suiteRows.push([`${draft}/${file}`, String(groups.length), ...cells, `${compileRatio("code").toFixed(1)}x`, `${compileRatio("closures").toFixed(1)}x`]);
   }
 }
 const suiteWidths = suiteRows[0]!.map((_, i) => Math.max(...suiteRows.map((r) => r[i]!.length)));
 for (const row of suiteRows) console.log(row.map((cell, i) => (i === 0 ? cell.padEnd(suiteWidths[i]!) : cell.padStart(suiteWidths[i]!))).join("  "));
+const worst = (column: number, ratios: number[]) => {
+  const rows = suiteRows.slice(1).filter((r) => r[column] !== "-");
+  return rows[ratios.indexOf(Math.min(...ratios))]![0];
+};
 for (const mode of ["code", "closures"] as const) {
-  const worst = (ratios: number[]) => suiteRows[1 + ratios.indexOf(Math.min(...ratios))]![0];
-  const [v, c] = [validateRatios[mode], compileRatios[mode]];
-  console.log(`${mode.padEnd(8)} over ${v.length} files: validation ours/ajv median ${median(v).toFixed(2)}x, worst ${Math.min(...v).toFixed(2)}x (${worst(v)}); compile ajv/ours median ${median(c).toFixed(1)}x, worst ${Math.min(...c).toFixed(1)}x (${worst(c)})`);
+  const validation = (["valid", "invalid"] as const).map((data, k) => {
+    const v = validateRatios[`${mode} ${data}`];
+    return `${data} median ${median(v).toFixed(2)}x, worst ${Math.min(...v).toFixed(2)}x (${worst(2 + k + (mode === "code" ? 0 : 2), v)})`;
+  });
+  const c = compileRatios[mode];
+  console.log(`${mode.padEnd(8)} over ${c.length} files: validation ours/ajv ${validation.join("; ")}; compile ajv/ours median ${median(c).toFixed(1)}x, worst ${Math.min(...c).toFixed(1)}x (${worst(mode === "code" ? 6 : 7, c)})`);
 }
