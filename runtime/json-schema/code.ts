@@ -1,5 +1,5 @@
 import { hasUniqueItems, isMultipleOf, jsonEqual, stringLength } from "../../generated/validation.js";
-import { fresh, merge } from "./annotations.js";
+import { fresh, markItem, markNames, merge, seenItem, seenName } from "./code/annotations.js";
 import { Emitter } from "./code/emitter.js";
 import type { EmitContext } from "./code/modes.js";
 import type { Located } from "./index.js";
@@ -34,7 +34,7 @@ export interface CodeCheck {
 }
 
 const own = (object: object, key: string) => Object.prototype.hasOwnProperty.call(object, key);
-const HELPERS = { own, jsonEqual, isMultipleOf, stringLength, hasUniqueItems, escapePointerToken, fresh, merge };
+const HELPERS = { own, jsonEqual, isMultipleOf, stringLength, hasUniqueItems, escapePointerToken, fresh, merge, markNames, markItem, seenName, seenItem };
 
 /** The source of the checks of `root` and what it refers to; `compileCheck` turns it into functions. */
 export function emitCheck(root: Located, context: EmitContext): Emitted {

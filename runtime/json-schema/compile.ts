@@ -1,5 +1,4 @@
 import { hasUniqueItems, isMultipleOf, jsonEqual, stringLength } from "../../generated/validation.js";
-import { fresh, merge, type Evaluated } from "./annotations.js";
 import { compileCheck, emitCheck, type CodeCheck } from "./code.js";
 import { FORMATS } from "./formats.js";
 import { SchemaIndex, dialectOfSchema, type Dialect, type Located } from "./index.js";
@@ -52,6 +51,12 @@ export class SchemaCompileError extends Error {
   }
 }
 
+interface Evaluated {
+  props: Set<string> | true;
+  items: number;
+  itemSet: Set<number> | true;
+}
+
 /** The dynamic scope: the resources evaluation has entered, innermost first. */
 interface Scope {
   readonly uri: string;
@@ -59,6 +64,14 @@ interface Scope {
 }
 
 type Validate = (value: unknown, path: string, issues: SchemaIssue[] | null, ev: Evaluated | null, scope: Scope | null) => boolean;
+
+const fresh = (): Evaluated => ({ props: new Set(), items: 0, itemSet: new Set() });
+
+function merge(into: Evaluated, from: Evaluated): void {
+  if (into.props !== true) into.props = from.props === true ? true : (from.props.forEach((p) => (into.props as Set<string>).add(p)), into.props);
+  into.items = Math.max(into.items, from.items);
+  if (into.itemSet !== true) into.itemSet = from.itemSet === true ? true : (from.itemSet.forEach((i) => (into.itemSet as Set<number>).add(i)), into.itemSet);
+}
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);

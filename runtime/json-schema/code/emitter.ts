@@ -1,5 +1,5 @@
 import { dialectOfSchema, type Located } from "../index.js";
-import { applicators, array, object, scalar, unevaluated } from "./keywords.js";
+import { applicators, array, evaluation, object, scalar, unevaluated, type Evaluation } from "./keywords.js";
 import { booleanMode, issueMode, own, text, type Emit, type EmitContext, type Mode, type Node } from "./modes.js";
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
@@ -23,10 +23,19 @@ export class Emitter implements Emit {
     if (known !== undefined) return known;
     const n = this.ids.size;
     this.ids.set(key, n);
-    this.functions.push(`function f${n}(v) {\n${this.body(at, n, booleanMode(this))}return true;\n}`);
-    const ev = this.annotates(at) ? "u" : this.context.tracking ? "e" : null;
+    const annotates = this.annotates(at);
+    // Where what the node's keywords evaluate is known now, f and g check unevaluated* against it;
+    // d, which tracks annotations at run time, serves callers that read the node's own.
+    const fixed = annotates ? evaluation(this.context.index, at) : undefined;
+    this.functions.push(`function f${n}(v) {\n${this.body(at, n, booleanMode(this), fixed)}return true;\n}`);
+    const params = `v, p, i${this.context.tracking ? ", e" : ""}`;
+    if (fixed) {
+      const issues = this.body(at, n, issueMode(this, at.location, null), fixed);
+      this.functions.push(`function g${n}(${params}) {\nif (e !== null) return d${n}(v, p, i, e);\nlet ok = true;\n${issues}return ok;\n}`);
+    }
+    const ev = annotates ? "u" : this.context.tracking ? "e" : null;
     const issues = this.body(at, n, issueMode(this, at.location, ev));
-    this.functions.push(`function g${n}(v, p, i${this.context.tracking ? ", e" : ""}) {\nlet ok = true;\n${ev === "u" ? "let u = fresh();\n" : ""}${issues}return ok;\n}`);
+    this.functions.push(`function ${fixed ? "d" : "g"}${n}(${params}) {\nlet ok = true;\n${ev === "u" ? "let u = fresh();\n" : ""}${issues}return ok;\n}`);
     return n;
   }
 
@@ -41,7 +50,7 @@ export class Emitter implements Emit {
     return own(s, "unevaluatedProperties") || own(s, "unevaluatedItems");
   }
 
-  private body(at: Located, n: number, mode: Mode): string {
+  private body(at: Located, n: number, mode: Mode, fixed?: Evaluation): string {
     const { schema } = at;
     if (schema === true) return "";
     if (!isObject(schema)) return `${mode.fail("false schema", text("boolean schema is false"), { schemaPath: at.location })}\n`;
@@ -50,9 +59,9 @@ export class Emitter implements Emit {
     const ref = typeof s.$ref === "string" ? `if (!${mode.inPlace(this.context.index.resolve(s.$ref, at.base)!)}) ${mode.failed}\n` : "";
     // draft-07 section 8.3: every other keyword beside $ref is ignored.
     if (ref && dialect === "draft-07") return ref;
-    // The boolean check of a node with unevaluated* is its other function, filling annotations of its own.
-    if (!mode.issues && this.annotates(at)) return `return g${n}(v, "", null, null);\n`;
+    // Else the boolean check of a node with unevaluated* is its other function, filling annotations of its own.
+    if (!mode.issues && !fixed && this.annotates(at)) return `return g${n}(v, "", null, null);\n`;
     const node: Node = { at, s, dialect, mode, emitter: this };
-    return ref + scalar(node) + applicators(node) + object(node) + array(node) + (mode.ev === "u" ? unevaluated(node) : "");
+    return ref + scalar(node) + applicators(node) + object(node) + array(node) + (fixed || mode.ev === "u" ? unevaluated(node, fixed) : "");
   }
 }

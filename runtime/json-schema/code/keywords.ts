@@ -1,3 +1,4 @@
+import { dialectOfSchema, type Located, type SchemaIndex } from "../index.js";
 import { escapePointerToken } from "../uri.js";
 import { FORMATS } from "../formats.js";
 import { own, text, type Node } from "./modes.js";
@@ -145,24 +146,26 @@ export function object(node: Node): string {
   const properties = isObject(s.properties) ? Object.entries(s.properties) : [];
   const patterns = isObject(s.patternProperties) ? Object.entries(s.patternProperties).map(([source, schema]) => ({ regex: emitter.extern(emitter.context.pattern(source)), at: emitter.child(at, schema, "patternProperties", source) })) : [];
   const additional = own(s, "additionalProperties") ? emitter.child(at, s.additionalProperties, "additionalProperties") : undefined;
-  // Annotations (2020-12 core 10.3.2): the names each of these keywords evaluated, valid or not, as the closures mark them.
-  const marks = ev !== null && (properties.length > 0 || patterns.length > 0 || additional !== undefined);
-  if (marks) out += `const m = ${ev} !== null && ${ev}.props !== true ? ${ev}.props : null;\n`;
-  const mark = (key: string) => (marks ? `if (m !== null) m.add(${key}); ` : "");
+  // Annotations (2020-12 core 10.3.2): the names these keywords evaluate, valid or not (as the closures mark them); code/annotations.ts.
+  if (ev !== null && additional !== undefined) out += `if (${ev} !== null) ${ev}.p = true;\n`;
+  else if (ev !== null && (properties.length > 0 || patterns.length > 0)) {
+    const matchers = [...(properties.length > 0 ? [emitter.extern(new Set(properties.map(([name]) => name)))] : []), ...patterns.map((x) => x.regex)];
+    out += `if (${ev} !== null) { ${matchers.map((m) => `markNames(${ev}, ${m});`).join(" ")} }\n`;
+  }
   for (const [name, schema] of properties) {
     const key = text(name);
     const present = name in Object.prototype ? ` && own(v, ${key})` : "";
-    out += `{ const x = v[${key}]; if (x !== undefined${present}) { ${mark(key)}if (!${sub(emitter.child(at, schema, "properties", name), "x", `p + ${text(`/${escapePointerToken(name)}`)}`)}) ${failed} } }\n`;
+    out += `{ const x = v[${key}]; if (x !== undefined${present}) { if (!${sub(emitter.child(at, schema, "properties", name), "x", `p + ${text(`/${escapePointerToken(name)}`)}`)}) ${failed} } }\n`;
   }
   if (patterns.length > 0 || additional) {
     const known = emitter.extern(new Set(properties.map(([name]) => name)));
     const path = mode.issues ? `p + "/" + escapePointerToken(k)` : "";
-    const matches = patterns.map(({ regex, at: pattern }) => `if (${regex}.test(k)) { n = true; ${mark("k")}if (!${sub(pattern, "v[k]", path)}) ${failed} }\n`).join("");
+    const matches = patterns.map(({ regex, at: pattern }) => `if (${regex}.test(k)) { n = true; if (!${sub(pattern, "v[k]", path)}) ${failed} }\n`).join("");
     const rest = !additional
       ? ""
       : s.additionalProperties === false
-        ? `if (!n) { ${mark("k")}${fail("additionalProperties", text("must NOT have additional properties"), { path })} }\n`
-        : `if (!n) { ${mark("k")}if (!${sub(additional, "v[k]", path)}) ${failed} }\n`;
+        ? `if (!n) { ${fail("additionalProperties", text("must NOT have additional properties"), { path })} }\n`
+        : `if (!n) { if (!${sub(additional, "v[k]", path)}) ${failed} }\n`;
     out += `for (const k in v) {\nlet n = ${known}.has(k);\n${matches}${rest}}\n`;
   }
   return out ? `if (${TYPE_TESTS.object}) {\n${out}}\n` : "";
@@ -188,9 +191,9 @@ export function array({ at, s, dialect, mode, emitter }: Node): string {
   const item = (k: number | string) => (mode.issues ? (typeof k === "number" ? `p + ${text(`/${k}`)}` : `p + "/" + ${k}`) : "");
   out += prefix.map((schema, k) => `if (v.length > ${k} && !${sub(emitter.child(at, schema, prefixKeyword, k), `v[${k}]`, item(k))}) ${failed}\n`).join("");
   // Annotations (2020-12 core 10.3.1): how many items the positional schemas and the rest evaluated.
-  if (ev !== null && (prefix.length > 0 || rest)) out += `if (${ev} !== null) ${ev}.items = Math.max(${ev}.items, Math.min(${prefix.length}, v.length));\n`;
+  if (ev !== null && (prefix.length > 0 || rest)) out += `if (${ev} !== null) ${ev}.n = Math.max(${ev}.n, Math.min(${prefix.length}, v.length));\n`;
   if (rest) {
-    const evaluated = ev !== null ? `if (${ev} !== null) ${ev}.items = v.length; ` : "";
+    const evaluated = ev !== null ? `if (${ev} !== null) ${ev}.n = v.length; ` : "";
     const check =
       rest.schema === false
         ? fail(rest.keyword, text(`must NOT have more than ${prefix.length} items`))
@@ -202,10 +205,10 @@ export function array({ at, s, dialect, mode, emitter }: Node): string {
     const min = counted && typeof s.minContains === "number" ? s.minContains : 1;
     const max = counted && typeof s.maxContains === "number" ? s.maxContains : Infinity;
     const check = emitter.id(emitter.child(at, s.contains, "contains"));
-    const mark = ev !== null ? `const m = ${ev} !== null && ${ev}.itemSet !== true ? ${ev}.itemSet : null; ` : "";
+    const mark = ev !== null ? `const m = ${ev} !== null && ${ev}.s !== true; ` : "";
     // Past maxContains the count is decided, unless every match is an annotation (as the closures count, so the issue is theirs).
     const stop = max === Infinity ? "" : ` if (c > ${max}) break;`;
-    const found = ev !== null ? `{ c++; if (m !== null) m.add(j);${stop && ` else${stop}`} }` : `{ c++;${stop} }`;
+    const found = ev !== null ? `{ c++; if (m) markItem(${ev}, j);${stop && ` else${stop}`} }` : `{ c++;${stop} }`;
     const few = min === 1 ? fail("contains", text("must contain at least 1 valid item(s)")) : fail("minContains", text(`must contain at least ${min} valid item(s)`));
     const many = max === Infinity ? "" : ` else if (c > ${max}) ${fail("maxContains", text(`must contain at most ${max} valid item(s)`))}`;
     out += `{ ${mark}let c = 0; for (let j = 0; j < v.length; j++) if (f${check}(v[j])) ${found} if (c < ${min}) ${few}${many} }\n`;
@@ -213,32 +216,84 @@ export function array({ at, s, dialect, mode, emitter }: Node): string {
   return out ? `if (Array.isArray(v)) {\n${out}}\n` : "";
 }
 
+/** What the keywords of a node evaluate, when known before any value is (`evaluation`). */
+export interface Evaluation {
+  readonly names: ReadonlySet<string>;
+  readonly patterns: readonly string[];
+  readonly allNames: boolean;
+  readonly items: number;
+  readonly allItems: boolean;
+}
+
 /**
  * unevaluatedProperties, unevaluatedItems (2020-12 core 11.2, 11.3): after every other keyword
- * of the node filled `u` with what it evaluated, the rest of the object's properties or the
- * array's items. As in the closures: the annotations of the properties check count for the items
- * check only when it passed, and `e` gets this node's annotations only when the node passed.
+ * of the node, the rest of the object's properties or of the array's items. Evaluated: by
+ * `fixed`, known at compile time; else as the keywords filled `u` at run time. As in the
+ * closures: the annotations of the properties check count for the items check only when it
+ * passed, and `e` gets this node's annotations only when the node passed.
  */
-export function unevaluated({ at, s, mode, emitter }: Node): string {
+export function unevaluated({ at, s, mode, emitter }: Node, fixed?: Evaluation): string {
   const { fail, failed, sub } = mode;
+  const both = own(s, "unevaluatedProperties") && own(s, "unevaluatedItems");
   let out = "";
-  if (own(s, "unevaluatedProperties")) {
+  // `true` refuses nothing: only its annotation counts.
+  if (own(s, "unevaluatedProperties") && s.unevaluatedProperties !== true && !fixed?.allNames) {
     const path = `p + "/" + escapePointerToken(k)`;
     const check =
       s.unevaluatedProperties === false
         ? fail("unevaluatedProperties", text("must NOT have unevaluated properties"), { path })
         : `if (!${sub(emitter.child(at, s.unevaluatedProperties, "unevaluatedProperties"), "v[k]", path)}) ${failed}`;
-    out += `if (${TYPE_TESTS.object}) {\nfor (const k of Object.keys(v)) if (u.props !== true && !u.props.has(k)) ${check}\nu.props = true;\n}\n`;
-    if (own(s, "unevaluatedItems")) out += "if (!ok) u = fresh();\n";
+    const known = fixed ? [...(fixed.names.size > 0 ? [`${emitter.extern(fixed.names)}.has(k)`] : []), ...fixed.patterns.map((source) => `${emitter.extern(emitter.context.pattern(source))}.test(k)`)] : [];
+    const unknown = !fixed ? "!seenName(u, k)" : known.length > 0 ? `!(${known.join(" || ")})` : "true";
+    // for-in: the order of Object.keys on JSON objects, without the array.
+    out += `if (${TYPE_TESTS.object}) for (const k in v) if (${unknown}) ${check}\n`;
   }
-  if (own(s, "unevaluatedItems")) {
+  if (own(s, "unevaluatedProperties") && !fixed) out += `if (${TYPE_TESTS.object}) u.p = true;\n`;
+  if (both && !fixed) out += "if (!ok) u = fresh();\n";
+  if (own(s, "unevaluatedItems") && s.unevaluatedItems !== true && !(fixed?.allItems && !both)) {
     const path = `p + "/" + j`;
     // The first unevaluated item refused ends the check (one issue), as in the closures.
-    const check =
-      s.unevaluatedItems === false
-        ? `{ if (i !== null) i.push({ path: ${path}, schemaPath: ${text(`${at.location}/unevaluatedItems`)}, keyword: "unevaluatedItems", message: "must NOT have unevaluated items" }); return false; }`
-        : `if (!${sub(emitter.child(at, s.unevaluatedItems, "unevaluatedItems"), "v[j]", path)}) ${failed}`;
-    out += `if (Array.isArray(v)) {\nfor (let j = u.items; j < v.length; j++) if (u.itemSet !== true && !u.itemSet.has(j)) ${check}\nu.items = v.length;\nu.itemSet = true;\n}\n`;
+    const refuse = mode.issues ? `{ if (i !== null) i.push({ path: ${path}, schemaPath: ${text(`${at.location}/unevaluatedItems`)}, keyword: "unevaluatedItems", message: "must NOT have unevaluated items" }); return false; }` : "return false;";
+    const check = s.unevaluatedItems === false ? refuse : `if (!${sub(emitter.child(at, s.unevaluatedItems, "unevaluatedItems"), "v[j]", path)}) ${failed}`;
+    const count = fixed?.allItems ? "v.length" : String(fixed?.items);
+    const first = !fixed ? "u.n" : both ? `(ok ? ${count} : 0)` : count;
+    out += `if (Array.isArray(v)) for (let j = ${first}; j < v.length; j++) ${fixed ? "" : "if (!seenItem(u, j)) "}${check}\n`;
   }
-  return `${out}if (ok && e !== null) merge(e, u);\n`;
+  if (own(s, "unevaluatedItems") && !fixed) out += "if (Array.isArray(v)) { u.n = v.length; u.s = true; }\n";
+  return fixed ? out : `${out}if (ok && e !== null) merge(e, u);\n`;
+}
+
+/**
+ * What a node's keywords evaluate (2020-12 core 11.2), where no value changes it: its own and its
+ * `allOf` and `$ref` sub-schemas' `properties`, `patternProperties`, `additionalProperties`,
+ * `prefixItems`, `items`. Undefined where a keyword evaluates by the value (anyOf, oneOf, if,
+ * dependentSchemas, contains, a nested unevaluated*) or a reference cycles.
+ */
+export function evaluation(index: SchemaIndex, root: Located): Evaluation | undefined {
+  const names = new Set<string>();
+  const patterns: string[] = [];
+  let allNames = false;
+  let items = 0;
+  let allItems = false;
+  const seen = new Set<unknown>();
+  const visit = (at: Located, top: boolean): boolean => {
+    const s = at.schema;
+    if (!isObject(s)) return true;
+    if (seen.has(s)) return false;
+    seen.add(s);
+    const dialect = dialectOfSchema(s) ?? at.dialect;
+    if (typeof s.$ref === "string" && !visit(index.resolve(s.$ref, at.base)!, false)) return false;
+    if (typeof s.$ref === "string" && dialect === "draft-07") return true;
+    if (["anyOf", "oneOf", "if", "contains"].some((k) => own(s, k))) return false;
+    if (dialect === "2020-12" && (own(s, "dependentSchemas") || (!top && (own(s, "unevaluatedProperties") || own(s, "unevaluatedItems"))))) return false;
+    if (dialect === "draft-07" && isObject(s.dependencies) && Object.values(s.dependencies).some((d) => !Array.isArray(d))) return false;
+    if (isObject(s.properties)) for (const name of Object.keys(s.properties)) names.add(name);
+    if (isObject(s.patternProperties)) patterns.push(...Object.keys(s.patternProperties));
+    if (own(s, "additionalProperties")) allNames = true;
+    const prefix = dialect === "2020-12" ? s.prefixItems : s.items;
+    if (Array.isArray(prefix)) items = Math.max(items, prefix.length);
+    if (dialect === "2020-12" ? own(s, "items") : Array.isArray(s.items) ? own(s, "additionalItems") : own(s, "items")) allItems = true;
+    return !Array.isArray(s.allOf) || s.allOf.every((branch, n) => visit(index.child(at, branch, "allOf", n), false));
+  };
+  return visit(root, true) ? { names, patterns, allNames, items, allItems } : undefined;
 }

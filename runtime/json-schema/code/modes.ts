@@ -38,7 +38,7 @@ export interface Mode {
   fail(keyword: string, message: string, where?: Where): string;
   /** The statement after a sub-schema failed (its issues already pushed). */
   readonly failed: string;
-  /** A sub-schema on another value (a property, an item), at JavaScript path `path`: an expression, true when valid. */
+  /** A sub-schema on another value (a property, an item), at JavaScript path `path`: an expression, true when valid (the path is built only when it is not). */
   sub(at: Located, value: string, path: string): string;
   /** A sub-schema on `v` itself (allOf, $ref, then...), its annotations into `ev`. */
   inPlace(at: Located): string;
@@ -91,10 +91,7 @@ export function issueMode(emitter: Emit, location: string, ev: string | null): M
     },
     failed: `{ ${bail}ok = false; }`,
     sub: (at, value, path) => (tracking ? `(${f(at)}(${value}) || (i !== null && ${g(at)}(${value}, ${path}, i, null)))` : `(${f(at)}(${value}) || ${g(at)}(${value}, ${path}, i))`),
-    inPlace: (at) => {
-      if (!tracking) return `(${f(at)}(v) || ${g(at)}(v, p, i))`;
-      if (ev === "u") return `${g(at)}(v, p, i, u)`;
-      return `(e !== null ? ${g(at)}(v, p, i, e) : (${f(at)}(v) || (i !== null && ${g(at)}(v, p, i, null))))`;
-    },
+    // The path stays `p`: g at once costs a valid sub-schema no more than f, and a failing one half.
+    inPlace: (at) => (tracking ? `${g(at)}(v, p, i, ${ev ?? "e"})` : `${g(at)}(v, p, i)`),
   };
 }
