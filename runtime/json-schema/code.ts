@@ -8,11 +8,13 @@ import { escapePointerToken } from "./uri.js";
 
 /**
  * Code mode of the compiler (compile.ts): a whole schema document as JavaScript source, two
- * functions per schema node (code/emitter.ts: the boolean check, and the check that collects the
- * issues the closures collect, word for word and in their order), compiled once with
- * `new Function`. Each compiled schema gets functions of its own, so V8 specialises them to it,
- * where the closures of compile.ts are shared by every schema. `unevaluatedProperties` and
- * `unevaluatedItems` are generated too, with annotations tracked only in documents using them.
+ * functions per schema node (code/modes.ts: the boolean check, and the check that collects the
+ * issues the closures collect, word for word and in their order; code/keywords.ts writes the
+ * keywords, code/emitter.ts walks the nodes), compiled once with `new Function`. Each compiled
+ * schema gets functions of its own, so V8 specialises them to it, where the closures of
+ * compile.ts are shared by every schema. `unevaluatedProperties` and `unevaluatedItems` are
+ * generated too, with annotations (code/annotations.ts) only in documents using them, and none
+ * where what a node evaluates is known at compile time.
  *
  * Nothing is left to closures inside a document; compile.ts keeps two kinds of document in
  * closure mode: those reaching a `$dynamicRef`, whose target depends on the dynamic scope (the
