@@ -1,13 +1,14 @@
 import { hasUniqueItems, isMultipleOf, jsonEqual, stringLength } from "../support/validation.js";
-import { compileCheck, emitCheck } from "./code.js";
+import { compileCheck, emitCheck, type CodeCheck } from "./code.js";
 import { FORMATS } from "./formats.js";
 import { SchemaIndex, dialectOfSchema, type Dialect, type Located } from "./index.js";
+import type { SchemaIssue } from "./issue.js";
 import { escapePointerToken, resolveUri, withoutFragment } from "./uri.js";
 
 /**
  * A JSON Schema compiler (draft-07 and 2020-12, every keyword of both) to closures: no code is
  * generated from strings, so it runs where `new Function` is forbidden (Workers); code.ts adds a
- * code mode for the boolean check where it is allowed. Each schema
+ * code mode, both checks as JavaScript, where it is allowed. Each schema
  * node becomes one function; keywords become closures over their compiled sub-schemas.
  *
  * Annotations (`unevaluatedProperties`, `unevaluatedItems`) are tracked only in documents that
@@ -15,14 +16,7 @@ import { escapePointerToken, resolveUri, withoutFragment } from "./uri.js";
  * by the in-place applicators whose sub-schema passed (2020-12 core section 11.2).
  */
 
-export interface SchemaIssue {
-  /** JSON Pointer into the value; "" is the value itself. */
-  readonly path: string;
-  /** Where the failed keyword is: a JSON Pointer fragment into the schema document (`#/properties/a/type`). */
-  readonly schemaPath: string;
-  readonly keyword: string;
-  readonly message: string;
-}
+export type { SchemaIssue };
 
 export interface CompileOptions {
   /** The dialect of a schema whose `$schema` names none. Default 2020-12. */
@@ -32,7 +26,7 @@ export interface CompileOptions {
   /** "annotation" (default): `format` checks nothing; "assert": the formats of formats.ts are checked, others stay annotations. */
   readonly formats?: "annotation" | "assert";
   /**
-   * "closures" (default): no code generation. "code": the boolean check is also emitted as
+   * "closures" (default): no code generation. "code": `is` and `check` are emitted as
    * JavaScript and compiled with `new Function` (code.ts; closures where that throws an
    * EvalError), except in documents with `$dynamicRef` or without the validation vocabulary.
    */
@@ -40,7 +34,7 @@ export interface CompileOptions {
 }
 
 export interface CompiledValidator {
-  /** How `is` runs: generated code, or closures (asked for, or code mode unavailable for this document or platform). */
+  /** How `is` and `check` run: generated code, or closures (asked for, or code mode unavailable for this document or platform). */
   readonly mode: "code" | "closures";
   is(value: unknown): boolean;
   check(value: unknown): SchemaIssue[];
@@ -118,12 +112,13 @@ export function compileSchema(schema: unknown, options: CompileOptions = {}): Co
   // Code mode keeps no dynamic scope: not for documents that reach a $dynamicRef.
   const code = options.mode === "code" && !compiler.readsDynamicScope && compiler.validation;
   const closures = (value: unknown) => validate(value, "", null, tracking ? fresh() : null, start);
-  const fast = code ? generated(root, index, compiler, options.formats === "assert") : undefined;
+  const generated = code ? generate(root, index, tracking, options.formats === "assert") : undefined;
+  if (generated) return { mode: "code", ...generated };
   // `check` is for values with issues: the root's boolean check would only fail first.
   const collect = FAST.get(validate)?.general ?? validate;
   return {
-    mode: fast ? "code" : "closures",
-    is: fast ?? closures,
+    mode: "closures",
+    is: closures,
     check: (value) => {
       const issues: SchemaIssue[] = [];
       collect(value, "", issues, tracking ? fresh() : null, start);
@@ -132,25 +127,15 @@ export function compileSchema(schema: unknown, options: CompileOptions = {}): Co
   };
 }
 
-/**
- * The boolean check in code mode; undefined where the platform refuses `new Function` (an
- * EvalError, as under a CSP). The nodes with a boolean fast path in closures take the generated
- * function instead, so that collecting issues checks the valid parts of a value with it too.
- */
-function generated(root: Located, index: SchemaIndex, compiler: Compiler, assertFormats: boolean): ((value: unknown) => boolean) | undefined {
-  const emitted = emitCheck(root, { index, assertFormats, closure: (at) => compiler.node(at), pattern: (source) => pattern(source, "") });
-  let functions: Readonly<Record<string, (value: unknown) => boolean>>;
+/** Both checks in code mode; undefined where the platform refuses `new Function` (an EvalError, as under a CSP). */
+function generate(root: Located, index: SchemaIndex, tracking: boolean, assertFormats: boolean): CodeCheck | undefined {
+  const emitted = emitCheck(root, { index, assertFormats, tracking, pattern: (source) => pattern(source, "") });
   try {
-    functions = compileCheck(emitted);
+    return compileCheck(emitted);
   } catch (error) {
     if (error instanceof EvalError) return undefined;
     throw error;
   }
-  for (const [key, name] of emitted.nodes) {
-    const slot = FAST.get(compiler.compiledFor(key)!);
-    if (slot) slot.fast = functions[name]!;
-  }
-  return functions.f0!;
 }
 
 const VALIDATION_VOCABULARY = "https://json-schema.org/draft/2020-12/vocab/validation";
@@ -192,11 +177,6 @@ class Compiler {
   /** Resolves every reference found while compiling: an unresolvable one is an error now, not at the first call. */
   finish(): void {
     while (this.pending.length > 0) this.pending.pop()!();
-  }
-
-  /** The validator compiled for a node, by its schema (as `node` keys it). */
-  compiledFor(key: unknown): Validate | undefined {
-    return this.compiled.get(key);
   }
 
   node(at: Located): Validate {
@@ -845,7 +825,7 @@ function fastPath(general: Validate, annotates: boolean, fast: FastCheck): Valid
 }
 
 type FastCheck = (value: unknown, scope: Scope | null) => boolean;
-/** The boolean check and the issue-collecting closures of each node that has both (code mode replaces the first). */
+/** The boolean check and the issue-collecting closures of each node that has both. */
 const FAST = new WeakMap<Validate, { fast: FastCheck; general: Validate }>();
 
 const TYPES = new Set(["object", "array", "string", "number", "integer", "boolean", "null"]);

@@ -35,7 +35,14 @@ export type CompiledToolValidators = Readonly<Record<string, { readonly input: C
 /** The compiled validator, if it was compiled from exactly `schema` (same JSON, key order aside). */
 export function precompiled(compiled: CompiledSchema | undefined, schema: unknown): SchemaValidator | undefined {
   if (compiled === undefined || canonicalJson(compiled.schema) !== canonicalJson(schema)) return undefined;
-  return (value) => (compiled.is(value) ? undefined : compiled.check(value).map((issue) => `${issue.path || "(root)"}: ${issue.message}`).join("; "));
+  return (value) => (compiled.is(value) ? undefined : describeIssues(compiled.check(value)));
+}
+
+/** "/location: must be string; (root): must have required property 'city'": a loop, no array of lines to join (an invalid value's main cost once its check is generated). */
+function describeIssues(issues: readonly { readonly path: string; readonly message: string }[]): string {
+  let out = "";
+  for (let k = 0; k < issues.length; k++) out += `${k === 0 ? "" : "; "}${issues[k]!.path || "(root)"}: ${issues[k]!.message}`;
+  return out;
 }
 
 
@@ -149,13 +156,15 @@ function ajvEngine(draft07: AjvModule07, draft2020: AjvModule2020, logger: Logge
 function interpreterEngine(options: SchemaOptions, code: boolean): Engine {
   return (schema) => {
     const validator = compileSchema(schema, { dialect: dialectOf(schema), ...options, mode: code ? "code" : "closures" });
-    return (value) => (validator.is(value) ? undefined : validator.check(value).map((issue) => `${issue.path || "(root)"}: ${issue.message}`).join("; "));
+    return (value) => (validator.is(value) ? undefined : describeIssues(validator.check(value)));
   };
 }
 
 /** "/location: must be string; /priority: must be one of \"low\", \"high\"; (root): must have required property 'city'". */
 function describeErrors(errors: readonly ErrorObject[] | null | undefined): string {
-  return (errors ?? []).map((e) => `${e.instancePath || "(root)"}: ${describeError(e)}`).join("; ");
+  let out = "";
+  for (let k = 0; k < (errors?.length ?? 0); k++) out += `${k === 0 ? "" : "; "}${errors![k]!.instancePath || "(root)"}: ${describeError(errors![k]!)}`;
+  return out;
 }
 
 /** ajv's message, with the allowed values where it only says that there are some. */
