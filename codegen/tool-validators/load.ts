@@ -6,7 +6,7 @@ import { DEFAULT_BASE } from "../../runtime/json-schema/uri.js";
 import type { Schema } from "../load/schema.js";
 import { DEFINITIONS_KEY, dialectNamed, dialectOf } from "../../runtime/shared/dialect.js";
 import { pascal } from "../scaffold/manifest.js";
-import { JSON_SCHEMA_KEYWORDS, unknownKeywordMessage } from "../keywords.js";
+import { JSON_SCHEMA_KEYWORDS, unknownKeywordMessage } from "../keywords/vocabulary.js";
 
 /**
  * The JSON Schemas of a server's tools (`inputSchema`, `outputSchema` of each entry in

@@ -1,0 +1,22 @@
+import type { Schema } from "../load/schema.js";
+import { compare, literal, text } from "./expr.js";
+import type { Comparison, Expr, GuardType } from "./ir.js";
+import { at, type Keyword } from "./keyword.js";
+
+/** A keyword that bounds a measure of the subject (its value, length, size) by a number in the schema. */
+export function bound(
+  name: keyof Schema & string,
+  about: GuardType,
+  measure: Expr,
+  op: Comparison,
+  message: (limit: number) => string,
+): Keyword {
+  return {
+    about,
+    lower(s) {
+      const limit = s[name];
+      if (typeof limit !== "number") return [];
+      return [{ kind: "assert", keyword: name, schemaPath: at(s, name), valid: compare(measure, op, literal(limit)), message: text(message(limit)), then: [] }];
+    },
+  };
+}

@@ -1,0 +1,11 @@
+import { call, SUBJECT, text } from "./expr.js";
+import { at, type Keyword } from "./keyword.js";
+
+/** `pattern`: an ECMAScript regular expression with the u flag, unanchored, as ajv compiles it; one module-level RegExp per pattern. */
+export const pattern: Keyword = {
+  about: "string",
+  lower: (s, ctx) =>
+    s.pattern === undefined
+      ? []
+      : [{ kind: "assert", keyword: "pattern", schemaPath: at(s, "pattern"), valid: call(`${ctx.pattern(s.pattern)}.test`, SUBJECT), message: text(`must match pattern ${JSON.stringify(s.pattern)}`), then: [] }],
+};

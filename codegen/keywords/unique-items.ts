@@ -1,0 +1,11 @@
+import { call, SUBJECT, text } from "./expr.js";
+import { at, type Keyword } from "./keyword.js";
+
+/** `uniqueItems: true`: no two elements are deep-equal (generated/validation.ts hasUniqueItems). */
+export const uniqueItems: Keyword = {
+  about: "array",
+  lower: (s) =>
+    s.uniqueItems
+      ? [{ kind: "assert", keyword: "uniqueItems", schemaPath: at(s, "uniqueItems"), valid: call("hasUniqueItems", SUBJECT), message: text("must NOT have duplicate items"), then: [] }]
+      : [],
+};
