@@ -1,7 +1,7 @@
 import type { JsonPrimitive, Schema } from "../load/schema.js";
 import { text } from "./expr.js";
 import type { AnyOfNode, Branch } from "./ir.js";
-import { at, type Keyword, type LowerContext } from "./keyword.js";
+import { at, schemasIn, type Keyword, type LowerContext } from "./keyword.js";
 
 /**
  * `anyOf`. When no branch matches, an issue collector reports the branch the value evidently
@@ -9,6 +9,8 @@ import { at, type Keyword, type LowerContext } from "./keyword.js";
  * `method: "tools/call"`), else one issue naming the branches.
  */
 export const anyOf: Keyword = {
+  reads: { anyOf: schemasIn("anyOf", "anyOf") },
+  children: (s) => s.anyOf ?? [],
   lower(s, ctx) {
     if (!s.anyOf) return [];
     const branches = s.anyOf.map((schema): Branch => ({ pointer: schema.pointer, body: ctx.lower(schema) }));

@@ -1,17 +1,19 @@
 import type { Schema } from "../load/schema.js";
 import { compare, literal, text } from "./expr.js";
 import type { Comparison, Expr, GuardType } from "./ir.js";
-import { at, type Keyword } from "./keyword.js";
+import { at, type Keyword, type Rule } from "./keyword.js";
 
-/** A keyword that bounds a measure of the subject (its value, length, size) by a number in the schema. */
+/** A keyword that bounds a measure of the subject (its value, length, size) by a number in the schema, read by `rule`. */
 export function bound(
   name: keyof Schema & string,
   about: GuardType,
   measure: Expr,
   op: Comparison,
   message: (limit: number) => string,
+  rule: Rule,
 ): Keyword {
   return {
+    reads: { [name]: rule },
     about,
     lower(s) {
       const limit = s[name];

@@ -1,9 +1,11 @@
 import { matches, not, or, text } from "./expr.js";
 import type { Node } from "./ir.js";
-import { at, type Keyword } from "./keyword.js";
+import { at, inTools, schemaIn, type Keyword } from "./keyword.js";
 
 /** `if` / `then` / `else`: a value that passes `if` must pass `then`, one that fails it must pass `else`; each alone does nothing. */
 export const conditional: Keyword = {
+  reads: { if: inTools(schemaIn("if")), then: inTools(schemaIn("then")), else: inTools(schemaIn("else")) },
+  children: (s) => [s.if, s.then, s.else],
   lower(s, ctx) {
     if (s.if === undefined || (s.then === undefined && s.else === undefined)) return [];
     const test = matches({ pointer: s.if.pointer, body: ctx.lower(s.if) });

@@ -1,9 +1,11 @@
 import { call, compare, literal, SUBJECT, test, text } from "./expr.js";
 import type { Node } from "./ir.js";
-import { at, type Keyword } from "./keyword.js";
+import { at, countIn, inTools, only, schemaIn, type Keyword } from "./keyword.js";
 
 /** `contains`, with `minContains` (default 1) and `maxContains`: how many elements match the schema. */
 export const contains: Keyword = {
+  reads: { contains: inTools(schemaIn("contains")), minContains: only("2020-12", countIn("minContains", "minContains")), maxContains: only("2020-12", countIn("maxContains", "maxContains")) },
+  children: (s) => [s.contains],
   about: "array",
   lower(s, ctx) {
     if (!s.contains) return [];

@@ -1,4 +1,4 @@
-import type { Format } from "../load/schema.js";
+import { FORMATS, type Format } from "../load/schema.js";
 import { call, SUBJECT, text } from "./expr.js";
 import { at, type Keyword } from "./keyword.js";
 
@@ -19,6 +19,14 @@ export const FORMAT_CHECKS: Readonly<Record<Format, string>> = {
 
 /** `format`, an assertion for the formats the loader accepts. */
 export const format: Keyword = {
+  reads: {
+    format(value, at, read) {
+      // Tool schemas: an annotation (2020-12's default) unless the user asked for assertion.
+      if (read.tool && typeof value === "string" && (!read.assertFormats || !FORMATS.has(value))) return { annotatedFormat: value };
+      if (typeof value !== "string" || !FORMATS.has(value)) read.fail(at, `unsupported format ${JSON.stringify(value)} (supported: ${[...FORMATS].join(", ")})`);
+      return { format: value as Format };
+    },
+  },
   about: "string",
   lower: (s) =>
     s.format === undefined

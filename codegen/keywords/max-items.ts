@@ -1,8 +1,9 @@
 import { compare, literal, member, SUBJECT, text } from "./expr.js";
-import { at, type Keyword } from "./keyword.js";
+import { at, countIn, type Keyword } from "./keyword.js";
 
 /** `maxItems`. */
 export const maxItems: Keyword = {
+  reads: { maxItems: countIn("maxItems", "maxItems") },
   about: "array",
   lower: (s) =>
     s.maxItems === undefined

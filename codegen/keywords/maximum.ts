@@ -1,8 +1,9 @@
 import { compare, literal, SUBJECT, text } from "./expr.js";
-import { at, type Keyword } from "./keyword.js";
+import { at, numberIn, type Keyword } from "./keyword.js";
 
 /** `maximum` (inclusive). */
 export const maximum: Keyword = {
+  reads: { maximum: numberIn("maximum", "maximum must be a number") },
   about: "number",
   lower: (s) =>
     s.maximum === undefined

@@ -1,8 +1,9 @@
 import { compare, literal, SUBJECT, text } from "./expr.js";
-import { at, type Keyword } from "./keyword.js";
+import { at, numberIn, type Keyword } from "./keyword.js";
 
 /** `minimum` (inclusive). */
 export const minimum: Keyword = {
+  reads: { minimum: numberIn("minimum", "minimum must be a number") },
   about: "number",
   lower: (s) =>
     s.minimum === undefined

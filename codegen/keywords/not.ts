@@ -1,8 +1,10 @@
 import { matches, not as negation, text } from "./expr.js";
-import { at, type Keyword } from "./keyword.js";
+import { at, inTools, schemaIn, type Keyword } from "./keyword.js";
 
 /** `not`: the sub-schema must fail. */
 export const not: Keyword = {
+  reads: { not: inTools(schemaIn("not")) },
+  children: (s) => [s.not],
   lower: (s, ctx) =>
     s.not === undefined
       ? []

@@ -1,8 +1,10 @@
 import { compare, literal, matches, text } from "./expr.js";
-import { at, type Keyword } from "./keyword.js";
+import { at, inTools, schemasIn, type Keyword } from "./keyword.js";
 
 /** `oneOf`: exactly one branch passes (every branch is tried, as the keyword requires). */
 export const oneOf: Keyword = {
+  reads: { oneOf: inTools(schemasIn("oneOf", "oneOf")) },
+  children: (s) => s.oneOf ?? [],
   lower(s, ctx) {
     if (!s.oneOf) return [];
     const branches = s.oneOf.map((branch) => matches({ pointer: branch.pointer, body: ctx.lower(branch) }));

@@ -1,10 +1,18 @@
-import type { Schema } from "../load/schema.js";
+import { childPointer } from "../load/pointer.js";
+import type { Property, Schema } from "../load/schema.js";
 import { text } from "./expr.js";
 import type { Failure, Node } from "./ir.js";
-import { at, type Keyword } from "./keyword.js";
+import { at, isPlainObject, type Keyword } from "./keyword.js";
 
 /** `properties`, with the `required` ones among them (a missing one is reported at the object). */
 export const properties: Keyword = {
+  reads: {
+    properties(value, at, read) {
+      if (!isPlainObject(value)) read.fail(at, "properties must be an object");
+      return { properties: Object.entries(value as Record<string, unknown>).map(([name, schema]): Property => ({ name, schema: read.child(schema, childPointer(at, name)) })) };
+    },
+  },
+  children: (s) => (s.properties ?? []).map((p) => p.schema),
   about: "object",
   lower(s, ctx) {
     const nodes: Node[] = [];

@@ -1,8 +1,18 @@
 import { call, SUBJECT, test, text } from "./expr.js";
-import { at, type Keyword } from "./keyword.js";
+import { at, isPlainObject, type Keyword } from "./keyword.js";
 
 /** `propertyNames`: every property name, a string, matches the schema. */
 export const propertyNames: Keyword = {
+  reads: {
+    propertyNames(value, at, read) {
+      if (read.tool) return { propertyNames: read.child(value, at) };
+      // Every JSON property name is a string: `{ type: "string" }` constrains nothing (zod's z.record writes it).
+      if (!isPlainObject(value) || Object.keys(value).length !== 1 || value.type !== "string")
+        read.fail(at, `only propertyNames { "type": "string" } (no constraint) is supported, found ${JSON.stringify(value)}`);
+      return {};
+    },
+  },
+  children: (s) => [s.propertyNames],
   about: "object",
   lower(s, ctx) {
     if (!s.propertyNames) return [];

@@ -1,14 +1,25 @@
-import type { JsonPrimitive, JsonType, Schema } from "../load/schema.js";
+import { JSON_TYPES, type JsonPrimitive, type JsonType, type Schema } from "../load/schema.js";
 import { call, concat, SUBJECT, text, typeTest } from "./expr.js";
 import type { Node } from "./ir.js";
-import { at } from "./keyword.js";
+import { at, type Keyword } from "./keyword.js";
 
 /**
  * `type`: the gate in front of every other keyword of the node (`rest`), which then may assume
  * the type. A `const` or `enum` whose values all have the type makes the gate redundant for a
  * boolean check (`implied`); an issue collector still reports the type first.
  */
-export function typeGate(s: Schema, rest: Node[]): Node[] {
+export const type: Keyword = {
+  reads: {
+    type(value, at, read) {
+      const types = typeof value === "string" ? [value] : value;
+      if (!Array.isArray(types) || types.length === 0 || !types.every((t) => JSON_TYPES.has(t))) read.fail(at, `unsupported type ${JSON.stringify(value)}`);
+      return { type: types as JsonType[] };
+    },
+  },
+  gate: typeGate,
+};
+
+function typeGate(s: Schema, rest: Node[]): Node[] {
   if (!s.type) return rest;
   const values = s.const !== undefined ? [s.const] : s.enum;
   return [

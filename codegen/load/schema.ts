@@ -34,7 +34,7 @@ export interface Schema {
   readonly format?: Format;
   readonly anyOf?: readonly Schema[];
   readonly allOf?: readonly Schema[];
-  // Read only in tool schemas (codegen/tool-validators): the MCP schemas use none of these.
+  // Read only in tool schemas (codegen/tool-validators): the MCP schemas use none of these (their rules are `inTools`).
   readonly oneOf?: readonly Schema[];
   readonly not?: Schema;
   readonly if?: Schema;
@@ -77,22 +77,6 @@ export interface Schema {
   readonly anyObject?: true;
 }
 
-/** Keywords with no effect on validation or types; accepted and ignored. */
-export const ANNOTATION_KEYWORDS = new Set([
-  "description",
-  "title",
-  "$comment",
-  "default",
-  "examples",
-  "deprecated",
-  "readOnly",
-  "writeOnly",
-  // Annotations in both dialects (2020-12 validation section 8; draft-07 section 8 lets validators skip them).
-  "contentMediaType",
-  "contentEncoding",
-  "contentSchema",
-]);
-
 export const JSON_TYPES: ReadonlySet<string> = new Set<JsonType>([
   "object",
   "array",
@@ -101,13 +85,6 @@ export const JSON_TYPES: ReadonlySet<string> = new Set<JsonType>([
   "integer",
   "boolean",
   "null",
-]);
-
-/** Keywords read in tool schemas only (`generate --tools`), beside those of the MCP schemas. */
-export const TOOL_KEYWORDS: ReadonlySet<string> = new Set([
-  "oneOf", "not", "if", "then", "else", "pattern", "minLength", "maxLength", "minItems", "uniqueItems",
-  "minProperties", "maxProperties", "exclusiveMinimum", "exclusiveMaximum", "multipleOf", "dependentRequired", "dependentSchemas", "dependencies",
-  "prefixItems", "additionalItems", "contains", "minContains", "maxContains", "patternProperties",
 ]);
 
 export const FORMATS: ReadonlySet<string> = new Set<Format>(["byte", "uri", "uri-template", "email", "date", "date-time", "time", "uuid", "ipv4", "ipv6", "hostname"]);

@@ -7,6 +7,7 @@ import type { Schema } from "../load/schema.js";
 import { DEFINITIONS_KEY, dialectNamed, dialectOf } from "../../runtime/shared/dialect.js";
 import { pascal } from "../scaffold/manifest.js";
 import { JSON_SCHEMA_KEYWORDS, unknownKeywordMessage } from "../keywords/vocabulary.js";
+import { childrenOf } from "../keywords/registry.js";
 
 /**
  * The JSON Schemas of a server's tools (`inputSchema`, `outputSchema` of each entry in
@@ -150,19 +151,7 @@ function loadDocument(
 
 function formatsOf(schema: Schema): { pointer: string; format: string }[] {
   const found = schema.annotatedFormat !== undefined ? [{ pointer: `${schema.pointer}/format`, format: schema.annotatedFormat }] : [];
-  const children = [
-    ...(schema.properties ?? []).map((p) => p.schema),
-    ...[schema.items, schema.not, schema.if, schema.then, schema.else].filter((s): s is Schema => s !== undefined),
-    ...(schema.additionalProperties ? [schema.additionalProperties] : []),
-    ...(schema.anyOf ?? []),
-    ...(schema.allOf ?? []),
-    ...(schema.oneOf ?? []),
-    ...(schema.dependentSchemas ?? []).map((d) => d.schema),
-    ...(schema.prefixItems ?? []),
-    ...(schema.patternProperties ?? []).map((p) => p.schema),
-    ...[schema.contains, schema.propertyNames].filter((s): s is Schema => s !== undefined),
-  ];
-  return [...found, ...children.flatMap(formatsOf)];
+  return [...found, ...childrenOf(schema).flatMap(formatsOf)];
 }
 
 function identifier(name: string): string {

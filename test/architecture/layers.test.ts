@@ -37,7 +37,7 @@ export const LAYERS: readonly (readonly string[])[] = [
   ["codegen/spec/files.ts"],
   ["codegen/format-cache.ts", "codegen/spec/pinned.ts"],
   // The schema node and its pointers; below them the keywords, each reading, normalising and lowering its own.
-  ["codegen/load/schema.ts", "codegen/load/pointer.ts"],
+  ["codegen/load/schema.ts", "codegen/load/pointer.ts", "codegen/load/doc-links.ts"],
   ["codegen/keywords/"],
   ["codegen/load/"],
   ["codegen/model/"],
