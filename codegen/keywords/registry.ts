@@ -35,6 +35,8 @@ import { propertyNames } from "./property-names.js";
 import { ref } from "./ref.js";
 import { required } from "./required.js";
 import { type } from "./type.js";
+import { unevaluatedItems } from "./unevaluated-items.js";
+import { unevaluatedProperties } from "./unevaluated-properties.js";
 import { uniqueItems } from "./unique-items.js";
 
 /**
@@ -48,8 +50,8 @@ export const KEYWORDS: readonly Keyword[] = [
   type,
   constKeyword,
   enumKeyword,
-  ...[properties, required, patternProperties, additionalProperties, propertyNames, minProperties, maxProperties, dependentRequired, dependentSchemas],
-  ...[maxItems, minItems, uniqueItems, prefixItems, items, contains],
+  ...[properties, required, patternProperties, additionalProperties, propertyNames, minProperties, maxProperties, dependentRequired, dependentSchemas, unevaluatedProperties],
+  ...[maxItems, minItems, uniqueItems, prefixItems, items, contains, unevaluatedItems],
   ...[minimum, maximum, exclusiveMinimum, exclusiveMaximum, multipleOf],
   ...[format, pattern, minLength, maxLength],
   ...[anyOf, allOf, oneOf, not, conditional],

@@ -68,6 +68,9 @@ export interface Schema {
   readonly dependentRequired?: readonly { readonly name: string; readonly required: readonly string[]; readonly keyword: string }[];
   /** `dependentSchemas` (2020-12) and the schema form of draft-07's `dependencies`: if the property is present, the object must match. */
   readonly dependentSchemas?: readonly { readonly name: string; readonly schema: Schema; readonly keyword: string }[];
+  /** 2020-12's `unevaluatedProperties` / `unevaluatedItems`: what no other keyword, nor a passing sub-schema applied in place, evaluated. */
+  readonly unevaluatedProperties?: Schema;
+  readonly unevaluatedItems?: Schema;
   /** A format no validator here asserts (`email`, `date-time`...): an annotation, as in the runtime's ajv. */
   readonly annotatedFormat?: string;
   /**
