@@ -1,3 +1,4 @@
+import { dialectNamed } from "../../runtime/shared/dialect.js";
 import { ignored, inTools, type Keyword } from "./keyword.js";
 
 /**
@@ -7,7 +8,12 @@ import { ignored, inTools, type Keyword } from "./keyword.js";
  */
 export const identifiers: Keyword = {
   reads: {
-    $schema: (value, at, read) => (value !== read.declared ? read.fail(at, `a nested $schema must be the document's (${JSON.stringify(read.declared)}), found ${JSON.stringify(value)}`) : {}),
+    $schema(value, at, read) {
+      // A tool schema's root names its dialect; so may the root of a remote it refers to (read in that dialect).
+      if (read.tool ? dialectNamed(value) !== read.dialect : value !== read.declared)
+        read.fail(at, `a nested $schema must be the document's (${JSON.stringify(read.declared ?? read.dialect)}), found ${JSON.stringify(value)}`);
+      return {};
+    },
     ...Object.fromEntries(["$id", "$anchor", "$dynamicAnchor", "$defs", "definitions"].map((keyword) => [keyword, inTools(ignored)])),
   },
 };

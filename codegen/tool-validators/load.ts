@@ -4,7 +4,7 @@ import { childPointer, escapeToken, pointerTokens } from "../load/pointer.js";
 import { SchemaIndex } from "../../runtime/json-schema/index.js";
 import { DEFAULT_BASE } from "../../runtime/json-schema/uri.js";
 import type { Schema } from "../load/schema.js";
-import { DEFINITIONS_KEY, dialectNamed, dialectOf } from "../../runtime/shared/dialect.js";
+import { DEFINITIONS_KEY, dialectNamed, dialectOf, type Dialect } from "../../runtime/shared/dialect.js";
 import { pascal } from "../scaffold/manifest.js";
 import { JSON_SCHEMA_KEYWORDS, unknownKeywordMessage } from "../keywords/vocabulary.js";
 import { childrenOf } from "../keywords/registry.js";
@@ -45,6 +45,11 @@ export interface LoadedToolSchemas {
 /** Format policy (docs/validators.md, "Formats"): annotations unless `assertFormats`. */
 export interface ToolSchemaOptions {
   readonly assertFormats?: boolean;
+  /**
+   * Documents a `$ref` may name besides the schema itself, by URI (`--tools-remotes <file.json>`,
+   * as the runtime's `toolSchemaRemotes`): compiled in with the schemas that refer to them. Nothing is fetched.
+   */
+  readonly remotes?: Readonly<Record<string, unknown>>;
 }
 
 export function loadToolSchemas(file: string, tools: readonly ToolSchemaEntry[], options: ToolSchemaOptions = {}): LoadedToolSchemas {
@@ -111,10 +116,10 @@ function loadDocument(
   }
   // Any other reference within the document (a pointer anywhere, an $id, an $anchor) becomes a
   // definition of its own, compiled once however many references name it.
-  const index = new SchemaIndex({}, dialect);
+  const index = new SchemaIndex(options.remotes ?? {}, dialect);
   index.add(raw, DEFAULT_BASE, pointer);
   const byLocation = new Map<string, string>([[pointer, rootName], ...bodies.map(([name, at]): [string, string] => [at, name])]);
-  const pending: [string, string, unknown][] = [];
+  const pending: [string, string, unknown, Dialect][] = [];
   const names = new Set(byLocation.values());
   const ctx = {
     revision: file,
@@ -123,19 +128,26 @@ function loadDocument(
     definitionNames: names,
     tool: {
       resolveRef(ref: unknown, at: string): string {
-        const named = typeof ref === "string" ? refs.get(ref) : undefined;
+        // The shortcuts name places in this schema: a remote's `#` is its own root.
+        const named = typeof ref === "string" && at.startsWith("#") ? refs.get(ref) : undefined;
         if (named !== undefined) return named;
         const parent = typeof ref === "string" ? index.atLocation(at.slice(0, at.lastIndexOf("/"))) : undefined;
         const target = parent && index.resolve(ref as string, parent.base);
-        if (!target || !(target.location === pointer || target.location.startsWith(`${pointer}/`)))
-          throw new GenerationError(file, at, `unsupported $ref ${JSON.stringify(ref)}: it names no place in this schema (the build-time compiler reads no other document; leave --tools out for remote references)`);
+        // A remote's locations start with its URI (`https://example.com/s.json#/$defs/a`), the schema's own with `#`.
+        const remote = target !== undefined && !target.location.startsWith("#");
+        if (!target || !(remote || target.location === pointer || target.location.startsWith(`${pointer}/`)))
+          throw new GenerationError(
+            file,
+            at,
+            `unsupported $ref ${JSON.stringify(ref)}: it names no place in this schema nor in a remote document you supplied (--tools-remotes <file.json>, a map from URI to schema; nothing is fetched)`,
+          );
         let name = byLocation.get(target.location);
         if (name === undefined) {
-          name = `${rootName}_${identifier(pointerTokens(`#${target.location.slice(pointer.length)}`).join("_"))}`;
+          name = `${rootName}_${identifier(remote ? target.location : pointerTokens(`#${target.location.slice(pointer.length)}`).join("_"))}`;
           while (names.has(name) || definitions.has(name)) name = `${name}_`;
           names.add(name);
           byLocation.set(target.location, name);
-          pending.push([name, target.location, target.schema]);
+          pending.push([name, target.location, target.schema, target.dialect]);
         }
         return name;
       },
@@ -146,7 +158,9 @@ function loadDocument(
   const { $schema: _dialect, $defs: _defs, definitions: _definitions, ...root } = raw;
   definitions.set(rootName, normalize(root, pointer, ctx));
   for (const [name, at, body] of bodies) definitions.set(name, normalize(body, at, ctx));
-  for (let next = pending.shift(); next; next = pending.shift()) definitions.set(next[0], normalize(next[2], next[1], ctx));
+  // A remote document is read in its own dialect.
+  for (let next = pending.shift(); next; next = pending.shift())
+    definitions.set(next[0], normalize(next[2], next[1], next[3] === dialect ? ctx : { ...ctx, dialect: next[3], definitionsKey: DEFINITIONS_KEY[next[3]] }));
 }
 
 function formatsOf(schema: Schema): { pointer: string; format: string }[] {

@@ -11,7 +11,8 @@
  * when the compiler will not compile its schema. Wrong verdicts fail this test; so does a refusal
  * at run time outside the allowed case (a reference to a document neither the schema nor the
  * remotes contain: the dialects' meta-schemas). optional/format files run with formats asserted.
- * Build-time refusals must each name the JSON Pointer of what was refused. The per-file table is
+ * Build time gets the same remotes (`--tools-remotes`); its refusals must each name the JSON
+ * Pointer of what was refused (in the tool's schema, or in the remote document). The per-file table is
  * printed.
  */
 import { expect } from "chai";
@@ -64,17 +65,17 @@ async function buildTime(draft: SuiteDraft, file: string, dirs: string[], assert
   for (const group of suiteGroups(draft, file)) {
     const schema = asToolSchema(draft, group.schema);
     try {
-      loadToolSchemas("mcp.server.json", [{ name: "t", inputSchema: schema }], { assertFormats });
+      loadToolSchemas("mcp.server.json", [{ name: "t", inputSchema: schema }], { assertFormats, remotes: suiteRemotes() });
       accepted.push({ group, schema });
     } catch (error) {
       if (!(error instanceof GenerationError)) throw error;
       result.counts.refused++;
       // A refusal is precise: it names the manifest and a JSON Pointer into the tool's schema.
-      if (!/mcp\.server\.json #\/tools(\/0\/inputSchema)?/.test(error.message)) result.problems.push(`${file} "${group.description}": refusal without a pointer: ${error.message}`);
+      if (!/mcp\.server\.json (#\/tools(\/0\/inputSchema)?|https?:\/\/\S+#)/.test(error.message)) result.problems.push(`${file} "${group.description}": refusal without a pointer: ${error.message}`);
     }
   }
   if (accepted.length === 0) return result;
-  const compiled = await compileToolSchemas(accepted.map((a) => a.schema), `suite-${draft}-${file.replace(/\W/g, "_")}`, { assertFormats });
+  const compiled = await compileToolSchemas(accepted.map((a) => a.schema), `suite-${draft}-${file.replace(/\W/g, "_")}`, { assertFormats, remotes: suiteRemotes() });
   dirs.push(compiled.dir);
   accepted.forEach(({ group }, i) => {
     const validator = compiled.validators[i]!;
