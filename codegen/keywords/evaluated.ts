@@ -6,7 +6,7 @@ import type { LowerContext } from "./keyword.js";
 /**
  * The annotations `unevaluatedProperties` and `unevaluatedItems` read (JSON Schema 2020-12 core
  * section 11), worked out when the validator is compiled: which properties (items) of the instance
- * the node's other keywords evaluate, and those of every sub-schema applied in place (`$ref`,
+ * the node's other keywords evaluate, and those of every sub-schema applied in place (`$ref`, `$dynamicRef`,
  * `allOf`, `anyOf`, `oneOf`, `if`/`then`/`else`, `dependentSchemas`; never `not`), each under the
  * condition that makes it count: the sub-schema passes. Conditions are expressions over the
  * instance; what a sub-schema that must pass for the node to pass evaluates counts always (when it
@@ -23,6 +23,7 @@ function inPlace(s: Schema, ctx: LowerContext, own: boolean, when: readonly Expr
   out.push({ when: and(when), schema: own ? { ...s, unevaluatedProperties: undefined, unevaluatedItems: undefined } as Schema : s });
   const visit = (child: Schema, condition?: Expr) => inPlace(child, ctx, false, condition ? [...when, condition] : when, path, out);
   if (s.ref !== undefined) visit(ctx.definition(s.ref));
+  if (s.dynamicRef !== undefined) visit(ctx.definition(s.dynamicRef));
   for (const branch of s.allOf ?? []) visit(branch);
   for (const branch of [...(s.anyOf ?? []), ...(s.oneOf ?? [])]) visit(branch, matches({ pointer: branch.pointer, body: ctx.lower(branch) }));
   if (s.if) {

@@ -29,6 +29,8 @@ export interface ReadContext {
   child(value: unknown, at: string): Schema;
   /** A `$ref`, resolved to a definition name (or refused with its pointer). */
   ref(value: unknown, at: string): string;
+  /** A `$dynamicRef`, resolved in the dynamic scope it is reached with (a tool schema's). */
+  dynamicRef(value: unknown, at: string): string;
   /** A keyword this compiler does not read in this schema (a tool schema's: reported, then refused or warned about). */
   unread(keyword: string, at: string): void;
   fail(at: string, reason: string): never;

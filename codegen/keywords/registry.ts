@@ -8,6 +8,7 @@ import { contains } from "./contains.js";
 import { dependencies } from "./dependencies.js";
 import { dependentRequired } from "./dependent-required.js";
 import { dependentSchemas } from "./dependent-schemas.js";
+import { dynamicRef } from "./dynamic-ref.js";
 import { enumKeyword } from "./enum.js";
 import { exclusiveMaximum } from "./exclusive-maximum.js";
 import { exclusiveMinimum } from "./exclusive-minimum.js";
@@ -40,13 +41,14 @@ import { unevaluatedProperties } from "./unevaluated-properties.js";
 import { uniqueItems } from "./unique-items.js";
 
 /**
- * Every keyword the generator reads, one line each, in the order their checks run: `$ref` first,
+ * Every keyword the generator reads, one line each, in the order their checks run: `$ref` and `$dynamicRef` first,
  * then the `type` gate, which guards all that follow; consecutive keywords about the same instance
  * type share one guard. The loader's rules (load/normalize.ts), the supported list and the walk
  * over sub-schemas are derived from it. A new keyword is a module in this folder and a line here.
  */
 export const KEYWORDS: readonly Keyword[] = [
   ref,
+  dynamicRef,
   type,
   constKeyword,
   enumKeyword,

@@ -21,6 +21,8 @@ export interface NormalizeContext {
    */
   readonly tool?: {
     readonly resolveRef: (ref: unknown, at: string) => string;
+    /** A `$dynamicRef` (2020-12), resolved in the dynamic scope of the definition being read. */
+    readonly resolveDynamicRef: (ref: unknown, at: string) => string;
     /** Assert the formats of FORMATS (docs/validators.md, "Formats"); else every format is an annotation. */
     readonly assertFormats?: boolean;
     /** A keyword this compiler does not read: reported (all of them, then refused or warned about), and skipped. */
@@ -52,6 +54,7 @@ export function normalize(raw: unknown, pointer: string, ctx: NormalizeContext):
     raw,
     child: (value, at) => normalize(value, at, ctx),
     ref: (value, at) => (ctx.tool ? ctx.tool.resolveRef(value, at) : resolveRef(value, at, ctx, fail)),
+    dynamicRef: (value, at) => (ctx.tool ? ctx.tool.resolveDynamicRef(value, at) : fail(at, `unsupported keyword "$dynamicRef"`)),
     unread,
     fail,
     ...(ctx.declared !== undefined ? { declared: ctx.declared } : {}),

@@ -20,6 +20,8 @@ export interface Schema {
   readonly description?: string;
   /** A definition name, resolved and checked by the loader. */
   readonly ref?: string;
+  /** A `$dynamicRef` (2020-12), resolved by the tool schemas' loader in the dynamic scope that reaches it: a definition name. */
+  readonly dynamicRef?: string;
   readonly type?: readonly JsonType[];
   readonly const?: JsonPrimitive;
   readonly enum?: readonly JsonPrimitive[];

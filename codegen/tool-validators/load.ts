@@ -1,7 +1,7 @@
 import { GenerationError } from "../errors.js";
 import { isPlainObject, normalize } from "../load/normalize.js";
 import { childPointer, escapeToken, pointerTokens } from "../load/pointer.js";
-import { SchemaIndex } from "../../runtime/json-schema/index.js";
+import { SchemaIndex, type Located } from "../../runtime/json-schema/index.js";
 import { DEFAULT_BASE } from "../../runtime/json-schema/uri.js";
 import type { Schema } from "../load/schema.js";
 import { DEFINITIONS_KEY, dialectNamed, dialectOf, type Dialect } from "../../runtime/shared/dialect.js";
@@ -117,10 +117,63 @@ function loadDocument(
   // Any other reference within the document (a pointer anywhere, an $id, an $anchor) becomes a
   // definition of its own, compiled once however many references name it.
   const index = new SchemaIndex(options.remotes ?? {}, dialect);
-  index.add(raw, DEFAULT_BASE, pointer);
-  const byLocation = new Map<string, string>([[pointer, rootName], ...bodies.map(([name, at]): [string, string] => [at, name])]);
-  const pending: [string, string, unknown, Dialect][] = [];
+  const rootBase = index.add(raw, DEFAULT_BASE, pointer).base;
+
+  // $dynamicRef (2020-12 core section 8.2.3.2) is resolved ahead of time: a definition is compiled
+  // once per dynamic scope that can reach it, the scope reduced to what a $dynamicRef reads of it:
+  // for each dynamic anchor name, the outermost resource entered on the way that defines one.
+  // A document with no $dynamicAnchor has one empty scope, and one definition per place.
+  type Scope = ReadonlyMap<string, string>;
+  const enter = (scope: Scope, resource: string): Scope => {
+    const anchors = [...index.dynamicAnchorsOf(resource)].filter((name) => !scope.has(name));
+    return anchors.length === 0 ? scope : new Map([...scope, ...anchors.map((name): [string, string] => [name, resource])]);
+  };
+  const keyOf = (location: string, scope: Scope) => [location, ...[...scope].map(([name, resource]) => `${name}=${resource}`).sort()].join("\n");
+  const rootScope = enter(new Map(), rootBase);
+  const byLocation = new Map<string, string>([[keyOf(pointer, rootScope), rootName], ...bodies.map(([name, at]): [string, string] => [keyOf(at, rootScope), name])]);
+  const pending: [string, string, unknown, Dialect, Scope][] = [];
   const names = new Set(byLocation.values());
+  /** The definition being read, and the dynamic scope it was reached with. */
+  let current: { location: string; scope: Scope } = { location: pointer, scope: rootScope };
+  /** The dynamic scope at a keyword of the definition being read: its own, then each resource entered down to the keyword's node. */
+  const scopeAt = (at: string): Scope => {
+    let scope = current.scope;
+    const tokens = at.slice(current.location.length, at.lastIndexOf("/")).split("/").slice(1);
+    let location = current.location;
+    for (const token of tokens) {
+      location = `${location}/${token}`;
+      const here = index.atLocation(location);
+      if (here) scope = enter(scope, here.base);
+    }
+    return scope;
+  };
+  const located = (ref: unknown, at: string) => {
+    const parent = typeof ref === "string" ? index.atLocation(at.slice(0, at.lastIndexOf("/"))) : undefined;
+    const target = parent && index.resolve(ref as string, parent.base);
+    // A remote's locations start with its URI (`https://example.com/s.json#/$defs/a`), the schema's own with `#`.
+    const remote = target !== undefined && !target.location.startsWith("#");
+    if (!target || !(remote || target.location === pointer || target.location.startsWith(`${pointer}/`)))
+      throw new GenerationError(
+        file,
+        at,
+        `unsupported $ref ${JSON.stringify(ref)}: it names no place in this schema nor in a remote document you supplied (--tools-remotes <file.json>, a map from URI to schema; nothing is fetched)`,
+      );
+    return { target, remote };
+  };
+  /** The definition of `target` reached with `scope`, compiled once however many references name it. */
+  const define = (target: Located, remote: boolean, from: Scope): string => {
+    const scope = enter(from, target.base);
+    const key = keyOf(target.location, scope);
+    let name = byLocation.get(key);
+    if (name === undefined) {
+      name = `${rootName}_${identifier(remote ? target.location : pointerTokens(`#${target.location.slice(pointer.length)}`).join("_"))}`;
+      while (names.has(name) || definitions.has(name)) name = `${name}_`;
+      names.add(name);
+      byLocation.set(key, name);
+      pending.push([name, target.location, target.schema, target.dialect, scope]);
+    }
+    return name;
+  };
   const ctx = {
     revision: file,
     dialect,
@@ -128,28 +181,20 @@ function loadDocument(
     definitionNames: names,
     tool: {
       resolveRef(ref: unknown, at: string): string {
-        // The shortcuts name places in this schema: a remote's `#` is its own root.
-        const named = typeof ref === "string" && at.startsWith("#") ? refs.get(ref) : undefined;
+        // The shortcuts name places in this schema, in its own scope: a remote's `#` is its own root.
+        const named = typeof ref === "string" && at.startsWith("#") && current.scope === rootScope ? refs.get(ref) : undefined;
         if (named !== undefined) return named;
-        const parent = typeof ref === "string" ? index.atLocation(at.slice(0, at.lastIndexOf("/"))) : undefined;
-        const target = parent && index.resolve(ref as string, parent.base);
-        // A remote's locations start with its URI (`https://example.com/s.json#/$defs/a`), the schema's own with `#`.
-        const remote = target !== undefined && !target.location.startsWith("#");
-        if (!target || !(remote || target.location === pointer || target.location.startsWith(`${pointer}/`)))
-          throw new GenerationError(
-            file,
-            at,
-            `unsupported $ref ${JSON.stringify(ref)}: it names no place in this schema nor in a remote document you supplied (--tools-remotes <file.json>, a map from URI to schema; nothing is fetched)`,
-          );
-        let name = byLocation.get(target.location);
-        if (name === undefined) {
-          name = `${rootName}_${identifier(remote ? target.location : pointerTokens(`#${target.location.slice(pointer.length)}`).join("_"))}`;
-          while (names.has(name) || definitions.has(name)) name = `${name}_`;
-          names.add(name);
-          byLocation.set(target.location, name);
-          pending.push([name, target.location, target.schema, target.dialect]);
-        }
-        return name;
+        const { target, remote } = located(ref, at);
+        return define(target, remote, scopeAt(at));
+      },
+      resolveDynamicRef(ref: unknown, at: string): string {
+        const { target, remote } = located(ref, at);
+        const scope = scopeAt(at);
+        // Bookended: only a fragment that names a $dynamicAnchor there is looked up in the dynamic scope, outermost first.
+        const fragment = (ref as string).includes("#") ? (ref as string).slice((ref as string).indexOf("#") + 1) : "";
+        const outermost = isPlainObject(target.schema) && target.schema.$dynamicAnchor === fragment ? scope.get(fragment) : undefined;
+        const dynamic = outermost !== undefined ? index.resolve(`#${fragment}`, outermost) : undefined;
+        return dynamic ? define(dynamic, !dynamic.location.startsWith("#"), scope) : define(target, remote, scope);
       },
       unread,
       ...(options.assertFormats ? { assertFormats: true } : {}),
@@ -157,10 +202,15 @@ function loadDocument(
   };
   const { $schema: _dialect, $defs: _defs, definitions: _definitions, ...root } = raw;
   definitions.set(rootName, normalize(root, pointer, ctx));
-  for (const [name, at, body] of bodies) definitions.set(name, normalize(body, at, ctx));
+  for (const [name, at, body] of bodies) {
+    current = { location: at, scope: enter(rootScope, index.atLocation(at)?.base ?? rootBase) };
+    definitions.set(name, normalize(body, at, ctx));
+  }
   // A remote document is read in its own dialect.
-  for (let next = pending.shift(); next; next = pending.shift())
+  for (let next = pending.shift(); next; next = pending.shift()) {
+    current = { location: next[1], scope: next[4] };
     definitions.set(next[0], normalize(next[2], next[1], next[3] === dialect ? ctx : { ...ctx, dialect: next[3], definitionsKey: DEFINITIONS_KEY[next[3]] }));
+  }
 }
 
 function formatsOf(schema: Schema): { pointer: string; format: string }[] {

@@ -20,16 +20,16 @@ describe("codegen/keywords/registry", () => {
 
   it("the loader reads a keyword by its module's rule and nothing else: one the registry lacks is refused, or unread in a tool schema", () => {
     const ctx = { revision: "r", dialect: "2020-12" as const, definitionsKey: "$defs", definitionNames: new Set<string>() };
-    expect(normalize({ type: "string", minLength: 2 }, "#/x", { ...ctx, tool: { resolveRef: () => "", unread: () => undefined } })).to.deep.equal({ pointer: "#/x", type: ["string"], minLength: 2 });
+    expect(normalize({ type: "string", minLength: 2 }, "#/x", { ...ctx, tool: { resolveRef: () => "", resolveDynamicRef: () => "", unread: () => undefined } })).to.deep.equal({ pointer: "#/x", type: ["string"], minLength: 2 });
     // minLength's rule is for tool schemas: the MCP schemas' loader refuses it, naming its pointer.
     expect(() => normalize({ minLength: 2 }, "#/x", ctx)).to.throw(GenerationError, '#/x/minLength: unsupported keyword "minLength"');
     const unread: string[] = [];
-    normalize({ $recursiveRef: "#" }, "#/x", { ...ctx, tool: { resolveRef: () => "", unread: (k, at) => unread.push(`${at} ${k}`) } });
+    normalize({ $recursiveRef: "#" }, "#/x", { ...ctx, tool: { resolveRef: () => "", resolveDynamicRef: () => "", unread: (k, at) => unread.push(`${at} ${k}`) } });
     expect(unread).to.deep.equal(["#/x/$recursiveRef $recursiveRef"]);
   });
 
   it("the walk over sub-schemas finds every child the modules declare", () => {
-    const ctx = { revision: "r", dialect: "2020-12" as const, definitionsKey: "$defs", definitionNames: new Set<string>(), tool: { resolveRef: () => "", unread: () => undefined } };
+    const ctx = { revision: "r", dialect: "2020-12" as const, definitionsKey: "$defs", definitionNames: new Set<string>(), tool: { resolveRef: () => "", resolveDynamicRef: () => "", unread: () => undefined } };
     const schema = normalize(
       { properties: { a: {} }, patternProperties: { b: {} }, additionalProperties: {}, propertyNames: {}, dependentSchemas: { c: {} }, prefixItems: [{}], items: {}, contains: {}, allOf: [{}], anyOf: [{}], oneOf: [{}], not: {}, if: {}, then: {}, else: {} },
       "#",
