@@ -41,3 +41,14 @@ export function unknownKeywords(schema: unknown, pointer: string): { pointer: st
   visit(schema, pointer);
   return found;
 }
+
+/** 2020-12's vocabularies (core section 8.1.2), by URI: what a meta-schema's `$vocabulary` may require. */
+export const VOCABULARIES: readonly string[] = ["core", "applicator", "unevaluated", "validation", "meta-data", "format-annotation", "format-assertion", "content"].map(
+  (name) => `https://json-schema.org/draft/2020-12/vocab/${name}`,
+);
+
+/** The keywords of 2020-12's validation vocabulary (validation section 6): not checked under a meta-schema that leaves the vocabulary out. */
+export const VALIDATION_VOCABULARY_KEYWORDS: ReadonlySet<string> = new Set([
+  "type", "enum", "const", "multipleOf", "maximum", "exclusiveMaximum", "minimum", "exclusiveMinimum", "maxLength", "minLength", "pattern",
+  "maxItems", "minItems", "uniqueItems", "maxContains", "minContains", "maxProperties", "minProperties", "required", "dependentRequired",
+]);

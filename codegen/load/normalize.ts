@@ -13,6 +13,8 @@ export interface NormalizeContext {
   /** `definitions` (draft-07) or `$defs` (2020-12): the only place a `$ref` may point into. */
   readonly definitionsKey: string;
   readonly definitionNames: ReadonlySet<string>;
+  /** Keywords of a vocabulary the document's meta-schema leaves out: ignored (2020-12 core section 8.1.2). */
+  readonly ignored?: ReadonlySet<string>;
   /** The document's `$schema`; a node may restate it (ext-tasks declares it on every definition), never change it. */
   readonly declared?: string;
   /**
@@ -65,6 +67,7 @@ export function normalize(raw: unknown, pointer: string, ctx: NormalizeContext):
   for (const [keyword, value] of Object.entries(raw)) {
     const at = childPointer(pointer, keyword);
     const rule = RULES.get(keyword);
+    if (ctx.ignored?.has(keyword)) continue;
     if (rule === undefined || (rule.tools && !ctx.tool) || (rule.dialect !== undefined && rule.dialect !== ctx.dialect)) unread(keyword, at);
     else Object.assign(node, rule(value, at, read));
   }

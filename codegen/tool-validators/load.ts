@@ -2,11 +2,11 @@ import { GenerationError } from "../errors.js";
 import { isPlainObject, normalize } from "../load/normalize.js";
 import { childPointer, escapeToken, pointerTokens } from "../load/pointer.js";
 import { SchemaIndex, type Located } from "../../runtime/json-schema/index.js";
-import { DEFAULT_BASE } from "../../runtime/json-schema/uri.js";
+import { DEFAULT_BASE, withoutFragment } from "../../runtime/json-schema/uri.js";
 import type { Schema } from "../load/schema.js";
 import { DEFINITIONS_KEY, dialectNamed, dialectOf, type Dialect } from "../../runtime/shared/dialect.js";
 import { pascal } from "../scaffold/manifest.js";
-import { JSON_SCHEMA_KEYWORDS, unknownKeywordMessage } from "../keywords/vocabulary.js";
+import { JSON_SCHEMA_KEYWORDS, unknownKeywordMessage, VALIDATION_VOCABULARY_KEYWORDS, VOCABULARIES } from "../keywords/vocabulary.js";
 import { childrenOf } from "../keywords/registry.js";
 
 /**
@@ -94,10 +94,7 @@ function loadDocument(
   options: ToolSchemaOptions,
 ): void {
   if (!isPlainObject(raw)) throw new GenerationError(file, pointer, "a tool schema must be a JSON object");
-  const declared = raw.$schema;
-  if (declared !== undefined && dialectNamed(declared) === undefined)
-    throw new GenerationError(file, childPointer(pointer, "$schema"), `unsupported dialect ${JSON.stringify(declared)} (supported: draft-07, 2020-12)`);
-  const dialect = dialectOf(raw);
+  const { dialect, ignored, assertFormats } = dialectAndVocabularies(file, pointer, raw, options.remotes ?? {});
 
   // Local definitions: `#/$defs/<Name>` and `#/definitions/<Name>` (either key, as ajv resolves both).
   const refs = new Map<string, string>([["#", rootName]]);
@@ -177,6 +174,7 @@ function loadDocument(
   const ctx = {
     revision: file,
     dialect,
+    ...(ignored ? { ignored } : {}),
     definitionsKey: DEFINITIONS_KEY[dialect],
     definitionNames: names,
     tool: {
@@ -197,7 +195,7 @@ function loadDocument(
         return dynamic ? define(dynamic, !dynamic.location.startsWith("#"), scope) : define(target, remote, scope);
       },
       unread,
-      ...(options.assertFormats ? { assertFormats: true } : {}),
+      ...(options.assertFormats || assertFormats ? { assertFormats: true } : {}),
     },
   };
   const { $schema: _dialect, $defs: _defs, definitions: _definitions, ...root } = raw;
@@ -209,8 +207,41 @@ function loadDocument(
   // A remote document is read in its own dialect.
   for (let next = pending.shift(); next; next = pending.shift()) {
     current = { location: next[1], scope: next[4] };
-    definitions.set(next[0], normalize(next[2], next[1], next[3] === dialect ? ctx : { ...ctx, dialect: next[3], definitionsKey: DEFINITIONS_KEY[next[3]] }));
+    const remote = !next[1].startsWith("#");
+    definitions.set(next[0], normalize(next[2], next[1], remote ? { ...ctx, ignored: undefined, dialect: next[3], definitionsKey: DEFINITIONS_KEY[next[3]] } : ctx));
   }
+}
+
+/**
+ * The document's dialect, from its `$schema`: draft-07, 2020-12, or a meta-schema the user
+ * supplied among the remotes, read in the dialect of its own `$schema`, whose `$vocabulary` may
+ * leave out the validation vocabulary (its keywords are then not checked, as the runtime does),
+ * name the format-assertion one (formats are then asserted), and require no vocabulary this
+ * compiler does not know.
+ */
+function dialectAndVocabularies(
+  file: string,
+  pointer: string,
+  raw: Record<string, unknown>,
+  remotes: Readonly<Record<string, unknown>>,
+): { dialect: Dialect; ignored?: ReadonlySet<string>; assertFormats?: boolean } {
+  const declared = raw.$schema;
+  if (declared === undefined || dialectNamed(declared) !== undefined) return { dialect: dialectOf(raw) };
+  const at = childPointer(pointer, "$schema");
+  const meta = typeof declared === "string" ? (remotes[withoutFragment(declared)] ?? remotes[declared]) : undefined;
+  const dialect = isPlainObject(meta) ? dialectNamed(meta.$schema) : undefined;
+  if (!isPlainObject(meta) || dialect === undefined)
+    throw new GenerationError(file, at, `unsupported dialect ${JSON.stringify(declared)} (supported: draft-07, 2020-12, or a meta-schema of theirs you supply with --tools-remotes)`);
+  const vocabulary = meta.$vocabulary;
+  if (!isPlainObject(vocabulary)) return { dialect };
+  const unknown = Object.entries(vocabulary).find(([uri, required]) => required === true && !VOCABULARIES.includes(uri));
+  if (unknown) throw new GenerationError(file, at, `the meta-schema ${declared} requires the vocabulary ${unknown[0]}, which this compiler does not know`);
+  return {
+    dialect,
+    ...(Object.hasOwn(vocabulary, "https://json-schema.org/draft/2020-12/vocab/validation") ? {} : { ignored: VALIDATION_VOCABULARY_KEYWORDS }),
+    // Whether required or not, a vocabulary this compiler knows is applied (2020-12 core section 8.1.2).
+    ...(Object.hasOwn(vocabulary, "https://json-schema.org/draft/2020-12/vocab/format-assertion") ? { assertFormats: true } : {}),
+  };
 }
 
 function formatsOf(schema: Schema): { pointer: string; format: string }[] {

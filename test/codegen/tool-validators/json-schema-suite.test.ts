@@ -11,8 +11,8 @@
  * when the compiler will not compile its schema. Wrong verdicts fail this test; so does a refusal
  * at run time outside the allowed case (a reference to a document neither the schema nor the
  * remotes contain: the dialects' meta-schemas). optional/format files run with formats asserted.
- * Build time gets the same remotes (`--tools-remotes`); its refusals must each name the JSON
- * Pointer of what was refused (in the tool's schema, or in the remote document). The per-file table is
+ * Build time gets the same remotes (`--tools-remotes`), and the same rule for refusals; each must
+ * also name the JSON Pointer of what was refused (in the tool's schema, or in the remote document). The per-file table is
  * printed.
  */
 import { expect } from "chai";
@@ -70,6 +70,8 @@ async function buildTime(draft: SuiteDraft, file: string, dirs: string[], assert
     } catch (error) {
       if (!(error instanceof GenerationError)) throw error;
       result.counts.refused++;
+      // A refusal is allowed only for a reference to a document the schema does not contain and the remotes lack (the dialects' meta-schemas), as at run time.
+      if (!refersOutside(group.schema)) result.problems.push(`${file} "${group.description}": refused: ${error.message}`);
       // A refusal is precise: it names the manifest and a JSON Pointer into the tool's schema.
       if (!/mcp\.server\.json (#\/tools(\/0\/inputSchema)?|https?:\/\/\S+#)/.test(error.message)) result.problems.push(`${file} "${group.description}": refusal without a pointer: ${error.message}`);
     }
