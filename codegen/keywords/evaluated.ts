@@ -1,7 +1,7 @@
 import type { Schema } from "../load/schema.js";
-import { and, has, isTrue, literal, matches, name, not, test } from "./expr.js";
-import type { Expr } from "./ir.js";
-import type { LowerContext } from "./keyword.js";
+import { and, call, has, isTrue, literal, matches, name, not, SUBJECT, test, text } from "./expr.js";
+import type { Expr, GuardType } from "./ir.js";
+import { at, only, schemaIn, type Keyword, type LowerContext } from "./keyword.js";
 
 /**
  * The annotations `unevaluatedProperties` and `unevaluatedItems` read (JSON Schema 2020-12 core
@@ -63,4 +63,22 @@ export function evaluatedItems(s: Schema, ctx: LowerContext): Expr[] | "all" {
       args.push(when, all ? name("Infinity") : literal(prefix), schema.contains ? test({ pointer: schema.contains.pointer, body: ctx.lower(schema.contains) }) : literal(null));
   }
   return args;
+}
+
+/** The keyword `unevaluatedProperties` or `unevaluatedItems`: its schema applied, by the support function `check`, to what `evaluated` leaves. */
+export function unevaluated(keyword: "unevaluatedProperties" | "unevaluatedItems", about: GuardType, evaluated: (s: Schema, ctx: LowerContext) => Expr[] | "all", check: string, what: string): Keyword {
+  return {
+    reads: { [keyword]: only("2020-12", schemaIn(keyword)) },
+    children: (s) => [s[keyword]],
+    about,
+    lower(s, ctx) {
+      const schema = s[keyword];
+      if (!schema) return [];
+      const body = ctx.lower(schema);
+      const left = body.length === 0 ? "all" : evaluated(s, ctx);
+      if (left === "all") return [];
+      const valid = call(check, SUBJECT, test({ pointer: schema.pointer, body }), ...left);
+      return [{ kind: "assert", keyword, schemaPath: at(s, keyword), valid, message: text(`unevaluated ${what} must match the schema`), then: [] }];
+    },
+  };
 }

@@ -1,12 +1,6 @@
-import { compare, literal, SUBJECT, text } from "./expr.js";
-import { at, numberIn, type Keyword } from "./keyword.js";
+import { SUBJECT } from "./expr.js";
+import { bound } from "./bound.js";
+import { numberIn } from "./keyword.js";
 
 /** `maximum` (inclusive). */
-export const maximum: Keyword = {
-  reads: { maximum: numberIn("maximum", "maximum must be a number") },
-  about: "number",
-  lower: (s) =>
-    s.maximum === undefined
-      ? []
-      : [{ kind: "assert", keyword: "maximum", schemaPath: at(s, "maximum"), valid: compare(SUBJECT, "<=", literal(s.maximum)), message: text(`must be <= ${s.maximum}`), then: [] }],
-};
+export const maximum = bound("maximum", "number", SUBJECT, "<=", (n) => `must be <= ${n}`, numberIn("maximum", "maximum must be a number"));
