@@ -13,9 +13,10 @@ import { childrenOf } from "../keywords/registry.js";
  * The JSON Schemas of a server's tools (`inputSchema`, `outputSchema` of each entry in
  * mcp.server.json), normalised for the validator compiler (`generate --tools`). Each schema is
  * its own document: draft-07 when its `$schema` says so, else 2020-12 (as the runtime's
- * SchemaCompiler decides); its `$defs` / `definitions` are definitions of their own, and a local
- * `$ref` (`#`, `#/$defs/<Name>`, `#/definitions/<Name>`) becomes a call of theirs. Every keyword
- * is read or refused with its pointer into the manifest: a check is never skipped silently.
+ * SchemaCompiler decides, or a supplied meta-schema's); its `$defs` / `definitions` are
+ * definitions of their own, and a `$ref` or `$dynamicRef` becomes a call of the definition it
+ * names (in the schema, or in a remote document the user supplied). Every keyword is read or
+ * refused with its pointer into the manifest: a check is never skipped silently.
  */
 export interface ToolSchemaEntry {
   readonly name: string;
@@ -41,7 +42,6 @@ export interface LoadedToolSchemas {
 }
 
 
-/** `file` names the manifest in errors; `tools` are its entries, `#/tools/<i>` in pointers. */
 /** Format policy (docs/validators.md, "Formats"): annotations unless `assertFormats`. */
 export interface ToolSchemaOptions {
   readonly assertFormats?: boolean;
@@ -52,6 +52,7 @@ export interface ToolSchemaOptions {
   readonly remotes?: Readonly<Record<string, unknown>>;
 }
 
+/** `file` names the manifest in errors; `tools` are its entries, `#/tools/<i>` in pointers. */
 export function loadToolSchemas(file: string, tools: readonly ToolSchemaEntry[], options: ToolSchemaOptions = {}): LoadedToolSchemas {
   const definitions = new Map<string, Schema>();
   const loaded: LoadedTool[] = [];
