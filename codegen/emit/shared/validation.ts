@@ -356,7 +356,7 @@ export function everyUnevaluatedProperty(object: Record<string, unknown>, test: 
  * `test`. `evaluated` holds triples: whether the evaluation applies, how many leading items it
  * evaluates (prefixItems; Infinity for items), and its `contains` test (the items it matches), or null.
  */
-export function everyUnevaluatedItem(values: readonly unknown[], test: (value: unknown) => boolean, ...evaluated: unknown[]): boolean {
+export function everyUnevaluatedItem(values: readonly unknown[], test: (value: unknown) => boolean, ...evaluated: (boolean | number | ((value: unknown) => boolean) | null)[]): boolean {
   let start = 0;
   const contains: ((value: unknown) => boolean)[] = [];
   for (let i = 0; i < evaluated.length; i += 3) {
