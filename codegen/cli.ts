@@ -33,7 +33,7 @@ interface Command {
 
 const COMMANDS: Record<string, Command> = {
   generate: {
-    usage: "generate [--out <dir>] [--revision R ...] [--schema|--extension <file> --name N] [--tools <manifest> [--assert-formats]] [--force]",
+    usage: "generate [--out <dir>] [--revision R ...] [--schema|--extension <file> --name N] [--tools <manifest> [--assert-formats] [--tools-remotes <file.json>]] [--force]",
     summary: "regenerate generated/ from the pinned schemas, or write revision and extension modules (and compiled tool validators) into your project with --out",
     options: {
       revision: { type: "string", multiple: true, short: "r", description: "only this pinned revision (repeatable)", placeholder: "R" },
@@ -47,12 +47,18 @@ const COMMANDS: Record<string, Command> = {
       name: { type: "string", description: "with --schema: the revision's name; with --extension: its identifier (vendor/name)", placeholder: "R|ID" },
       core: { type: "string", description: "with --extension: the revision its schema builds on (default: the latest pinned)", placeholder: "R" },
       tools: { type: "string", description: "with --out: compile the tool schemas of this mcp.server.json into <dir>/tools.ts (createServer({ toolValidators }))", placeholder: "manifest" },
+      "tools-remotes": {
+        type: "string",
+        description: "with --tools: a JSON object from URI to schema, the documents the tool schemas' $refs may name besides themselves (as createServer's toolSchemaRemotes; nothing is fetched)",
+        placeholder: "file.json",
+      },
       "assert-formats": { type: "boolean", description: "with --tools: assert formats email, date, date-time, time, uuid, uri, ipv4, ipv6, hostname... (default: annotations, as JSON Schema 2020-12 says)" },
       force: { type: "boolean", description: "ignore the stamp and regenerate everything requested" },
       ...ROOT_OPTION,
     },
     async run({ values, root }) {
       if (values.tools !== undefined) return generateTools(values);
+      if (values["tools-remotes"] !== undefined) throw new UsageError("--tools-remotes goes with --tools: generate --tools mcp.server.json --tools-remotes remotes.json --out src/generated");
       if (values.out !== undefined) return generateOut(values, root, false);
       if (values.extension !== undefined)
         throw new UsageError("--extension goes with --out: generate --out src/mcp --extension tasks/schema.json --name io.modelcontextprotocol/tasks");
@@ -422,7 +428,8 @@ async function checkProject(root: string): Promise<number> {
 async function generateTools(values: Record<string, unknown>): Promise<number> {
   if (typeof values.out !== "string") throw new UsageError("--tools goes with --out: generate --tools mcp.server.json --out src/generated");
   const { generateTools: run } = await import("./tool-validators/generate.js");
-  const report = await run(values.tools as string, values.out, false, values["assert-formats"] === true ? true : undefined);
+  const remotes = typeof values["tools-remotes"] === "string" ? values["tools-remotes"] : undefined;
+  const report = await run(values.tools as string, values.out, false, values["assert-formats"] === true ? true : undefined, remotes);
   console.log(`  ${report.tools} tools compiled into ${join(values.out, "tools.ts")}: ${report.written.length} written, ${report.unchanged.length} unchanged`);
   for (const { pointer, format } of report.annotatedFormats) console.log(`  note: format "${format}" at ${pointer} is an annotation: not checked (--assert-formats asserts it, when mcp-codegen implements it)`);
   for (const { pointer, message } of report.warnings) console.error(`  warning: ${values.tools} ${pointer}: ${message}`);

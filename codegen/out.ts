@@ -44,7 +44,15 @@ export interface Manifest {
   /** The revision and extension modules' files (relative to the folder) and their sha256. */
   readonly files?: Record<string, string>;
   /** `generate --tools`: the manifest the tool validators were compiled from, and their files. */
-  readonly tools?: { readonly manifest: string; readonly sha256: string; readonly generator: string; readonly files: Record<string, string>; readonly assertFormats?: true };
+  readonly tools?: {
+    readonly manifest: string;
+    readonly sha256: string;
+    readonly generator: string;
+    readonly files: Record<string, string>;
+    readonly assertFormats?: true;
+    /** `--tools-remotes`: the remotes file (relative to the folder) and its sha256. */
+    readonly remotes?: { readonly file: string; readonly sha256: string };
+  };
 }
 
 /** A file a fresh generation would write differently, and why. */

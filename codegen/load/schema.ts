@@ -20,6 +20,8 @@ export interface Schema {
   readonly description?: string;
   /** A definition name, resolved and checked by the loader. */
   readonly ref?: string;
+  /** A `$dynamicRef` (2020-12), resolved by the tool schemas' loader in the dynamic scope that reaches it: a definition name. */
+  readonly dynamicRef?: string;
   readonly type?: readonly JsonType[];
   readonly const?: JsonPrimitive;
   readonly enum?: readonly JsonPrimitive[];
@@ -34,7 +36,7 @@ export interface Schema {
   readonly format?: Format;
   readonly anyOf?: readonly Schema[];
   readonly allOf?: readonly Schema[];
-  // Read only in tool schemas (codegen/tool-validators): the MCP schemas use none of these.
+  // Read only in tool schemas (codegen/tool-validators): the MCP schemas use none of these (their rules are `inTools`).
   readonly oneOf?: readonly Schema[];
   readonly not?: Schema;
   readonly if?: Schema;
@@ -68,6 +70,9 @@ export interface Schema {
   readonly dependentRequired?: readonly { readonly name: string; readonly required: readonly string[]; readonly keyword: string }[];
   /** `dependentSchemas` (2020-12) and the schema form of draft-07's `dependencies`: if the property is present, the object must match. */
   readonly dependentSchemas?: readonly { readonly name: string; readonly schema: Schema; readonly keyword: string }[];
+  /** 2020-12's `unevaluatedProperties` / `unevaluatedItems`: what no other keyword, nor a passing sub-schema applied in place, evaluated. */
+  readonly unevaluatedProperties?: Schema;
+  readonly unevaluatedItems?: Schema;
   /** A format no validator here asserts (`email`, `date-time`...): an annotation, as in the runtime's ajv. */
   readonly annotatedFormat?: string;
   /**
@@ -77,22 +82,6 @@ export interface Schema {
   readonly anyObject?: true;
 }
 
-/** Keywords with no effect on validation or types; accepted and ignored. */
-export const ANNOTATION_KEYWORDS = new Set([
-  "description",
-  "title",
-  "$comment",
-  "default",
-  "examples",
-  "deprecated",
-  "readOnly",
-  "writeOnly",
-  // Annotations in both dialects (2020-12 validation section 8; draft-07 section 8 lets validators skip them).
-  "contentMediaType",
-  "contentEncoding",
-  "contentSchema",
-]);
-
 export const JSON_TYPES: ReadonlySet<string> = new Set<JsonType>([
   "object",
   "array",
@@ -101,13 +90,6 @@ export const JSON_TYPES: ReadonlySet<string> = new Set<JsonType>([
   "integer",
   "boolean",
   "null",
-]);
-
-/** Keywords read in tool schemas only (`generate --tools`), beside those of the MCP schemas. */
-export const TOOL_KEYWORDS: ReadonlySet<string> = new Set([
-  "oneOf", "not", "if", "then", "else", "pattern", "minLength", "maxLength", "minItems", "uniqueItems",
-  "minProperties", "maxProperties", "exclusiveMinimum", "exclusiveMaximum", "multipleOf", "dependentRequired", "dependentSchemas", "dependencies",
-  "prefixItems", "additionalItems", "contains", "minContains", "maxContains", "patternProperties",
 ]);
 
 export const FORMATS: ReadonlySet<string> = new Set<Format>(["byte", "uri", "uri-template", "email", "date", "date-time", "time", "uuid", "ipv4", "ipv6", "hostname"]);

@@ -20,8 +20,8 @@ const require = createRequire(import.meta.url);
 const escape = (token: string | number) => String(token).replace(/~/g, "~0").replace(/\//g, "~1");
 const object = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
 
-/** Problems as `#/pointer: what is wrong; what to do`. */
-export function checkManifest(raw: Record<string, unknown>): string[] {
+/** Problems as `#/pointer: what is wrong; what to do`. `remotes`: documents a tool schema's `$ref` may name (generate --tools-remotes). */
+export function checkManifest(raw: Record<string, unknown>, remotes: Readonly<Record<string, unknown>> = {}): string[] {
   const problems = structureProblems(raw);
   for (const kind of ["tools", "resourceTemplates"] as const) {
     const list = raw[kind];
@@ -31,7 +31,7 @@ export function checkManifest(raw: Record<string, unknown>): string[] {
       const at = `/${kind}/${i}`;
       if (kind === "tools") {
         for (const which of ["inputSchema", "outputSchema"] as const)
-          if (object(entry[which])) problems.push(...checkSchema(entry[which], `${at}/${which}`, ...(which === "inputSchema" ? [entry.example, `${at}/example`] as const : [])));
+          if (object(entry[which])) problems.push(...checkSchema(entry[which], `${at}/${which}`, remotes, ...(which === "inputSchema" ? [entry.example, `${at}/example`] as const : [])));
       }
       if (kind === "resourceTemplates" && typeof entry.uriTemplate === "string")
         try {
@@ -78,8 +78,8 @@ function structureProblems(raw: Record<string, unknown>): string[] {
 }
 
 /** One tool schema: meta-validated in its dialect, compiled, its `required` names declared, its example valid. */
-function checkSchema(schema: Record<string, unknown>, at: string, example?: unknown, exampleAt?: string): string[] {
-  const ajv = ajvFor(schema);
+function checkSchema(schema: Record<string, unknown>, at: string, remotes: Readonly<Record<string, unknown>>, example?: unknown, exampleAt?: string): string[] {
+  const ajv = ajvFor(schema, remotes);
   if (!ajv.validateSchema(schema)) return (ajv.errors ?? []).map((e) => `#${at}${e.instancePath}: ${metaProblem(e, schema)}`);
   const problems: string[] = [];
   walkObjects(schema, at, (node, pointer) => {
@@ -94,7 +94,7 @@ function checkSchema(schema: Record<string, unknown>, at: string, example?: unkn
   try {
     validate = ajv.compile(schema);
   } catch (error) {
-    return [...problems, `#${at}: ${(error as Error).message}; every $ref must point into this schema (its $defs or definitions)`];
+    return [...problems, `#${at}: ${(error as Error).message}; every $ref must point into this schema (its $defs or definitions) or into a remote document given to generate --tools-remotes`];
   }
   if (example !== undefined && !validate(example))
     for (const e of validate.errors ?? []) problems.push(`#${exampleAt}${e.instancePath}: ${instanceProblem(e)}; make the example satisfy its inputSchema`);
@@ -140,8 +140,12 @@ function walkObjects(node: unknown, pointer: string, visit: (node: Record<string
 
 const ajvs: Partial<Record<Dialect, Ajv>> = {};
 /** ajv in the schema's dialect, set up as the runtime's (runtime/shared/ajv.ts), and meta-validating. */
-function ajvFor(schema: Record<string, unknown>): Ajv {
+function ajvFor(schema: Record<string, unknown>, remotes: Readonly<Record<string, unknown>>): Ajv {
   const classes = { Ajv: (require("ajv") as typeof import("ajv")).Ajv, Ajv2020: (require("ajv/dist/2020.js") as typeof import("ajv/dist/2020.js")).Ajv2020 };
   const dialect = dialectOf(schema);
-  return (ajvs[dialect] ??= newAjv(classes, dialect, { metaValidate: true }));
+  if (Object.keys(remotes).length === 0) return (ajvs[dialect] ??= newAjv(classes, dialect, { metaValidate: true }));
+  // With remotes: an ajv of its own that knows them (not meta-validated here: the compiler reads them).
+  const ajv = newAjv(classes, dialect, { metaValidate: true });
+  for (const [uri, document] of Object.entries(remotes)) ajv.addSchema(document as object, uri, undefined, false);
+  return ajv;
 }

@@ -108,10 +108,10 @@ export function starterManifest(name: string, transport: Transport, revisions?: 
 }
 
 /** Reads and checks a manifest: every problem is named with its place, before anything is written. */
-export function parseManifest(text: string, where: string): Manifest {
+export function parseManifest(text: string, where: string, remotes?: Readonly<Record<string, unknown>>): Manifest {
   const raw = parseJson(text, where);
   if (typeof raw !== "object" || raw === null || Array.isArray(raw)) throw new Error(`${where} must hold a JSON object`);
-  const problems = checkManifest(raw as Record<string, unknown>);
+  const problems = checkManifest(raw as Record<string, unknown>, remotes);
   if (!problems.length) {
     const manifest = { transport: "stdio", ...raw, ...Object.fromEntries(Object.keys(KINDS).map((kind) => [kind, (raw as Record<string, unknown>)[kind] ?? []])) } as unknown as Manifest;
     // What a JSON Schema cannot say: names unique per kind, and no two sharing a stub file.

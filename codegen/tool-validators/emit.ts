@@ -20,6 +20,8 @@ import type { LoadedToolSchemas, ToolSchemaEntry } from "./load.js";
  */
 export function emitToolValidators(source: string, entries: readonly ToolSchemaEntry[], loaded: LoadedToolSchemas, support = IN_PROJECT.support): string {
   const body = new CodeBlockWriter({ indentNumberOfSpaces: 2 });
+  // A place in the manifest (`mcp.server.json#/tools/0/inputSchema/...`), or in a remote document (its URI and pointer).
+  const where = (pointer: string) => (pointer.startsWith("#") ? `${source}${pointer}` : pointer);
   const lowering = new Lowering((name) => loaded.definitions.get(name)!);
   // A helper is named after its tool schema and the pointer inside it: #/tools/0/inputSchema/properties/unit/anyOf/1 -> GetWeatherInput_unit_anyOf_1.
   const roots = new Map<string, string>();
@@ -30,6 +32,8 @@ export function emitToolValidators(source: string, entries: readonly ToolSchemaE
   const helpers = new Helpers(
     (name) => loaded.definitions.has(name),
     (pointer) => {
+      // A sub-schema of a remote document (--tools-remotes): named after its URI and pointer.
+      if (!pointer.startsWith("#")) return identifierOf(["Remote", pointer]);
       const tokens = pointerTokens(pointer);
       return identifierOf([roots.get(`#/tools/${tokens[1]}/${tokens[2]}`) ?? "Tool", ...tokens.slice(3)]);
     },
@@ -40,12 +44,12 @@ export function emitToolValidators(source: string, entries: readonly ToolSchemaE
   for (const [name, schema] of loaded.definitions) {
     const nodes = lowering.lower(schema);
     body.blankLine();
-    body.writeLine(`/** ${source}${schema.pointer} */`);
+    body.writeLine(`/** ${where(schema.pointer)} */`);
     is.function(`is${name}`, "boolean", nodes, false);
     body.blankLine();
     check.function(`check${name}`, nodes, false);
   }
-  writeHelpers(body, helpers, is, check, (pointer) => `${source}${pointer}`);
+  writeHelpers(body, helpers, is, check, where);
   body.blankLine();
   body.writeLine("/** By tool name: each schema as compiled, and its validators. */");
   body.writeLine("export const toolValidators = {");

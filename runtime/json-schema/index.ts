@@ -139,7 +139,14 @@ export class SchemaIndex {
   hasDynamicAnchor(resource: string, name: string): boolean {
     return this.dynamicAnchors.get(resource)?.has(name) ?? false;
   }
+
+  /** The names of a resource's dynamic anchors (`$dynamicAnchor`), for a compiler that resolves `$dynamicRef` ahead of time. */
+  dynamicAnchorsOf(resource: string): ReadonlySet<string> {
+    return this.dynamicAnchors.get(resource) ?? NONE;
+  }
 }
+
+const NONE: ReadonlySet<string> = new Set();
 
 const DIALECTS: readonly (readonly [RegExp, Dialect])[] = [
   [/^https?:\/\/json-schema\.org\/draft-07\/schema#?$/, "draft-07"],

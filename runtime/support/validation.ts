@@ -327,3 +327,43 @@ export function jsonEqual(a: unknown, b: unknown): boolean {
   if (keys.length !== Object.keys(b).length) return false;
   return keys.every((key) => Object.prototype.hasOwnProperty.call(b, key) && jsonEqual((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key]));
 }
+
+const EVALUATED_PATTERNS = new Map<string, RegExp>();
+
+/**
+ * unevaluatedProperties (2020-12 core section 11.3): every property that no evaluation names
+ * passes `test`. `evaluated` holds pairs: whether the evaluation applies (its sub-schema passed),
+ * and what it evaluates, `{ names, patterns, all }`.
+ */
+export function everyUnevaluatedProperty(object: Record<string, unknown>, test: (value: unknown) => boolean, ...evaluated: unknown[]): boolean {
+  const sets: { names: string[]; patterns: string[]; all: boolean }[] = [];
+  for (let i = 0; i < evaluated.length; i += 2) if (evaluated[i] === true) sets.push(evaluated[i + 1] as { names: string[]; patterns: string[]; all: boolean });
+  if (sets.some((set) => set.all)) return true;
+  const pattern = (source: string) => {
+    let compiled = EVALUATED_PATTERNS.get(source);
+    if (compiled === undefined) EVALUATED_PATTERNS.set(source, (compiled = new RegExp(source, "u")));
+    return compiled;
+  };
+  for (const key in object) {
+    if (sets.some((set) => set.names.includes(key) || set.patterns.some((source) => pattern(source).test(key)))) continue;
+    if (!test(object[key])) return false;
+  }
+  return true;
+}
+
+/**
+ * unevaluatedItems (2020-12 core section 11.2): every item that no evaluation covers passes
+ * `test`. `evaluated` holds triples: whether the evaluation applies, how many leading items it
+ * evaluates (prefixItems; Infinity for items), and its `contains` test (the items it matches), or null.
+ */
+export function everyUnevaluatedItem(values: readonly unknown[], test: (value: unknown) => boolean, ...evaluated: (boolean | number | ((value: unknown) => boolean) | null)[]): boolean {
+  let start = 0;
+  const contains: ((value: unknown) => boolean)[] = [];
+  for (let i = 0; i < evaluated.length; i += 3) {
+    if (evaluated[i] !== true) continue;
+    start = Math.max(start, evaluated[i + 1] as number);
+    if (evaluated[i + 2] !== null) contains.push(evaluated[i + 2] as (value: unknown) => boolean);
+  }
+  for (let i = start; i < values.length; i++) if (!contains.some((matches) => matches(values[i])) && !test(values[i])) return false;
+  return true;
+}

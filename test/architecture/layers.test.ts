@@ -35,8 +35,11 @@ export const LAYERS: readonly (readonly string[])[] = [
   ["runtime/index.ts", "runtime/http.ts", "runtime/redis.ts", "runtime/otel.ts"],
   // The generator.
   ["codegen/errors.ts", "codegen/did-you-mean.ts", "codegen/json.ts", "codegen/version.ts"],
-  ["codegen/spec/files.ts", "codegen/keywords.ts"],
+  ["codegen/spec/files.ts"],
   ["codegen/format-cache.ts", "codegen/spec/pinned.ts"],
+  // The schema node and its pointers; below them the keywords, each reading, normalising and lowering its own.
+  ["codegen/load/schema.ts", "codegen/load/pointer.ts", "codegen/load/doc-links.ts"],
+  ["codegen/keywords/"],
   ["codegen/load/"],
   ["codegen/model/"],
   ["codegen/emit/", "codegen/diff/"],

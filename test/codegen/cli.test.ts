@@ -42,15 +42,15 @@ describe("codegen/cli", function () {
     const dir = tempDir("cli-tools");
     try {
       const tools = [
-        { name: "a", inputSchema: { type: "object", propertes: { x: { type: "string" } }, unevaluatedProperties: { type: "string" } } },
-        { name: "b", inputSchema: { type: "object", properties: { y: { type: "array", unevaluatedItems: { type: "string" } } } } },
+        { name: "a", inputSchema: { type: "object", propertes: { x: { type: "string" } }, $vocabulary: {} } },
+        { name: "b", inputSchema: { type: "object", properties: { y: { type: "array", $vocabulary: {} } } } },
       ];
       writeFileSync(join(dir, "mcp.server.json"), JSON.stringify({ name: "t", version: "1.0.0", tools }));
       const refused = runCli(["generate", "--tools", join(dir, "mcp.server.json"), "--out", join(dir, "out")]);
       expect(refused.status, describeRun(refused)).to.equal(1);
       expect(refused.stderr).to.contain("2 keywords are not supported");
-      expect(refused.stderr).to.contain('#/tools/0/inputSchema/unevaluatedProperties: "unevaluatedProperties" is not supported by the build-time validator compiler: rewrite the schema without it, or leave --tools out');
-      expect(refused.stderr).to.contain('#/tools/1/inputSchema/properties/y/unevaluatedItems: "unevaluatedItems" is not supported');
+      expect(refused.stderr).to.contain('#/tools/0/inputSchema/$vocabulary: "$vocabulary" is not supported by the build-time validator compiler: rewrite the schema without it, or leave --tools out');
+      expect(refused.stderr).to.contain('#/tools/1/inputSchema/properties/y/$vocabulary: "$vocabulary" is not supported');
       expect(existsSync(join(dir, "out"))).to.equal(false);
       writeFileSync(join(dir, "mcp.server.json"), JSON.stringify({ name: "t", version: "1.0.0", tools: [{ name: "a", inputSchema: { type: "object", propertes: { x: { type: "string" } } } }] }));
       const warned = runCli(["generate", "--tools", join(dir, "mcp.server.json"), "--out", join(dir, "out")]);

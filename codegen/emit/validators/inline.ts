@@ -1,5 +1,5 @@
-import { and, call, not, or, SUBJECT, TRUE } from "./expr.js";
-import type { Branch, Expr, Node } from "./ir.js";
+import { and, call, not, or, SUBJECT, TRUE } from "../../keywords/expr.js";
+import type { Branch, Expr, Node } from "../../keywords/ir.js";
 import type { Helpers } from "./names.js";
 
 /**

@@ -1,6 +1,6 @@
 import type CodeBlockWriter from "code-block-writer";
-import { compare, literal, or, print, SUBJECT } from "./expr.js";
-import type { EntriesNode } from "./ir.js";
+import { compare, literal, or, print, SUBJECT } from "../../keywords/expr.js";
+import type { EntriesNode } from "../../keywords/ir.js";
 import type { Scope } from "./names.js";
 
 /** The loops both renderers print; `body` writes what each pass does. */

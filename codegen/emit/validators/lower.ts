@@ -1,55 +1,9 @@
 import type { Schema } from "../../load/schema.js";
-import type { GuardType, Node } from "./ir.js";
-import { additionalProperties } from "./keywords/additional-properties.js";
-import { allOf } from "./keywords/all-of.js";
-import { anyOf } from "./keywords/any-of.js";
-import { constKeyword } from "./keywords/const.js";
-import { enumKeyword } from "./keywords/enum.js";
-import { format } from "./keywords/format.js";
-import { items } from "./keywords/items.js";
-import type { Keyword, LowerContext } from "./keywords/keyword.js";
-import { maxItems } from "./keywords/max-items.js";
-import { maximum } from "./keywords/maximum.js";
-import { minimum } from "./keywords/minimum.js";
-import { properties } from "./keywords/properties.js";
-import { ref } from "./keywords/ref.js";
-import { required } from "./keywords/required.js";
-import { typeGate } from "./keywords/type.js";
-import { conditional } from "./keywords/conditional.js";
-import { exclusiveMaximum } from "./keywords/exclusive-maximum.js";
-import { exclusiveMinimum } from "./keywords/exclusive-minimum.js";
-import { maxLength } from "./keywords/max-length.js";
-import { maxProperties } from "./keywords/max-properties.js";
-import { minItems } from "./keywords/min-items.js";
-import { minLength } from "./keywords/min-length.js";
-import { minProperties } from "./keywords/min-properties.js";
-import { multipleOf } from "./keywords/multiple-of.js";
-import { not } from "./keywords/not.js";
-import { oneOf } from "./keywords/one-of.js";
-import { pattern } from "./keywords/pattern.js";
-import { uniqueItems } from "./keywords/unique-items.js";
-import { dependentRequired } from "./keywords/dependent-required.js";
-import { contains } from "./keywords/contains.js";
-import { patternProperties } from "./keywords/pattern-properties.js";
-import { prefixItems } from "./keywords/prefix-items.js";
-import { propertyNames } from "./keywords/property-names.js";
-import { dependentSchemas } from "./keywords/dependent-schemas.js";
+import type { GuardType, Node } from "../../keywords/ir.js";
+import type { LowerContext } from "../../keywords/keyword.js";
+import { KEYWORDS } from "../../keywords/registry.js";
 
-/**
- * The keywords behind the type gate, in the order their checks run. Consecutive keywords about
- * the same instance type share one guard. A new keyword is a module in keywords/ and a line here.
- */
-const KEYWORDS: readonly Keyword[] = [
-  constKeyword,
-  enumKeyword,
-  ...[properties, required, patternProperties, additionalProperties, propertyNames, minProperties, maxProperties, dependentRequired, dependentSchemas],
-  ...[maxItems, minItems, uniqueItems, prefixItems, items, contains],
-  ...[minimum, maximum, exclusiveMinimum, exclusiveMaximum, multipleOf],
-  ...[format, pattern, minLength, maxLength],
-  ...[anyOf, allOf, oneOf, not, conditional],
-];
-
-/** Lowers schema nodes to check nodes: `$ref` first, then `type`, which gates everything else. */
+/** Lowers schema nodes to check nodes, keyword by keyword in the registry's order (keywords/registry.ts). */
 export class Lowering implements LowerContext {
   /** Regular expressions by source, each a module-level constant of the emitted file. */
   readonly patterns = new Map<string, string>();
@@ -83,13 +37,22 @@ export class Lowering implements LowerContext {
       if (group && group.body.length > 0) rest.push(...(fixesType(s, group.type) ? group.body : [{ kind: "guard" as const, type: group.type, body: group.body }]));
       group = undefined;
     };
+    // Keywords before the gate (`$ref`) stand outside it; the gate (`type`) wraps all after it.
+    const before: Node[] = [];
+    let gate: ((s: Schema, rest: Node[]) => Node[]) | undefined;
     for (const keyword of KEYWORDS) {
+      if (keyword.gate) gate = keyword.gate;
+      if (!keyword.lower) continue;
+      if (!gate) {
+        before.push(...keyword.lower(s, this));
+        continue;
+      }
       if (keyword.about !== group?.type) close();
       if (keyword.about && !group) group = { type: keyword.about, body: [] };
       (group ? group.body : rest).push(...keyword.lower(s, this));
     }
     close();
-    return [...ref.lower(s, this), ...typeGate(s, rest)];
+    return [...before, ...(gate ? gate(s, rest) : rest)];
   }
 }
 

@@ -1,5 +1,5 @@
 import { escapeToken } from "../../load/pointer.js";
-import type { Branch, Node } from "./ir.js";
+import type { Branch, Node } from "../../keywords/ir.js";
 
 const RESERVED = new Set(
   ("break case catch class const continue debugger default delete do else enum export extends false finally for " +

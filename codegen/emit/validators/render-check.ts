@@ -1,6 +1,6 @@
 import type CodeBlockWriter from "code-block-writer";
-import { access, literal, not, or, print, typeTest } from "./expr.js";
-import type { AnyOfNode, Expr, Failure, Node } from "./ir.js";
+import { access, literal, not, or, print, typeTest } from "../../keywords/expr.js";
+import type { AnyOfNode, Expr, Failure, Node } from "../../keywords/ir.js";
 import { branchTest, expand, referenceOf } from "./inline.js";
 import { writeEntries, writeItems } from "./loops.js";
 import { PathExpr, Scope, type Helpers } from "./names.js";

@@ -1,6 +1,6 @@
 import type CodeBlockWriter from "code-block-writer";
-import { access, not, or, print, subjectCount, typeTest } from "./expr.js";
-import type { Expr, Node, PropertyNode } from "./ir.js";
+import { access, not, or, print, subjectCount, typeTest } from "../../keywords/expr.js";
+import type { Expr, Node, PropertyNode } from "../../keywords/ir.js";
 import { branchTest, expand, expressionOf, rejectsUndefined, sequence } from "./inline.js";
 import { writeEntries, writeItems } from "./loops.js";
 import { Scope, type Helpers } from "./names.js";

@@ -20,6 +20,16 @@ const WEATHER = {
   additionalProperties: false,
 } as const;
 
+/** The message a generation fails with ("" when it succeeds). */
+async function refusal(run: Promise<unknown>): Promise<string> {
+  try {
+    await run;
+    return "";
+  } catch (error) {
+    return (error as Error).message;
+  }
+}
+
 describe("codegen/tools: generate --tools", function () {
   this.timeout(120_000);
   const dirs: string[] = [];
@@ -45,17 +55,42 @@ describe("codegen/tools: generate --tools", function () {
     expect((await generateTools(join(dir, "mcp.server.json"), join(dir, "asserting"), true)).stale).to.deep.equal([]);
     expect((await generateTools(join(dir, "mcp.server.json"), join(dir, "asserting"), true, false)).stale.map((f) => f.path)).to.deep.equal(["tools.ts"]);
 
-    writeFileSync(join(dir, "bad.json"), manifest([{ name: "t", inputSchema: { type: "object", unevaluatedProperties: false } }]));
-    let message = "";
-    try {
-      await generateTools(join(dir, "bad.json"), join(dir, "bad-out"));
-    } catch (error) {
-      message = (error as Error).message;
-    }
-    expect(message).to.equal(
-      'bad.json #/tools/0/inputSchema/unevaluatedProperties: "unevaluatedProperties" is not supported by the build-time validator compiler: rewrite the schema without it, or leave --tools out (the server then checks every tool with its run-time engine)',
+    writeFileSync(join(dir, "bad.json"), manifest([{ name: "t", inputSchema: { type: "object", $vocabulary: {} } }]));
+    expect(await refusal(generateTools(join(dir, "bad.json"), join(dir, "bad-out")))).to.equal(
+      'bad.json #/tools/0/inputSchema/$vocabulary: "$vocabulary" is not supported by the build-time validator compiler: rewrite the schema without it, or leave --tools out (the server then checks every tool with its run-time engine)',
     );
     expect(existsSync(join(dir, "bad-out"))).to.equal(false);
+  });
+
+  it("--tools-remotes: a $ref to a document the user supplies is compiled in, one not supplied is refused naming the option; check follows the remotes file", async () => {
+    const dir = tempDir("generate-tools-remotes");
+    dirs.push(dir);
+    const point = { $schema: "https://json-schema.org/draft/2020-12/schema", type: "object", properties: { x: { type: "number" } }, required: ["x"] };
+    writeFileSync(join(dir, "remotes.json"), JSON.stringify({ "https://example.com/point.json": point }));
+    const schema = { type: "object", properties: { at: { $ref: "https://example.com/point.json" } }, required: ["at"] };
+    writeFileSync(join(dir, "mcp.server.json"), JSON.stringify({ name: "demo", version: "0.1.0", transport: "stdio", tools: [{ name: "move", inputSchema: schema, example: { at: { x: 1 } } }] }));
+    expect(await refusal(generateTools(join(dir, "mcp.server.json"), join(dir, "none")))).to.equal(
+      `${join(dir, "mcp.server.json")} has 1 problem (nothing was changed):\n  #/tools/0/inputSchema: can't resolve reference https://example.com/point.json from id #; every $ref must point into this schema (its $defs or definitions) or into a remote document given to generate --tools-remotes`,
+    );
+    expect(existsSync(join(dir, "none"))).to.equal(false);
+
+    const report = await generateTools(join(dir, "mcp.server.json"), join(dir, "out"), false, undefined, join(dir, "remotes.json"));
+    expect([...report.written].sort()).to.deep.equal(["tools.ts", "validation.ts"]);
+    expect(readFileSync(join(dir, "out", "tools.ts"), "utf8")).to.contain("https://example.com/point.json#/required");
+    const [validator] = (await compileToolSchemas([schema], "generate-tools-remotes", { remotes: { "https://example.com/point.json": point } })).validators;
+    expect(validator!.is({ at: { x: 1 } })).to.equal(true);
+    expect(validator!.check({ at: { x: "1" } })).to.deep.equal([{ path: "/at/x", schemaPath: "https://example.com/point.json#/properties/x/type", keyword: "type", message: "must be number, found string" }]);
+    expect(validator!.is({ at: {} })).to.equal(false);
+
+    // `check` (a dry run, no option given) reads the remotes file recorded, and sees it change.
+    expect((await generateTools(join(dir, "mcp.server.json"), join(dir, "out"), true)).stale).to.deep.equal([]);
+    writeFileSync(join(dir, "remotes.json"), JSON.stringify({ "https://example.com/point.json": { ...point, required: [] } }));
+    const stale = (await generateTools(join(dir, "mcp.server.json"), join(dir, "out"), true)).stale;
+    expect(stale.map((f) => f.path)).to.deep.equal(["tools.ts"]);
+    expect(stale[0]!.why).to.contain("remotes.json");
+
+    writeFileSync(join(dir, "remotes.json"), JSON.stringify({ "point.json": point }));
+    expect(await refusal(generateTools(join(dir, "mcp.server.json"), join(dir, "out"), false, undefined, join(dir, "remotes.json")))).to.equal(`${join(dir, "remotes.json")} #/point.json: "point.json" is not an absolute URI without a fragment`);
   });
 
   it("a server given toolValidators checks a tool with them when its schema is the one they were compiled from, and falls back to its engine otherwise", async () => {

@@ -11,7 +11,9 @@
  * when the compiler will not compile its schema. Wrong verdicts fail this test; so does a refusal
  * at run time outside the allowed case (a reference to a document neither the schema nor the
  * remotes contain: the dialects' meta-schemas). optional/format files run with formats asserted.
- * Build-time refusals must each name the JSON Pointer of what was refused. The per-file table is
+ * Build time gets the same remotes (`--tools-remotes`), and the same rule for refusals; each must
+ * also name the JSON Pointer of what was refused (in the tool's schema, or in the remote document).
+ * And the tools.ts of all the groups build time accepts type-checks under strict tsc. The per-file table is
  * printed.
  */
 import { expect } from "chai";
@@ -21,7 +23,11 @@ import { compileSchema } from "../../../runtime/json-schema/compile.js";
 import { SchemaCompiler, type SchemaEngine } from "../../../runtime/shared/json-schema.js";
 import { silentLogger } from "../../../runtime/util/logger.js";
 import { asToolSchema, refersOutside, suiteFiles, suiteGroups, suiteRemotes, suiteTable, type SuiteDraft, type SuiteGroup } from "../../support/json-schema-suite.js";
-import { removeDir } from "../../support/project.js";
+import { copyFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { emitToolValidators } from "../../../codegen/tool-validators/emit.js";
+import { describeRun, removeDir, ROOT, tempDir } from "../../support/project.js";
+import { STRICT_FLAGS, tscAsync } from "../../support/tsc.js";
 import { compileToolSchemas } from "../../support/tool-validators.js";
 
 interface Counts {
@@ -64,17 +70,19 @@ async function buildTime(draft: SuiteDraft, file: string, dirs: string[], assert
   for (const group of suiteGroups(draft, file)) {
     const schema = asToolSchema(draft, group.schema);
     try {
-      loadToolSchemas("mcp.server.json", [{ name: "t", inputSchema: schema }], { assertFormats });
+      loadToolSchemas("mcp.server.json", [{ name: "t", inputSchema: schema }], { assertFormats, remotes: suiteRemotes() });
       accepted.push({ group, schema });
     } catch (error) {
       if (!(error instanceof GenerationError)) throw error;
       result.counts.refused++;
+      // A refusal is allowed only for a reference to a document the schema does not contain and the remotes lack (the dialects' meta-schemas), as at run time.
+      if (!refersOutside(group.schema)) result.problems.push(`${file} "${group.description}": refused: ${error.message}`);
       // A refusal is precise: it names the manifest and a JSON Pointer into the tool's schema.
-      if (!/mcp\.server\.json #\/tools(\/0\/inputSchema)?/.test(error.message)) result.problems.push(`${file} "${group.description}": refusal without a pointer: ${error.message}`);
+      if (!/mcp\.server\.json (#\/tools(\/0\/inputSchema)?|https?:\/\/\S+#)/.test(error.message)) result.problems.push(`${file} "${group.description}": refusal without a pointer: ${error.message}`);
     }
   }
   if (accepted.length === 0) return result;
-  const compiled = await compileToolSchemas(accepted.map((a) => a.schema), `suite-${draft}-${file.replace(/\W/g, "_")}`, { assertFormats });
+  const compiled = await compileToolSchemas(accepted.map((a) => a.schema), `suite-${draft}-${file.replace(/\W/g, "_")}`, { assertFormats, remotes: suiteRemotes() });
   dirs.push(compiled.dir);
   accepted.forEach(({ group }, i) => {
     const validator = compiled.validators[i]!;
@@ -149,6 +157,30 @@ describe("the JSON Schema Test Suite against generate --tools and the runtime's 
     expect(compared, "data compared").to.be.greaterThan(2000);
     expect(generated / groups, "share of groups in code mode").to.be.greaterThan(0.9);
     expect(invalid / compared, "share of invalid data").to.be.within(0.2, 0.8);
+  });
+
+  it("the tools.ts of every group build time accepts, in one manifest, type-checks under the strict flags a project may use", async () => {
+    const remotes = suiteRemotes();
+    const entries: { name: string; inputSchema: Record<string, unknown> }[] = [];
+    for (const draft of ["draft2020-12", "draft7"] as const)
+      for (const file of suiteFiles(draft))
+        for (const group of suiteGroups(draft, file)) {
+          const entry = { name: `t${entries.length}`, inputSchema: asToolSchema(draft, group.schema) };
+          try {
+            loadToolSchemas("mcp.server.json", [entry], { remotes });
+            entries.push(entry);
+          } catch (error) {
+            if (!(error instanceof GenerationError)) throw error;
+          }
+        }
+    expect(entries.length, "groups compiled").to.be.greaterThan(600);
+    const dir = tempDir("suite-tsc");
+    dirs.push(dir);
+    writeFileSync(join(dir, "tools.ts"), emitToolValidators("mcp.server.json", entries, loadToolSchemas("mcp.server.json", entries, { remotes })));
+    copyFileSync(join(ROOT, "codegen", "emit", "shared", "validation.ts"), join(dir, "validation.ts"));
+    writeFileSync(join(dir, "package.json"), '{ "type": "module" }');
+    const run = await tscAsync([...STRICT_FLAGS, "tools.ts"], dir, 300_000);
+    expect(run.status, describeRun(run)).to.equal(0);
   });
 
   for (const draft of ["draft2020-12", "draft7"] as const) {

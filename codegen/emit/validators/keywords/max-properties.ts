@@ -1,5 +1,0 @@
-import { call, member, SUBJECT } from "../expr.js";
-import { bound } from "./bound.js";
-
-/** `maxProperties`: own enumerable keys, as ajv counts them. */
-export const maxProperties = bound("maxProperties", "object", member(call("Object.keys", SUBJECT), "length"), "<=", (n) => `must NOT have more than ${n} properties`);

@@ -1,5 +1,0 @@
-import { call, SUBJECT } from "../expr.js";
-import { bound } from "./bound.js";
-
-/** `minLength`, in code points (a surrogate pair is one character), as ajv counts. */
-export const minLength = bound("minLength", "string", call("stringLength", SUBJECT), ">=", (n) => `must NOT have fewer than ${n} characters`);

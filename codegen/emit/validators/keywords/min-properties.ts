@@ -1,5 +1,0 @@
-import { call, member, SUBJECT } from "../expr.js";
-import { bound } from "./bound.js";
-
-/** `minProperties`: own enumerable keys, as ajv counts them. */
-export const minProperties = bound("minProperties", "object", member(call("Object.keys", SUBJECT), "length"), ">=", (n) => `must NOT have fewer than ${n} properties`);

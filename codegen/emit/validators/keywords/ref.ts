@@ -1,6 +1,0 @@
-import type { Keyword } from "./keyword.js";
-
-/** `$ref` (to a definition, as the loader resolved it): the definition's own validator. */
-export const ref: Keyword = {
-  lower: (s) => (s.ref !== undefined ? [{ kind: "call", definition: s.ref }] : []),
-};

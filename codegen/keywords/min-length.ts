@@ -1,0 +1,6 @@
+import { call, SUBJECT } from "./expr.js";
+import { bound } from "./bound.js";
+import { countIn, inTools } from "./keyword.js";
+
+/** `minLength`, in code points (a surrogate pair is one character), as ajv counts. */
+export const minLength = bound("minLength", "string", call("stringLength", SUBJECT), ">=", (n) => `must NOT have fewer than ${n} characters`, inTools(countIn("minLength", "minLength")));

@@ -1,0 +1,54 @@
+import { didYouMean } from "../did-you-mean.js";
+
+/**
+ * The keywords of JSON Schema 2020-12 and draft-07, and the tool schemas' nodes that hold them. A
+ * keyword outside the list is unknown to every dialect (a typo, often: `propertes`): JSON Schema
+ * ignores it, so it checks nothing, and the user hears of it as a warning with a did-you-mean.
+ */
+export const JSON_SCHEMA_KEYWORDS: readonly string[] = [
+  "$schema", "$id", "$ref", "$anchor", "$dynamicRef", "$dynamicAnchor", "$recursiveRef", "$recursiveAnchor", "$vocabulary", "$comment", "$defs", "definitions",
+  "allOf", "anyOf", "oneOf", "not", "if", "then", "else", "dependentSchemas", "dependencies", "prefixItems", "items", "additionalItems", "contains",
+  "properties", "patternProperties", "additionalProperties", "propertyNames", "unevaluatedItems", "unevaluatedProperties",
+  "type", "enum", "const", "multipleOf", "maximum", "exclusiveMaximum", "minimum", "exclusiveMinimum", "maxLength", "minLength", "pattern",
+  "maxItems", "minItems", "uniqueItems", "maxContains", "minContains", "maxProperties", "minProperties", "required", "dependentRequired",
+  "format", "contentEncoding", "contentMediaType", "contentSchema", "title", "description", "default", "deprecated", "readOnly", "writeOnly", "examples",
+];
+
+export function unknownKeywordMessage(keyword: string): string {
+  return `unknown keyword "${keyword}"${didYouMean(keyword, JSON_SCHEMA_KEYWORDS)}: JSON Schema ignores it, so it checks nothing`;
+}
+
+const MAPS = ["properties", "patternProperties", "$defs", "definitions", "dependentSchemas"];
+const SINGLE = ["additionalProperties", "additionalItems", "not", "if", "then", "else", "contains", "propertyNames", "unevaluatedItems", "unevaluatedProperties", "contentSchema"];
+const LISTS = ["allOf", "anyOf", "oneOf", "prefixItems"];
+
+/** Every unknown keyword below `schema`, with its JSON Pointer (`pointer` is the schema's own), following only the keywords that hold schemas. */
+export function unknownKeywords(schema: unknown, pointer: string): { pointer: string; message: string }[] {
+  const found: { pointer: string; message: string }[] = [];
+  const at = (base: string, ...tokens: (string | number)[]) => tokens.reduce<string>((p, t) => `${p}/${String(t).replace(/~/g, "~0").replace(/\//g, "~1")}`, base);
+  const visit = (node: unknown, here: string) => {
+    if (typeof node !== "object" || node === null || Array.isArray(node)) return;
+    for (const [key, value] of Object.entries(node)) {
+      if (!JSON_SCHEMA_KEYWORDS.includes(key)) found.push({ pointer: at(here, key), message: unknownKeywordMessage(key) });
+      else if (MAPS.includes(key) && typeof value === "object" && value !== null) for (const [name, child] of Object.entries(value)) visit(child, at(here, key, name));
+      else if (SINGLE.includes(key)) visit(value, at(here, key));
+      else if (LISTS.includes(key) && Array.isArray(value)) value.forEach((child, i) => visit(child, at(here, key, i)));
+      else if (key === "items") Array.isArray(value) ? value.forEach((child, i) => visit(child, at(here, key, i))) : visit(value, at(here, key));
+      else if (key === "dependencies" && typeof value === "object" && value !== null)
+        for (const [name, child] of Object.entries(value)) if (!Array.isArray(child)) visit(child, at(here, key, name));
+    }
+  };
+  visit(schema, pointer);
+  return found;
+}
+
+/** 2020-12's vocabularies (core section 8.1.2), by URI: what a meta-schema's `$vocabulary` may require. */
+export const VOCABULARIES: readonly string[] = ["core", "applicator", "unevaluated", "validation", "meta-data", "format-annotation", "format-assertion", "content"].map(
+  (name) => `https://json-schema.org/draft/2020-12/vocab/${name}`,
+);
+
+/** The keywords of 2020-12's validation vocabulary (validation section 6): not checked under a meta-schema that leaves the vocabulary out. */
+export const VALIDATION_VOCABULARY_KEYWORDS: ReadonlySet<string> = new Set([
+  "type", "enum", "const", "multipleOf", "maximum", "exclusiveMaximum", "minimum", "exclusiveMinimum", "maxLength", "minLength", "pattern",
+  "maxItems", "minItems", "uniqueItems", "maxContains", "minContains", "maxProperties", "minProperties", "required", "dependentRequired",
+]);
