@@ -75,7 +75,7 @@ describe("codegen/tools: generate --tools", function () {
     expect(existsSync(join(dir, "none"))).to.equal(false);
 
     const report = await generateTools(join(dir, "mcp.server.json"), join(dir, "out"), false, undefined, join(dir, "remotes.json"));
-    expect([...report.written].sort()).to.deep.equal(["tools.ts", "validation.ts"]);
+    expect([...report.written].sort()).to.deep.equal(["tools.ts"]);
     expect(readFileSync(join(dir, "out", "tools.ts"), "utf8")).to.contain("https://example.com/point.json#/required");
     const [validator] = (await compileToolSchemas([schema], "generate-tools-remotes", { remotes: { "https://example.com/point.json": point } })).validators;
     expect(validator!.is({ at: { x: 1 } })).to.equal(true);
