@@ -23,7 +23,7 @@ import { compileSchema } from "../../../runtime/json-schema/compile.js";
 import { SchemaCompiler, type SchemaEngine } from "../../../runtime/shared/json-schema.js";
 import { silentLogger } from "../../../runtime/util/logger.js";
 import { asToolSchema, refersOutside, suiteFiles, suiteGroups, suiteRemotes, suiteTable, type SuiteDraft, type SuiteGroup } from "../../support/json-schema-suite.js";
-import { copyFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { emitToolValidators } from "../../../codegen/tool-validators/emit.js";
 import { describeRun, removeDir, ROOT, tempDir } from "../../support/project.js";
@@ -177,7 +177,11 @@ describe("the JSON Schema Test Suite against generate --tools and the runtime's 
     const dir = tempDir("suite-tsc");
     dirs.push(dir);
     writeFileSync(join(dir, "tools.ts"), emitToolValidators("mcp.server.json", entries, loadToolSchemas("mcp.server.json", entries, { remotes })));
-    copyFileSync(join(ROOT, "codegen", "emit", "shared", "validation.ts"), join(dir, "validation.ts"));
+    // tools.ts imports @mcp-codegen/runtime/support: here a package whose ./support is this checkout's runtime/support/.
+    const runtime = join(dir, "node_modules", "@mcp-codegen", "runtime");
+    mkdirSync(runtime, { recursive: true });
+    symlinkSync(join(ROOT, "runtime", "support"), join(runtime, "support"), "dir");
+    writeFileSync(join(runtime, "package.json"), JSON.stringify({ name: "@mcp-codegen/runtime", type: "module", exports: { "./support": "./support/index.ts" } }));
     writeFileSync(join(dir, "package.json"), '{ "type": "module" }');
     const run = await tscAsync([...STRICT_FLAGS, "tools.ts"], dir, 300_000);
     expect(run.status, describeRun(run)).to.equal(0);
