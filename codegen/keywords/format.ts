@@ -2,7 +2,7 @@ import { FORMATS, type Format } from "../load/schema.js";
 import { call, SUBJECT, text } from "./expr.js";
 import { at, type Keyword } from "./keyword.js";
 
-/** The support function (generated/validation.ts) that decides each format. */
+/** The support function (runtime/support/validation.ts) that decides each format. */
 export const FORMAT_CHECKS: Readonly<Record<Format, string>> = {
   byte: "isByte",
   uri: "isUri",

@@ -1,7 +1,7 @@
 import { call, literal, SUBJECT, text } from "./expr.js";
 import { at, inTools, type Keyword } from "./keyword.js";
 
-/** `multipleOf`, decided as ajv does (the quotient is an integer; generated/validation.ts isMultipleOf). */
+/** `multipleOf`, decided as ajv does (the quotient is an integer; runtime/support/validation.ts isMultipleOf). */
 export const multipleOf: Keyword = {
   reads: { multipleOf: inTools((value, at, read) => (typeof value === "number" && value > 0 ? { multipleOf: value } : read.fail(at, "multipleOf must be a number > 0"))) },
   about: "number",
