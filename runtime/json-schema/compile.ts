@@ -57,10 +57,11 @@ export class SchemaCompileError extends Error {
   }
 }
 
+/** What a node's keywords evaluated: `true` is everything; a set is made only when a first member is added (most records stay empty). */
 interface Evaluated {
-  props: Set<string> | true;
+  props: Set<string> | true | null;
   items: number;
-  itemSet: Set<number> | true;
+  itemSet: Set<number> | true | null;
 }
 
 /** The dynamic scope: the resources evaluation has entered, innermost first. */
@@ -71,12 +72,20 @@ interface Scope {
 
 type Validate = (value: unknown, path: string, issues: SchemaIssue[] | null, ev: Evaluated | null, scope: Scope | null) => boolean;
 
-const fresh = (): Evaluated => ({ props: new Set(), items: 0, itemSet: new Set() });
+const fresh = (): Evaluated => ({ props: null, items: 0, itemSet: null });
 
 function merge(into: Evaluated, from: Evaluated): void {
-  if (into.props !== true) into.props = from.props === true ? true : (from.props.forEach((p) => (into.props as Set<string>).add(p)), into.props);
+  into.props = union(into.props, from.props);
   into.items = Math.max(into.items, from.items);
-  if (into.itemSet !== true) into.itemSet = from.itemSet === true ? true : (from.itemSet.forEach((i) => (into.itemSet as Set<number>).add(i)), into.itemSet);
+  into.itemSet = union(into.itemSet, from.itemSet);
+}
+
+function union<T>(into: Set<T> | true | null, from: Set<T> | true | null): Set<T> | true | null {
+  if (into === true || from === null) return into;
+  if (from === true) return true;
+  if (into === null) return new Set(from);
+  from.forEach((x) => into.add(x));
+  return into;
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {
@@ -614,7 +623,7 @@ class Compiler {
     out.push((v, path, issues, ev, scope) => {
       if (!isObject(v)) return true;
       let valid = true;
-      const mark = ev && ev.props !== true ? ev.props : null;
+      const mark = ev && ev.props !== true ? (ev.props ?? (ev.props = new Set<string>())) : null;
       for (let k = 0; k < properties.length; k++) {
         const { name, inherited, token, validate } = properties[k]!;
         // JSON holds no undefined: a read decides presence, except for names the prototype has.
@@ -717,7 +726,7 @@ class Compiler {
       out.push((v, path, issues, ev, scope) => {
         if (!Array.isArray(v)) return true;
         let found = 0;
-        const mark = ev && ev.itemSet !== true ? ev.itemSet : null;
+        const mark = ev && ev.itemSet !== true ? (ev.itemSet ?? (ev.itemSet = new Set<number>())) : null;
         for (let k = 0; k < v.length; k++)
           if (contains(v[k], "", null, null, scope)) {
             found++;
@@ -750,7 +759,7 @@ class Compiler {
         if (!isObject(v)) return finish(valid, ev, local);
         if (!valid && !issues) return false;
         for (const key of Object.keys(v)) {
-          if (local.props === true || local.props.has(key)) continue;
+          if (local.props === true || local.props?.has(key)) continue;
           if (refuse) {
             valid = false;
             if (!issues) return false;
@@ -777,7 +786,7 @@ class Compiler {
         if (!Array.isArray(v)) return finish(valid, ev, local);
         if (!valid && !issues) return false;
         for (let k = local.items; k < v.length; k++) {
-          if (local.itemSet === true || local.itemSet.has(k)) continue;
+          if (local.itemSet === true || local.itemSet?.has(k)) continue;
           if (refuse) return f(`${path}/${k}`, issues) && false;
           if (!part(rest, v[k], path, k, issues, scope)) {
             valid = false;
