@@ -248,7 +248,7 @@ class Compiler {
     const general = this.sequence(this.keywords(at, s, dialect), at);
     if (!this.validation) return general;
     if (isLeaf(s)) return leaf(s, general, this.formats === "assert");
-    return this.dynamic ? general : this.objectNode(at, s, dialect, general) ?? general;
+    return this.dynamic ? general : this.objectNode(at, s, dialect, general) ?? this.arrayNode(at, s, dialect, general) ?? general;
   }
 
   /** The keywords of a node, each a closure, in the order they must run. */
@@ -663,20 +663,8 @@ class Compiler {
     });
   }
 
-  private arrayKeywords(at: Located, s: Record<string, unknown>, dialect: Dialect, out: Validate[], fail: (k: string, m: string) => (p: string, i: SchemaIssue[] | null) => boolean): void {
-    const length = (keyword: string, test: (n: number, l: number) => boolean, message: (l: number) => string) => {
-      const limit = s[keyword];
-      if (typeof limit !== "number") return;
-      const f = fail(keyword, message(limit));
-      if (this.validation) out.push((v, p, i) => !Array.isArray(v) || test(v.length, limit) || f(p, i));
-    };
-    length("minItems", (n, l) => n >= l, (l) => `must NOT have fewer than ${l} items`);
-    length("maxItems", (n, l) => n <= l, (l) => `must NOT have more than ${l} items`);
-    if (s.uniqueItems === true && this.validation) {
-      const f = fail("uniqueItems", "must NOT have duplicate items");
-      out.push((v, p, i) => !Array.isArray(v) || hasUniqueItems(v) || f(p, i));
-    }
-    // The positional schemas and the one for the rest: prefixItems + items (2020-12), items[] + additionalItems (draft-07).
+  /** The positional schemas and the one for the rest: prefixItems + items (2020-12), items[] + additionalItems (draft-07). */
+  private positional(at: Located, s: Record<string, unknown>, dialect: Dialect): { prefix: Validate[]; rest: Validate | undefined; restKeyword: string; restIsFalse: boolean } {
     let prefix: Validate[] = [];
     let rest: Validate | undefined;
     let restKeyword = "items";
@@ -690,8 +678,55 @@ class Compiler {
         restKeyword = "additionalItems";
       }
     } else if (own(s, "items")) rest = this.child(at, s.items, "items");
+    return { prefix, rest, restKeyword, restIsFalse: (restKeyword === "items" ? s.items : s.additionalItems) === false };
+  }
+
+  /**
+   * An array node (`type`, `minItems`, `maxItems`, `uniqueItems` and the positional keywords) as
+   * one function for a boolean check, as `objectNode` does for objects; the node's other keywords
+   * follow as closures.
+   */
+  private arrayNode(at: Located, s: Record<string, unknown>, dialect: Dialect, general: Validate): Validate | undefined {
+    const positional = dialect === "2020-12" ? ["type", "minItems", "maxItems", "uniqueItems", "prefixItems", "items"] : ["type", "minItems", "maxItems", "uniqueItems", "items", "additionalItems"];
+    if (!own(s, "items") && !own(s, "prefixItems")) return undefined;
+    if (own(s, "unevaluatedProperties") || own(s, "unevaluatedItems")) return undefined;
+    const others = this.keywords(at, Object.fromEntries(Object.entries(s).filter(([keyword]) => !positional.includes(keyword))), dialect);
+    const types = typeMask(s.type);
+    const min = typeof s.minItems === "number" ? s.minItems : 0;
+    const max = typeof s.maxItems === "number" ? s.maxItems : Infinity;
+    const unique = s.uniqueItems === true;
+    const { prefix, rest, restIsFalse } = this.positional(at, s, dialect);
+    return fastPath(general, true, (value, sc) => {
+      if (types !== 0 && (typeBits(value) & types) === 0) return false;
+      if (Array.isArray(value)) {
+        if (value.length < min || value.length > max || (unique && !hasUniqueItems(value))) return false;
+        const n = Math.min(prefix.length, value.length);
+        for (let k = 0; k < n; k++) if (!prefix[k]!(value[k], "", null, null, sc)) return false;
+        if (rest !== undefined && value.length > prefix.length) {
+          if (restIsFalse) return false;
+          for (let k = prefix.length; k < value.length; k++) if (!rest(value[k], "", null, null, sc)) return false;
+        }
+      }
+      for (let k = 0; k < others.length; k++) if (!others[k]!(value, "", null, null, sc)) return false;
+      return true;
+    });
+  }
+
+  private arrayKeywords(at: Located, s: Record<string, unknown>, dialect: Dialect, out: Validate[], fail: (k: string, m: string) => (p: string, i: SchemaIssue[] | null) => boolean): void {
+    const length = (keyword: string, test: (n: number, l: number) => boolean, message: (l: number) => string) => {
+      const limit = s[keyword];
+      if (typeof limit !== "number") return;
+      const f = fail(keyword, message(limit));
+      if (this.validation) out.push((v, p, i) => !Array.isArray(v) || test(v.length, limit) || f(p, i));
+    };
+    length("minItems", (n, l) => n >= l, (l) => `must NOT have fewer than ${l} items`);
+    length("maxItems", (n, l) => n <= l, (l) => `must NOT have more than ${l} items`);
+    if (s.uniqueItems === true && this.validation) {
+      const f = fail("uniqueItems", "must NOT have duplicate items");
+      out.push((v, p, i) => !Array.isArray(v) || hasUniqueItems(v) || f(p, i));
+    }
+    const { prefix, rest, restKeyword, restIsFalse } = this.positional(at, s, dialect);
     if (prefix.length > 0 || rest) {
-      const restIsFalse = (restKeyword === "items" ? s.items : s.additionalItems) === false;
       const restPath = `${at.location}/${restKeyword}`;
       out.push((v, path, issues, ev, scope) => {
         if (!Array.isArray(v)) return true;
