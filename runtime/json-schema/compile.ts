@@ -340,14 +340,18 @@ class Compiler {
 
   private reference(at: Located, ref: string): Validate {
     let target: Validate | undefined;
+    let slot: Slot | undefined;
     const resolveTarget = () => {
       const found = this.index.resolve(ref, at.base);
       if (!found) throw new SchemaCompileError(`${at.location}/$ref`, `cannot resolve $ref ${JSON.stringify(ref)} (${resolveUri(ref, at.base)}): no such schema in the document or in the supplied remotes (nothing is fetched)`);
       target = this.node(found);
+      slot = FAST.get(target);
     };
     this.pending.push(() => target ?? resolveTarget());
     return (v, p, i, e, s) => {
       if (!target) resolveTarget();
+      // A boolean check goes straight to the target's fast path (read at each call: code mode replaces it).
+      if (i === null && e === null && slot !== undefined) return slot.fast(v, s);
       return inPlace(target!, v, p, i, e, s);
     };
   }
@@ -899,6 +903,7 @@ function fastPath(general: Validate, annotates: boolean, fast: FastCheck): Valid
 }
 
 type FastCheck = (value: unknown, scope: Scope | null) => boolean;
+type Slot = { fast: FastCheck; general: Validate };
 
 /** A sub-schema applied in place (allOf, $ref, then): while issues are collected, it collects them only where its boolean check fails. */
 function inPlace(validate: Validate, v: unknown, p: string, i: SchemaIssue[] | null, e: Evaluated | null, sc: Scope | null): boolean {
@@ -912,7 +917,7 @@ function part(validate: Validate, v: unknown, path: string, key: string | number
 
 const pointer = (path: string, key: string | number) => `${path}/${typeof key === "number" ? key : escapePointerToken(key)}`;
 /** The boolean check and the issue-collecting closures of each node that has both (code mode replaces the first). */
-const FAST = new WeakMap<Validate, { fast: FastCheck; general: Validate }>();
+const FAST = new WeakMap<Validate, Slot>();
 
 const TYPES = new Set(["object", "array", "string", "number", "integer", "boolean", "null"]);
 const NUMBERS = ["minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf", "minLength", "maxLength", "minItems", "maxItems", "minProperties", "maxProperties", "minContains", "maxContains"];
