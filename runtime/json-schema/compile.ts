@@ -51,10 +51,11 @@ export class SchemaCompileError extends Error {
   }
 }
 
+/** What a node's keywords evaluated: `true` is everything; a set is made only when a first member is added (most records stay empty). */
 interface Evaluated {
-  props: Set<string> | true;
+  props: Set<string> | true | null;
   items: number;
-  itemSet: Set<number> | true;
+  itemSet: Set<number> | true | null;
 }
 
 /** The dynamic scope: the resources evaluation has entered, innermost first. */
@@ -65,36 +66,50 @@ interface Scope {
 
 type Validate = (value: unknown, path: string, issues: SchemaIssue[] | null, ev: Evaluated | null, scope: Scope | null) => boolean;
 
-const fresh = (): Evaluated => ({ props: new Set(), items: 0, itemSet: new Set() });
+const fresh = (): Evaluated => ({ props: null, items: 0, itemSet: null });
 
 function merge(into: Evaluated, from: Evaluated): void {
-  if (into.props !== true) into.props = from.props === true ? true : (from.props.forEach((p) => (into.props as Set<string>).add(p)), into.props);
+  into.props = union(into.props, from.props);
   into.items = Math.max(into.items, from.items);
-  if (into.itemSet !== true) into.itemSet = from.itemSet === true ? true : (from.itemSet.forEach((i) => (into.itemSet as Set<number>).add(i)), into.itemSet);
+  into.itemSet = union(into.itemSet, from.itemSet);
+}
+
+function union<T>(into: Set<T> | true | null, from: Set<T> | true | null): Set<T> | true | null {
+  if (into === true || from === null) return into;
+  if (from === true) return true;
+  if (into === null) return new Set(from);
+  from.forEach((x) => into.add(x));
+  return into;
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
-/** The test of one JSON type (`integer`: a number with no fraction, 1.0 included). */
-function typeTest(type: string): (value: unknown) => boolean {
-  switch (type) {
-    case "integer":
-      return (v) => typeof v === "number" && Number.isInteger(v);
-    case "number":
-      return (v) => typeof v === "number" && Number.isFinite(v);
-    case "object":
-      return isObject;
-    case "array":
-      return Array.isArray;
-    case "null":
-      return (v) => v === null;
+/** The JSON types as bits: a node's `type` is one mask test, not a closure per type. */
+const NULL = 1, BOOLEAN = 2, OBJECT = 4, ARRAY = 8, STRING = 16, NUMBER = 32, INTEGER = 64;
+const TYPE_BITS: Readonly<Record<string, number>> = { null: NULL, boolean: BOOLEAN, object: OBJECT, array: ARRAY, string: STRING, number: NUMBER, integer: INTEGER };
+
+/** The types of a value (an integer is also a number, 1.0 included; a non-finite number is neither). */
+function typeBits(v: unknown): number {
+  switch (typeof v) {
     case "string":
-      return (v) => typeof v === "string";
+      return STRING;
+    case "number":
+      return Number.isInteger(v) ? NUMBER | INTEGER : Number.isFinite(v) ? NUMBER : 0;
+    case "boolean":
+      return BOOLEAN;
+    case "object":
+      return v === null ? NULL : Array.isArray(v) ? ARRAY : OBJECT;
     default:
-      return (v) => typeof v === "boolean";
+      return 0;
   }
+}
+
+/** The mask of a `type` keyword (a name or a list of names); 0 when there is none. */
+function typeMask(type: unknown): number {
+  if (type === undefined) return 0;
+  return (Array.isArray(type) ? (type as string[]) : [type as string]).reduce((mask, t) => mask | TYPE_BITS[t]!, 0);
 }
 
 const own = (object: object, key: string) => Object.prototype.hasOwnProperty.call(object, key);
@@ -111,7 +126,8 @@ export function compileSchema(schema: unknown, options: CompileOptions = {}): Co
   const start: Scope | null = dynamic ? { uri: root.base, outer: null } : null;
   // Code mode keeps no dynamic scope: not for documents that reach a $dynamicRef.
   const code = options.mode === "code" && !compiler.readsDynamicScope && compiler.validation;
-  const closures = (value: unknown) => validate(value, "", null, tracking ? fresh() : null, start);
+  // No annotations at the root: nothing reads them; each unevaluated* keyword collects its own.
+  const closures = (value: unknown) => validate(value, "", null, null, start);
   const generated = code ? generate(root, index, tracking, options.formats === "assert") : undefined;
   if (generated) return { mode: "code", ...generated };
   // `check` is for values with issues: the root's boolean check would only fail first.
@@ -121,7 +137,7 @@ export function compileSchema(schema: unknown, options: CompileOptions = {}): Co
     is: closures,
     check: (value) => {
       const issues: SchemaIssue[] = [];
-      collect(value, "", issues, tracking ? fresh() : null, start);
+      collect(value, "", issues, null, start);
       return issues;
     },
   };
@@ -212,15 +228,18 @@ class Compiler {
     const general = this.sequence(this.keywords(at, s, dialect), at);
     if (!this.validation) return general;
     if (isLeaf(s)) return leaf(s, general, this.formats === "assert");
-    return this.dynamic ? general : this.objectNode(at, s, dialect, general) ?? general;
+    return this.dynamic ? general : this.objectNode(at, s, dialect, general) ?? this.arrayNode(at, s, dialect, general) ?? general;
   }
 
   /** The keywords of a node, each a closure, in the order they must run. */
   private keywords(at: Located, s: Record<string, unknown>, dialect: Dialect): Validate[] {
     const keywords: Validate[] = [];
-    const fail = (keyword: string, message: string) => (path: string, issues: SchemaIssue[] | null) => {
-      issues?.push({ path, schemaPath: `${at.location}/${keyword}`, keyword, message });
-      return false;
+    const fail = (keyword: string, message: string) => {
+      const schemaPath = `${at.location}/${keyword}`;
+      return (path: string, issues: SchemaIssue[] | null) => {
+        issues?.push({ path, schemaPath, keyword, message });
+        return false;
+      };
     };
     if (typeof s.$ref === "string") keywords.push(this.reference(at, s.$ref));
     if (dialect === "2020-12" && typeof s.$dynamicRef === "string") keywords.push(this.dynamicReference(at, s.$dynamicRef));
@@ -247,14 +266,16 @@ class Compiler {
     const rest: Record<string, unknown> = { ...s };
     for (const keyword of fused) delete rest[keyword];
     const others = this.keywords(at, rest, dialect);
-    const types = s.type === undefined ? undefined : (Array.isArray(s.type) ? (s.type as string[]) : [s.type as string]).map(typeTest);
+    const types = typeMask(s.type);
     const required = Array.isArray(s.required) ? (s.required as string[]).map((name) => ({ name, inherited: name in Object.prototype })) : [];
     const properties = fused.includes("properties") && isObject(s.properties) ? Object.entries(s.properties).map(([name, sub]) => ({ name, inherited: name in Object.prototype, validate: this.child(at, sub, "properties", name) })) : [];
     const additional = fused.includes("additionalProperties") && own(s, "additionalProperties") ? (s.additionalProperties === false ? false : this.child(at, s.additionalProperties, "additionalProperties")) : undefined;
     const known = new Set(properties.map((x) => x.name));
-    return fastPath(general, true, (v, sc) => {
-      if (types !== undefined && !(types.length === 1 ? types[0]!(v) : types.some((t) => t(v)))) return false;
-      if (isObject(v)) {
+    return fastPath(general, true, (value, sc) => {
+      const bits = typeBits(value);
+      if (types !== 0 && (bits & types) === 0) return false;
+      if (bits === OBJECT) {
+        const v = value as Record<string, unknown>;
         for (let k = 0; k < required.length; k++) {
           const { name, inherited } = required[k]!;
           if (inherited ? !own(v, name) : v[name] === undefined) return false;
@@ -269,7 +290,7 @@ class Compiler {
         if (additional !== undefined)
           for (const key in v) if (!known.has(key) && (additional === false || !additional(v[key], "", null, null, sc))) return false;
       }
-      for (let k = 0; k < others.length; k++) if (!others[k]!(v, "", null, null, sc)) return false;
+      for (let k = 0; k < others.length; k++) if (!others[k]!(value, "", null, null, sc)) return false;
       return true;
     });
   }
@@ -299,15 +320,19 @@ class Compiler {
 
   private reference(at: Located, ref: string): Validate {
     let target: Validate | undefined;
+    let slot: Slot | undefined;
     const resolveTarget = () => {
       const found = this.index.resolve(ref, at.base);
       if (!found) throw new SchemaCompileError(`${at.location}/$ref`, `cannot resolve $ref ${JSON.stringify(ref)} (${resolveUri(ref, at.base)}): no such schema in the document or in the supplied remotes (nothing is fetched)`);
       target = this.node(found);
+      slot = FAST.get(target);
     };
     this.pending.push(() => target ?? resolveTarget());
     return (v, p, i, e, s) => {
       if (!target) resolveTarget();
-      return target!(v, p, i, e, s);
+      // A boolean check goes straight to the target's fast path (read at each call: code mode replaces it).
+      if (i === null && e === null && slot !== undefined) return slot.fast(v, s);
+      return inPlace(target!, v, p, i, e, s);
     };
   }
 
@@ -345,9 +370,8 @@ class Compiler {
     if (s.type !== undefined) {
       const types = Array.isArray(s.type) ? (s.type as string[]) : [s.type as string];
       const f = fail("type", `must be ${types.join(",")}`);
-      const tests = types.map(typeTest);
-      const [only] = tests;
-      out.push(tests.length === 1 ? (v, p, i) => only!(v) || f(p, i) : (v, p, i) => tests.some((t) => t(v)) || f(p, i));
+      const mask = typeMask(s.type);
+      out.push((v, p, i) => (typeBits(v) & mask) !== 0 || f(p, i));
     }
     if (own(s, "const")) {
       const expected = s.const;
@@ -400,7 +424,7 @@ class Compiler {
       const branches = s.allOf.map((b, n) => this.child(at, b, "allOf", n));
       out.push((v, p, i, e, sc) => {
         let valid = true;
-        for (const b of branches) if (!b(v, p, i, e, sc)) {
+        for (const b of branches) if (!inPlace(b, v, p, i, e, sc)) {
           valid = false;
           if (!i && !e) return false;
         }
@@ -457,7 +481,7 @@ class Compiler {
       const branch = this.child(at, s.not, "not");
       const schemaPath = `${at.location}/not`;
       out.push((v, p, i, _e, sc) => {
-        if (!branch(v, p, null, tracking ? fresh() : null, sc)) return true;
+        if (!branch(v, p, null, null, sc)) return true;
         i?.push({ path: p, schemaPath, keyword: "not", message: "must NOT be valid" });
         return false;
       });
@@ -473,7 +497,7 @@ class Compiler {
         const branch = passed ? then : otherwise;
         if (!branch) return true;
         const before = i?.length ?? 0;
-        if (branch(v, p, i, e, sc)) return true;
+        if (inPlace(branch, v, p, i, e, sc)) return true;
         const keyword = passed ? "then" : "else";
         i?.splice(before, 0, { path: p, schemaPath: `${at.location}/${keyword}`, keyword, message: `must match "${keyword}" schema` });
         return false;
@@ -499,7 +523,7 @@ class Compiler {
           continue;
         }
         const branch = this.child(at, sub, keyword, name);
-        out.push((v, p, i, e, sc) => !isObject(v) || !own(v, name) || branch(v, p, i, e, sc));
+        out.push((v, p, i, e, sc) => !isObject(v) || !own(v, name) || inPlace(branch, v, p, i, e, sc));
       }
     }
   }
@@ -583,7 +607,7 @@ class Compiler {
     out.push((v, path, issues, ev, scope) => {
       if (!isObject(v)) return true;
       let valid = true;
-      const mark = ev && ev.props !== true ? ev.props : null;
+      const mark = ev && ev.props !== true ? (ev.props ?? (ev.props = new Set<string>())) : null;
       for (let k = 0; k < properties.length; k++) {
         const { name, inherited, token, validate } = properties[k]!;
         // JSON holds no undefined: a read decides presence, except for names the prototype has.
@@ -603,24 +627,72 @@ class Compiler {
           if (!regex.test(key)) continue;
           matched = true;
           mark?.add(key);
-          if (!validate(v[key], issues ? `${path}/${escapePointerToken(key)}` : "", issues, null, scope)) {
+          if (!part(validate, v[key], path, key, issues, scope)) {
             valid = false;
             if (!issues && !ev) return false;
           }
         }
         if (matched || !additional) continue;
         mark?.add(key);
-        const at = issues ? `${path}/${escapePointerToken(key)}` : "";
         if (refusesAll) {
           valid = false;
           if (!issues) return false;
-          issues.push({ path: at, schemaPath: additionalPath, keyword: "additionalProperties", message: "must NOT have additional properties" });
-        } else if (!additional(v[key], at, issues, null, scope)) {
+          issues.push({ path: pointer(path, key), schemaPath: additionalPath, keyword: "additionalProperties", message: "must NOT have additional properties" });
+        } else if (!part(additional, v[key], path, key, issues, scope)) {
           valid = false;
           if (!issues && !ev) return false;
         }
       }
       return valid;
+    });
+  }
+
+  /** The positional schemas and the one for the rest: prefixItems + items (2020-12), items[] + additionalItems (draft-07). */
+  private positional(at: Located, s: Record<string, unknown>, dialect: Dialect): { prefix: Validate[]; rest: Validate | undefined; restKeyword: string; restIsFalse: boolean } {
+    let prefix: Validate[] = [];
+    let rest: Validate | undefined;
+    let restKeyword = "items";
+    if (dialect === "2020-12") {
+      if (Array.isArray(s.prefixItems)) prefix = s.prefixItems.map((b, n) => this.child(at, b, "prefixItems", n));
+      if (own(s, "items")) rest = this.child(at, s.items, "items");
+    } else if (Array.isArray(s.items)) {
+      prefix = s.items.map((b, n) => this.child(at, b, "items", n));
+      if (own(s, "additionalItems")) {
+        rest = this.child(at, s.additionalItems, "additionalItems");
+        restKeyword = "additionalItems";
+      }
+    } else if (own(s, "items")) rest = this.child(at, s.items, "items");
+    return { prefix, rest, restKeyword, restIsFalse: (restKeyword === "items" ? s.items : s.additionalItems) === false };
+  }
+
+  /**
+   * An array node (`type`, `minItems`, `maxItems`, `uniqueItems` and the positional keywords) as
+   * one function for a boolean check, as `objectNode` does for objects; the node's other keywords
+   * follow as closures.
+   */
+  private arrayNode(at: Located, s: Record<string, unknown>, dialect: Dialect, general: Validate): Validate | undefined {
+    const positional = dialect === "2020-12" ? ["type", "minItems", "maxItems", "uniqueItems", "prefixItems", "items"] : ["type", "minItems", "maxItems", "uniqueItems", "items", "additionalItems"];
+    if (!own(s, "items") && !own(s, "prefixItems")) return undefined;
+    if (own(s, "unevaluatedProperties") || own(s, "unevaluatedItems")) return undefined;
+    const others = this.keywords(at, Object.fromEntries(Object.entries(s).filter(([keyword]) => !positional.includes(keyword))), dialect);
+    const types = typeMask(s.type);
+    const min = typeof s.minItems === "number" ? s.minItems : 0;
+    const max = typeof s.maxItems === "number" ? s.maxItems : Infinity;
+    const unique = s.uniqueItems === true;
+    const { prefix, rest, restIsFalse } = this.positional(at, s, dialect);
+    return fastPath(general, true, (value, sc) => {
+      if (types !== 0 && (typeBits(value) & types) === 0) return false;
+      if (Array.isArray(value)) {
+        if (value.length < min || value.length > max || (unique && !hasUniqueItems(value))) return false;
+        const n = Math.min(prefix.length, value.length);
+        for (let k = 0; k < n; k++) if (!prefix[k]!(value[k], "", null, null, sc)) return false;
+        if (rest !== undefined && value.length > prefix.length) {
+          if (restIsFalse) return false;
+          for (let k = prefix.length; k < value.length; k++) if (!rest(value[k], "", null, null, sc)) return false;
+        }
+      }
+      for (let k = 0; k < others.length; k++) if (!others[k]!(value, "", null, null, sc)) return false;
+      return true;
     });
   }
 
@@ -637,29 +709,15 @@ class Compiler {
       const f = fail("uniqueItems", "must NOT have duplicate items");
       out.push((v, p, i) => !Array.isArray(v) || hasUniqueItems(v) || f(p, i));
     }
-    // The positional schemas and the one for the rest: prefixItems + items (2020-12), items[] + additionalItems (draft-07).
-    let prefix: Validate[] = [];
-    let rest: Validate | undefined;
-    let restKeyword = "items";
-    if (dialect === "2020-12") {
-      if (Array.isArray(s.prefixItems)) prefix = s.prefixItems.map((b, n) => this.child(at, b, "prefixItems", n));
-      if (own(s, "items")) rest = this.child(at, s.items, "items");
-    } else if (Array.isArray(s.items)) {
-      prefix = s.items.map((b, n) => this.child(at, b, "items", n));
-      if (own(s, "additionalItems")) {
-        rest = this.child(at, s.additionalItems, "additionalItems");
-        restKeyword = "additionalItems";
-      }
-    } else if (own(s, "items")) rest = this.child(at, s.items, "items");
+    const { prefix, rest, restKeyword, restIsFalse } = this.positional(at, s, dialect);
     if (prefix.length > 0 || rest) {
-      const restIsFalse = (restKeyword === "items" ? s.items : s.additionalItems) === false;
       const restPath = `${at.location}/${restKeyword}`;
       out.push((v, path, issues, ev, scope) => {
         if (!Array.isArray(v)) return true;
         let valid = true;
         const n = Math.min(prefix.length, v.length);
         for (let k = 0; k < n; k++)
-          if (!prefix[k]!(v[k], issues ? `${path}/${k}` : "", issues, null, scope)) {
+          if (!part(prefix[k]!, v[k], path, k, issues, scope)) {
             valid = false;
             if (!issues && !ev) return false;
           }
@@ -671,7 +729,7 @@ class Compiler {
           return false;
         }
         for (let k = prefix.length; k < v.length; k++)
-          if (!rest(v[k], issues ? `${path}/${k}` : "", issues, null, scope)) {
+          if (!part(rest, v[k], path, k, issues, scope)) {
             valid = false;
             if (!issues && !ev) return false;
           }
@@ -687,7 +745,7 @@ class Compiler {
       out.push((v, path, issues, ev, scope) => {
         if (!Array.isArray(v)) return true;
         let found = 0;
-        const mark = ev && ev.itemSet !== true ? ev.itemSet : null;
+        const mark = ev && ev.itemSet !== true ? (ev.itemSet ?? (ev.itemSet = new Set<number>())) : null;
         for (let k = 0; k < v.length; k++)
           if (contains(v[k], "", null, null, scope)) {
             found++;
@@ -720,13 +778,12 @@ class Compiler {
         if (!isObject(v)) return finish(valid, ev, local);
         if (!valid && !issues) return false;
         for (const key of Object.keys(v)) {
-          if (local.props === true || local.props.has(key)) continue;
-          const at = issues ? `${path}/${escapePointerToken(key)}` : "";
+          if (local.props === true || local.props?.has(key)) continue;
           if (refuse) {
             valid = false;
             if (!issues) return false;
-            issues.push({ path: at, schemaPath, keyword: "unevaluatedProperties", message: "must NOT have unevaluated properties" });
-          } else if (!rest(v[key], at, issues, null, scope)) {
+            issues.push({ path: pointer(path, key), schemaPath, keyword: "unevaluatedProperties", message: "must NOT have unevaluated properties" });
+          } else if (!part(rest, v[key], path, key, issues, scope)) {
             valid = false;
             if (!issues) return false;
           }
@@ -748,9 +805,9 @@ class Compiler {
         if (!Array.isArray(v)) return finish(valid, ev, local);
         if (!valid && !issues) return false;
         for (let k = local.items; k < v.length; k++) {
-          if (local.itemSet === true || local.itemSet.has(k)) continue;
+          if (local.itemSet === true || local.itemSet?.has(k)) continue;
           if (refuse) return f(`${path}/${k}`, issues) && false;
-          if (!rest(v[k], issues ? `${path}/${k}` : "", issues, null, scope)) {
+          if (!part(rest, v[k], path, k, issues, scope)) {
             valid = false;
             if (!issues) return false;
           }
@@ -780,7 +837,7 @@ function isLeaf(s: Record<string, unknown>): boolean {
  * closure call per keyword.
  */
 function leaf(s: Record<string, unknown>, general: Validate, assertFormats: boolean): Validate {
-  const types = s.type === undefined ? undefined : (Array.isArray(s.type) ? (s.type as string[]) : [s.type as string]).map(typeTest);
+  const types = typeMask(s.type);
   const num = (k: string) => (typeof s[k] === "number" ? (s[k] as number) : undefined);
   const [minimum, maximum, exclusiveMinimum, exclusiveMaximum, multipleOf, minLength, maxLength] = ["minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf", "minLength", "maxLength"].map(num);
   const regex = typeof s.pattern === "string" ? pattern(s.pattern, "") : undefined;
@@ -790,7 +847,7 @@ function leaf(s: Record<string, unknown>, general: Validate, assertFormats: bool
   const values = Array.isArray(s.enum) ? (s.enum as unknown[]) : undefined;
   const primitives = values?.every((x) => typeof x !== "object" || x === null) ? new Set(values) : undefined;
   return fastPath(general, false, (v) => {
-    if (types !== undefined && !(types.length === 1 ? types[0]!(v) : types.some((t) => t(v)))) return false;
+    if (types !== 0 && (typeBits(v) & types) === 0) return false;
     if (typeof v === "string") {
       if (minLength !== undefined && !(v.length >= 2 * minLength || (v.length >= minLength && stringLength(v) >= minLength))) return false;
       if (maxLength !== undefined && !(v.length <= maxLength || stringLength(v) <= maxLength)) return false;
@@ -810,23 +867,37 @@ function leaf(s: Record<string, unknown>, general: Validate, assertFormats: bool
 }
 
 /**
- * A node checked by `fast` (a boolean, no paths, no issues) and, only where that fails and issues
- * are being collected, again by `general`, the keyword closures that say what is wrong: the parts
- * of an invalid value that are valid cost a boolean check, not issue bookkeeping. `annotates`:
+ * A node checked by `fast` (a boolean, no paths, no issues) and, where issues are being collected,
+ * by `general`, the keyword closures that say what is wrong. Callers collect issues only where
+ * the boolean check failed (`inPlace`, `part`): the parts of an invalid value that are valid cost
+ * a boolean check, not issue bookkeeping, and a failing part is not checked twice. `annotates`:
  * the node's keywords produce annotations, so while they are collected `general` runs alone.
  */
 function fastPath(general: Validate, annotates: boolean, fast: FastCheck): Validate {
   const slot = { fast, general };
   const validate: Validate = annotates
-    ? (v, p, i, e, sc) => (e ? general(v, p, i, e, sc) : slot.fast(v, sc) || (i !== null && general(v, p, i, e, sc)))
-    : (v, p, i, e, sc) => slot.fast(v, sc) || (i !== null && general(v, p, i, e, sc));
+    ? (v, p, i, e, sc) => (i === null && e === null ? slot.fast(v, sc) : general(v, p, i, e, sc))
+    : (v, p, i, e, sc) => (i === null ? slot.fast(v, sc) : general(v, p, i, e, sc));
   FAST.set(validate, slot);
   return validate;
 }
 
 type FastCheck = (value: unknown, scope: Scope | null) => boolean;
+type Slot = { fast: FastCheck; general: Validate };
+
+/** A sub-schema applied in place (allOf, $ref, then): while issues are collected, it collects them only where its boolean check fails. */
+function inPlace(validate: Validate, v: unknown, p: string, i: SchemaIssue[] | null, e: Evaluated | null, sc: Scope | null): boolean {
+  return i === null || e !== null ? validate(v, p, i, e, sc) : validate(v, p, null, null, sc) || validate(v, p, i, null, sc);
+}
+
+/** A property or item: its path is built, and its issues collected, only where its boolean check fails. */
+function part(validate: Validate, v: unknown, path: string, key: string | number, i: SchemaIssue[] | null, sc: Scope | null): boolean {
+  return validate(v, "", null, null, sc) || (i !== null && validate(v, pointer(path, key), i, null, sc));
+}
+
+const pointer = (path: string, key: string | number) => `${path}/${typeof key === "number" ? key : escapePointerToken(key)}`;
 /** The boolean check and the issue-collecting closures of each node that has both. */
-const FAST = new WeakMap<Validate, { fast: FastCheck; general: Validate }>();
+const FAST = new WeakMap<Validate, Slot>();
 
 const TYPES = new Set(["object", "array", "string", "number", "integer", "boolean", "null"]);
 const NUMBERS = ["minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf", "minLength", "maxLength", "minItems", "maxItems", "minProperties", "maxProperties", "minContains", "maxContains"];

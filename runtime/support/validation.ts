@@ -276,6 +276,8 @@ export function stringLength(value: string): number {
 export function isMultipleOf(value: number, divisor: number): boolean {
   const quotient = value / divisor;
   if (!Number.isFinite(quotient)) return Number.isInteger(value) && Number.isInteger(1 / divisor);
+  // Below 1e21 a number prints without an exponent, so parseInt gives it back exactly when it is an integer.
+  if (Math.abs(quotient) < 1e21) return Number.isInteger(quotient);
   return quotient === parseInt(String(quotient), 10);
 }
 
