@@ -36,7 +36,7 @@ export const LAYERS: readonly (readonly string[])[] = [
   // The generator.
   ["codegen/errors.ts", "codegen/did-you-mean.ts", "codegen/json.ts", "codegen/version.ts"],
   ["codegen/spec/files.ts", "codegen/keywords.ts"],
-  ["codegen/format-cache.ts", "codegen/spec/pinned.ts"],
+  ["codegen/format-cache.ts", "codegen/spec/pinned.ts", "codegen/retired.ts"],
   ["codegen/load/"],
   ["codegen/model/"],
   ["codegen/emit/", "codegen/diff/"],
