@@ -5,10 +5,11 @@
  * the CLI in temp projects), and what the user gets must contain the quoted text: `…` stands
  * for any text, whitespace runs compare equal, and a placeholder (`tool x`, revision `R`) is read
  * with the value the trigger used. A quoted entry without a trigger fails, and so does a trigger
- * whose entry left the page: the page cannot drift from the code. (Entries that name an error
- * class rather than quote a message are checked to be exported by the runtime.)
+ * whose entry left the page: the page cannot drift from the code. The section's `sh` transcripts
+ * are run command by command and must print what they show. (Entries that name an error class
+ * rather than quote a message are checked to be exported by the runtime.)
  */
-import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
 import { createServer as createHttpServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
@@ -17,7 +18,7 @@ import { extensionModule as tasks } from "../../generated/extensions/tasks/modul
 import { createMemoryPair, createServer, McpClient, type CallOptions, type McpServer } from "../../runtime/index.js";
 import { HttpClientTransport } from "../../runtime/http.js";
 import { silentLogger } from "../../runtime/util/logger.js";
-import { describeRun, removeDir, ROOT, runChild, runCliAsync, tempDir, tempProjectRoot } from "../support/project.js";
+import { CLI_ARGV, describeRun, removeDir, ROOT, runChild, runCliAsync, tempDir, tempProjectRoot } from "../support/project.js";
 import { SYNTHETIC, syntheticSchema } from "../support/synthetic-revision.js";
 import { tscAsync, writeProjectTsconfig } from "../support/tsc.js";
 
@@ -30,6 +31,15 @@ function quoted(heading: string): string[] {
     .split("\n")
     .filter((line) => line.startsWith("| `"))
     .map((line) => /^\| `([^`]+)`/.exec(line)![1]!);
+}
+
+/** The `sh` blocks of "CLI messages": each `$ ` line a command run in one fresh folder, the other lines what the last prints (`...`: anything). */
+function transcripts(): { commands: string[]; output: string }[] {
+  const section = PAGE.slice(PAGE.indexOf("## CLI messages"), PAGE.indexOf("\n## ", PAGE.indexOf("## CLI messages") + 3));
+  return [...section.matchAll(/```sh\n([\s\S]*?)```/g)].map(([, text]) => {
+    const lines = text!.split("\n");
+    return { commands: lines.filter((l) => l.startsWith("$ ")).map((l) => l.slice(2)), output: lines.filter((l) => !l.startsWith("$ ")).join("\n") };
+  });
 }
 
 /** What the user got for one entry, and the values its placeholders stand for. */
@@ -121,6 +131,13 @@ async function withoutOptionalPeers(script: string): Promise<string> {
   return `${run.stdout}\n${run.stderr}`;
 }
 
+/** A server whose tool asks the client (elicitation), which the test clients do not declare. */
+const asking = () =>
+  newServer().tool({ name: "ask", inputSchema: { type: "object" } }, async (_args, ctx) => {
+    await ctx.elicit({ message: "name?", requestedSchema: { type: "object", properties: { n: { type: "string" } } } });
+    return { content: [] };
+  });
+
 /** Entries that name an error class: exported by the runtime's entry points. */
 const CLASSES = ["SkillVerificationError", "OAuthFlowError"];
 
@@ -161,27 +178,8 @@ const RUNTIME: Record<string, () => Promise<Got>> = {
       { onProgress: () => {} },
     ),
   }),
-  "the client did not declare the elicitation capability, so tools/call cannot send it elicitation/create": async () => ({
-    message: await callError(
-      newServer().tool({ name: "ask", inputSchema: { type: "object" } }, async (_args, ctx) => {
-        await ctx.elicit({ message: "name?", requestedSchema: { type: "object", properties: { n: { type: "string" } } } });
-        return { content: [] };
-      }),
-      "ask",
-      {},
-    ),
-  }),
-  "Missing required client capability: …": async () => ({
-    message: await callError(
-      newServer().tool({ name: "ask", inputSchema: { type: "object" } }, async (_args, ctx) => {
-        await ctx.elicit({ message: "name?", requestedSchema: { type: "object", properties: { n: { type: "string" } } } });
-        return { content: [] };
-      }),
-      "ask",
-      {},
-      "2026-07-28",
-    ),
-  }),
+  "the client did not declare the elicitation capability, so tools/call cannot send it elicitation/create": async () => ({ message: await callError(asking(), "ask", {}) }),
+  "Missing required client capability: …": async () => ({ message: await callError(asking(), "ask", {}, "2026-07-28") }),
   "… timed out after N ms": async () => {
     const server = newServer().tool({ name: "slow", inputSchema: { type: "object" } }, (_args, ctx) => new Promise((resolve) => ctx.signal.addEventListener("abort", () => resolve({ content: [] }))));
     const client = await connect(server, "2025-11-25");
@@ -349,6 +347,27 @@ describe("docs/troubleshooting.md: every quoted message is what the user gets", 
     });
     for (const [quote, trigger] of Object.entries(triggers)) it(`${heading}: \`${quote}\``, async () => expectQuoted(quote, await trigger()));
   }
+
+  for (const [i, block] of transcripts().entries())
+    it(`CLI messages: the transcript #${i + 1} (${block.commands.at(-1)}) is what the commands print`, async () => {
+      const dir = join(projects, `transcript${i}`);
+      mkdirSync(dir, { recursive: true });
+      let last = "";
+      for (const command of block.commands) {
+        const run = await runChild("bash", ["-c", command.replaceAll("npx mcp-codegen", `${JSON.stringify(process.execPath)} ${CLI_ARGV.map((a) => JSON.stringify(a)).join(" ")}`)], {
+          cwd: dir,
+          timeoutMs: 120_000,
+        });
+        last = `${run.stdout}${run.stderr}`;
+      }
+      const expected = block.output.replaceAll("/path/to/project", realpathSync(dir));
+      let from = 0;
+      for (const piece of expected.split(/^\.\.\.\n?/m).filter((p) => p.trim() !== "")) {
+        const at = last.indexOf(piece, from);
+        expect(at, `docs/troubleshooting.md's transcript shows:\n${piece}\nthe commands printed:\n${last}`).to.be.at.least(0);
+        from = at + piece.length;
+      }
+    });
 
   it("the entries naming an error class name one the runtime exports", async () => {
     expect(quoted("Runtime messages").filter((q) => /^\w+$/.test(q))).to.deep.equal(CLASSES);
