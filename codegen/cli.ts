@@ -412,16 +412,20 @@ async function checkProject(root: string): Promise<number> {
   }
   for (const record of records) {
     const folder = relative(cwd, record.dir) || ".";
+    // A support copy left in a folder of both kinds is reported once.
+    let reported: readonly string[] = [];
     if (record.revisions.length > 0 || record.extensions.length > 0) {
       const report = await run({ root, out: record.dir, sources: [], dryRun: true });
       const what = [...record.revisions, ...record.extensions].join(", ");
       stale = staleness(folder, what, report.stale, `mcp-codegen generate --out ${folder}`) || stale;
+      reported = report.retired.map((c) => c.path);
     }
     if (record.tools !== undefined) {
       const { generateTools: tools } = await import("./tool-validators/generate.js");
       const manifest = relative(cwd, record.tools);
       const report = await tools(record.tools, record.dir, true);
-      stale = staleness(folder, `the tool validators of ${manifest}`, report.stale, `mcp-codegen generate --tools ${manifest} --out ${folder}`) || stale;
+      const unreported = report.stale.filter((s) => !reported.includes(s.path));
+      stale = staleness(folder, `the tool validators of ${manifest}`, unreported, `mcp-codegen generate --tools ${manifest} --out ${folder}`) || stale;
     }
   }
   return stale ? 1 : 0;

@@ -124,4 +124,34 @@ describe("codegen/retired: the support copies an earlier generate left in a user
     const checked = await run("check");
     expect(checked.status, describeRun(checked)).to.equal(0);
   });
+
+  it("in a folder of both kinds, generate --out keeps the copy the old tools.ts imports, and generate --tools then removes it; check says it once", async () => {
+    const shared = (file: string) => join(project, "src", "shared", file);
+    for (const generated of [await run("generate", "--out", "src/shared", "--revision", "2025-11-25"), await run("generate", "--tools", "mcp.server.json", "--out", "src/shared")])
+      expect(generated.status, describeRun(generated)).to.equal(0);
+    plantOldCopies(join(project, "src", "shared"), ["validation.ts", "method-not-found.ts"], "files");
+    // tools.ts as 0.2.0 wrote it: importing the copy beside it, recorded so.
+    const oldTools = readFileSync(shared("tools.ts"), "utf8").replace(`"@mcp-codegen/runtime/support"`, `"./validation.js"`);
+    writeFileSync(shared("tools.ts"), oldTools);
+    const recordPath = shared(".mcp-codegen.json");
+    const record = JSON.parse(readFileSync(recordPath, "utf8")) as { tools: { files: Record<string, string> } };
+    record.tools.files["tools.ts"] = sha256(oldTools);
+    writeFileSync(recordPath, JSON.stringify(record, null, 2));
+
+    const checked = await run("check");
+    expect(checked.status, describeRun(checked)).to.equal(1);
+    expect(checked.stderr.split("src/shared/validation.ts:").length - 1, checked.stderr).to.equal(1);
+    expect(checked.stderr).to.contain("src/shared/validation.ts: left by an earlier mcp-codegen; kept while tools.ts still imports it");
+
+    const out = await run("generate", "--out", "src/shared");
+    expect(out.stdout, describeRun(out)).to.contain("removed src/shared/method-not-found.ts");
+    expect(out.stderr).to.contain("warning: src/shared/validation.ts: left by an earlier mcp-codegen; kept while tools.ts still imports it");
+    expect(existsSync(shared("validation.ts"))).to.equal(true);
+
+    const tools = await run("generate", "--tools", "mcp.server.json", "--out", "src/shared");
+    expect(tools.stdout, describeRun(tools)).to.contain("removed src/shared/validation.ts");
+    expect(existsSync(shared("validation.ts"))).to.equal(false);
+    const again = await run("check");
+    expect(again.status, describeRun(again)).to.equal(0);
+  });
 });
