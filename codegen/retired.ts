@@ -39,17 +39,15 @@ export function retiredCopies(dir: string, recorded: readonly Readonly<Record<st
     const hashes = recorded.map((files) => files[path]).filter((hash) => hash !== undefined);
     const ours = text.startsWith(header);
     if (!ours && hashes.length === 0) continue;
-    const importers = importersOf(dir, path).filter((file) => !generated.includes(file));
-    let why: string;
-    if (!ours || !hashes.includes(sha256(text)))
-      why = `left by an earlier mcp-codegen and edited since (${ours ? "its sha256 is not the one .mcp-codegen.json recorded" : "its generated header is gone"}), so it is kept: generated code imports ${REPLACEMENT} now; move what you need out of it, then delete it`;
-    else if (importers.length > 0)
-      why = `left by an earlier mcp-codegen; kept while ${importers.join(", ")} still ${importers.length === 1 ? "imports" : "import"} it: regenerate ${importers.length === 1 ? "that file" : "those files"} (or make ${importers.length === 1 ? "it" : "them"} import ${REPLACEMENT}), then generate again`;
-    else {
-      found.push({ path, remove: true, why: `left by an earlier mcp-codegen: generated code imports ${REPLACEMENT} now (so should any code of yours that imported this copy)` });
-      continue;
-    }
-    found.push({ path, remove: false, why });
+    const edited = !ours || !hashes.includes(sha256(text));
+    const importers = edited ? [] : importersOf(dir, path).filter((file) => !generated.includes(file));
+    const one = importers.length === 1;
+    const why = edited
+      ? `left by an earlier mcp-codegen and edited since (${ours ? "its sha256 is not the one .mcp-codegen.json recorded" : "its generated header is gone"}), so it is kept: generated code imports ${REPLACEMENT} now; move what you need out of it, then delete it`
+      : importers.length > 0
+        ? `left by an earlier mcp-codegen; kept while ${importers.join(", ")} still ${one ? "imports" : "import"} it: regenerate ${one ? "that file" : "those files"} (or make ${one ? "it" : "them"} import ${REPLACEMENT}), then generate again`
+        : `left by an earlier mcp-codegen: generated code imports ${REPLACEMENT} now (so should any code of yours that imported this copy)`;
+    found.push({ path, remove: !edited && importers.length === 0, why });
   }
   return found;
 }

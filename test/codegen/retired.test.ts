@@ -4,45 +4,15 @@
  * remove a copy exactly as the generator wrote it (its header, the sha256 its .mcp-codegen.json
  * recorded) and say so; a copy edited since, or one a file of the folder still imports, is kept
  * with a warning naming it and what to do; a file of the user's own by that name is left alone.
- * The CLI runs in a temp project; the old copies are rebuilt as 0.2.0 wrote them (its opening
- * comment, below, on today's body) and recorded as it recorded them.
+ * The CLI runs in a temp project; the old copies are rebuilt as 0.2.0 wrote them and recorded as
+ * it recorded them (test/support/retired-copies.ts).
  */
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect } from "chai";
 import { sha256 } from "../../codegen/spec/files.js";
-import { describeRun, removeDir, ROOT, runCliAsync, tempDir } from "../support/project.js";
-
-/** The opening comment of each support file as 0.2.0 copied it (codegen/emit/shared/ then). */
-const OLD_COMMENTS: Record<string, string> = {
-  "validation.ts": `/*
- * Support for the generated validators of every revision: the issue shape, and the checks that
- * a schema keyword cannot spell inline. mcp-codegen copies this file to generated/validation.ts
- * so that generated code depends on nothing outside generated/.
- */`,
-  "method-not-found.ts": `/*
- * Support for the generated handler interfaces of every revision: the error a default handler
- * throws. mcp-codegen copies this file to generated/method-not-found.ts so that generated code
- * depends on nothing outside generated/; one class serves every revision, so \`instanceof\` works
- * whichever revision's defaults threw it.
- */`,
-};
-
-function oldCopy(file: string): string {
-  const today = readFileSync(join(ROOT, "runtime", "support", file), "utf8");
-  return `${OLD_COMMENTS[file]}${today.slice(today.indexOf("*/") + 2)}`;
-}
-
-/** Writes the copies into `folder` and records their sha256 where 0.2.0 did (`files`, or `tools.files`). */
-function plantOldCopies(folder: string, files: readonly string[], where: "files" | "tools"): void {
-  const recordPath = join(folder, ".mcp-codegen.json");
-  const record = JSON.parse(readFileSync(recordPath, "utf8")) as { files: Record<string, string>; tools?: { files: Record<string, string> } };
-  for (const file of files) {
-    writeFileSync(join(folder, file), oldCopy(file));
-    (where === "files" ? record.files : record.tools!.files)[file] = sha256(oldCopy(file));
-  }
-  writeFileSync(recordPath, `${JSON.stringify(record, null, 2)}\n`);
-}
+import { describeRun, removeDir, runCliAsync, tempDir } from "../support/project.js";
+import { oldCopy, plantOldCopies } from "../support/retired-copies.js";
 
 const MANIFEST = { name: "upgraded", version: "1.0.0", tools: [{ name: "add", inputSchema: { type: "object", properties: { a: { type: "number" } }, required: ["a"] } }] };
 
