@@ -19,6 +19,7 @@ import { createMemoryPair, createServer, McpClient, type CallOptions, type McpSe
 import { HttpClientTransport } from "../../runtime/http.js";
 import { silentLogger } from "../../runtime/util/logger.js";
 import { CLI_ARGV, describeRun, removeDir, ROOT, runChild, runCliAsync, tempDir, tempProjectRoot } from "../support/project.js";
+import { oldCopy, plantOldCopies } from "../support/retired-copies.js";
 import { SYNTHETIC, syntheticSchema } from "../support/synthetic-revision.js";
 import { tscAsync, writeProjectTsconfig } from "../support/tsc.js";
 
@@ -241,6 +242,16 @@ const RUNTIME: Record<string, () => Promise<Got>> = {
   }),
 };
 
+/** A project whose src/mcp 0.2.0 wrote, with its two support copies, method-not-found.ts edited since. */
+async function upgradedFrom020(): Promise<string> {
+  const dir = project();
+  const generated = await runCliAsync(["generate", "--out", "src/mcp", "--revision", "2025-11-25"], { cwd: dir });
+  expect(generated.status, describeRun(generated)).to.equal(0);
+  plantOldCopies(join(dir, "src", "mcp"), ["validation.ts", "method-not-found.ts"], "files");
+  writeFileSync(join(dir, "src", "mcp", "method-not-found.ts"), `${oldCopy("method-not-found.ts")}// mine\n`);
+  return dir;
+}
+
 const TOOL_ENUM = { type: "object", properties: { priority: { enum: ["low", "high"] } }, required: ["priority"] };
 
 const CLI: Record<string, () => Promise<Got>> = {
@@ -303,6 +314,8 @@ const CLI: Record<string, () => Promise<Got>> = {
     writeFileSync(protocol, `${readFileSync(protocol, "utf8")}// mine\n`);
     return { message: await cli(dir, "check") };
   },
+  "src/mcp/validation.ts: left by an earlier mcp-codegen: generated code imports @mcp-codegen/runtime/support now …": async () => ({ message: await cli(await upgradedFrom020(), "check") }),
+  "warning: src/mcp/method-not-found.ts: left by an earlier mcp-codegen and edited since (…), so it is kept: …": async () => ({ message: await cli(await upgradedFrom020(), "generate", "--out", "src/mcp") }),
   'Invalid arguments for tool t: /priority: must be one of "low", "high"': async () => ({
     message: await callError(newServer().tool({ name: "t", inputSchema: TOOL_ENUM as never }, () => ({ content: [] })), "t", { priority: "urgent" }),
   }),
