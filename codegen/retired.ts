@@ -43,7 +43,7 @@ export function retiredCopies(dir: string, recorded: readonly Readonly<Record<st
     const importers = edited ? [] : importersOf(dir, path).filter((file) => !generated.includes(file));
     const one = importers.length === 1;
     const why = edited
-      ? `left by an earlier mcp-codegen and edited since (${ours ? "its sha256 is not the one .mcp-codegen.json recorded" : "its generated header is gone"}), so it is kept: generated code imports ${REPLACEMENT} now; move what you need out of it, then delete it`
+      ? `left by an earlier mcp-codegen and edited since (${!ours ? "its generated header is gone" : hashes.length > 0 ? "its sha256 is not the one .mcp-codegen.json recorded" : "or written before .mcp-codegen.json recorded it"}), so it is kept: generated code imports ${REPLACEMENT} now; move what you need out of it, then delete it`
       : importers.length > 0
         ? `left by an earlier mcp-codegen; kept while ${importers.join(", ")} still ${one ? "imports" : "import"} it: regenerate ${one ? "that file" : "those files"} (or make ${one ? "it" : "them"} import ${REPLACEMENT}), then generate again`
         : `left by an earlier mcp-codegen: generated code imports ${REPLACEMENT} now (so should any code of yours that imported this copy)`;

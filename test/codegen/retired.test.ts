@@ -70,6 +70,14 @@ describe("codegen/retired: the support copies an earlier generate left in a user
     expect((await run("check", "--out", "src/mcp")).status).to.equal(0);
   });
 
+  it("a copy no record lists (written before .mcp-codegen.json recorded files) is kept with a warning: nothing proves it unedited", async () => {
+    writeFileSync(mcp("validation.ts"), oldCopy("validation.ts"));
+    const generated = await run("generate", "--out", "src/mcp");
+    expect(generated.status, describeRun(generated)).to.equal(0);
+    expect(generated.stderr).to.contain("warning: src/mcp/validation.ts: left by an earlier mcp-codegen and edited since (or written before .mcp-codegen.json recorded it), so it is kept");
+    expect(readFileSync(mcp("validation.ts"), "utf8")).to.equal(oldCopy("validation.ts"));
+  });
+
   it("a file of the user's own by that name is left alone, unmentioned", async () => {
     writeFileSync(mcp("validation.ts"), "export const mine = 1;\n");
     const generated = await run("generate", "--out", "src/mcp");
