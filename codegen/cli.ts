@@ -356,6 +356,7 @@ async function generateOut(values: Record<string, unknown>, root: string, dryRun
   for (const e of report.extensions)
     console.log(`  ${e.folder}  ${e.id} on ${e.core}: ${e.definitions} definitions of its own (${e.imported} restated from ${e.core}, equal), ${e.methods} methods  from ${e.source}`);
   console.log(`  ${out}: ${report.written.length} written, ${report.unchanged.length} unchanged`);
+  retiredLines(out, report.retired);
   const { moduleName } = await import("./emit/module.js");
   const index = importPath(join(out, "index.js"));
   console.log(`Serve them: import { ${report.revisions.map((r) => moduleName(r.revision)).join(", ")} } from "${index}" (from the project's root folder; from elsewhere, relative to that file), then createServer({ revisions: [...] })`);
@@ -371,6 +372,13 @@ async function generateOut(values: Record<string, unknown>, root: string, dryRun
 function importPath(path: string): string {
   const relativePath = relative(process.cwd(), resolve(path)).split("\\").join("/");
   return relativePath.startsWith("../") ? relativePath : `./${relativePath}`;
+}
+
+/** What generate did with the support files an earlier version copied into `folder`: each removed, or kept with a warning. */
+function retiredLines(folder: string, retired: readonly { path: string; remove: boolean; why: string }[]): void {
+  for (const { path, remove, why } of retired)
+    if (remove) console.log(`  removed ${join(folder, path)}: ${why}`);
+    else console.error(`  warning: ${join(folder, path)}: ${why}`);
 }
 
 /** Prints whether a generated folder is up to date, and each stale file with why; true when stale. */
@@ -410,16 +418,20 @@ async function checkProject(root: string): Promise<number> {
   }
   for (const record of records) {
     const folder = relative(cwd, record.dir) || ".";
+    // A support copy left in a folder of both kinds is reported once.
+    let reported: readonly string[] = [];
     if (record.revisions.length > 0 || record.extensions.length > 0) {
       const report = await run({ root, out: record.dir, sources: [], dryRun: true });
       const what = [...record.revisions, ...record.extensions].join(", ");
       stale = staleness(folder, what, report.stale, `mcp-codegen generate --out ${folder}`) || stale;
+      reported = report.retired.map((c) => c.path);
     }
     if (record.tools !== undefined) {
       const { generateTools: tools } = await import("./tool-validators/generate.js");
       const manifest = relative(cwd, record.tools);
       const report = await tools(record.tools, record.dir, true);
-      stale = staleness(folder, `the tool validators of ${manifest}`, report.stale, `mcp-codegen generate --tools ${manifest} --out ${folder}`) || stale;
+      const unreported = report.stale.filter((s) => !reported.includes(s.path));
+      stale = staleness(folder, `the tool validators of ${manifest}`, unreported, `mcp-codegen generate --tools ${manifest} --out ${folder}`) || stale;
     }
   }
   return stale ? 1 : 0;
@@ -431,6 +443,7 @@ async function generateTools(values: Record<string, unknown>): Promise<number> {
   const remotes = typeof values["tools-remotes"] === "string" ? values["tools-remotes"] : undefined;
   const report = await run(values.tools as string, values.out, false, values["assert-formats"] === true ? true : undefined, remotes);
   console.log(`  ${report.tools} tools compiled into ${join(values.out, "tools.ts")}: ${report.written.length} written, ${report.unchanged.length} unchanged`);
+  retiredLines(values.out, report.retired);
   for (const { pointer, format } of report.annotatedFormats) console.log(`  note: format "${format}" at ${pointer} is an annotation: not checked (--assert-formats asserts it, when mcp-codegen implements it)`);
   for (const { pointer, message } of report.warnings) console.error(`  warning: ${values.tools} ${pointer}: ${message}`);
   console.log(`Use them: import { toolValidators } from "${importPath(join(values.out, "tools.js"))}" (from the project's root folder; from elsewhere, relative to that file), then createServer({ toolValidators, ... })`);

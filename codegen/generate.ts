@@ -6,6 +6,7 @@ import { pinnedRevisions, readPinned, specPath } from "./spec/pinned.js";
 import { unusedPatches, type SchemaPatch } from "./load/patches.js";
 import type { Era } from "./model/protocol.js";
 import { featuresOf, type RevisionFeatures } from "./model/features.js";
+import { RETIRED_FILES } from "./retired.js";
 
 export interface GenerateOptions {
   readonly root: string;
@@ -71,8 +72,6 @@ const SOURCE_DIR = ((sources) => (CODEGEN_DIR.split(/[\\/]/).includes("dist") &&
 );
 /** Files directly in generated/ that the generator writes: the registry. (Generated code imports its support from runtime/support/.) */
 export const SHARED_FILES: readonly string[] = ["index.ts", "registry.ts"];
-/** The support files generate copied into generated/ before generated code imported runtime/support/: removed when found. */
-const RETIRED_FILES = ["validation.ts", "method-not-found.ts"];
 
 /**
  * Regenerates generated/ from spec/. Every requested revision is emitted in memory first; a
@@ -168,7 +167,8 @@ export async function generate(options: GenerateOptions): Promise<GenerateReport
     );
     const formatted = await formatFiles([...emitted.flatMap((e) => e.files), ...registry]);
     const result = writeFiles(outDir, formatted, options.dryRun);
-    if (!options.dryRun) for (const path of RETIRED_FILES) rmSync(join(outDir, path), { force: true });
+    // The support files copied here before generated code imported runtime/support/ (this checkout's own folder: removed outright).
+    if (!options.dryRun) for (const path of Object.keys(RETIRED_FILES)) rmSync(join(outDir, path), { force: true });
 
     for (const { revision } of emitted) {
       const mine = (path: string) => path.startsWith(`${revision}/`);

@@ -5,6 +5,7 @@ import { parseJson } from "./json.js";
 import { generatorVersion } from "./version.js";
 import { readPinnedSchema } from "./generate.js";
 import type { Era } from "./model/protocol.js";
+import { removeRetired, retiredCopies, type RetiredCopy } from "./retired.js";
 
 /**
  * `mcp-codegen generate --out <dir>`: revision modules generated into a user's own project, for
@@ -93,6 +94,8 @@ export interface OutReport {
   readonly unchanged: readonly string[];
   /** With `dryRun` (`check --out`): files a generation would write, change or find missing, and why. */
   readonly stale: readonly StaleFile[];
+  /** Support files an earlier version copied here (codegen/retired.ts): removed (unless `dryRun`) or kept, and why. */
+  readonly retired: readonly RetiredCopy[];
 }
 
 export interface OutOptions {
@@ -175,8 +178,12 @@ export async function generateOut(options: OutOptions): Promise<OutReport> {
     ].join("\n")}\n`,
   };
   const formatted = await formatFiles([...emitted, index]);
+  const retired = retiredCopies(dir, [previous.files ?? {}, previous.tools?.files ?? {}], formatted.map((f) => f.path));
   const result = writeFiles(dir, formatted, options.dryRun);
-  manifest.files = Object.fromEntries(formatted.map((f) => [f.path, sha256(f.content)]).sort(([a], [b]) => a!.localeCompare(b!)));
+  if (!options.dryRun) removeRetired(dir, retired);
+  // A kept copy keeps its recorded sha256: unedited, a later run still knows it for the generator's.
+  const keptHashes = retired.flatMap((c) => (c.remove || previous.files?.[c.path] === undefined ? [] : [[c.path, previous.files[c.path]!]]));
+  manifest.files = Object.fromEntries([...formatted.map((f) => [f.path, sha256(f.content)]), ...keptHashes].sort(([a], [b]) => a!.localeCompare(b!)));
   if (previous.tools) manifest.tools = previous.tools;
   const manifestText = `${JSON.stringify(manifest, null, 2)}\n`;
   if (!options.dryRun && (!existsSync(manifestPath) || readFileSync(manifestPath, "utf8") !== manifestText)) writeAtomically(manifestPath, manifestText);
@@ -186,10 +193,13 @@ export async function generateOut(options: OutOptions): Promise<OutReport> {
     ...Object.entries(manifest.extensions ?? {}).filter(([id, e]) => previous.extensions?.[id] !== undefined && previous.extensions[id]!.sha256 !== e.sha256).map(([id, e]) => ({ folder: `${extensionFolder(id)}/`, what: shown(dir, e.schema) })),
   ];
   const stale = options.dryRun
-    ? result.written.map((path) => {
-        const mine = changed.filter((c) => path.startsWith(c.folder));
-        return { path, why: staleReason(dir, path, previous.files?.[path], (path.includes("/") ? mine : changed).map((c) => c.what), previous.generator) };
-      })
+    ? [
+        ...result.written.map((path) => {
+          const mine = changed.filter((c) => path.startsWith(c.folder));
+          return { path, why: staleReason(dir, path, previous.files?.[path], (path.includes("/") ? mine : changed).map((c) => c.what), previous.generator) };
+        }),
+        ...retired.map(({ path, why }) => ({ path, why })),
+      ]
     : [];
   return {
     dir,
@@ -198,6 +208,7 @@ export async function generateOut(options: OutOptions): Promise<OutReport> {
     written: options.dryRun ? [] : result.written,
     unchanged: result.unchanged,
     stale,
+    retired,
   };
 }
 

@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { basename, join, relative, resolve } from "node:path";
 import { sha256, writeAtomically } from "../spec/files.js";
 import { OUT_MANIFEST, readRecord, staleReason, type Manifest, type StaleFile } from "../out.js";
+import { removeRetired, retiredCopies, type RetiredCopy } from "../retired.js";
 import { parseManifest } from "../scaffold/manifest.js";
 import { generatorVersion } from "../version.js";
 import { formatFiles, writeFiles } from "../write.js";
@@ -19,6 +20,8 @@ export interface ToolsReport {
   readonly warnings: readonly { readonly pointer: string; readonly message: string }[];
   /** With `dryRun` (`check`): the files a generation would change, and why. */
   readonly stale: readonly StaleFile[];
+  /** The validation.ts an earlier version copied here (codegen/retired.ts): removed (unless `dryRun`) or kept, and why. */
+  readonly retired: readonly RetiredCopy[];
 }
 
 /**
@@ -44,12 +47,16 @@ export async function generateTools(manifestPath: string, out: string, dryRun = 
   const loaded = loadToolSchemas(file, manifest.tools, { assertFormats: asserting, ...(remotes ? { remotes: remotes.documents } : {}) });
   const tools = { path: "tools.ts", content: emitToolValidators(file, manifest.tools, loaded) };
   const formatted = await formatFiles([tools]);
+  const retired = retiredCopies(dir, [previous?.files ?? {}, previous?.tools?.files ?? {}], formatted.map((f) => f.path));
   const { written, unchanged } = writeFiles(dir, formatted, dryRun);
+  if (!dryRun) removeRetired(dir, retired);
+  // A kept copy keeps its recorded sha256: unedited, a later run still knows it for the generator's.
+  const kept = retired.flatMap((c) => (c.remove || previous?.tools?.files[c.path] === undefined ? [] : [[c.path, previous.tools.files[c.path]!]]));
   const record = {
     manifest: relative(dir, resolve(manifestPath)).split("\\").join("/"),
     sha256: sha256(text),
     generator: generatorVersion(),
-    files: Object.fromEntries(formatted.map((f) => [f.path, sha256(f.content)])),
+    files: Object.fromEntries([...formatted.map((f) => [f.path, sha256(f.content)]), ...kept]),
     ...(asserting ? { assertFormats: true as const } : {}),
     ...(remotesFile && remotes ? { remotes: { file: relative(dir, remotesFile).split("\\").join("/"), sha256: remotes.sha256 } } : {}),
   };
@@ -61,6 +68,8 @@ export async function generateTools(manifestPath: string, out: string, dryRun = 
     ...(previous?.tools && previous.tools.sha256 !== record.sha256 ? [relative(process.cwd(), resolve(manifestPath)).split("\\").join("/")] : []),
     ...(previous?.tools?.remotes && remotesFile && previous.tools.remotes.sha256 !== remotes?.sha256 ? [relative(process.cwd(), remotesFile).split("\\").join("/")] : []),
   ];
-  const stale = dryRun ? written.map((path) => ({ path, why: staleReason(dir, path, previous?.tools?.files[path], changed, previous?.tools?.generator) })) : [];
-  return { tools: manifest.tools.length, written: dryRun ? [] : written, unchanged, annotatedFormats: loaded.annotatedFormats, warnings: loaded.warnings, stale };
+  const stale = dryRun
+    ? [...written.map((path) => ({ path, why: staleReason(dir, path, previous?.tools?.files[path], changed, previous?.tools?.generator) })), ...retired.map(({ path, why }) => ({ path, why }))]
+    : [];
+  return { tools: manifest.tools.length, written: dryRun ? [] : written, unchanged, annotatedFormats: loaded.annotatedFormats, warnings: loaded.warnings, stale, retired };
 }

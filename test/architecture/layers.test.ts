@@ -36,7 +36,7 @@ export const LAYERS: readonly (readonly string[])[] = [
   // The generator.
   ["codegen/errors.ts", "codegen/did-you-mean.ts", "codegen/json.ts", "codegen/version.ts"],
   ["codegen/spec/files.ts"],
-  ["codegen/format-cache.ts", "codegen/spec/pinned.ts"],
+  ["codegen/format-cache.ts", "codegen/spec/pinned.ts", "codegen/retired.ts"],
   // The schema node and its pointers; below them the keywords, each reading, normalising and lowering its own.
   ["codegen/load/schema.ts", "codegen/load/pointer.ts", "codegen/load/doc-links.ts"],
   ["codegen/keywords/"],

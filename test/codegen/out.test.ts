@@ -13,30 +13,7 @@ import { connectSdk, quiet } from "../support/features-server.js";
 import { connectClient } from "../support/mcp.js";
 import { CLI_ARGV, ROOT } from "../support/project.js";
 import { SYNTHETIC, syntheticSchema } from "../support/synthetic-revision.js";
-import { TSC } from "../support/tsc.js";
-
-/** The user's tsconfig: strict, with the runtime package's name mapped onto this checkout's runtime/. */
-function writeProjectTsconfig(project: string): void {
-  const tsconfig = {
-    compilerOptions: {
-      strict: true,
-      target: "ES2022",
-      module: "NodeNext",
-      moduleResolution: "NodeNext",
-      noEmit: true,
-      skipLibCheck: true,
-      types: ["node"],
-      typeRoots: [join(ROOT, "node_modules", "@types")],
-      paths: {
-        "@mcp-codegen/runtime": [join(ROOT, "runtime", "index.ts")],
-        "@mcp-codegen/runtime/contract": [join(ROOT, "runtime", "contract.ts")],
-        "@mcp-codegen/runtime/support": [join(ROOT, "runtime", "support", "index.ts")],
-      },
-    },
-    include: ["src"],
-  };
-  writeFileSync(join(project, "tsconfig.json"), JSON.stringify(tsconfig, null, 2));
-}
+import { TSC, writeProjectTsconfig } from "../support/tsc.js";
 
 /**
  * A project folder in test/fixtures/out/, where what generate --out writes resolves its run-time

@@ -13,6 +13,7 @@ import { expect } from "chai";
 import { installedPackages, npm, packedPackages, type Packed } from "../support/packed.js";
 import { describeRun, removeDir, ROOT, runCli, tempDir, type CliRun } from "../support/project.js";
 import { startRegistry, tarballManifest, type LocalRegistry } from "../support/registry.js";
+import { oldCopy, plantOldCopies } from "../support/retired-copies.js";
 import { SYNTHETIC, syntheticSchema } from "../support/synthetic-revision.js";
 
 const PINNED = JSON.parse(readFileSync(join(ROOT, "spec", "pinned.json"), "utf8")) as {
@@ -529,6 +530,26 @@ describe("the packed packages, installed as a user installs them", function () {
       expect(JSON.parse(installed.stdout)).to.deep.equal(JSON.parse(checkout.stdout));
     });
 
+
+    it("upgrading a folder 0.2.0 wrote: generate --out removes its support copy and says so, keeps an edited one with a warning; check flags what is left", () => {
+      const generated = run("npx", ["mcp-codegen", "generate", "--out", "src/upgraded", "--revision", "2025-11-25"], project);
+      expect(generated.status, describeRun(generated)).to.equal(0);
+      const folder = join(project, "src", "upgraded");
+      plantOldCopies(folder, ["validation.ts", "method-not-found.ts"], "files");
+      writeFileSync(join(folder, "method-not-found.ts"), `${oldCopy("method-not-found.ts")}// mine\n`);
+      const flagged = run("npx", ["mcp-codegen", "check", "--out", "src/upgraded"], project);
+      expect(flagged.status, describeRun(flagged)).to.equal(1);
+      expect(flagged.stderr, flagged.stderr).to.contain("src/upgraded/validation.ts: left by an earlier mcp-codegen: generated code imports @mcp-codegen/runtime/support now");
+      const upgraded = run("npx", ["mcp-codegen", "generate", "--out", "src/upgraded"], project);
+      expect(upgraded.status, describeRun(upgraded)).to.equal(0);
+      expect(upgraded.stdout).to.contain("removed src/upgraded/validation.ts");
+      expect(upgraded.stderr).to.contain("warning: src/upgraded/method-not-found.ts: left by an earlier mcp-codegen and edited since");
+      expect(existsSync(join(folder, "validation.ts"))).to.equal(false);
+      expect(readFileSync(join(folder, "method-not-found.ts"), "utf8")).to.contain("// mine");
+      const left = run("npx", ["mcp-codegen", "check", "--out", "src/upgraded"], project);
+      expect(left.status, describeRun(left)).to.equal(1);
+      expect(left.stderr).to.contain("src/upgraded/method-not-found.ts: left by an earlier mcp-codegen and edited since").and.not.contain("validation.ts");
+    });
 
     describe("npx mcp-codegen scaffold", () => {
       let scaffolded: string;
