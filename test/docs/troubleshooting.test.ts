@@ -271,8 +271,11 @@ const CLI: Record<string, () => Promise<Got>> = {
   '#/tools/1/name: "bad name!" does not match ^[A-Za-z0-9_.-]{1,128}$; use 1 to 128 of …': async () => ({
     message: await cli(project({ "mcp.server.json": manifest([MANIFEST.tools[0], { ...tool({ type: "object" }), name: "bad name!" }]) }), "scaffold", "."),
   }),
-  'mcp.server.json #/tools/0/inputSchema/unevaluatedProperties: "unevaluatedProperties" is not supported by the build-time validator compiler: …': async () => ({
-    message: await cli(project({ "mcp.server.json": manifest([tool({ type: "object", unevaluatedProperties: false })]) }), "generate", "--tools", "mcp.server.json", "--out", "src/validators"),
+  "#/tools/0/inputSchema: can't resolve reference https://example.com/point.json …": async () => ({
+    message: await cli(project({ "mcp.server.json": manifest([tool({ type: "object", properties: { at: { $ref: "https://example.com/point.json" } } })]) }), "generate", "--tools", "mcp.server.json", "--out", "src/validators"),
+  }),
+  'mcp.server.json #/tools/0/inputSchema/$vocabulary: "$vocabulary" is not supported by the build-time validator compiler: …': async () => ({
+    message: await cli(project({ "mcp.server.json": manifest([tool({ type: "object", $vocabulary: {} })]) }), "generate", "--tools", "mcp.server.json", "--out", "src/validators"),
   }),
   'warning: mcp.server.json #/tools/0/inputSchema/propertes: unknown keyword "propertes" (did you mean "properties"?)': async () => ({
     message: await cli(project({ "mcp.server.json": manifest([tool({ type: "object", propertes: {} })]) }), "generate", "--tools", "mcp.server.json", "--out", "src/validators"),
