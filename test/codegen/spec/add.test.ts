@@ -82,6 +82,8 @@ function baseRoot(label: string): string {
   writeFileSync(join(root, "spec", "pinned.json"), `${JSON.stringify(pinned, null, 2)}\n`);
   const run = runCli(["generate", "--root", root]);
   expect(run.status, describeRun(run)).to.equal(0);
+  // A checkout's generated/ imports its support from runtime/support/ beside it.
+  cpSync(join(ROOT, "runtime", "support"), join(root, "runtime", "support"), { recursive: true });
   return root;
 }
 
