@@ -99,7 +99,8 @@ const ABOUT: Record<string, string> = {
 function number(value: number, unit: string): string {
   if (unit === "calls/s") return `${Math.round(value).toLocaleString("en-US")}/s`;
   if (unit === "ops/s") return value >= 1e6 ? `${(value / 1e6).toFixed(2)}M/s` : value >= 1e3 ? `${(value / 1e3).toFixed(1)}k/s` : `${value.toFixed(1)}/s`;
-  if (Number.isInteger(value)) return `${value} ${unit}`;
+  // A count of one: "1 package", not "1 packages".
+  if (Number.isInteger(value)) return `${value} ${value === 1 && unit === "packages" ? "package" : unit}`;
   const digits = value >= 100 ? 0 : value >= 10 ? 1 : 2;
   return `${value.toFixed(digits)} ${unit}`;
 }
