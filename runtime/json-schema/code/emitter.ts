@@ -12,8 +12,13 @@ export class Emitter implements Emit {
 
   constructor(readonly context: EmitContext) {}
 
+  private readonly named = new Map<unknown, string>();
+
+  /** One name per value: f and g of a node share theirs. */
   extern(value: unknown): string {
-    return `x${this.externs.push(value) - 1}`;
+    let name = this.named.get(value);
+    if (name === undefined) this.named.set(value, (name = `x${this.externs.push(value) - 1}`));
+    return name;
   }
 
   /** Emitted once per node, recursion included. */

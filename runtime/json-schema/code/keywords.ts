@@ -15,11 +15,14 @@ const primitive = (value: unknown) => typeof value !== "object" || value === nul
 const literal = (value: unknown) => typeof value === "string" || typeof value === "boolean" || value === null || (typeof value === "number" && Number.isFinite(value));
 const INLINE = 16;
 
-/** `subject` is one of `values` (primitives): a chain of `===` while short (no call, and V8 folds it into the code around it), a Set's lookup past that. */
+/**
+ * `subject` is one of `values` (JSON equality): while the list is short, a test per value (`===`
+ * for a primitive, no call, as ajv writes it); past that a Set's lookup for primitives, else a loop.
+ */
 function among(subject: string, values: readonly unknown[], emitter: Emit): string {
   if (values.length === 0) return "false";
-  if (values.length <= INLINE && values.every(literal)) return `(${values.map((x) => `${subject} === ${JSON.stringify(x)}`).join(" || ")})`;
-  return `${emitter.extern(new Set(values))}.has(${subject})`;
+  if (values.length <= INLINE) return `(${values.map((x) => (literal(x) ? `${subject} === ${JSON.stringify(x)}` : primitive(x) ? `${subject} === ${emitter.extern(x)}` : `jsonEqual(${subject}, ${emitter.extern(x)})`)).join(" || ")})`;
+  return values.every(primitive) ? `${emitter.extern(new Set(values))}.has(${subject})` : `${emitter.extern(values)}.some((y) => jsonEqual(${subject}, y))`;
 }
 
 export const TYPE_TESTS: Record<string, string> = {
@@ -42,13 +45,11 @@ export function scalar({ s, mode, emitter }: Node): string {
     out += `if (!(${types.map((t) => TYPE_TESTS[t]).join(" || ")})) ${fail("type", text(`must be ${types.join(",")}`))}\n`;
   }
   if (own(s, "const")) {
-    const test = primitive(s.const) ? `v !== ${emitter.extern(s.const)}` : `!jsonEqual(v, ${emitter.extern(s.const)})`;
-    out += `if (${test}) ${fail("const", text(`must be ${JSON.stringify(s.const)}`))}\n`;
+    out += `if (!${among("v", [s.const], emitter)}) ${fail("const", text(`must be ${JSON.stringify(s.const)}`))}\n`;
   }
   if (Array.isArray(s.enum)) {
     const values = s.enum as unknown[];
-    const test = values.every(primitive) ? `!${among("v", values, emitter)}` : `!${emitter.extern(values)}.some((y) => jsonEqual(v, y))`;
-    out += `if (${test}) ${fail("enum", text(`must be one of ${values.map((x) => JSON.stringify(x)).join(", ")}`))}\n`;
+    out += `if (!${among("v", values, emitter)}) ${fail("enum", text(`must be one of ${values.map((x) => JSON.stringify(x)).join(", ")}`))}\n`;
   }
   const numbers = [
     ["minimum", (l: string) => `v >= ${l}`, "must be >="],
