@@ -169,6 +169,23 @@ const table = (title: string, cases: readonly Case[]) => {
 
 // -- public servers ------------------------------------------------------------------------------
 
+/**
+ * The harness (pairs.ts) and each engine's wrapper (runtime/shared/json-schema.ts) see one
+ * validator until they have timed a few: the first case timed ran ajv's validator inlined whole
+ * (everything/echo timed first: ajv 119M ops/s, 33M timed again later; code mode 0.44x, then
+ * 1.6x). So every engine is timed first on a few throwaway schemas, as a server with several tools
+ * calls them.
+ */
+function warmCallSites(validators: readonly SchemaValidator[]): void {
+  const data = validators.flatMap((_, schema) => [{}, { a: 1 }, "a", null].map((value) => ({ schema, value })));
+  timePairs([newPair("warm-up", overData(validators))], data, TIMING, 1);
+}
+const WARM_UP_SCHEMAS = [{ type: "object" }, { type: "object", properties: { a: { type: "string" } } }, { type: "object", required: ["a"] }, { type: "object", additionalProperties: false }, { type: "string" }, { enum: [1, "a"] }];
+for (const name of RUNTIME_ENGINES) {
+  const compiler = freshCompiler(name);
+  warmCallSites(WARM_UP_SCHEMAS.map((schema) => compiler.compile(structuredClone(schema))));
+}
+
 const captured: ServerTools[] = [];
 for (const server of SERVERS) {
   try {
@@ -192,6 +209,7 @@ for (const { server, version, tools } of captured) {
     }
   });
   const compiled = accepted.length > 0 ? await compileToolSchemas(accepted.map((t) => t.inputSchema), `bench-validators-${server}`) : undefined;
+  if (compiled) warmCallSites(accepted.map((tool, i) => precompiled(compiled.validators[i], tool.inputSchema)!));
   const cases = tools.map((tool): Case => {
     const index = accepted.indexOf(tool);
     return {
