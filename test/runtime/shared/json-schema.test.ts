@@ -140,6 +140,14 @@ describe("shared/json-schema: the interpreter agrees with ajv on tool schemas", 
     expect(ajv.compile(schema)({ city: 1 })).to.match(/\/city/);
   });
 
+  it("one message for every issue, in both of our modes: each at its JSON Pointer, (root) for the value itself, joined by \"; \"", () => {
+    const schema = CASES[0]!.schema;
+    for (const compiler of [interpreter, code])
+      expect(compiler.compile(schema)({ "a/b": 1, days: 0 })).to.equal(
+        "(root): must have required property 'city'; /days: must be >= 1; /a~1b: must NOT have additional properties",
+      );
+  });
+
   it("formats: annotations by default in both engines; with formats: \"assert\", both check them by the same rules", async () => {
     const schema = { type: "object", properties: { link: { type: "string", format: "uri" }, mail: { type: "string", format: "email" }, day: { type: "string", format: "date" } } };
     for (const value of [{ link: "not a uri" }, { mail: "nobody" }, { day: "2024-02-30" }]) {
