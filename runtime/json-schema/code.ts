@@ -58,12 +58,13 @@ export function emitCheck(root: Located, context: EmitContext): Emitted {
     return { source: `${prelude(emitter)}${emitter.functions.join("\n")}\nreturn { is: f${n}, ${check} };`, externs: emitter.externs };
   }
   const booleans = Array.from({ length: emitter.size }, (_, k) => `f${k}`).join(", ");
+  const source = `${prelude(emitter)}${emitter.functions.join("\n")}\nreturn { is: f${n}, fs: { ${booleans} } };`;
+  emitter.functions.length = 0; // kept until the first check: only what emitIssues adds
   const issues = () => {
-    const from = emitter.functions.length;
     emitter.emitIssues();
-    return `${prelude(emitter)}const { ${booleans} } = fs;\n${emitter.functions.slice(from).join("\n")}\nreturn (v) => { const i = []; g${n}(v, "", i); return i; };`;
+    return `${prelude(emitter)}const { ${booleans} } = fs;\n${emitter.functions.join("\n")}\nreturn (v) => { const i = []; g${n}(v, "", i); return i; };`;
   };
-  return { source: `${prelude(emitter)}${emitter.functions.join("\n")}\nreturn { is: f${n}, fs: { ${booleans} } };`, externs: emitter.externs, issues };
+  return { source, externs: emitter.externs, issues };
 }
 
 /** Compiles emitted source; throws where code generation is forbidden. */
