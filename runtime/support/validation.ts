@@ -269,16 +269,16 @@ export function stringLength(value: string): number {
 }
 
 /**
- * multipleOf: the quotient is an integer, tested as ajv tests it (`q === parseInt(q)`, no precision
- * option). A quotient too large for a double (1e308 / 0.5) is decided exactly instead: an integer
- * is a multiple of a divisor whose reciprocal is an integer.
+ * multipleOf: the quotient is an integer, as ajv decides it (`q === parseInt(q)`, no precision
+ * option), without the string: parseInt reads back an integer below 1e21 and misreads the
+ * exponent form of one above ("1e+21"). A quotient too large for a double (1e308 / 0.5) is decided
+ * exactly instead: an integer is a multiple of a divisor whose reciprocal is an integer.
  */
 export function isMultipleOf(value: number, divisor: number): boolean {
   const quotient = value / divisor;
   if (!Number.isFinite(quotient)) return Number.isInteger(value) && Number.isInteger(1 / divisor);
-  // Below 1e21 a number prints without an exponent, so parseInt gives it back exactly when it is an integer.
-  if (Math.abs(quotient) < 1e21) return Number.isInteger(quotient);
-  return quotient === parseInt(String(quotient), 10);
+  // As ajv decides it (parseInt(String(q)) === q): from 1e21 on a number prints with an exponent and never counts.
+  return Number.isInteger(quotient) && Math.abs(quotient) < 1e21;
 }
 
 /** contains: how many elements pass `test` (stops counting past `max`). */

@@ -4,16 +4,41 @@ import { booleanMode, issueMode, own, text, type Emit, type EmitContext, type Mo
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
 
-/** Emits the two functions of every node reached from a root (modes.ts says which two). */
+/**
+ * Emits the two functions of every node reached from a root (modes.ts says which two). With
+ * `deferIssues`, the boolean checks only, until `emitIssues`: most documents never meet an invalid
+ * value, and compile faster without their issue checks.
+ */
 export class Emitter implements Emit {
   private readonly ids = new Map<unknown, number>();
   readonly functions: string[] = [];
   readonly externs: unknown[] = [];
+  /** The nodes whose issue check is yet to emit. */
+  private readonly pending: [Located, number][] = [];
 
-  constructor(readonly context: EmitContext) {}
+  constructor(
+    readonly context: EmitContext,
+    private deferIssues = false,
+  ) {}
 
+  /** How many nodes have functions. */
+  get size(): number {
+    return this.ids.size;
+  }
+
+  /** The issue checks deferred so far, and those of the nodes they reach first. */
+  emitIssues(): void {
+    this.deferIssues = false;
+    for (const [at, n] of this.pending.splice(0)) this.issueChecks(at, n);
+  }
+
+  private readonly named = new Map<unknown, string>();
+
+  /** One name per value: f and g of a node share theirs. */
   extern(value: unknown): string {
-    return `x${this.externs.push(value) - 1}`;
+    let name = this.named.get(value);
+    if (name === undefined) this.named.set(value, (name = `x${this.externs.push(value) - 1}`));
+    return name;
   }
 
   /** Emitted once per node, recursion included. */
@@ -28,6 +53,14 @@ export class Emitter implements Emit {
     // d, which tracks annotations at run time, serves callers that read the node's own.
     const fixed = annotates ? evaluation(this.context.index, at) : undefined;
     this.functions.push(`function f${n}(v) {\n${this.body(at, n, booleanMode(this), fixed)}return true;\n}`);
+    if (this.deferIssues) this.pending.push([at, n]); // only where nothing is tracked: no `fixed`
+    else this.issueChecks(at, n, fixed);
+    return n;
+  }
+
+  /** g<n> (and d<n>, where `fixed`: see `id`). */
+  private issueChecks(at: Located, n: number, fixed?: Evaluation): void {
+    const annotates = this.annotates(at);
     const params = `v, p, i${this.context.tracking ? ", e" : ""}`;
     if (fixed) {
       const issues = this.body(at, n, issueMode(this, at.location, null), fixed);
@@ -36,7 +69,6 @@ export class Emitter implements Emit {
     const ev = annotates ? "u" : this.context.tracking ? "e" : null;
     const issues = this.body(at, n, issueMode(this, at.location, ev));
     this.functions.push(`function ${fixed ? "d" : "g"}${n}(${params}) {\nlet ok = true;\n${ev === "u" ? "let u = fresh();\n" : ""}${issues}return ok;\n}`);
-    return n;
   }
 
   child(parent: Located, schema: unknown, ...tokens: (string | number)[]): Located {

@@ -1,7 +1,7 @@
 import { dialectOfSchema, type Located, type SchemaIndex } from "../index.js";
 import { escapePointerToken } from "../uri.js";
 import { FORMATS } from "../formats.js";
-import { own, text, type Node } from "./modes.js";
+import { own, text, type Emit, type Node } from "./modes.js";
 
 /**
  * The keywords of a node, one function per family, in the order compile.ts runs them (so issues
@@ -11,6 +11,19 @@ import { own, text, type Node } from "./modes.js";
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
 const primitive = (value: unknown) => typeof value !== "object" || value === null;
+/** Values with a JavaScript literal that `===` compares as a Set does (SameValueZero; JSON has no NaN). */
+const literal = (value: unknown) => typeof value === "string" || typeof value === "boolean" || value === null || (typeof value === "number" && Number.isFinite(value));
+const INLINE = 16;
+
+/**
+ * `subject` is one of `values` (JSON equality): while the list is short, a test per value (`===`
+ * for a primitive, no call, as ajv writes it); past that a Set's lookup for primitives, else a loop.
+ */
+function among(subject: string, values: readonly unknown[], emitter: Emit): string {
+  if (values.length === 0) return "false";
+  if (values.length <= INLINE) return `(${values.map((x) => (literal(x) ? `${subject} === ${JSON.stringify(x)}` : primitive(x) ? `${subject} === ${emitter.extern(x)}` : `jsonEqual(${subject}, ${emitter.extern(x)})`)).join(" || ")})`;
+  return values.every(primitive) ? `${emitter.extern(new Set(values))}.has(${subject})` : `${emitter.extern(values)}.some((y) => jsonEqual(${subject}, y))`;
+}
 
 export const TYPE_TESTS: Record<string, string> = {
   integer: '(typeof v === "number" && Number.isInteger(v))',
@@ -32,13 +45,11 @@ export function scalar({ s, mode, emitter }: Node): string {
     out += `if (!(${types.map((t) => TYPE_TESTS[t]).join(" || ")})) ${fail("type", text(`must be ${types.join(",")}`))}\n`;
   }
   if (own(s, "const")) {
-    const test = primitive(s.const) ? `v !== ${emitter.extern(s.const)}` : `!jsonEqual(v, ${emitter.extern(s.const)})`;
-    out += `if (${test}) ${fail("const", text(`must be ${JSON.stringify(s.const)}`))}\n`;
+    out += `if (!${among("v", [s.const], emitter)}) ${fail("const", text(`must be ${JSON.stringify(s.const)}`))}\n`;
   }
   if (Array.isArray(s.enum)) {
     const values = s.enum as unknown[];
-    const test = values.every(primitive) ? `!${emitter.extern(new Set(values))}.has(v)` : `!${emitter.extern(values)}.some((y) => jsonEqual(v, y))`;
-    out += `if (${test}) ${fail("enum", text(`must be one of ${values.map((x) => JSON.stringify(x)).join(", ")}`))}\n`;
+    out += `if (!${among("v", values, emitter)}) ${fail("enum", text(`must be one of ${values.map((x) => JSON.stringify(x)).join(", ")}`))}\n`;
   }
   const numbers = [
     ["minimum", (l: string) => `v >= ${l}`, "must be >="],
@@ -158,15 +169,13 @@ export function object(node: Node): string {
     out += `{ const x = v[${key}]; if (x !== undefined${present}) { if (!${sub(emitter.child(at, schema, "properties", name), "x", `p + ${text(`/${escapePointerToken(name)}`)}`)}) ${failed} } }\n`;
   }
   if (patterns.length > 0 || additional) {
-    const known = emitter.extern(new Set(properties.map(([name]) => name)));
+    const known = among("k", properties.map(([name]) => name), emitter);
     const path = mode.issues ? `p + "/" + escapePointerToken(k)` : "";
     const matches = patterns.map(({ regex, at: pattern }) => `if (${regex}.test(k)) { n = true; if (!${sub(pattern, "v[k]", path)}) ${failed} }\n`).join("");
-    const rest = !additional
-      ? ""
-      : s.additionalProperties === false
-        ? `if (!n) { ${fail("additionalProperties", text("must NOT have additional properties"), { path })} }\n`
-        : `if (!n) { if (!${sub(additional, "v[k]", path)}) ${failed} }\n`;
-    out += `for (const k in v) {\nlet n = ${known}.has(k);\n${matches}${rest}}\n`;
+    // What the names neither `properties` nor a pattern matched meet.
+    const rest = !additional ? "" : s.additionalProperties === false ? fail("additionalProperties", text("must NOT have additional properties"), { path }) : `if (!${sub(additional, "v[k]", path)}) ${failed}`;
+    if (patterns.length === 0) out += `for (const k in v) if (!${known}) ${rest}\n`;
+    else out += `for (const k in v) {\nlet n = ${known};\n${matches}${rest && `if (!n) { ${rest} }\n`}}\n`;
   }
   return out ? `if (${TYPE_TESTS.object}) {\n${out}}\n` : "";
 }
@@ -243,7 +252,7 @@ export function unevaluated({ at, s, mode, emitter }: Node, fixed?: Evaluation):
       s.unevaluatedProperties === false
         ? fail("unevaluatedProperties", text("must NOT have unevaluated properties"), { path })
         : `if (!${sub(emitter.child(at, s.unevaluatedProperties, "unevaluatedProperties"), "v[k]", path)}) ${failed}`;
-    const known = fixed ? [...(fixed.names.size > 0 ? [`${emitter.extern(fixed.names)}.has(k)`] : []), ...fixed.patterns.map((source) => `${emitter.extern(emitter.context.pattern(source))}.test(k)`)] : [];
+    const known = fixed ? [...(fixed.names.size > 0 ? [among("k", [...fixed.names], emitter)] : []), ...fixed.patterns.map((source) => `${emitter.extern(emitter.context.pattern(source))}.test(k)`)] : [];
     const unknown = !fixed ? "!seenName(u, k)" : known.length > 0 ? `!(${known.join(" || ")})` : "true";
     // for-in: the order of Object.keys on JSON objects, without the array.
     out += `if (${TYPE_TESTS.object}) for (const k in v) if (${unknown}) ${check}\n`;

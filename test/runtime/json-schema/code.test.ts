@@ -9,7 +9,9 @@
  * vocabulary stay in closures; `unevaluated*` ones are generated.
  */
 import { expect } from "chai";
+import { compileCheck, emitCheck } from "../../../runtime/json-schema/code.js";
 import { compileSchema, type CompiledValidator } from "../../../runtime/json-schema/compile.js";
+import { SchemaIndex } from "../../../runtime/json-schema/index.js";
 import { SchemaCompiler } from "../../../runtime/shared/json-schema.js";
 import { silentLogger } from "../../../runtime/util/logger.js";
 import { asToolSchema, suiteFiles, suiteGroups, suiteRemotes, type SuiteDraft } from "../../support/json-schema-suite.js";
@@ -99,6 +101,22 @@ describe("json-schema: code mode's issues are the closures', on every datum of t
       if (draft === "draft2020-12") expect(unevaluated, "groups with unevaluated* in code mode").to.be.greaterThan(60);
     });
   }
+
+  it("a document tracking no annotations: its issue checks emitted on the first check, not with the schema, and once", () => {
+    const schema = { type: "object", properties: { a: { enum: ["x", "y"] }, b: { type: "array", items: { const: 1 } } }, required: ["a"], additionalProperties: false };
+    const index = new SchemaIndex({}, "2020-12");
+    const emitted = emitCheck(index.add(schema), { index, assertFormats: false, tracking: false, pattern: (source) => new RegExp(source, "u") });
+    expect(emitted.source).to.not.match(/function g\d/);
+    let emits = 0;
+    const code = compileCheck({ ...emitted, issues: () => (emits++, emitted.issues!()) });
+    expect(emits).to.equal(0);
+    const closures = compileSchema(schema, { mode: "closures" });
+    for (const value of [{ a: "z", b: [1, 2], c: 0 }, { a: "x" }, {}, []]) {
+      expect(code.is(value)).to.equal(closures.is(value));
+      expect(code.check(value)).to.deep.equal(closures.check(value));
+    }
+    expect(emits).to.equal(1);
+  });
 
   it("unevaluated*: the issue at the unevaluated property (its name escaped) or item, in code mode as in closures", () => {
     const schema = { allOf: [{ properties: { a: { type: "string" } } }], unevaluatedProperties: false, prefixItems: [{}], unevaluatedItems: { type: "integer" } };

@@ -116,10 +116,36 @@ describe("shared/json-schema: the interpreter agrees with ajv on tool schemas", 
       );
     });
 
+  it("multipleOf: ajv's verdict wherever the quotient is finite, integers up to 1e21 and the ones ajv misreads past it (\"1e+21\" parses as 1) included", () => {
+    const divisors = [2, 1.5, 0.1, 0.0001, 1e-8, 0.123456789, 3, 1e20];
+    const values = [0, -0, 1, 4.5, -7.5, 0.3, 0.30000000000000004, 2 ** 53, 2 ** 53 + 2, 9.999999999999999e20, 1e21, -1e21, 2e21, 1e300];
+    const seen = new Set<string>();
+    for (const multipleOf of divisors) {
+      const validators = [ajv, interpreter, code].map((compiler) => compiler.compile({ type: "number", multipleOf }));
+      const agree = (value: number) => {
+        if (!Number.isFinite(value / multipleOf)) return true; // decided exactly by ours, as ajv does not
+        const [a, ...ours] = verdicts(validators, value);
+        seen.add(`${Math.abs(value / multipleOf) >= 1e21} ${a}`);
+        return ours.every((b) => b === a);
+      };
+      for (const value of values) expect(agree(value), `${value} / ${multipleOf}`).to.equal(true);
+      fc.assert(fc.property(fc.oneof(fc.double({ noNaN: true, noDefaultInfinity: true }), fc.integer().map((n) => n * multipleOf)), agree), { numRuns: 300, seed: 7 });
+    }
+    expect([...seen].sort(), "both verdicts below 1e21, and quotients past it").to.deep.equal(["false false", "false true", "true false"]);
+  });
+
   it("says where an argument is wrong, as ajv does", () => {
     const schema = CASES[0]!.schema;
     expect(interpreter.compile(schema)({ city: 1 })).to.match(/\/city/);
     expect(ajv.compile(schema)({ city: 1 })).to.match(/\/city/);
+  });
+
+  it("one message for every issue, in both of our modes: each at its JSON Pointer, (root) for the value itself, joined by \"; \"", () => {
+    const schema = CASES[0]!.schema;
+    for (const compiler of [interpreter, code])
+      expect(compiler.compile(schema)({ "a/b": 1, days: 0 })).to.equal(
+        "(root): must have required property 'city'; /days: must be >= 1; /a~1b: must NOT have additional properties",
+      );
   });
 
   it("formats: annotations by default in both engines; with formats: \"assert\", both check them by the same rules", async () => {
