@@ -1,8 +1,6 @@
-import type { LatestSessionServerHandlers as SessionEraHandlers, LatestStatelessServerHandlers as StatelessHandlers } from "../../generated/registry.js";
-import { LOG_LEVELS, type Handler, type HandlerContext, type LogLevelName, type RequestContext } from "../dispatch/context.js";
-import { createDispatcher, handlerTable, type AsWritten, type ExtensionMethod } from "../dispatch/router.js";
+import { LOG_LEVELS, type Handler, type LogLevelName, type RequestContext } from "../dispatch/context.js";
+import { createDispatcher, type ExtensionMethod } from "../dispatch/router.js";
 import type { ExtensionModule, RevisionTypes } from "../contract.js";
-import { ErrorCode, RpcError } from "../jsonrpc/errors.js";
 import { InputRequiredCodec, type InputRequiredOptions } from "../session/input-required.js";
 import { ALL_REVISIONS, definedByAnyRevision, eraOf, featuresOf, hasCoreTasks, isRevision, revisionModule, revisionName, type PinnedRevision, type Revision, type RevisionRef } from "../session/revisions.js";
 import { checkServerNotification } from "../session/validate.js";
@@ -17,10 +15,11 @@ import { stderrLogger, type Logger } from "../util/logger.js";
 import type { Hook } from "../shared/hooks.js";
 import { installedHooks } from "../telemetry/traffic-log.js";
 import { Sealer, type Secret } from "../util/sealed.js";
-import { complete, type Completers } from "./completion.js";
+import type { Completers } from "./completion.js";
 import { loadExtension, type LoadedExtension } from "../session/extensions.js";
 import { extensionMethod, generatedMethod, type MethodSchemas } from "./extensions.js";
 import { SchemaCompiler, type CompiledToolValidators, type SchemaEngine } from "../shared/json-schema.js";
+import { runtimeMethods, type MethodsHost } from "./methods.js";
 import { Paginator } from "./pagination.js";
 import { PromptRegistry, type PromptDefinition, type PromptHandler } from "./prompts.js";
 import {
@@ -149,20 +148,6 @@ export interface ResourceTemplateOptions {
   readonly list?: ResourceLister;
 }
 
-/**
- * The requests the server answers, typed by the generated handler interfaces the registry names:
- * those of the latest session-era revision (where runtime/shared/types.ts takes its types from)
- * but initialize, which the session answers; plus the stateless-only methods of the latest
- * stateless-era revision, with the fields the dispatcher completes left optional. A handler
- * returning the wrong shape does not compile.
- */
-export type RuntimeHandlers = Pick<SessionEraHandlers<RequestContext>, Exclude<keyof SessionEraHandlers, "initialize">> & {
-  [M in "server/discover" | "subscriptions/listen"]: AsWritten<StatelessHandlers<RequestContext>[M]>;
-};
-
-/** The registries read params as plain records: the dispatcher has validated them against the request's revision. */
-const fields = (params: object): Record<string, unknown> => params as Record<string, unknown>;
-
 /** Something that accepts connections (Streamable HTTP) rather than being one: transports/endpoint.ts. */
 export type { Endpoint };
 
@@ -206,13 +191,11 @@ export class McpServer<Types extends RevisionTypes = any> {
   private readonly extensions = new Map<string, ExtensionMethod>();
   /** The extensions served (`useExtension`), by identifier, with the settings declared for each. */
   private readonly served = new Map<string, { readonly extension: LoadedExtension; readonly settings: Record<string, unknown> }>();
-  private readonly isVisible: ServerOptions["visible"];
   private readonly tasks: TaskManager;
   private readonly coreTasks: CoreTasks;
 
   constructor(options: ServerOptions) {
     this.logger = options.logger ?? stderrLogger;
-    this.isVisible = options.visible;
     this.schemas = new SchemaCompiler(this.logger, options.toolSchemaEngine, {
       ...(options.toolSchemaFormats && { formats: options.toolSchemaFormats }),
       ...(options.toolSchemaRemotes && { remotes: options.toolSchemaRemotes }),
@@ -237,7 +220,7 @@ export class McpServer<Types extends RevisionTypes = any> {
       instructions: options.instructions,
       revisions: this.revisions,
       capabilities: (revision) => this.capabilities(revision),
-      dispatch: createDispatcher((this.table = new Map(this.handlers())), {
+      dispatch: createDispatcher((this.table = new Map(runtimeMethods(this.methodsHost(options)))), {
         validateResults: options.validateResults ?? true,
         serverInfo: info,
         cache: { ttlMs: options.cache?.ttlMs ?? 0, scope: options.cache?.scope ?? "private" },
@@ -553,74 +536,14 @@ export class McpServer<Types extends RevisionTypes = any> {
     return kind === "tools" ? this.tools : kind === "prompts" ? this.prompts : this.resources;
   }
 
+  /** What the runtime's own methods (methods.ts) read of this server. */
+  private methodsHost(options: ServerOptions): MethodsHost {
+    const { tools, resources, prompts, subscriptions, coreTasks, paginator, revisions } = this;
+    return { revisions, instructions: options.instructions, tools, resources, prompts, subscriptions, coreTasks, paginator, visible: options.visible, capabilities: (revision) => this.capabilities(revision) };
+  }
+
   private changed(kind: ListKind): this {
     if (this.sessions.size > 0) this.subscriptions.listChanged(kind);
     return this;
-  }
-
-  private handlers(): ReadonlyMap<string, Handler> {
-    // Looked up per request, so registrations after `listen` are served too.
-    const offering =
-      <P, R>(kind: ListKind, handler: (params: P, context: RequestContext) => R) =>
-      (params: P, context: RequestContext): R => {
-        if (this.registry(kind).size === 0) throw new RpcError(ErrorCode.MethodNotFound, `Method not found: this server offers no ${kind}`);
-        return handler(params, context);
-      };
-    const offeringTasks =
-      <P, R>(handler: (params: P, context: RequestContext) => R) =>
-      (params: P, context: RequestContext): R => {
-        if (!this.tools.hasTaskTools) throw new RpcError(ErrorCode.MethodNotFound, "Method not found: this server offers no tasks");
-        return handler(params, context);
-      };
-    const page = <K extends string, T>(list: string, items: readonly T[], key: K, cursor: unknown) => {
-      const { items: slice, nextCursor } = this.paginator.page(list, items, cursor);
-      return (nextCursor === undefined ? { [key]: slice } : { [key]: slice, nextCursor }) as Record<K, T[]> & { nextCursor?: string };
-    };
-    const subscriptions = this.subscriptions;
-    const handlers: RuntimeHandlers = {
-      "server/discover": (_params, context) => this.discover(context),
-      // Session era, after initialize (the session answers the ping before it itself).
-      ping: () => ({}),
-      "logging/setLevel": (params, context) => ((context.session.logLevel = params.level), {}),
-      "tools/list": offering("tools", (params, context) => page("tools", this.visible("tools", this.tools.list(), (t) => t.name, context), "tools", params.cursor)),
-      "tools/call": offering("tools", (params, context) => this.tools.call(fields(params), context)),
-      "resources/list": offering("resources", (params, context) => {
-        const listed = this.resources.list(context);
-        const paged = (resources: ResourceDefinition[]) => page("resources", this.visible("resources", resources, (r) => r.uri, context), "resources", params.cursor);
-        return Array.isArray(listed) ? paged(listed) : listed.then(paged);
-      }),
-      "resources/templates/list": offering("resources", (params) =>
-        page("templates", this.resources.listTemplates(), "resourceTemplates", params.cursor),
-      ),
-      "resources/read": offering("resources", (params, context) => this.resources.read(params.uri, context)),
-      "resources/subscribe": offering("resources", (params, context) => subscriptions.subscribe(fields(params), context)),
-      "resources/unsubscribe": offering("resources", (params, context) => subscriptions.unsubscribe(fields(params), context)),
-      "subscriptions/listen": (params, context) => subscriptions.listen(fields(params), context),
-      "prompts/list": offering("prompts", (params, context) => page("prompts", this.visible("prompts", this.prompts.list(), (p) => p.name, context), "prompts", params.cursor)),
-      "prompts/get": offering("prompts", (params, context) => this.prompts.render(fields(params), context)),
-      "tasks/get": offeringTasks((params, context) => this.coreTasks.get(params, context as HandlerContext)),
-      "tasks/result": offeringTasks((params, context) => this.coreTasks.result(params, context as HandlerContext)),
-      "tasks/cancel": offeringTasks((params, context) => this.coreTasks.cancel(params, context as HandlerContext)),
-      "tasks/list": offeringTasks((params, context) => this.coreTasks.list(context as HandlerContext, (tasks) => page("tasks", tasks, "tasks", params.cursor))),
-      "completion/complete": (params, context) => {
-        if (!("completions" in this.capabilities())) throw new RpcError(ErrorCode.MethodNotFound, "Method not found: this server offers no completions");
-        return complete(fields(params), context, {
-          prompt: (name) => this.prompts.get(name),
-          template: (uriTemplate) => this.resources.template(uriTemplate),
-        });
-      },
-    };
-    return handlerTable(handlers);
-  }
-
-  /** The items of a list this request may see (ServerOptions.visible). */
-  private visible<T>(kind: "tools" | "prompts" | "resources", items: T[], name: (item: T) => string, context: RequestContext): T[] {
-    const visible = this.isVisible;
-    return visible ? items.filter((item) => visible(kind, name(item), context)) : items;
-  }
-
-  private discover(context: RequestContext): ReturnType<RuntimeHandlers["server/discover"]> {
-    const result = { supportedVersions: [...this.revisions].reverse(), capabilities: this.capabilities(context.revision) };
-    return this.core.instructions === undefined ? result : { ...result, instructions: this.core.instructions };
   }
 }

@@ -156,9 +156,9 @@ export const noRoots: R2026_07_28.ServerNotificationHooks = { "notifications/roo
 `;
 }
 
-/** The runtime's own handler map, typed by the generated interfaces (runtime/server/server.ts). */
+/** The runtime's own handler map, typed by the generated interfaces (runtime/server/methods.ts). */
 function runtimeConsumer(root: string): string {
-  return `import type { RuntimeHandlers } from "${root}/runtime/server/server.js";
+  return `import type { RuntimeHandlers } from "${root}/runtime/server/methods.js";
 import type * as V1125 from "${root}/generated/2025-11-25/index.js";
 
 type Equals<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
@@ -210,7 +210,7 @@ describe("codegen/emit/handlers: typed against the interfaces", function () {
   });
 
   it("the runtime's handler map is typed by the generated ServerHandlers: a wrong result does not compile", async () => {
-    const server = readFileSync(join(ROOT, "runtime", "server", "server.ts"), "utf8");
+    const server = readFileSync(join(ROOT, "runtime", "server", "methods.ts"), "utf8");
     expect(server).to.match(/const handlers: RuntimeHandlers = \{/);
     expect(server).to.match(/return handlerTable\(handlers\);/);
     const run = await runtimeRun;
