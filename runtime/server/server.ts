@@ -2,7 +2,7 @@ import { LOG_LEVELS, type Handler, type LogLevelName, type RequestContext } from
 import { createDispatcher, type ExtensionMethod } from "../dispatch/router.js";
 import type { ExtensionModule, RevisionTypes } from "../contract.js";
 import { InputRequiredCodec, type InputRequiredOptions } from "../session/input-required.js";
-import { ALL_REVISIONS, definedByAnyRevision, eraOf, featuresOf, hasCoreTasks, isRevision, revisionModule, revisionName, type PinnedRevision, type Revision, type RevisionRef } from "../session/revisions.js";
+import { ALL_REVISIONS, definedByAnyRevision, eraOf, featuresOf, hasCoreTasks, isRevision, revisionModule, revisionName, type Revision, type RevisionRef } from "../session/revisions.js";
 import { checkServerNotification } from "../session/validate.js";
 import { ServerSession, type ServerCore } from "../session/server-session.js";
 import { CoreTasks } from "../extensions/tasks/core-tasks.js";
@@ -30,10 +30,10 @@ import {
   type ResourceTemplateDefinition,
   type ResourceTemplateHandler,
 } from "./resources.js";
-import type { DefaultTypes, ServedContext, ServedMethod, ServedNotifyArgs, ServedParams, ServedResult, ServedTypes } from "./served.js";
+import type { ServedContext, ServedMethod, ServedNotifyArgs, ServedParams, ServedResult, ServedTypes } from "./served.js";
 import { SkillCatalog, type SkillFiles, type SkillOptions } from "../extensions/skills/server.js";
 import { Subscriptions, type ListKind } from "./subscriptions.js";
-import type { ObjectSchema, ToolArguments } from "./schema-types.js";
+import type { ToolArguments } from "./schema-types.js";
 import { ToolRegistry, type ToolDefinition, type ToolHandler, type ToolResult, type ToolSchema } from "./tools.js";
 import type { InferOutput, StandardSchemaV1 } from "../shared/standard-schema.js";
 import type { Implementation } from "../shared/types.js";
