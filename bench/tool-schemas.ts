@@ -26,16 +26,19 @@
  * - compiling, as a server does at registration: a fresh compiler per run, its ajv instances warm,
  *   compiling fresh copies of the schemas; figures are median compiles per CPU second.
  * Tables per server and for the suite, and the worst and the median of each engine / ajv.
+ *
+ * Our runtime is the build users run, dist/ (bench/support/ours.ts: run `make` first; a missing or
+ * stale build is refused), so that it pays no TypeScript loader, as ajv from node_modules does not.
  */
 import { loadToolSchemas } from "../codegen/tool-validators/load.js";
-import { precompiled, type CompiledSchema, type SchemaValidator } from "../runtime/shared/json-schema.js";
+import type { CompiledSchema, SchemaValidator } from "../runtime/shared/json-schema.js";
 import { asToolSchema, suiteFiles, suiteGroups } from "../test/support/json-schema-suite.js";
 import { removeDir } from "../test/support/project.js";
 import { compileToolSchemas } from "../test/support/tool-validators.js";
 import { median, newPair, printTable, timePairs, type Timing } from "./support/pairs.js";
 import { record } from "./support/results.js";
 import { sampleArguments } from "./support/sample-arguments.js";
-import { cpuMs, formatOps, freshCompiler, type Engine } from "./support/schema-engines.js";
+import { cpuMs, formatOps, freshCompiler, precompiled, type Engine } from "./support/schema-engines.js";
 import { captureTools, SERVERS, type ServerTools } from "./support/server-tools.js";
 
 const QUICK = process.argv.includes("--quick");

@@ -1,10 +1,14 @@
 /**
  * The runtime's engines for tool schemas known only at run time (runtime/shared/json-schema.ts),
  * by the names the validator benches give them, and a fresh compiler of each as a server makes
- * at start (bench/tool-validators.ts, bench/tool-schemas.ts).
+ * at start (bench/tool-validators.ts, bench/tool-schemas.ts). The engines come from the built
+ * runtime users run, dist/ (./ours.ts: `make` first), as ajv comes from node_modules.
  */
-import { SchemaCompiler } from "../../runtime/shared/json-schema.js";
-import { silentLogger } from "../../runtime/util/logger.js";
+import type { SchemaCompiler } from "../../runtime/shared/json-schema.js";
+import { jsonSchema, silentLogger } from "./ours.js";
+
+/** The runtime's wrapper of generated validators, from dist/ like the engines. */
+export const { precompiled } = jsonSchema;
 
 /** ajv (opt-in), our compiler in code mode (the default on Node), and in closures (what Workers use). */
 export const RUNTIME = { ajv: "ajv", code: "auto", closures: "interpreter" } as const;
@@ -12,7 +16,7 @@ export type Engine = keyof typeof RUNTIME;
 
 /** A new compiler, loaded and warm: ajv makes its instance of each dialect on first use, once per server. */
 export function freshCompiler(kind: Engine): SchemaCompiler {
-  const compiler = new SchemaCompiler(silentLogger, RUNTIME[kind]);
+  const compiler = new jsonSchema.SchemaCompiler(silentLogger, RUNTIME[kind]);
   void compiler.load(); // synchronous on Node, ajv included (require)
   compiler.compile({ $schema: "http://json-schema.org/draft-07/schema#" });
   compiler.compile({ $schema: "https://json-schema.org/draft/2020-12/schema" });
