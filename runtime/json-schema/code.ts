@@ -69,9 +69,14 @@ export function emitCheck(root: Located, context: EmitContext): Emitted {
 
 /** Compiles emitted source; throws where code generation is forbidden. */
 export function compileCheck({ source, externs, issues }: Emitted): CodeCheck {
-  const compiled = new Function("x", "h", source)(externs, HELPERS) as CodeCheck & { fs: unknown };
+  const compiled = evaluate(source, externs) as CodeCheck & { fs: unknown };
   if (!issues) return compiled;
   let check: ((value: unknown) => SchemaIssue[]) | undefined;
   // The issue source extends `externs` in place before it runs.
-  return { is: compiled.is, check: (value) => (check ??= new Function("x", "h", "fs", issues())(externs, HELPERS, compiled.fs) as typeof check)!(value) };
+  return { is: compiled.is, check: (value) => (check ??= evaluate(issues(), externs, compiled.fs) as typeof check)!(value) };
+}
+
+/** The one place code is generated from a string (test/runtime/transports/http/web-only.test.ts holds it to one). */
+function evaluate(source: string, externs: unknown[], fs?: unknown): unknown {
+  return new Function("x", "h", "fs", source)(externs, HELPERS, fs);
 }
