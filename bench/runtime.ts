@@ -399,12 +399,6 @@ async function measureStdio(): Promise<void> {
   rateRow("stdio, 16 in flight, 2026-07-28", await compareRates("stdio", "stateless", 16), ">= 0.7x floor");
 }
 
-function rateSync(run: () => void, count: number): number {
-  const t0 = performance.now();
-  for (let i = 0; i < count; i++) run();
-  return count / ((performance.now() - t0) / 1000);
-}
-
 /** ms from spawn() to the initialize response's line on stdout, and the CPU ms the child used by then. */
 function spawnToInitialize(script: string): Promise<{ ms: number; cpuMs: number }> {
   return new Promise((resolvePromise, reject) => {

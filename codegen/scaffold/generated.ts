@@ -288,7 +288,7 @@ ${registrations.join("\n")}
 }
 
 /** test/stubs.test.ts: every stub called through the runtime, for every revision the server speaks. */
-export function emitStubsTest(manifest: Manifest): string {
+export function emitStubsTest(): string {
   return `${GENERATED_HEADER}
 // Put your own tests beside this file: this one is rewritten on every \`mcp-codegen scaffold\`.
 

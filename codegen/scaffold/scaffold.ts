@@ -1,6 +1,5 @@
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
-import { dirname, join, relative, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { join, relative, resolve } from "node:path";
 import { writeAtomically } from "../spec/files.js";
 import { formatFiles, writeFiles } from "../write.js";
 import { findOutRecords } from "../out.js";
@@ -139,7 +138,7 @@ async function generatedFiles(
     { path: "src/generated/types.ts", content: await emitTypes(manifest, orphans) },
     { path: "src/generated/manifest.ts", content: emitManifest(manifest, generatedRevisions) },
     { path: "src/generated/server.ts", content: emitServer(manifest) },
-    { path: "test/stubs.test.ts", content: emitStubsTest(manifest) },
+    { path: "test/stubs.test.ts", content: emitStubsTest() },
   ];
   return { files, orphans };
 }

@@ -47,11 +47,10 @@ function describeIssues(issues: readonly { readonly path: string; readonly messa
   let out = "";
   for (let k = 0; k < issues.length; k++) {
     const { path, message } = issues[k]!;
-    out += (path === "" ? (k === 0 ? "(root): " : "; (root): ") : k === 0 ? path + ": " : "; " + path + ": ") + message;
+    out += (k === 0 ? "" : "; ") + (path === "" ? "(root)" : path) + ": " + message;
   }
   return out;
 }
-
 
 /**
  * How tool schemas (known only at run time) are checked:
@@ -60,8 +59,8 @@ function describeIssues(issues: readonly { readonly path: string; readonly messa
  *   and Vercel Edge too);
  * - "ajv" compiles each schema to JavaScript with ajv (needs `new Function`; ajv gets some of the
  *   JSON Schema Test Suite's $dynamicRef and unevaluated* groups wrong);
- * - "auto" (default): our compiler, in code mode where code generation is allowed (the boolean
- *   check emitted as JavaScript, compiled once with `new Function`), in closures elsewhere.
+ * - "auto" (default): our compiler, in code mode where code generation is allowed (its checks
+ *   emitted as JavaScript, compiled with `new Function`), in closures elsewhere.
  */
 export type SchemaEngine = "auto" | "ajv" | "interpreter";
 

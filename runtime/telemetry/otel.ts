@@ -11,7 +11,6 @@ import {
   SpanStatusCode,
   trace,
   type Attributes,
-  type Context,
   type Histogram,
   type Link,
   type MeterProvider,
