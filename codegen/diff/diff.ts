@@ -1,4 +1,4 @@
-import type { Schema } from "../load/schema.js";
+import type { Schema } from "../../runtime/json-schema/model/schema.js";
 import type { NotificationMethod, Protocol, RequestMethod } from "../model/protocol.js";
 import { flowsOf } from "./flows.js";
 import { findRenames } from "./renames.js";

@@ -1,4 +1,4 @@
-import type { Schema } from "../load/schema.js";
+import type { Schema } from "../../runtime/json-schema/model/schema.js";
 import type { Protocol } from "../model/protocol.js";
 import type { Direction } from "./report.js";
 

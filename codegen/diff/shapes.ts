@@ -1,4 +1,4 @@
-import { isUnconstrained, type Schema } from "../load/schema.js";
+import { isUnconstrained, type Schema } from "../../runtime/json-schema/model/schema.js";
 import type { Definition } from "../model/protocol.js";
 
 /** A definition's object view: its own properties and those of the allOf members it is built from. */

@@ -1,4 +1,4 @@
-import type { Schema } from "../load/schema.js";
+import type { Schema } from "../../runtime/json-schema/model/schema.js";
 import type { Definition, NotificationMethod, Protocol, RequestMethod } from "../model/protocol.js";
 import { sentBy } from "../model/protocol.js";
 import { importFrom, type ModuleOptions } from "./module.js";

@@ -1,5 +1,5 @@
 import { compile, type JSONSchema } from "json-schema-to-typescript";
-import { isUnconstrained, type Schema } from "../load/schema.js";
+import { isUnconstrained, type Schema } from "../../runtime/json-schema/model/schema.js";
 import { ownDefinitions, type Definition, type Protocol } from "../model/protocol.js";
 import { importedFromCore, title } from "./extension.js";
 

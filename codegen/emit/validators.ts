@@ -2,11 +2,12 @@ import CodeBlockWriter from "code-block-writer";
 import { ownDefinitions, type Protocol } from "../model/protocol.js";
 import { importedFromCore, title } from "./extension.js";
 import { importFrom, type ModuleOptions } from "./module.js";
-import { Lowering } from "./validators/lower.js";
-import { Helpers } from "./validators/names.js";
-import { supportUsedBy } from "./validators/support.js";
-import { CheckRenderer } from "./validators/render-check.js";
-import { IsRenderer } from "./validators/render-is.js";
+import { Lowering } from "../../runtime/json-schema/render/lower.js";
+import { Helpers } from "../../runtime/json-schema/render/names.js";
+import { supportUsedBy } from "../../runtime/json-schema/render/support.js";
+import { writeHelpers } from "../../runtime/json-schema/render/functions.js";
+import { CheckRenderer } from "../../runtime/json-schema/render/render-check.js";
+import { IsRenderer } from "../../runtime/json-schema/render/render-is.js";
 
 /**
  * generated/<rev>/validators.ts: for every definition X, `isX` (a type guard that allocates
@@ -75,18 +76,6 @@ export function emitValidators(protocol: Protocol, options: ModuleOptions, only?
   head.blankLine();
   head.writeLine(`export type { ValidationIssue, Validator } from ${support};`);
   return `${head.toString()}\n${body.replace(/^\n+/, "")}`;
-}
-
-/** The hoisted sub-schemas, each under a comment naming its place (`label`). */
-export function writeHelpers(w: CodeBlockWriter, helpers: Helpers, is: IsRenderer, check: CheckRenderer, label: (pointer: string) => string): void {
-  // Helpers can discover helpers of their own; the registry grows while we walk it.
-  for (const helper of helpers.all()) {
-    w.blankLine();
-    w.writeLine(`/** ${label(helper.pointer)} */`);
-    is.function(`is${helper.base}`, "boolean", helper.body, false);
-    w.blankLine();
-    check.function(`check${helper.base}`, helper.body, false);
-  }
 }
 
 /** Methods a server answers before any other: start-up.ts holds their definitions and those they reference. */

@@ -1,10 +1,11 @@
 import { isDeepStrictEqual } from "node:util";
 import { GenerationError } from "../errors.js";
-import { normalize, isPlainObject } from "./normalize.js";
+import { repairDocLinks } from "./doc-links.js";
+import { normalize, isPlainObject } from "../../runtime/json-schema/model/normalize.js";
 import { SCHEMA_PATCHES, type SchemaPatch } from "./patches.js";
-import { childPointer, pointerTokens } from "./pointer.js";
-import type { Dialect, Schema } from "./schema.js";
-import { DEFINITIONS_KEY, dialectNamed } from "../../runtime/shared/dialect.js";
+import { childPointer, pointerTokens } from "../../runtime/json-schema/pointer.js";
+import type { Dialect, Schema } from "../../runtime/json-schema/model/schema.js";
+import { DEFINITIONS_KEY, dialectNamed } from "../../runtime/json-schema/dialect.js";
 
 /** One revision's schema, parsed, patched and normalised. */
 export interface LoadedSchema {
@@ -43,7 +44,17 @@ export function loadSchema(
   if (!isPlainObject(rawDefinitions))
     throw new GenerationError(revision, `#/${definitionsKey}`, `a ${dialect} MCP schema keeps its definitions here`);
 
-  const ctx = { revision, dialect, definitionsKey, definitionNames: new Set(Object.keys(rawDefinitions)), declared: declared as string };
+  const definitionNames = new Set(Object.keys(rawDefinitions));
+  const ctx = {
+    fail: (at: string, reason: string): never => {
+      throw new GenerationError(revision, at, reason);
+    },
+    description: (text: string) => repairDocLinks(text, definitionNames),
+    dialect,
+    definitionsKey,
+    definitionNames,
+    declared: declared as string,
+  };
   const definitions = new Map<string, Schema>();
   for (const [name, raw] of Object.entries(rawDefinitions))
     definitions.set(name, normalize(raw, childPointer(`#/${definitionsKey}`, name), ctx));

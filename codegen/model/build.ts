@@ -1,6 +1,6 @@
 import { GenerationError } from "../errors.js";
 import type { LoadedSchema } from "../load/load.js";
-import type { Schema } from "../load/schema.js";
+import type { Schema } from "../../runtime/json-schema/model/schema.js";
 import { capabilityGates } from "./capabilities.js";
 import type { CapabilityGate, Definition, Era, ExtensionBasis, NotificationMethod, Protocol, RequestMethod, Side } from "./protocol.js";
 import { openDefinitions } from "./openness.js";

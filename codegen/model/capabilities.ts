@@ -1,4 +1,4 @@
-import type { Schema } from "../load/schema.js";
+import type { Schema } from "../../runtime/json-schema/model/schema.js";
 import type { CapabilityGate, Definition, Side } from "./protocol.js";
 
 /**

@@ -1,4 +1,4 @@
-import type { Property, Schema } from "../load/schema.js";
+import type { Property, Schema } from "../../runtime/json-schema/model/schema.js";
 import type { Definition } from "./protocol.js";
 
 /**

@@ -1,5 +1,5 @@
 import type { CapabilityGate as RuntimeGate, Era, Side } from "../../runtime/contract.js";
-import type { Dialect, Schema } from "../load/schema.js";
+import type { Dialect, Schema } from "../../runtime/json-schema/model/schema.js";
 
 /** The era and sides are the runtime contract's (runtime/contract.ts). */
 export type { Era, Side };

@@ -8,7 +8,7 @@
  */
 import { createRequire } from "node:module";
 import type { Ajv, ErrorObject, ValidateFunction } from "ajv";
-import { dialectOf, type Dialect } from "../../runtime/shared/dialect.js";
+import { dialectOf, type Dialect } from "../../runtime/json-schema/dialect.js";
 import { newAjv } from "../../runtime/shared/ajv.js";
 import { UriTemplate } from "../../runtime/shared/uri-template.js";
 import { didYouMean } from "../did-you-mean.js";

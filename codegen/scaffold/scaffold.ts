@@ -5,7 +5,7 @@ import { formatFiles, writeFiles } from "../write.js";
 import { findOutRecords } from "../out.js";
 import { generatorVersion } from "../version.js";
 import { moduleName } from "../emit/module.js";
-import { unknownKeywords } from "../keywords/vocabulary.js";
+import { unknownKeywords } from "../unknown-keywords.js";
 import { emitManifest, emitServer, emitStubsTest, emitTypes, type ProjectRevision } from "./generated.js";
 import { fileName, KINDS, MANIFEST_FILE, parseManifest, slug, starterManifest, type Kind, type Manifest, type Transport } from "./manifest.js";
 import { mergeStub, newStub } from "./stubs.js";

@@ -1,13 +1,13 @@
 import CodeBlockWriter from "code-block-writer";
 import { jsonExpression, propertyKey } from "../json.js";
-import { pointerTokens } from "../load/pointer.js";
-import { writeHelpers } from "../emit/validators.js";
-import { Lowering } from "../emit/validators/lower.js";
-import { Helpers, identifierOf } from "../emit/validators/names.js";
-import { CheckRenderer } from "../emit/validators/render-check.js";
-import { IsRenderer } from "../emit/validators/render-is.js";
+import { pointerTokens } from "../../runtime/json-schema/pointer.js";
+import { writeDefinitions } from "../../runtime/json-schema/render/functions.js";
+import { Lowering } from "../../runtime/json-schema/render/lower.js";
+import { Helpers, identifierOf } from "../../runtime/json-schema/render/names.js";
+import { CheckRenderer } from "../../runtime/json-schema/render/render-check.js";
+import { IsRenderer } from "../../runtime/json-schema/render/render-is.js";
 import { IN_PROJECT } from "../emit/module.js";
-import { supportUsedBy } from "../emit/validators/support.js";
+import { supportUsedBy } from "../../runtime/json-schema/render/support.js";
 import type { LoadedToolSchemas, ToolSchemaEntry } from "./load.js";
 
 /**
@@ -41,15 +41,7 @@ export function emitToolValidators(source: string, entries: readonly ToolSchemaE
   const is = new IsRenderer(body, helpers);
   const check = new CheckRenderer(body, helpers);
 
-  for (const [name, schema] of loaded.definitions) {
-    const nodes = lowering.lower(schema);
-    body.blankLine();
-    body.writeLine(`/** ${where(schema.pointer)} */`);
-    is.function(`is${name}`, "boolean", nodes, false);
-    body.blankLine();
-    check.function(`check${name}`, nodes, false);
-  }
-  writeHelpers(body, helpers, is, check, where);
+  writeDefinitions(body, loaded.definitions, lowering, helpers, is, check, where);
   body.blankLine();
   body.writeLine("/** By tool name: each schema as compiled, and its validators. */");
   body.writeLine("export const toolValidators = {");

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { GenerationError } from "../errors.js";
 import { parseJson } from "../json.js";
-import { childPointer } from "../load/pointer.js";
+import { childPointer } from "../../runtime/json-schema/pointer.js";
 import { sha256 } from "../spec/files.js";
 
 /**

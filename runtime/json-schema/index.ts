@@ -1,3 +1,4 @@
+import { dialectNamed, type Dialect } from "./dialect.js";
 import { DEFAULT_BASE, escapePointerToken, fragmentOf, pointerTokens, resolveUri, withoutFragment } from "./uri.js";
 
 /**
@@ -7,7 +8,6 @@ import { DEFAULT_BASE, escapePointerToken, fragmentOf, pointerTokens, resolveUri
  * the schema itself nor a supplied remote is an error naming it.
  */
 
-export type Dialect = "draft-07" | "2020-12";
 
 export interface Located {
   readonly schema: unknown;
@@ -39,7 +39,7 @@ export class SchemaIndex {
 
   /** Adds a document; returns its root. `prefix` starts each location ("#" for the document under validation). */
   add(schema: unknown, uri: string = DEFAULT_BASE, prefix = "#"): Located {
-    const dialect = dialectOfSchema(schema) ?? this.fallback;
+    const dialect = dialectNamed(typeof schema === "object" && schema !== null ? (schema as { $schema?: unknown }).$schema : undefined) ?? this.fallback;
     this.documents.set(uri, { root: schema, dialect, prefix });
     this.walk(schema, uri, [{ uri, pointer: "" }], prefix, "", dialect, true);
     return this.located.get(schema as object) ?? { schema, base: uri, location: prefix, dialect };
@@ -147,14 +147,3 @@ export class SchemaIndex {
 }
 
 const NONE: ReadonlySet<string> = new Set();
-
-const DIALECTS: readonly (readonly [RegExp, Dialect])[] = [
-  [/^https?:\/\/json-schema\.org\/draft-07\/schema#?$/, "draft-07"],
-  [/^https?:\/\/json-schema\.org\/draft\/2020-12\/schema#?$/, "2020-12"],
-];
-
-/** The dialect a schema's `$schema` names, if it names one of the two. */
-export function dialectOfSchema(schema: unknown): Dialect | undefined {
-  const uri = typeof schema === "object" && schema !== null ? (schema as { $schema?: unknown }).$schema : undefined;
-  return typeof uri === "string" ? DIALECTS.find(([p]) => p.test(uri))?.[1] : undefined;
-}

@@ -1,7 +1,7 @@
 import type { Ajv } from "ajv";
 import type { Ajv2020 } from "ajv/dist/2020.js";
 import type { Logger } from "../util/logger.js";
-import type { Dialect } from "./dialect.js";
+import type { Dialect } from "../json-schema/dialect.js";
 
 /** ajv's two classes: draft-07's (`ajv`) and 2020-12's (`ajv/dist/2020.js`); the caller loads them (require, or import on first use). */
 export interface AjvClasses {

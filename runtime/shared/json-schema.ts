@@ -5,7 +5,7 @@ import { FORMATS } from "../json-schema/formats.js";
 import { canonicalJson } from "../util/canonical-json.js";
 import { commonJsRequire } from "../util/require.js";
 import { newAjv, type AjvClasses } from "./ajv.js";
-import { dialectOf, type Dialect } from "./dialect.js";
+import { dialectOf, type Dialect } from "../json-schema/dialect.js";
 import type { Logger } from "../util/logger.js";
 
 

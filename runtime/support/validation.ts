@@ -288,23 +288,6 @@ export function countOf(values: readonly unknown[], test: (value: unknown) => bo
   return count;
 }
 
-/** items after prefixItems (or draft-07's additionalItems): every element from `start` on passes `test`. */
-export function everyFrom(values: readonly unknown[], start: number, test: (value: unknown) => boolean): boolean {
-  for (let i = start; i < values.length; i++) if (!test(values[i])) return false;
-  return true;
-}
-
-/** prefixItems: element `index`, when the array has one, passes `test`. */
-export function itemPasses(values: readonly unknown[], index: number, test: (value: unknown) => boolean): boolean {
-  return index >= values.length || test(values[index]);
-}
-
-/** patternProperties: every property whose name matches `pattern` has a value that passes `test`. */
-export function everyMatching(object: Record<string, unknown>, pattern: RegExp, test: (value: unknown) => boolean): boolean {
-  for (const key in object) if (pattern.test(key) && !test(object[key])) return false;
-  return true;
-}
-
 /** propertyNames: every property name passes `test`. */
 export function everyKey(object: Record<string, unknown>, test: (value: unknown) => boolean): boolean {
   for (const key in object) if (!test(key)) return false;
@@ -332,33 +315,50 @@ export function jsonEqual(a: unknown, b: unknown): boolean {
 
 const EVALUATED_PATTERNS = new Map<string, RegExp>();
 
-/**
- * unevaluatedProperties (2020-12 core section 11.3): every property that no evaluation names
- * passes `test`. `evaluated` holds pairs: whether the evaluation applies (its sub-schema passed),
- * and what it evaluates, `{ names, patterns, all }`.
- */
-export function everyUnevaluatedProperty(object: Record<string, unknown>, test: (value: unknown) => boolean, ...evaluated: unknown[]): boolean {
-  const sets: { names: string[]; patterns: string[]; all: boolean }[] = [];
-  for (let i = 0; i < evaluated.length; i += 2) if (evaluated[i] === true) sets.push(evaluated[i + 1] as { names: string[]; patterns: string[]; all: boolean });
+/** What an evaluation of unevaluatedProperties names: `all` of them, or these `names` and the names these `patterns` match. */
+interface EvaluatedProperties {
+  readonly names: readonly string[];
+  readonly patterns: readonly string[];
+  readonly all: boolean;
+}
+
+/** Whether an evaluation that applies names `key`; true for every key when one evaluates all (`evaluated` as for everyUnevaluatedProperty). */
+function propertyEvaluated(evaluated: readonly unknown[]): true | ((key: string) => boolean) {
+  const sets: EvaluatedProperties[] = [];
+  for (let i = 0; i < evaluated.length; i += 2) if (evaluated[i] === true) sets.push(evaluated[i + 1] as EvaluatedProperties);
   if (sets.some((set) => set.all)) return true;
   const pattern = (source: string) => {
     let compiled = EVALUATED_PATTERNS.get(source);
     if (compiled === undefined) EVALUATED_PATTERNS.set(source, (compiled = new RegExp(source, "u")));
     return compiled;
   };
-  for (const key in object) {
-    if (sets.some((set) => set.names.includes(key) || set.patterns.some((source) => pattern(source).test(key)))) continue;
-    if (!test(object[key])) return false;
-  }
-  return true;
+  return (key) => sets.some((set) => set.names.includes(key) || set.patterns.some((source) => pattern(source).test(key)));
 }
 
 /**
- * unevaluatedItems (2020-12 core section 11.2): every item that no evaluation covers passes
- * `test`. `evaluated` holds triples: whether the evaluation applies, how many leading items it
- * evaluates (prefixItems; Infinity for items), and its `contains` test (the items it matches), or null.
+ * unevaluatedProperties (2020-12 core section 11.3): every property that no evaluation names
+ * passes `test`. `evaluated` holds pairs: whether the evaluation applies (its sub-schema passed),
+ * and what it evaluates, `{ names, patterns, all }`.
  */
-export function everyUnevaluatedItem(values: readonly unknown[], test: (value: unknown) => boolean, ...evaluated: (boolean | number | ((value: unknown) => boolean) | null)[]): boolean {
+export function everyUnevaluatedProperty(object: Record<string, unknown>, test: (value: unknown) => boolean, ...evaluated: unknown[]): boolean {
+  const named = propertyEvaluated(evaluated);
+  if (named === true) return true;
+  for (const key in object) if (!named(key) && !test(object[key])) return false;
+  return true;
+}
+
+/** unevaluatedProperties: the names of the properties no evaluation names, for their issues (`evaluated` as for everyUnevaluatedProperty). */
+export function unevaluatedNames(object: Record<string, unknown>, ...evaluated: unknown[]): string[] {
+  const named = propertyEvaluated(evaluated);
+  const left: string[] = [];
+  if (named !== true) for (const key in object) if (!named(key)) left.push(key);
+  return left;
+}
+
+type ItemEvaluation = boolean | number | ((value: unknown) => boolean) | null;
+
+/** Whether an evaluation that applies covers item `i` (`evaluated` as for everyUnevaluatedItem). */
+function itemEvaluated(evaluated: readonly ItemEvaluation[]): (values: readonly unknown[], i: number) => boolean {
   let start = 0;
   const contains: ((value: unknown) => boolean)[] = [];
   for (let i = 0; i < evaluated.length; i += 3) {
@@ -366,6 +366,24 @@ export function everyUnevaluatedItem(values: readonly unknown[], test: (value: u
     start = Math.max(start, evaluated[i + 1] as number);
     if (evaluated[i + 2] !== null) contains.push(evaluated[i + 2] as (value: unknown) => boolean);
   }
-  for (let i = start; i < values.length; i++) if (!contains.some((matches) => matches(values[i])) && !test(values[i])) return false;
+  return (values, i) => i < start || contains.some((matches) => matches(values[i]));
+}
+
+/**
+ * unevaluatedItems (2020-12 core section 11.2): every item that no evaluation covers passes
+ * `test`. `evaluated` holds triples: whether the evaluation applies, how many leading items it
+ * evaluates (prefixItems; Infinity for items), and its `contains` test (the items it matches), or null.
+ */
+export function everyUnevaluatedItem(values: readonly unknown[], test: (value: unknown) => boolean, ...evaluated: ItemEvaluation[]): boolean {
+  const covered = itemEvaluated(evaluated);
+  for (let i = 0; i < values.length; i++) if (!covered(values, i) && !test(values[i])) return false;
   return true;
+}
+
+/** unevaluatedItems: the indexes of the items no evaluation covers, for their issues (`evaluated` as for everyUnevaluatedItem). */
+export function unevaluatedIndexes(values: readonly unknown[], ...evaluated: ItemEvaluation[]): number[] {
+  const covered = itemEvaluated(evaluated);
+  const left: number[] = [];
+  for (let i = 0; i < values.length; i++) if (!covered(values, i)) left.push(i);
+  return left;
 }

@@ -14,7 +14,8 @@ export const LAYERS: readonly (readonly string[])[] = [
   ["runtime/util/"],
   // What generated modules import at run time (@mcp-codegen/runtime/support).
   ["runtime/support/"],
-  // The JSON Schema compiler (closures): the runtime's tool schemas, on every platform.
+  // The JSON Schema compiler: the schema model, one module per keyword, the check IR and its renderers;
+  // the protocol's validators, generate --tools and the runtime's tool schemas all compile with it.
   ["runtime/json-schema/"],
   ["runtime/contract.ts"],
   ["generated/"],
@@ -36,10 +37,7 @@ export const LAYERS: readonly (readonly string[])[] = [
   // The generator.
   ["codegen/errors.ts", "codegen/did-you-mean.ts", "codegen/json.ts", "codegen/version.ts"],
   ["codegen/spec/files.ts"],
-  ["codegen/format-cache.ts", "codegen/spec/pinned.ts", "codegen/retired.ts"],
-  // The schema node and its pointers; below them the keywords, each reading, normalising and lowering its own.
-  ["codegen/load/schema.ts", "codegen/load/pointer.ts", "codegen/load/doc-links.ts"],
-  ["codegen/keywords/"],
+  ["codegen/format-cache.ts", "codegen/spec/pinned.ts", "codegen/retired.ts", "codegen/unknown-keywords.ts", "codegen/load/doc-links.ts"],
   ["codegen/load/"],
   ["codegen/model/"],
   ["codegen/emit/", "codegen/diff/"],

@@ -2,7 +2,7 @@ import { expect } from "chai";
 import { GenerationError } from "../../codegen/errors.js";
 import { loadSchema, type LoadedSchema } from "../../codegen/load/load.js";
 import { SCHEMA_PATCHES, unusedPatches, type SchemaPatch } from "../../codegen/load/patches.js";
-import type { Schema } from "../../codegen/load/schema.js";
+import type { Schema } from "../../runtime/json-schema/model/schema.js";
 import { rawSchema, REVISIONS, schemaText, walkSchema, type Json, type JsonObject } from "../support/project.js";
 
 /** PROTOCOL-NOTES.md, "Revisions": dialect, where the definitions live, how many. */

@@ -126,7 +126,7 @@ for (const { era, label } of ERAS) {
         for (const [limit, message] of [
           [0, "/limit: must be >= 1"],
           [5000, "/limit: must be <= 1000"],
-          [2.5, "/limit: must be integer"],
+          [2.5, "/limit: must be integer, found number"],
         ] as const) {
           const result = await api.callTool("sql_query", { query: "SELECT 1", limit });
           expect(result.isError, String(limit)).to.equal(true);

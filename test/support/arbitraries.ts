@@ -24,7 +24,7 @@
  * not required to be invalid.
  */
 import fc from "fast-check";
-import type { JsonPrimitive, JsonType, Schema } from "../../codegen/load/schema.js";
+import type { JsonPrimitive, JsonType, Schema } from "../../runtime/json-schema/model/schema.js";
 import type { Protocol } from "../../codegen/model/protocol.js";
 import type { Json } from "./project.js";
 

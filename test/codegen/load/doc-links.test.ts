@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { expect } from "chai";
 import { repairDocLinks } from "../../../codegen/load/doc-links.js";
 import { loadSchema } from "../../../codegen/load/load.js";
-import type { Schema } from "../../../codegen/load/schema.js";
+import type { Schema } from "../../../runtime/json-schema/model/schema.js";
 import { REVISIONS, ROOT, schemaText } from "../../support/project.js";
 
 const LINK = /\{@link ([^}]*)\}/g;

@@ -15,7 +15,7 @@ import fc from "fast-check";
 import { GenerationError } from "../../../codegen/errors.js";
 import { loadToolSchemas } from "../../../codegen/tool-validators/load.js";
 import { compileSchema } from "../../../runtime/json-schema/compile.js";
-import { dialectOf } from "../../../runtime/shared/dialect.js";
+import { dialectOf } from "../../../runtime/json-schema/dialect.js";
 import { precompiled, SchemaCompiler } from "../../../runtime/shared/json-schema.js";
 import { canonicalJson } from "../../../runtime/util/canonical-json.js";
 import { silentLogger } from "../../../runtime/util/logger.js";

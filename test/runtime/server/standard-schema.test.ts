@@ -289,7 +289,7 @@ describe("applyDefaults: JSON Schema defaults filled in when the server asks", (
     const client = await connectClient(server, "2025-11-25");
     const result = await client.callTool("t", {});
     expect(result.isError).to.equal(true);
-    expect(textOf(result)).to.equal("Invalid arguments for tool t: /n: must be integer");
+    expect(textOf(result)).to.equal("Invalid arguments for tool t: /n: must be integer, found string");
     await client.close();
   });
 });

@@ -95,7 +95,7 @@ describe("server tools", () => {
       for (const schema of [tuple("prefixItems"), tuple("prefixItems", DRAFT_2020)]) {
         const bad = await call(schema, { p: [1] });
         expect(bad.isError).to.equal(true);
-        expect(textOf(bad)).to.equal("Invalid arguments for tool t: /p/0: must be string");
+        expect(textOf(bad)).to.equal("Invalid arguments for tool t: /p/0: must be string, found integer");
         expect((await call(schema, { p: ["a", 1] })).isError).to.equal(undefined);
       }
     });
@@ -131,7 +131,7 @@ describe("server tools", () => {
       const client = await connectClient(server, "2025-06-18");
       const result = await client.callTool("t", { a: "1", b: "z" });
       expect(result).to.deep.equal({
-        content: [{ type: "text", text: `Invalid arguments for tool t: /a: must be number; /b: must be one of "x", "y"` }],
+        content: [{ type: "text", text: `Invalid arguments for tool t: /a: must be number, found string; /b: must be one of "x", "y"` }],
         isError: true,
       });
       const missing = await client.callTool("t", {});
@@ -235,7 +235,7 @@ describe("server tools", () => {
     it("structuredContent breaking the outputSchema, or missing, is -32603 and is not sent", async () => {
       const broken = await rejection(client.callTool("structured", { give: { content: [], structuredContent: { n: "one" } } }));
       expect(broken.code).to.equal(-32603);
-      expect(broken.message).to.equal("tool structured returned structuredContent that does not match its outputSchema: /n: must be number");
+      expect(broken.message).to.equal("tool structured returned structuredContent that does not match its outputSchema: /n: must be number, found string");
       const missing = await rejection(client.callTool("structured", { give: { content: [] } }));
       expect(missing.code).to.equal(-32603);
       expect(missing.message).to.match(/declares an outputSchema but returned no structuredContent/);

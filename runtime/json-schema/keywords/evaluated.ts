@@ -1,0 +1,90 @@
+import { isFalseSchema, type Schema } from "../model/schema.js";
+import { and, call, has, isTrue, literal, matches, name, not, SUBJECT, test, text } from "./expr.js";
+import type { Expr, GuardType } from "./ir.js";
+import { at, only, schemaIn, type Keyword, type LowerContext } from "./keyword.js";
+
+/**
+ * The annotations `unevaluatedProperties` and `unevaluatedItems` read (JSON Schema 2020-12 core
+ * section 11), worked out when the validator is compiled: which properties (items) of the instance
+ * the node's other keywords evaluate, and those of every sub-schema applied in place (`$ref`, `$dynamicRef`,
+ * `allOf`, `anyOf`, `oneOf`, `if`/`then`/`else`, `dependentSchemas`; never `not`), each under the
+ * condition that makes it count: the sub-schema passes. Conditions are expressions over the
+ * instance; what a sub-schema that must pass for the node to pass evaluates counts always (when it
+ * fails, so does the node, whatever the unevaluated keyword says).
+ */
+interface Evaluation {
+  readonly when: Expr;
+  readonly schema: Schema;
+}
+
+function inPlace(s: Schema, ctx: LowerContext, own: boolean, when: readonly Expr[], seen: ReadonlySet<Schema>, out: Evaluation[]): void {
+  if (seen.has(s)) return;
+  const path = new Set(seen).add(s);
+  out.push({ when: and(when), schema: own ? { ...s, unevaluatedProperties: undefined, unevaluatedItems: undefined } as Schema : s });
+  const visit = (child: Schema, condition?: Expr) => inPlace(child, ctx, false, condition ? [...when, condition] : when, path, out);
+  if (s.ref !== undefined) visit(ctx.definition(s.ref));
+  if (s.dynamicRef !== undefined) visit(ctx.definition(s.dynamicRef));
+  for (const branch of s.allOf ?? []) visit(branch);
+  for (const branch of [...(s.anyOf ?? []), ...(s.oneOf ?? [])]) visit(branch, matches({ pointer: branch.pointer, body: ctx.lower(branch) }));
+  if (s.if) {
+    const passed = matches({ pointer: s.if.pointer, body: ctx.lower(s.if) });
+    visit(s.if, passed);
+    if (s.then) visit(s.then, passed);
+    if (s.else) visit(s.else, not(passed));
+  }
+  for (const { name: property, schema } of s.dependentSchemas ?? []) visit(schema, has(property));
+}
+
+/** `unevaluatedProperties`: for each evaluation, its condition and a constant `{ names, patterns, all }`. */
+export function evaluatedProperties(s: Schema, ctx: LowerContext): Expr[] | "all" {
+  const found: Evaluation[] = [];
+  inPlace(s, ctx, true, [], new Set(), found);
+  const args: Expr[] = [];
+  for (const { when, schema } of found) {
+    const names = (schema.properties ?? []).map((p) => p.name);
+    const patterns = (schema.patternProperties ?? []).map((p) => p.pattern);
+    const all = schema.additionalProperties !== undefined || schema.unevaluatedProperties !== undefined;
+    if (all && isTrue(when)) return "all";
+    if (all || names.length > 0 || patterns.length > 0) args.push(when, name(ctx.constant({ names, patterns, all })));
+  }
+  return args;
+}
+
+/** `unevaluatedItems`: for each evaluation, its condition, how many leading items it evaluates (Infinity: all), and its `contains` test (or null). */
+export function evaluatedItems(s: Schema, ctx: LowerContext): Expr[] | "all" {
+  const found: Evaluation[] = [];
+  inPlace(s, ctx, true, [], new Set(), found);
+  const args: Expr[] = [];
+  for (const { when, schema } of found) {
+    const all = schema.items !== undefined || schema.unevaluatedItems !== undefined;
+    if (all && isTrue(when)) return "all";
+    const prefix = schema.prefixItems?.length ?? 0;
+    if (all || prefix > 0 || schema.contains)
+      args.push(when, all ? name("Infinity") : literal(prefix), schema.contains ? test({ pointer: schema.contains.pointer, body: ctx.lower(schema.contains) }) : literal(null));
+  }
+  return args;
+}
+
+/**
+ * The keyword `unevaluatedProperties` or `unevaluatedItems`: its schema applied to what
+ * `evaluated` leaves, the support function `every` deciding it as one test, `left` listing them
+ * for the issues, each at its property (item).
+ */
+export function unevaluated(keyword: "unevaluatedProperties" | "unevaluatedItems", about: GuardType, evaluated: (s: Schema, ctx: LowerContext) => Expr[] | "all", every: string, left: string, what: string): Keyword {
+  return {
+    reads: { [keyword]: only("2020-12", schemaIn(keyword)) },
+    children: (s) => [s[keyword]],
+    about,
+    lower(s, ctx) {
+      const schema = s[keyword];
+      if (!schema) return [];
+      const body = ctx.lower(schema);
+      const evaluations = body.length === 0 ? "all" : evaluated(s, ctx);
+      if (evaluations === "all") return [];
+      const valid = call(every, SUBJECT, test({ pointer: schema.pointer, body }), ...evaluations);
+      const keys = call(left, SUBJECT, ...evaluations);
+      if (!isFalseSchema(schema)) return [{ kind: "each", valid, keys, body }];
+      return [{ kind: "each", valid, keys, refuse: { keyword, schemaPath: at(s, keyword), message: text(`must NOT have unevaluated ${what}`) }, body: [] }];
+    },
+  };
+}

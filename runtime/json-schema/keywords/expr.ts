@@ -1,0 +1,140 @@
+import type { JsonPrimitive, JsonType } from "../model/schema.js";
+import type { Branch, Comparison, Expr } from "./ir.js";
+
+/** Constructors and the printer of {@link Expr}: the only place that knows JavaScript's syntax for a check. */
+
+export const SUBJECT: Expr = { kind: "subject" };
+export const TRUE: Expr = { kind: "literal", value: true };
+
+export const literal = (value: JsonPrimitive): Expr => ({ kind: "literal", value });
+export const call = (callee: string, ...args: Expr[]): Expr => ({ kind: "call", callee, args });
+export const member = (object: Expr, name: string): Expr => ({ kind: "member", object, name });
+export const compare = (left: Expr, op: Comparison, right: Expr): Expr => ({ kind: "compare", op, left, right });
+export const concat = (...parts: Expr[]): Expr => ({ kind: "concat", parts });
+export const text = (message: string): Expr => literal(message);
+export const matches = (branch: Branch): Expr => ({ kind: "matches", branch });
+export const name = (identifier: string): Expr => ({ kind: "name", name: identifier });
+export const test = (branch: Branch): Expr => ({ kind: "test", branch });
+/** The subject has `key` as an own property (JSON Schema's "present"). */
+export const has = (key: string): Expr => call("Object.prototype.hasOwnProperty.call", SUBJECT, literal(key));
+
+export function and(operands: readonly Expr[]): Expr {
+  const flat = operands.flatMap((e) => (e.kind === "and" ? e.operands : [e])).filter((e) => !isTrue(e));
+  return flat.length === 0 ? TRUE : flat.length === 1 ? flat[0]! : { kind: "and", operands: flat };
+}
+
+export function or(operands: readonly Expr[]): Expr {
+  const flat = operands.flatMap((e) => (e.kind === "or" ? e.operands : [e]));
+  return flat.length === 1 ? flat[0]! : { kind: "or", operands: flat };
+}
+
+const FLIPPED: Readonly<Record<Comparison, Comparison>> = { "===": "!==", "!==": "===", "<": ">=", ">=": "<", ">": "<=", "<=": ">" };
+
+/** The negation, written the way a person would: `a !== b`, `!isX(a)`, else `!(test)`. JSON has no NaN, so `<` flips to `>=`. */
+export function not(e: Expr): Expr {
+  if (e.kind === "not") return e.operand;
+  if (e.kind === "compare") return { ...e, op: FLIPPED[e.op] };
+  if (e.kind === "literal" && typeof e.value === "boolean") return literal(!e.value);
+  return { kind: "not", operand: e };
+}
+
+export function isTrue(e: Expr): boolean {
+  return e.kind === "literal" && e.value === true;
+}
+
+/** JSON Schema's `type`: the subject is one of `types` (integer is a number with no fraction). */
+export function typeTest(types: readonly JsonType[]): Expr {
+  return or(
+    types
+      .filter((t) => !(t === "integer" && types.includes("number")))
+      .map((t): Expr => {
+        switch (t) {
+          case "object":
+            return call("isObject", SUBJECT);
+          case "array":
+            return call("Array.isArray", SUBJECT);
+          case "null":
+            return compare(SUBJECT, "===", literal(null));
+          case "integer":
+            return and([compare({ kind: "typeof", operand: SUBJECT }, "===", literal("number")), call("Number.isInteger", SUBJECT)]);
+          default:
+            return compare({ kind: "typeof", operand: SUBJECT }, "===", literal(t));
+        }
+      }),
+  );
+}
+
+/** How many times the printed expression evaluates the subject. */
+export function subjectCount(e: Expr): number {
+  switch (e.kind) {
+    case "subject":
+      return 1;
+    case "literal":
+    case "name":
+    case "arrow":
+    case "test":
+      return 0;
+    case "member":
+      return subjectCount(e.object);
+    case "typeof":
+    case "not":
+      return subjectCount(e.operand);
+    case "compare":
+      return subjectCount(e.left) + subjectCount(e.right);
+    case "call":
+      return e.args.reduce((n, a) => n + subjectCount(a), 0);
+    case "and":
+    case "or":
+      return e.operands.reduce((n, a) => n + subjectCount(a), 0);
+    case "concat":
+      return e.parts.reduce((n, a) => n + subjectCount(a), 0);
+    case "count":
+      return e.operands.reduce((n, a) => n + subjectCount(a), 0);
+    case "matches":
+      return 2; // unknown until the renderer inlines or hoists it: not once
+  }
+}
+
+/** Prints `e` with `subject` (a variable or a property read) for the subject. */
+export function print(e: Expr, subject: string): string {
+  const p = (x: Expr) => print(x, subject);
+  switch (e.kind) {
+    case "subject":
+      return subject;
+    case "literal":
+      return Object.is(e.value, -0) ? "0" : JSON.stringify(e.value);
+    case "name":
+      return e.name;
+    case "arrow":
+      return `(item) => ${print(e.body, "item")}`;
+    case "test":
+      throw new Error(`a sub-schema test (${e.branch.pointer}) must be expanded before printing`);
+    case "member":
+      return access(p(e.object), e.name);
+    case "call":
+      return `${e.callee}(${e.args.map(p).join(", ")})`;
+    case "typeof":
+      return `typeof ${p(e.operand)}`;
+    case "compare":
+      return `${p(e.left)} ${e.op} ${p(e.right)}`;
+    case "not":
+      return e.operand.kind === "call" || e.operand.kind === "subject" ? `!${p(e.operand)}` : `!(${p(e.operand)})`;
+    // A conjunction inside a disjunction is parenthesised for the reader; the reverse for the parser.
+    case "and":
+      return e.operands.map((x) => (x.kind === "or" ? `(${p(x)})` : p(x))).join(" && ");
+    case "or":
+      return e.operands.map((x) => (x.kind === "and" ? `(${p(x)})` : p(x))).join(" || ");
+    case "concat":
+      return e.parts.map(p).join(" + ");
+    case "count":
+      return `(${e.operands.map((x) => `(${p(x)} ? 1 : 0)`).join(" + ")})`;
+    case "matches":
+      throw new Error(`a sub-schema test (${e.branch.pointer}) must be expanded before printing`);
+  }
+}
+
+/** Property read; names that Object.prototype has must be own properties to count. */
+export function access(object: string, name: string): string {
+  if (name in Object.prototype) return `own(${object}, ${JSON.stringify(name)})`;
+  return /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(name) ? `${object}.${name}` : `${object}[${JSON.stringify(name)}]`;
+}

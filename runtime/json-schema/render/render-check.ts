@@ -1,0 +1,126 @@
+import type { Writer } from "./writer.js";
+import { access, literal, not, or, print, typeTest } from "../keywords/expr.js";
+import type { AnyOfNode, Expr, Failure, Node } from "../keywords/ir.js";
+import { branchTest, expand, referenceOf } from "./inline.js";
+import { writeElement, writeEntries, writeItems } from "./loops.js";
+import { PathExpr, Scope, type Helpers } from "./names.js";
+
+/** Prints check nodes as `checkX`: every failed check pushes an issue (value path, schemaPath, keyword, message). */
+export class CheckRenderer {
+  /** `typed`: TypeScript (a generated file), else JavaScript (source the runtime compiles). */
+  constructor(
+    private readonly w: Writer,
+    private readonly helpers: Helpers,
+    private readonly typed = true,
+  ) {}
+
+  function(name: string, nodes: readonly Node[], exported: boolean): void {
+    const signature = !this.typed
+      ? "(value, path, issues)"
+      : exported
+        ? `(value: unknown, path = "", issues: ValidationIssue[] = []): ValidationIssue[]`
+        : `(value: unknown, path: string, issues: ValidationIssue[]): ValidationIssue[]`;
+    this.w.write(`${exported ? "export " : ""}function ${name}${signature}`).block(() => {
+      this.statements(nodes, "value", new PathExpr(), new Scope());
+      this.w.writeLine("return issues;");
+    });
+  }
+
+  /** Statements that push an issue for every node `v` fails. */
+  private statements(nodes: readonly Node[], v: string, path: PathExpr, scope: Scope): void {
+    const { w } = this;
+    for (const node of nodes) {
+      switch (node.kind) {
+        case "assert":
+          w.write(`if (${this.print(not(node.valid), v)}) `).inlineBlock(() => this.push(path, node, v));
+          if (node.then.length > 0) w.write(" else ").inlineBlock(() => this.statements(node.then, v, path, scope));
+          w.newLine();
+          break;
+        case "call":
+          w.writeLine(`check${node.definition}(${v}, ${path.render()}, issues);`);
+          break;
+        case "guard":
+          w.write(`if (${this.print(typeTest([node.type]), v)})`).block(() => this.statements(node.body, v, path, scope));
+          break;
+        case "property": {
+          const read = access(v, node.name);
+          const nested = (local: string) => () => this.statements(node.body, local, path.property(node.name), scope);
+          if (node.body.length === 0) {
+            w.write(`if (${read} === undefined)`).block(() => this.push(path, node.required!, v));
+            break;
+          }
+          const local = scope.fresh(node.name);
+          w.writeLine(`const ${local} = ${read};`);
+          if (node.required) {
+            w.write(`if (${local} === undefined) `).inlineBlock(() => this.push(path, node.required!, local));
+            w.write(" else ").inlineBlock(nested(local));
+            w.newLine();
+          } else w.write(`if (${local} !== undefined)`).block(nested(local));
+          break;
+        }
+        case "entries":
+          writeEntries(w, node, v, scope, (key) => this.push(path.dynamic(`pointerToken(${key})`), node.refuse!, v), (key, entry) =>
+            this.statements(node.body, entry, path.dynamic(`pointerToken(${key})`), scope),
+          );
+          break;
+        case "items":
+          writeItems(w, v, scope, (index, item) => this.statements(node.body, item, path.dynamic(index), scope), node.from);
+          break;
+        case "element":
+          writeElement(w, v, node.index, scope, (item) => this.statements(node.body, item, path.property(String(node.index)), scope));
+          break;
+        case "when":
+          w.write(`if (${this.print(node.condition, v)})`).block(() => this.statements(node.body, v, path, scope));
+          break;
+        case "each": {
+          const key = scope.fresh("key");
+          const at = path.dynamic(`pointerToken(String(${key}))`);
+          w.write(`for (const ${key} of ${this.print(node.keys, v)})`).block(() => {
+            if (node.refuse) return this.push(at, node.refuse, v);
+            const entry = scope.fresh("entry");
+            w.writeLine(`const ${entry} = ${v}[${key}];`);
+            this.statements(node.body, entry, at, scope);
+          });
+          break;
+        }
+        case "anyOf":
+          this.anyOf(node, v, path);
+          break;
+      }
+    }
+  }
+
+  private anyOf(node: AnyOfNode, v: string, path: PathExpr): void {
+    const { w } = this;
+    w.write(`if (${this.print(not(or(node.branches.map((b) => branchTest(b, this.helpers)))), v)})`).block(() => {
+      const { discriminator } = node;
+      if (!discriminator) {
+        this.push(path, node, v);
+        return;
+      }
+      w.write(`switch (isObject(${v}) ? ${access(v, discriminator.property)} : undefined)`).block(() => {
+        for (const { value, branch } of discriminator.cases) {
+          w.writeLine(`case ${this.print(literal(value), v)}:`);
+          w.indent(() => {
+            w.writeLine(`check${referenceOf(branch) ?? this.helpers.name(branch)}(${v}, ${path.render()}, issues);`);
+            w.writeLine("break;");
+          });
+        }
+        w.writeLine("default:");
+        w.indent(() => this.push(path, node, v));
+      });
+    });
+  }
+
+  /** One issue: where in the value, which keyword of which schema node (`schemaPath`, as ajv's), and why. */
+  private push(path: PathExpr, failure: Failure, v: string): void {
+    const at = path.render();
+    const q = JSON.stringify;
+    this.w.writeLine(`issues.push({ ${at === "path" ? "path" : `path: ${at}`}, schemaPath: ${q(failure.schemaPath)}, keyword: ${q(failure.keyword)}, message: ${this.print(failure.message, v)} });`);
+  }
+
+  /** Prints `e` for the subject `v`, sub-schema tests inlined or hoisted. */
+  private print(e: Expr, v: string): string {
+    return print(expand(e, this.helpers), v);
+  }
+}

@@ -1,0 +1,104 @@
+import type { Writer } from "./writer.js";
+import { access, not, or, print, subjectCount, typeTest } from "../keywords/expr.js";
+import type { Expr, Node, PropertyNode } from "../keywords/ir.js";
+import { branchTest, expand, expressionOf, rejectsUndefined, sequence } from "./inline.js";
+import { writeElement, writeEntries, writeItems } from "./loops.js";
+import { Scope, type Helpers } from "./names.js";
+
+/** Prints check nodes as `isX`: a type guard that returns false at the first failed check and allocates nothing. */
+export class IsRenderer {
+  /** `typed`: TypeScript (a generated file), else JavaScript (source the runtime compiles). */
+  constructor(
+    private readonly w: Writer,
+    private readonly helpers: Helpers,
+    private readonly typed = true,
+  ) {}
+
+  function(name: string, returns: string, nodes: readonly Node[], exported: boolean): void {
+    const { w } = this;
+    w.write(`${exported ? "export " : ""}function ${name}${this.typed ? `(value: unknown): ${returns}` : "(value)"}`).block(() => {
+      const inline = expressionOf(nodes);
+      if (inline !== undefined) {
+        w.writeLine(`return ${this.print(inline, "value")};`);
+        return;
+      }
+      this.statements(nodes, "value", new Scope());
+      w.writeLine("return true;");
+    });
+  }
+
+  /** Statements that `return false` when `v` fails a node. */
+  private statements(nodes: readonly Node[], v: string, scope: Scope): void {
+    const { w } = this;
+    for (const node of sequence(nodes)) {
+      switch (node.kind) {
+        case "assert":
+          w.writeLine(`if (${this.print(not(node.valid), v)}) return false;`);
+          break;
+        case "call":
+          w.writeLine(`if (!is${node.definition}(${v})) return false;`);
+          break;
+        case "guard":
+          w.write(`if (${this.print(typeTest([node.type]), v)})`).block(() => this.statements(node.body, v, scope));
+          break;
+        case "property":
+          this.property(node, v, scope);
+          break;
+        case "entries":
+          writeEntries(w, node, v, scope, () => w.writeLine("return false;"), (_key, entry) => this.nested(node.body, entry, scope));
+          break;
+        case "items":
+          writeItems(w, v, scope, (_index, item) => this.nested(node.body, item, scope), node.from);
+          break;
+        case "element":
+          writeElement(w, v, node.index, scope, (item) => this.nested(node.body, item, scope));
+          break;
+        case "when":
+          w.write(`if (${this.print(node.condition, v)})`).block(() => this.statements(node.body, v, scope));
+          break;
+        case "each":
+          w.writeLine(`if (${this.print(not(node.valid), v)}) return false;`);
+          break;
+        case "anyOf":
+          w.writeLine(`if (${this.print(not(or(node.branches.map((b) => branchTest(b, this.helpers)))), v)}) return false;`);
+          break;
+      }
+    }
+  }
+
+  /** The nodes of a value bound to `v`: one line when they are one expression. */
+  private nested(nodes: readonly Node[], v: string, scope: Scope): void {
+    const inline = expressionOf(nodes);
+    if (inline !== undefined) this.w.writeLine(`if (${this.print(not(inline), v)}) return false;`);
+    else this.statements(nodes, v, scope);
+  }
+
+  private property(node: PropertyNode, v: string, scope: Scope): void {
+    const { w } = this;
+    const read = access(v, node.name);
+    const required = node.required !== undefined;
+    if (required && node.body.length === 0) {
+      w.writeLine(`if (${read} === undefined) return false;`);
+      return;
+    }
+    const inline = expressionOf(node.body);
+    const failsOnUndefined = rejectsUndefined(node.body);
+    // A test that fails on undefined by itself needs no presence check, and reads the property once.
+    if (required && failsOnUndefined && inline !== undefined && subjectCount(inline) === 1) {
+      w.writeLine(`if (${this.print(not(inline), read)}) return false;`);
+      return;
+    }
+    const local = scope.fresh(node.name);
+    w.writeLine(`const ${local} = ${read};`);
+    if (required && !(inline !== undefined && failsOnUndefined)) w.writeLine(`if (${local} === undefined) return false;`);
+    if (node.body.length === 0) return;
+    if (inline !== undefined) w.writeLine(`if (${required ? "" : `${local} !== undefined && `}${this.print(not(inline), local)}) return false;`);
+    else if (required) this.statements(node.body, local, scope);
+    else w.write(`if (${local} !== undefined)`).block(() => this.statements(node.body, local, scope));
+  }
+
+  /** Prints `e` for the subject `v`, sub-schema tests inlined or hoisted. */
+  private print(e: Expr, v: string): string {
+    return print(expand(e, this.helpers), v);
+  }
+}
