@@ -355,7 +355,8 @@ export function unevaluatedNames(object: Record<string, unknown>, ...evaluated: 
   return left;
 }
 
-type ItemEvaluation = boolean | number | ((value: unknown) => boolean) | null;
+/** What an evaluation of unevaluatedItems says: whether it applies, how many leading items it evaluates, its `contains` test. */
+export type ItemEvaluation = boolean | number | ((value: unknown) => boolean) | null;
 
 /** Whether an evaluation that applies covers item `i` (`evaluated` as for everyUnevaluatedItem). */
 function itemEvaluated(evaluated: readonly ItemEvaluation[]): (values: readonly unknown[], i: number) => boolean {
