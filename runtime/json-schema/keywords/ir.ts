@@ -48,6 +48,8 @@ export interface Assert extends Failure {
   readonly then: readonly Node[];
   /** The first node of `then` fails whenever this one does (a `type` beside a `const` of that type); a boolean check may skip it. */
   readonly implied?: boolean;
+  /** Branches whose issues the issue check reports before this one's, when it fails (oneOf: why no branch, or which, passed). */
+  readonly explain?: readonly Branch[];
 }
 
 /** A `$ref`: the referenced definition's own validator. */

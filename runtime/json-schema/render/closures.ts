@@ -146,7 +146,12 @@ export class ClosureRenderer {
     switch (node.kind) {
       case "assert": {
         const valid = this.test(node.valid);
-        const fail = this.failure(node);
+        const explain = (node.explain ?? []).map((branch) => this.branchCheck(branch));
+        const report = this.failure(node);
+        const fail: Check = explain.length === 0 ? report : (v, path, issues) => {
+          for (let k = 0; k < explain.length; k++) explain[k]!(v, path, issues);
+          report(v, path, issues);
+        };
         const then = node.then.length > 0 ? this.checkNodes(node.then) : undefined;
         return (v, path, issues) => {
           if (!valid(v)) fail(v, path, issues);

@@ -32,7 +32,10 @@ export class CheckRenderer {
     for (const node of nodes) {
       switch (node.kind) {
         case "assert":
-          w.write(`if (${this.print(not(node.valid), v)}) `).inlineBlock(() => this.push(path, node, v));
+          w.write(`if (${this.print(not(node.valid), v)}) `).inlineBlock(() => {
+            for (const branch of node.explain ?? []) w.writeLine(`check${referenceOf(branch) ?? this.helpers.name(branch)}(${v}, ${path.render()}, issues);`);
+            this.push(path, node, v);
+          });
           if (node.then.length > 0) w.write(" else ").inlineBlock(() => this.statements(node.then, v, path, scope));
           w.newLine();
           break;

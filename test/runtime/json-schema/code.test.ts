@@ -125,6 +125,16 @@ describe("json-schema: code mode and closures, the same issues on every datum of
     }
   });
 
+  it("oneOf that no branch passes: each branch's issues, then its own", () => {
+    const schema = { properties: { r: { oneOf: [{ const: "dynamic" }, { type: "array", items: { type: "string" } }] } } };
+    for (const mode of ["code", "closures"] as const)
+      expect(compileSchema(schema, { mode }).check({ r: [1] }).map((i) => [i.path, i.keyword])).to.deep.equal([
+        ["/r", "const"],
+        ["/r/0", "type"],
+        ["/r", "oneOf"],
+      ]);
+  });
+
   it("the schema false is reported as itself, at its place", () => {
     for (const mode of ["code", "closures"] as const)
       expect(compileSchema({ properties: { a: false } }, { mode }).check({ a: 1 })).to.deep.equal([{ path: "/a", schemaPath: "#/properties/a", keyword: "false schema", message: "boolean schema is false" }]);
