@@ -394,7 +394,7 @@ describe("the packed packages, installed as a user installs them", function () {
       ]);
     });
 
-    it("a stdio server answers initialize and tools/list without loading the JSON Schema compiler; the first tool call loads it and checks the arguments with it", () => {
+    it("a stdio server loads its latest revision's start-up validators as it starts listening, answers initialize and tools/list without loading the JSON Schema compiler; the first tool call loads it and checks the arguments with it", () => {
       // The server over the stdio transport (on in-process pipes), spoken to in raw JSON lines; the
       // resolve hook lists every file loaded by each answer. The compiler is found by what it
       // defines, not by its chunk's name.
@@ -410,6 +410,8 @@ describe("the packed packages, installed as a user installs them", function () {
         let buffered = "";
         output.setEncoding("utf8").on("data", (text) => { buffered += text; for (let at; (at = buffered.indexOf("\\n")) >= 0; buffered = buffered.slice(at + 1)) lines.push(JSON.parse(buffered.slice(0, at))); });
         await server.listen(new StdioTransport(input, output));
+        await new Promise((r) => setTimeout(r, 100));
+        const atListen = [...loaded].filter((u) => u.includes("/dist/generated/")).map((u) => u.replace(/.*\\/dist\\//, "")).sort();
         const answer = async (message) => {
           const before = lines.length;
           input.write(JSON.stringify({ jsonrpc: "2.0", ...message }) + "\\n");
@@ -424,11 +426,13 @@ describe("the packed packages, installed as a user installs them", function () {
         const listed = await answer({ id: 2, method: "tools/list" });
         const atList = compilers();
         const called = await answer({ id: 3, method: "tools/call", params: { name: "echo", arguments: { text: 5 } } });
-        console.log(JSON.stringify({ revision: initialized.result.protocolVersion, tools: listed.result.tools.map((t) => t.name), atInitialize, atList, atCall: compilers(), called: called.result }));
+        console.log(JSON.stringify({ atListen, revision: initialized.result.protocolVersion, tools: listed.result.tools.map((t) => t.name), atInitialize, atList, atCall: compilers(), called: called.result }));
         process.exit(0);`;
       const node = run(process.execPath, ["--input-type=module", "-e", script], project);
       expect(node.status, describeRun(node)).to.equal(0);
-      const out = JSON.parse(node.stdout) as { revision: string; tools: string[]; atInitialize: string[]; atList: string[]; atCall: string[]; called: { isError?: boolean; content: { text: string }[] } };
+      const out = JSON.parse(node.stdout) as { atListen: string[]; revision: string; tools: string[]; atInitialize: string[]; atList: string[]; atCall: string[]; called: { isError?: boolean; content: { text: string }[] } };
+      // Listening, before any message, it loads the revision a client asking for its latest gets, and only what answers initialize.
+      expect(out.atListen).to.deep.equal(["generated/2025-11-25/module.js", "generated/2025-11-25/protocol.js", "generated/2025-11-25/startup.js"]);
       expect([out.revision, out.tools]).to.deep.equal(["2025-11-25", ["echo"]]);
       expect(out.atInitialize, "loaded by initialize").to.deep.equal([]);
       expect(out.atList, "loaded by tools/list").to.deep.equal([]);
