@@ -9,10 +9,14 @@
  *   (itself and that chunk) however many entries there are. Split by each set of entries that
  *   share a module, as esbuild does by default, it loaded one chunk per set (six with six entries).
  * - A generated module the runtime imports dynamically (each revision, the tasks extension) stays
- *   a file of its own, loaded on first use through the package's `#generated/*` subpath import
- *   (package.json `imports`), which resolves the same from any output file. What the runtime
- *   imports statically from generated/ (the registry, the validation helpers, an extension's
- *   method table: data and pure functions, no classes) is bundled, as the rest of its start-up.
+ *   a file of its own, loaded on first use by a path relative to the output file that imports it
+ *   (written once esbuild has placed the code). A relative specifier takes the resolution path
+ *   the main entry already warmed: a package subpath import (`#generated/*`) cost a stdio server
+ *   about 1 ms more, on the way to its first answer. What the runtime imports statically from
+ *   generated/ (the registry, the validation helpers, an extension's method table: data and pure
+ *   functions, no classes) is bundled, as the rest of its start-up.
+ * - Each module the runtime imports dynamically (our JSON Schema compiler: a stdio server parses
+ *   none of it before it answers initialize) becomes a chunk of its own, loaded on first use.
  * - The support generated modules import (`/support`: validation helpers, MethodNotFound) is an
  *   entry of its own, not built through the main entry: a project's tool validators or generated
  *   revisions load it without the rest of the runtime. Its modules, which the main entry uses too,
@@ -22,11 +26,11 @@
  *   no module of the runtime can be loaded twice.
  */
 import { build, type Plugin } from "esbuild";
-import { readdirSync, rmSync, statSync } from "node:fs";
+import { readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join, relative, resolve, sep } from "node:path";
 
-/** The package's subpath import for the generated modules; packages/runtime/package.json maps it. */
-export const GENERATED_IMPORT = "#generated/";
+/** What a dynamic import of a generated module starts with in esbuild's output, before it is made relative to its file. */
+const GENERATED_MARK = "#generated/";
 
 const THROUGH_MAIN = "mcp-entry-through-main:";
 /** Entries built alone, not through the main entry (see above). */
@@ -46,7 +50,7 @@ function throughMain(main: string): Plugin {
   };
 }
 
-/** Relative dynamic imports that land in dist/generated/ become `#generated/...` imports, left unbundled. */
+/** Relative dynamic imports that land in dist/generated/ become `#generated/...` imports, left unbundled (see {@link relativeGenerated}). */
 function generatedExternal(generated: string): Plugin {
   return {
     name: "generated-external",
@@ -55,10 +59,21 @@ function generatedExternal(generated: string): Plugin {
         if (kind !== "dynamic-import") return undefined;
         const target = resolve(resolveDir, path);
         if (!target.startsWith(generated + sep)) return undefined;
-        return { path: GENERATED_IMPORT + relative(generated, target).split(sep).join("/"), external: true };
+        return { path: GENERATED_MARK + relative(generated, target).split(sep).join("/"), external: true };
       });
     },
   };
+}
+
+/** `import("#generated/<path>")` in `file` becomes an import of `<path>` relative to `file`. */
+function relativeGenerated(file: string, generated: string): void {
+  const code = readFileSync(file, "utf8");
+  const mark = JSON.stringify(GENERATED_MARK).slice(0, -1);
+  if (!code.includes(mark)) return;
+  const prefix = relative(dirname(file), generated).split(sep).join("/");
+  const rewritten = code.replaceAll(`import(${mark}`, `import("${prefix.startsWith(".") ? prefix : `./${prefix}`}/`);
+  if (rewritten.includes(mark)) throw new Error(`${file}: esbuild wrote ${GENERATED_MARK} outside an import() (bundle-runtime.ts makes only those relative)`);
+  writeFileSync(file, rewritten);
 }
 
 function jsFilesUnder(dir: string): string[] {
@@ -100,6 +115,7 @@ export async function bundleRuntime(stage: string, entries: readonly string[]): 
     plugins: [throughMain(join(stage, entries[0]!)), generatedExternal(join(stage, "dist", "generated"))],
   });
   const outputs = Object.keys(result.metafile.outputs).map((path) => resolve(stage, path));
+  for (const file of outputs) relativeGenerated(file, join(stage, "dist", "generated"));
   const written = new Set(outputs);
   for (const file of jsFilesUnder(runtime)) if (!written.has(file)) rmSync(file);
   const inputs = Object.keys(result.metafile.inputs).filter((path) => !path.includes("node_modules")).length;

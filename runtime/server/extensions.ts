@@ -4,16 +4,17 @@ import { ErrorCode, RpcError } from "../jsonrpc/errors.js";
 import { declaredExtension, type LoadedExtension } from "../session/extensions.js";
 import { checkRequest, checkResult, isValidResult } from "../session/validate.js";
 import type { MethodSchemas, SchemaCompiler, SchemaValidator } from "../shared/json-schema.js";
+import { isThenable } from "../util/thenable.js";
 
 export type { MethodSchemas };
 
 /**
  * Methods that no served revision defines, e.g. an extension's (SEP-2133), each held to the
- * schemas it was registered with. The schema engine starts loading at registration; the schemas
- * compile on the method's first call, as tool schemas do (runtime/server/tools.ts).
+ * schemas it was registered with. The schema engine loads on the first call of such a method (not
+ * at registration: a server answers initialize before it), and the schemas compile on the
+ * method's first call, as tool schemas do (runtime/server/tools.ts).
  */
 export function extensionMethod(method: string, handler: Handler, schemas: MethodSchemas, compiler: SchemaCompiler): ExtensionMethod {
-  void Promise.resolve(compiler.load()).catch(() => {});
   const compiled: Partial<Record<"params" | "result", SchemaValidator>> = {};
   const check = (which: "params" | "result", value: unknown): string | undefined => {
     let validate = compiled[which];
@@ -26,12 +27,24 @@ export function extensionMethod(method: string, handler: Handler, schemas: Metho
     }
     return validate(value);
   };
+  const checkParams = (value: unknown): void => {
+    const problem = check("params", value);
+    if (problem !== undefined) throw new RpcError(ErrorCode.InvalidParams, `Invalid params for ${method}: ${problem}`);
+  };
   return {
-    handler,
+    // The dispatcher checks params before it calls the handler; until the engine has loaded (a
+    // promise once, then never again), the handler checks them once it has.
+    handler(params, context) {
+      const engine = compiler.load();
+      if (!isThenable(engine)) return handler(params, context);
+      return Promise.resolve(engine).then(() => {
+        checkParams(params);
+        return handler(params, context);
+      });
+    },
     descriptor: schemas.cacheable ? CACHEABLE_EXTENSION : undefined,
     checkParams(value) {
-      const problem = check("params", value);
-      if (problem !== undefined) throw new RpcError(ErrorCode.InvalidParams, `Invalid params for ${method}: ${problem}`);
+      if (!isThenable(compiler.load())) checkParams(value);
     },
     checkResult(value) {
       const problem = check("result", value);

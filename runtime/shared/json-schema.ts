@@ -1,9 +1,7 @@
 import type { Ajv, ErrorObject } from "ajv";
 import type { Ajv2020 } from "ajv/dist/2020.js";
-import { compileSchema, type CompileOptions } from "../json-schema/compile.js";
-import { FORMATS } from "../json-schema/formats.js";
+import type { CompileOptions } from "../json-schema/compile.js";
 import { canonicalJson } from "../util/canonical-json.js";
-import { commonJsRequire } from "../util/require.js";
 import { newAjv, type AjvClasses } from "./ajv.js";
 import { dialectOf, type Dialect } from "../json-schema/dialect.js";
 import type { Logger } from "../util/logger.js";
@@ -81,7 +79,7 @@ type Engine = (schema: Record<string, unknown>) => SchemaValidator;
 /**
  * Compiles the JSON Schemas users give their tools, once each. The dialect follows `$schema`:
  * draft-07 when it says so, 2020-12 otherwise (MCP's default since 2025-11-25). The engine is
- * loaded on first use (`load`).
+ * loaded on first use (`load`; docs/decisions.md, "Start-up").
  *
  * ajv: schemas are not validated against the dialect's meta-schema (`validateSchema: false`):
  * ajv still refuses, as it compiles, every keyword whose value has the wrong type or shape, and
@@ -111,23 +109,15 @@ export class SchemaCompiler {
     return this.choice === "ajv" || (this.choice === "auto" && !forbidsCodeGeneration());
   }
 
-  /** The engine, once loaded; `compile` works only after it. */
+  /**
+   * The engine, once loaded; `compile` works only after it. Either engine is imported on first use
+   * (a promise once, then never again): our compiler is a chunk of its own in the bundle, and ajv
+   * an optional peer, so that a server parses neither before it answers initialize.
+   */
   load(): Engine | Promise<Engine> {
     if (this.engine) return this.engine;
-    // ajv is CommonJS: where require exists (Node, Bun, Deno), it loads at once, and the first tool
-    // call stays synchronous; elsewhere each engine is imported on first use.
-    const require = this.kind === "ajv" ? commonJsRequire() : undefined;
-    if (require) {
-      let modules: [AjvModule07, AjvModule2020];
-      try {
-        modules = [require("ajv") as AjvModule07, require("ajv/dist/2020.js") as AjvModule2020];
-      } catch (error) {
-        throw new Error(`toolSchemaEngine "ajv" needs the ajv package, an optional peer of @mcp-codegen/runtime: npm install ajv (${(error as Error).message.split("\n")[0]})`);
-      }
-      return (this.engine = ajvEngine(...modules, this.logger, this.options));
-    }
-    if (this.kind === "interpreter") return (this.engine = interpreterEngine(this.options, this.generatesCode));
-    return (this.loading ??= importAjv(this.logger, this.options).then((engine) => (this.engine = engine)));
+    this.loading ??= (this.kind === "interpreter" ? importInterpreter(this.options, this.generatesCode) : importAjv(this.logger, this.options)).then((engine) => (this.engine = engine));
+    return this.loading;
   }
 
   /** Compiles `schema`; throws when it is not a usable schema. Call `load()` first. */
@@ -143,12 +133,18 @@ type AjvModule07 = Module<"Ajv", new (options: object) => Ajv>;
 type AjvModule2020 = Module<"Ajv2020", new (options: object) => Ajv2020>;
 
 async function importAjv(logger: Logger, options: SchemaOptions): Promise<Engine> {
-  return ajvEngine((await import("ajv")) as unknown as AjvModule07, (await import("ajv/dist/2020.js")) as unknown as AjvModule2020, logger, options);
+  let modules: [AjvModule07, AjvModule2020];
+  try {
+    modules = [(await import("ajv")) as unknown as AjvModule07, (await import("ajv/dist/2020.js")) as unknown as AjvModule2020];
+  } catch (error) {
+    throw new Error(`toolSchemaEngine "ajv" needs the ajv package, an optional peer of @mcp-codegen/runtime: npm install ajv (${(error as Error).message.split("\n")[0]})`);
+  }
+  // Formats by the same rules as our compiler's, and only on request (docs/validators.md, "Formats").
+  const formats = options.formats === "assert" ? (await import("../json-schema/formats.js")).FORMATS : {};
+  return ajvEngine(...modules, logger, formats);
 }
 
-function ajvEngine(draft07: AjvModule07, draft2020: AjvModule2020, logger: Logger, options: SchemaOptions): Engine {
-  // Formats by the same rules as our compiler's, and only on request (docs/validators.md, "Formats").
-  const formats = options.formats === "assert" ? FORMATS : {};
+function ajvEngine(draft07: AjvModule07, draft2020: AjvModule2020, logger: Logger, formats: Readonly<Record<string, (value: string) => boolean>>): Engine {
   const classes: AjvClasses = { Ajv: draft07.Ajv ?? draft07.default?.Ajv ?? draft07.default!, Ajv2020: draft2020.Ajv2020 ?? draft2020.default?.Ajv2020 ?? draft2020.default! };
   const ajvs: Partial<Record<Dialect, Ajv>> = {};
   return (schema) => {
@@ -159,7 +155,8 @@ function ajvEngine(draft07: AjvModule07, draft2020: AjvModule2020, logger: Logge
 }
 
 /** Our own compiler (runtime/json-schema/), no dependency: in code mode, or to closures with no code generation. */
-function interpreterEngine(options: SchemaOptions, code: boolean): Engine {
+async function importInterpreter(options: SchemaOptions, code: boolean): Promise<Engine> {
+  const { compileSchema } = await import("../json-schema/compile.js");
   return (schema) => {
     const validator = compileSchema(schema, { dialect: dialectOf(schema), ...options, mode: code ? "code" : "closures" });
     return (value) => (validator.is(value) ? undefined : describeIssues(validator.check(value)));

@@ -383,13 +383,62 @@ describe("the packed packages, installed as a user installs them", function () {
       const node = run(process.execPath, ["--input-type=module", "-e", script], project);
       expect(node.status, describeRun(node)).to.equal(0);
       const out = JSON.parse(node.stdout) as { mainFiles: string[]; answers: unknown[][] };
-      // The entry and the chunks the entries share (the one all share, and /support's, which loads alone): no other runtime file, however many entry points the package has.
+      // The entry and the one chunk all entries share: no other runtime file, however many entry points the package has. Not the
+      // chunks loaded on first use (the JSON Schema compiler: see the stdio server's test), nor /support's (with a revision's validators).
       const chunks = readdirSync(join(project, "node_modules", "@mcp-codegen", "runtime", "dist", "runtime", "chunks")).map((name) => `runtime/chunks/${name}`);
-      expect(out.mainFiles, out.mainFiles.join(", ")).to.deep.equal(["runtime/index.js", ...chunks].sort());
+      expect(out.mainFiles.filter((file) => !chunks.includes(file)), out.mainFiles.join(", ")).to.deep.equal(["runtime/index.js"]);
+      expect(out.mainFiles, out.mainFiles.join(", ")).to.have.length(2);
       expect(out.answers.map(([revision, sum, isRpcError]) => [revision, sum, isRpcError])).to.deep.equal([
         ["2025-11-25", "5", true],
         ["2026-07-28", "5", true],
       ]);
+    });
+
+    it("a stdio server loads its latest revision's start-up validators as it starts listening, answers initialize and tools/list without loading the JSON Schema compiler; the first tool call loads it and checks the arguments with it", () => {
+      // The server over the stdio transport (on in-process pipes), spoken to in raw JSON lines; the
+      // resolve hook lists every file loaded by each answer. The compiler is found by what it
+      // defines, not by its chunk's name.
+      const script = `
+        ${RECORD_LOADED}
+        const { readFileSync } = await import("node:fs");
+        const { PassThrough } = await import("node:stream");
+        const { createServer, StdioTransport } = await import("@mcp-codegen/runtime");
+        const server = createServer({ name: "lazy", version: "1.0.0", logger: () => {} });
+        server.tool({ name: "echo", inputSchema: { type: "object", properties: { text: { type: "string" } }, required: ["text"] } }, ({ text }) => ({ content: [{ type: "text", text }] }));
+        const input = new PassThrough(), output = new PassThrough();
+        const lines = [];
+        let buffered = "";
+        output.setEncoding("utf8").on("data", (text) => { buffered += text; for (let at; (at = buffered.indexOf("\\n")) >= 0; buffered = buffered.slice(at + 1)) lines.push(JSON.parse(buffered.slice(0, at))); });
+        await server.listen(new StdioTransport(input, output));
+        await new Promise((r) => setTimeout(r, 100));
+        const atListen = [...loaded].filter((u) => u.includes("/dist/generated/")).map((u) => u.replace(/.*\\/dist\\//, "")).sort();
+        const answer = async (message) => {
+          const before = lines.length;
+          input.write(JSON.stringify({ jsonrpc: "2.0", ...message }) + "\\n");
+          for (const deadline = Date.now() + 10_000; lines.length === before && Date.now() < deadline; ) await new Promise((r) => setTimeout(r, 5));
+          await new Promise((r) => setTimeout(r, 100)); // the hook's last messages
+          return lines[before];
+        };
+        const compilers = () => [...loaded].filter((u) => u.includes("/dist/") && readFileSync(new URL(u), "utf8").includes("function compileSchema(")).map((u) => u.replace(/.*\\/dist\\//, ""));
+        const initialized = await answer({ id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "c", version: "1" } } });
+        const atInitialize = compilers();
+        input.write(JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }) + "\\n");
+        const listed = await answer({ id: 2, method: "tools/list" });
+        const atList = compilers();
+        const called = await answer({ id: 3, method: "tools/call", params: { name: "echo", arguments: { text: 5 } } });
+        console.log(JSON.stringify({ atListen, revision: initialized.result.protocolVersion, tools: listed.result.tools.map((t) => t.name), atInitialize, atList, atCall: compilers(), called: called.result }));
+        process.exit(0);`;
+      const node = run(process.execPath, ["--input-type=module", "-e", script], project);
+      expect(node.status, describeRun(node)).to.equal(0);
+      const out = JSON.parse(node.stdout) as { atListen: string[]; revision: string; tools: string[]; atInitialize: string[]; atList: string[]; atCall: string[]; called: { isError?: boolean; content: { text: string }[] } };
+      // Listening, before any message, it loads the revision a client asking for its latest gets, and only what answers initialize.
+      expect(out.atListen).to.deep.equal(["generated/2025-11-25/module.js", "generated/2025-11-25/protocol.js", "generated/2025-11-25/startup.js"]);
+      expect([out.revision, out.tools]).to.deep.equal(["2025-11-25", ["echo"]]);
+      expect(out.atInitialize, "loaded by initialize").to.deep.equal([]);
+      expect(out.atList, "loaded by tools/list").to.deep.equal([]);
+      expect(out.atCall, "loaded by the first tools/call").to.have.length(1);
+      expect(out.called.isError).to.equal(true);
+      expect(out.called.content[0]!.text).to.match(/^Invalid arguments for tool echo: \/text: /);
     });
 
     it("serves a tool as a 2026-07-28 task from the main entry alone: the bundle imports the tasks extension's module lazily, from inside the package", () => {

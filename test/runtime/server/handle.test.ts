@@ -55,6 +55,26 @@ describe("server.handle", () => {
       }
     });
 
+  it("the very first call, before the schema engine has loaded (it loads on first use), is held to the params schema: -32602, and the handler does not run", async () => {
+    // A fresh compiler per server: each server's first extension call waits for its engine.
+    for (const revision of ["2025-11-25", "2026-07-28"] as const) {
+      let ran = 0;
+      const server = createServer({ name: "handle", version: "1.0.0", logger: quiet });
+      server.handle("acme/echo", (params) => (ran++, { echo: params.text }), { params: PARAMS, result: RESULT });
+      const client = await connectClient(server, revision);
+      try {
+        const badParams = await rejectionOf(client.request("acme/echo", { text: 5 }));
+        expect([badParams.code, ran], revision).to.deep.equal([-32602, 0]);
+        expect(badParams.message).to.contain("/text");
+        expect(await client.request("acme/echo", { text: "hi" })).to.include({ echo: "hi" });
+        expect(ran).to.equal(1);
+      } finally {
+        await client.close();
+        await server.close();
+      }
+    }
+  });
+
   it("tasks/* are the runtime's own exactly where a served revision has core tasks (registry FEATURES, read from each schema)", () => {
     const refused: Record<string, boolean> = {};
     for (const revision of REVISIONS) {
