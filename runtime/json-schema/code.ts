@@ -1,4 +1,4 @@
-import * as support from "../support/validation.js";
+import { SUPPORT_FUNCTIONS } from "../support/functions.js";
 import type { SchemaIssue } from "./issue.js";
 import type { Schema } from "./model/schema.js";
 import { pointerTokens } from "./pointer.js";
@@ -57,5 +57,5 @@ export function compileCode({ source, externs }: Emitted): CodeCheck {
 
 /** The one place code is generated from a string (test/runtime/transports/http/web-only.test.ts holds it to one). */
 function evaluate(source: string, externs: Emitted["externs"]): unknown {
-  return new Function("x", "h", source)(externs, support);
+  return new Function("x", "h", source)(externs, SUPPORT_FUNCTIONS);
 }

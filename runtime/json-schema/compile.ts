@@ -20,7 +20,7 @@ import { Lowering } from "./render/lower.js";
 export type { SchemaIssue };
 
 export interface CompileOptions {
-  /** The dialect of a schema whose `$schema` names none. Default 2020-12. */
+  /** The dialect of a schema whose `$schema` names neither dialect (nor a meta-schema among `remotes`). Default 2020-12. */
   readonly dialect?: Dialect;
   /** Other documents `$ref` may name, by URI. Nothing is ever fetched. */
   readonly remotes?: Readonly<Record<string, unknown>>;
@@ -83,6 +83,7 @@ function load(schema: unknown, options: CompileOptions): Map<string, Schema> {
     ...(options.dialect ? { dialect: options.dialect } : {}),
     assertFormats: options.formats === "assert",
     maxDefinitions: MAX_DEFINITIONS,
+    unknownDialect: "default",
     remotesOption: "the toolSchemaRemotes option",
     fail: (at, reason) => {
       throw new SchemaCompileError(at, reason);

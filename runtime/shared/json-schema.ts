@@ -3,7 +3,7 @@ import type { Ajv2020 } from "ajv/dist/2020.js";
 import type { CompileOptions } from "../json-schema/compile.js";
 import { canonicalJson } from "../util/canonical-json.js";
 import { newAjv, type AjvClasses } from "./ajv.js";
-import { dialectOf, type Dialect } from "../json-schema/dialect.js";
+import type { Dialect } from "../json-schema/dialect.js";
 import type { Logger } from "../util/logger.js";
 
 
@@ -141,10 +141,17 @@ async function importAjv(logger: Logger, options: SchemaOptions): Promise<Engine
   }
   // Formats by the same rules as our compiler's, and only on request (docs/validators.md, "Formats").
   const formats = options.formats === "assert" ? (await import("../json-schema/formats.js")).FORMATS : {};
-  return ajvEngine(...modules, logger, formats);
+  const { dialectOf } = await import("../json-schema/dialect.js");
+  return ajvEngine(...modules, logger, formats, dialectOf);
 }
 
-function ajvEngine(draft07: AjvModule07, draft2020: AjvModule2020, logger: Logger, formats: Readonly<Record<string, (value: string) => boolean>>): Engine {
+function ajvEngine(
+  draft07: AjvModule07,
+  draft2020: AjvModule2020,
+  logger: Logger,
+  formats: Readonly<Record<string, (value: string) => boolean>>,
+  dialectOf: (schema: Record<string, unknown>) => Dialect,
+): Engine {
   const classes: AjvClasses = { Ajv: draft07.Ajv ?? draft07.default?.Ajv ?? draft07.default!, Ajv2020: draft2020.Ajv2020 ?? draft2020.default?.Ajv2020 ?? draft2020.default! };
   const ajvs: Partial<Record<Dialect, Ajv>> = {};
   return (schema) => {
@@ -158,7 +165,8 @@ function ajvEngine(draft07: AjvModule07, draft2020: AjvModule2020, logger: Logge
 async function importInterpreter(options: SchemaOptions, code: boolean): Promise<Engine> {
   const { compileSchema } = await import("../json-schema/compile.js");
   return (schema) => {
-    const validator = compileSchema(schema, { dialect: dialectOf(schema), ...options, mode: code ? "code" : "closures" });
+    // The dialect by `$schema`: draft-07 when it says so, 2020-12 otherwise (the compiler's default).
+    const validator = compileSchema(schema, { ...options, mode: code ? "code" : "closures" });
     return (value) => (validator.is(value) ? undefined : describeIssues(validator.check(value)));
   };
 }

@@ -25,6 +25,8 @@ export interface DocumentOptions {
   readonly dialect?: Dialect;
   /** At most this many definitions (a `$dynamicRef` compiles a definition per dynamic scope reaching it): refused beyond. */
   readonly maxDefinitions?: number;
+  /** A `$schema` that names neither dialect nor a supplied meta-schema: refused, or read as the default dialect (the runtime, as JSON Schema lets an implementation). */
+  readonly unknownDialect?: "refuse" | "default";
   /** How the user supplies remotes, for the message of a reference to none (`--tools-remotes <file.json>`). */
   readonly remotesOption: string;
   /** Refuses the document at `at` (a JSON Pointer). */
@@ -164,7 +166,7 @@ export function loadDocument(pointer: string, raw: unknown, rootName: string, de
 function dialectAndVocabularies(
   pointer: string,
   raw: Record<string, unknown>,
-  { remotes = {}, fail, remotesOption, dialect: fallback }: DocumentOptions,
+  { remotes = {}, fail, remotesOption, dialect: fallback, unknownDialect }: DocumentOptions,
 ): { dialect: Dialect; ignored?: ReadonlySet<string>; assertFormats?: boolean } {
   const declared = raw.$schema;
   if (declared === undefined) return { dialect: fallback ?? "2020-12" };
@@ -172,6 +174,7 @@ function dialectAndVocabularies(
   const at = childPointer(pointer, "$schema");
   const meta = typeof declared === "string" ? (remotes[withoutFragment(declared)] ?? remotes[declared]) : undefined;
   const dialect = isPlainObject(meta) ? dialectNamed(meta.$schema) : undefined;
+  if ((!isPlainObject(meta) || dialect === undefined) && unknownDialect === "default") return { dialect: fallback ?? "2020-12" };
   if (!isPlainObject(meta) || dialect === undefined)
     return fail(at, `unsupported dialect ${JSON.stringify(declared)} (supported: draft-07, 2020-12, or a meta-schema of theirs you supply with ${remotesOption})`);
   const vocabulary = meta.$vocabulary;

@@ -1,4 +1,5 @@
-import * as support from "../../support/validation.js";
+import { SUPPORT_FUNCTIONS } from "../../support/functions.js";
+import { isObject, own, pointerToken } from "../../support/validation.js";
 import type { ValidationIssue } from "../../support/validation.js";
 import { typeTest } from "../keywords/expr.js";
 import type { AnyOfNode, Branch, EntriesNode, Expr, Failure, Node, PropertyNode } from "../keywords/ir.js";
@@ -179,7 +180,7 @@ export class ClosureRenderer {
           const object = v as Record<string, unknown>;
           for (const key in object) {
             if (skip(key)) continue;
-            const at = `${path}/${support.pointerToken(key)}`;
+            const at = `${path}/${pointerToken(key)}`;
             if (refuse) refuse(v, at, issues);
             else body(object[key], at, issues);
           }
@@ -214,7 +215,7 @@ export class ClosureRenderer {
         const body = this.checkNodes(node.body);
         return (v, path, issues) => {
           for (const key of keys(v)) {
-            const at = `${path}/${support.pointerToken(String(key))}`;
+            const at = `${path}/${pointerToken(String(key))}`;
             if (refuse) refuse(v, at, issues);
             else body((v as Record<string | number, unknown>)[key], at, issues);
           }
@@ -251,7 +252,7 @@ export class ClosureRenderer {
     const cases = new Map<unknown, Check>(discriminator.cases.map(({ value, branch }) => [value, this.branchCheck(branch)]));
     return (v, path, issues) => {
       if (passes(v)) return;
-      const branch = cases.get(support.isObject(v) ? read(v) : undefined);
+      const branch = cases.get(isObject(v) ? read(v) : undefined);
       if (branch) branch(v, path, issues);
       else fail(v, path, issues);
     };
@@ -348,7 +349,7 @@ export class ClosureRenderer {
 
   private call(callee: string, args: readonly Expr[]): Value {
     const method = /^(\w+)\.test$/.exec(callee);
-    const fn = method ? RegExp.prototype.test.bind(this.lowering.patternOf(method[1]!)) : ((support as Record<string, unknown>)[callee] ?? BUILTINS[callee]);
+    const fn = method ? RegExp.prototype.test.bind(this.lowering.patternOf(method[1]!)) : ((SUPPORT_FUNCTIONS as Record<string, unknown>)[callee] ?? BUILTINS[callee]);
     if (typeof fn !== "function") throw new Error(`the check IR calls ${callee}, which the closures do not know`);
     const f = fn as (...a: unknown[]) => unknown;
     // The common shapes without a closure per argument: f(subject), f(subject, constant).
@@ -411,7 +412,7 @@ function compare(op: string, left: Value, right: Value, literal: unknown, subjec
 
 /** Reads a property as the printed code does (expr.ts `access`): names Object.prototype has count as own properties only. */
 function reader(name: string): Value {
-  if (name in Object.prototype) return (v) => support.own(v as Record<string, unknown>, name);
+  if (name in Object.prototype) return (v) => own(v as Record<string, unknown>, name);
   return (v) => (v as Record<string, unknown>)[name];
 }
 

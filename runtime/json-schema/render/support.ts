@@ -1,13 +1,12 @@
-import * as validation from "../../support/validation.js";
+import { SUPPORT_FUNCTIONS } from "../../support/functions.js";
 
 /**
  * The support functions generated validators may call: what runtime/support/validation.ts exports
- * (`@mcp-codegen/runtime/support`, which generated modules import), read from the module itself,
- * so that a keyword whose check needs a new one adds it there and nowhere else.
+ * (`@mcp-codegen/runtime/support`, which generated modules import), by name in code-unit order, read
+ * from its table (runtime/support/functions.ts), so that a keyword whose check needs a new one adds it
+ * there and nowhere else.
  */
-export const SUPPORT: readonly string[] = Object.entries(validation)
-  .filter(([, value]) => typeof value === "function")
-  .map(([name]) => name);
+export const SUPPORT: readonly string[] = Object.keys(SUPPORT_FUNCTIONS).sort();
 
 /** The support functions printed code calls, in SUPPORT's order: what its import names. */
 export function supportUsedBy(code: string): string[] {

@@ -135,6 +135,13 @@ describe("json-schema: code mode and closures, the same issues on every datum of
       ]);
   });
 
+  it("a $schema naming neither dialect nor a supplied meta-schema reads as 2020-12 at run time (generate --tools refuses it)", () => {
+    for (const mode of ["code", "closures"] as const) {
+      const engine = compileSchema({ $schema: "http://json-schema.org/draft-04/schema#", prefixItems: [{ type: "string" }] }, { mode });
+      expect([engine.is(["a"]), engine.is([1])]).to.deep.equal([true, false]);
+    }
+  });
+
   it("the schema false is reported as itself, at its place", () => {
     for (const mode of ["code", "closures"] as const)
       expect(compileSchema({ properties: { a: false } }, { mode }).check({ a: 1 })).to.deep.equal([{ path: "/a", schemaPath: "#/properties/a", keyword: "false schema", message: "boolean schema is false" }]);
