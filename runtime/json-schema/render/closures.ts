@@ -1,7 +1,7 @@
 import * as support from "../../support/validation.js";
 import type { ValidationIssue } from "../../support/validation.js";
 import { typeTest } from "../keywords/expr.js";
-import type { AnyOfNode, Assert, Branch, EntriesNode, Expr, Failure, Node, PropertyNode } from "../keywords/ir.js";
+import type { AnyOfNode, Assert, Branch, EntriesNode, Expr, Failure, ItemsNode, Node, PropertyNode } from "../keywords/ir.js";
 import { escapeToken } from "../pointer.js";
 import { sequence } from "./inline.js";
 import { CALL, leafOf, oneOf, runLeaf, type Leaf } from "./leaf.js";
@@ -79,13 +79,17 @@ export class ClosureRenderer {
     const tests: Is[] = [];
     for (let k = 0; k < runs.length; k++) {
       const run = runs[k]!;
-      if (!Array.isArray(run)) tests.push(this.isNode(run));
-      else if (!unique(run)) tests.push(this.isPropertyReads(run));
+      // The type test right before the loop it gates runs in the loop's closure: one call less per value.
+      const gate = Array.isArray(run) ? "isObject" : run.kind === "items" && !run.from ? "Array.isArray" : undefined;
+      const gated = gate !== undefined && k > 0 && gateOf(runs[k - 1]!) === gate;
+      if (gated) tests.pop();
+      if (!Array.isArray(run)) tests.push(run.kind === "items" ? this.isItems(run, gated) : this.isNode(run));
+      else if (!unique(run)) tests.push(this.isPropertyReads(run, gated));
       else {
         // additionalProperties: false right after the properties it allows: one loop does both.
         const next = runs[k + 1];
         const closed = next !== undefined && !Array.isArray(next) && next.kind === "entries" && closes(next, run);
-        tests.push(this.isPropertyKeys(run, closed));
+        tests.push(this.isPropertyKeys(run, closed, gated));
         if (closed) k++;
       }
     }
@@ -104,7 +108,7 @@ export class ClosureRenderer {
    * inline where they are leaves: a for-in reads a key's value from the object's enum cache, far
    * cheaper than a read by a name the loop varies. `closed`: any other key fails.
    */
-  private isPropertyKeys(nodes: readonly PropertyNode[], closed: boolean): Is {
+  private isPropertyKeys(nodes: readonly PropertyNode[], closed: boolean, gated: boolean): Is {
     const index = new Map(nodes.map((node, i) => [node.name, i]));
     const required = nodes.map((node) => node.required !== undefined);
     const requiredCount = required.filter(Boolean).length;
@@ -112,6 +116,7 @@ export class ClosureRenderer {
     const ops = leaves.map((leaf) => leaf.op);
     const args = leaves.map((leaf) => leaf.arg);
     return (v) => {
+      if (gated && !support.isObject(v)) return false;
       const object = v as Record<string, unknown>;
       let present = 0;
       for (const key in object) {
@@ -130,13 +135,14 @@ export class ClosureRenderer {
   }
 
   /** Consecutive property nodes in one loop over their names (a name may come twice: allOf). */
-  private isPropertyReads(nodes: readonly PropertyNode[]): Is {
+  private isPropertyReads(nodes: readonly PropertyNode[], gated: boolean): Is {
     const { names, own, count } = table(nodes);
     const required = nodes.map((node) => node.required !== undefined);
     const leaves = nodes.map((node) => this.isLeaf(node.body));
     const ops = leaves.map((leaf) => leaf.op);
     const args = leaves.map((leaf) => leaf.arg);
     return (v) => {
+      if (gated && !support.isObject(v)) return false;
       const object = v as Record<string, unknown>;
       for (let i = 0; i < count; i++) {
         const value = own[i] ? support.own(object, names[i]!) : object[names[i]!];
@@ -162,18 +168,11 @@ export class ClosureRenderer {
         return (v) => !type(v) || body(v);
       }
       case "property":
-        return this.isPropertyKeys([node], false);
+        return this.isPropertyKeys([node], false, false);
       case "entries":
         return this.isEntries(node);
-      case "items": {
-        const { op, arg } = this.isLeaf(node.body);
-        const from = node.from ?? 0;
-        return (v) => {
-          const array = v as unknown[];
-          for (let i = from; i < array.length; i++) if (!runLeaf(op, arg, array[i])) return false;
-          return true;
-        };
-      }
+      case "items":
+        return this.isItems(node, false);
       case "element": {
         const body = this.isNodes(node.body);
         const { index } = node;
@@ -189,6 +188,18 @@ export class ClosureRenderer {
       case "anyOf":
         return any(node.branches.map((branch) => this.isNodes(branch.body)));
     }
+  }
+
+  /** `gated`: the subject must be an array too. */
+  private isItems(node: ItemsNode, gated: boolean): Is {
+    const { op, arg } = this.isLeaf(node.body);
+    const from = node.from ?? 0;
+    return (v) => {
+      if (gated && !Array.isArray(v)) return false;
+      const array = v as unknown[];
+      for (let i = from; i < array.length; i++) if (!runLeaf(op, arg, array[i])) return false;
+      return true;
+    };
   }
 
   private isEntries(node: EntriesNode): Is {
@@ -212,7 +223,19 @@ export class ClosureRenderer {
   // The issue check: one issue per failed node, as render-check.ts prints it.
 
   private checkNodes(nodes: readonly Node[]): Check {
-    const checks = grouped(nodes).map((run) => (Array.isArray(run) ? this.checkProperties(run) : this.checkNode(run)));
+    const runs = grouped(nodes);
+    const checks: Check[] = [];
+    for (let k = 0; k < runs.length; k++) {
+      const run = runs[k]!;
+      if (!Array.isArray(run)) checks.push(this.checkNode(run));
+      else if (!unique(run)) checks.push(this.checkProperties(run));
+      else {
+        const next = runs[k + 1];
+        const closed = next !== undefined && !Array.isArray(next) && next.kind === "entries" && closes(next, run) ? next.refuse : undefined;
+        checks.push(this.checkPropertyKeys(run, closed));
+        if (closed) k++;
+      }
+    }
     if (checks.length === 1) return checks[0]!;
     return (v, path, issues) => {
       for (let k = 0; k < checks.length; k++) checks[k]!(v, path, issues);
@@ -242,7 +265,7 @@ export class ClosureRenderer {
         };
       }
       case "property":
-        return this.checkProperties([node]);
+        return this.checkPropertyKeys([node], undefined);
       case "entries": {
         const skip = this.keyFilter(node);
         const refuse = node.refuse ? this.failure(node.refuse) : undefined;
@@ -301,17 +324,39 @@ export class ClosureRenderer {
     }
   }
 
-  /** Consecutive property nodes in one loop over their names; a property's path is made only when it has an issue, where its checks are chains. */
-  private checkProperties(nodes: readonly PropertyNode[]): Check {
-    const { names, own, count } = table(nodes);
-    const tokens = names.map(escapeToken);
+  /**
+   * Consecutive property nodes (distinct names): their values gathered in one for-in over the
+   * object's keys (as isPropertyKeys), then checked in the nodes' order, so the issues come in
+   * the printed code's order; `refuse` (additionalProperties: false) refuses the other keys after.
+   */
+  private checkPropertyKeys(nodes: readonly PropertyNode[], refuse: Failure | undefined): Check {
+    const index = new Map(nodes.map((node, i) => [node.name, i]));
+    const values = this.checkValues(nodes);
+    const refused = refuse ? this.failure(refuse) : undefined;
+    const count = nodes.length;
+    return (v, path, issues) => {
+      const object = v as Record<string, unknown>;
+      const found = new Array<unknown>(count);
+      let others: string[] | undefined;
+      for (const key in object) {
+        const i = index.get(key);
+        if (i !== undefined) found[i] = object[key];
+        else if (refused) (others ??= []).push(key);
+      }
+      values(v, found, path, issues);
+      if (others) for (const key of others) refused!(v, `${path}/${support.pointerToken(key)}`, issues);
+    };
+  }
+
+  /** Checks the properties' values (undefined: absent), the path of each made only when it has an issue, where its checks are chains. */
+  private checkValues(nodes: readonly PropertyNode[]): (v: unknown, values: readonly unknown[], path: string, issues: ValidationIssue[]) => void {
+    const tokens = nodes.map((node) => escapeToken(node.name));
     const missing = nodes.map((node) => (node.required ? this.failure(node.required) : undefined));
     const chains = nodes.map((node) => this.chainsOf(node.body));
     const bodies = nodes.map((node, i) => (chains[i] ? undefined : this.checkNodes(node.body)));
-    return (v, path, issues) => {
-      const object = v as Record<string, unknown>;
-      for (let i = 0; i < count; i++) {
-        const value = own[i] ? support.own(object, names[i]!) : object[names[i]!];
+    return (v, values, path, issues) => {
+      for (let i = 0; i < values.length; i++) {
+        const value = values[i];
         if (value === undefined) {
           const fail = missing[i];
           if (fail) fail(v, path, issues);
@@ -321,6 +366,18 @@ export class ClosureRenderer {
         if (chain) runChains(chain, value, path, tokens[i]!, issues);
         else bodies[i]!(value, `${path}/${tokens[i]}`, issues);
       }
+    };
+  }
+
+  /** Consecutive property nodes in one loop over their names (a name may come twice: allOf); a property's path is made only when it has an issue, where its checks are chains. */
+  private checkProperties(nodes: readonly PropertyNode[]): Check {
+    const { names, own, count } = table(nodes);
+    const values = this.checkValues(nodes);
+    return (v, path, issues) => {
+      const object = v as Record<string, unknown>;
+      const found = new Array<unknown>(count);
+      for (let i = 0; i < count; i++) found[i] = own[i] ? support.own(object, names[i]!) : object[names[i]!];
+      values(v, found, path, issues);
     };
   }
 
@@ -537,6 +594,13 @@ function grouped(nodes: readonly Node[]): (Node | PropertyNode[])[] {
 function table(nodes: readonly PropertyNode[]): { names: string[]; own: boolean[]; count: number } {
   const names = nodes.map((node) => node.name);
   return { names, own: names.map((name) => name in Object.prototype), count: names.length };
+}
+
+/** The support function or built-in an assert's test is, when it is a call of one on the subject (a `type` of object or array). */
+function gateOf(run: Node | PropertyNode[]): string | undefined {
+  if (Array.isArray(run) || run.kind !== "assert" || run.valid.kind !== "call") return undefined;
+  const { callee, args } = run.valid;
+  return args.length === 1 && args[0]!.kind === "subject" ? callee : undefined;
 }
 
 /** The property nodes name distinct properties. */
