@@ -522,22 +522,44 @@ export class ClosureRenderer {
   }
 
   private call(callee: string, args: readonly Expr[]): Value {
-    const method = /^(\w+)\.test$/.exec(callee);
-    const fn = method ? RegExp.prototype.test.bind(this.lowering.patternOf(method[1]!)) : ((support as Record<string, unknown>)[callee] ?? BUILTINS[callee]);
-    if (typeof fn !== "function") throw new Error(`the check IR calls ${callee}, which the closures do not know`);
-    const f = fn as (...a: unknown[]) => unknown;
-    // The common shapes without a closure per argument: f(subject), f(subject, constant).
+    const f = this.callee(callee);
+    // The common shapes without a closure per argument: f(subject), f(subject, constants...).
     if (args.length === 1 && args[0]!.kind === "subject") return f;
+    const constants = args.map((a) => this.constantOf(a));
+    if (args[0]!.kind === "subject" && constants.slice(1).every((c) => c !== NOT_CONSTANT)) {
+      // One arguments array per call site, its first slot the subject: apply copies it into the callee's frame, so a re-entrant call cannot disturb it.
+      const list = [undefined, ...constants.slice(1)];
+      return (v) => {
+        list[0] = v;
+        return f.apply(undefined, list);
+      };
+    }
     const values = args.map((a) => this.value(a));
     if (args.length === 1) {
       const a = values[0]!;
       return (v) => f(a(v));
     }
-    if (args.length === 2 && args[0]!.kind === "subject") {
-      const b = values[1]!;
-      return (v) => f(v, b(v));
-    }
     return (v) => f(...values.map((a) => a(v)));
+  }
+
+  /** The function a call names: a pattern's `test`, a support function or a built-in. */
+  private callee(callee: string): (...a: unknown[]) => unknown {
+    const method = /^(\w+)\.test$/.exec(callee);
+    if (method) {
+      const regexp = this.lowering.patternOf(method[1]!);
+      return (v) => regexp.test(v as string);
+    }
+    const fn = (support as Record<string, unknown>)[callee] ?? BUILTINS[callee];
+    if (typeof fn !== "function") throw new Error(`the check IR calls ${callee}, which the closures do not know`);
+    return fn as (...a: unknown[]) => unknown;
+  }
+
+  /** The value of an expression that does not depend on the subject (a literal, a constant, a sub-schema's test), else NOT_CONSTANT. */
+  private constantOf(e: Expr): unknown {
+    if (e.kind === "literal") return e.value;
+    if (e.kind === "name") return this.named(e.name);
+    if (e.kind === "test") return this.isNodes(e.branch.body);
+    return NOT_CONSTANT;
   }
 
   /** A module-level name of the printed source: a RegExp, a JSON constant, or a global. */
@@ -548,6 +570,7 @@ export class ClosureRenderer {
 }
 
 const NOT_LITERAL = Symbol("not a literal");
+const NOT_CONSTANT = Symbol("not a constant");
 
 /** `typeof v === t` for each t, so that a type test is one closure, not a compare over a typeof. */
 const TYPE_IS: ReadonlyMap<unknown, Is> = new Map<unknown, Is>([
