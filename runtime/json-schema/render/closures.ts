@@ -237,6 +237,13 @@ export class ClosureRenderer {
       }
     }
     if (checks.length === 1) return checks[0]!;
+    if (checks.length === 2) {
+      const [a, b] = checks as [Check, Check];
+      return (v, path, issues) => {
+        a(v, path, issues);
+        b(v, path, issues);
+      };
+    }
     return (v, path, issues) => {
       for (let k = 0; k < checks.length; k++) checks[k]!(v, path, issues);
     };
@@ -425,6 +432,12 @@ export class ClosureRenderer {
   /** Pushes the failure's issue, its message computed from the value. */
   private failure(failure: Failure): Check {
     const { schemaPath, keyword } = failure;
+    if (failure.message.kind === "literal") {
+      const text = String(failure.message.value);
+      return (_v, path, issues) => {
+        issues.push({ path, schemaPath, keyword, message: text });
+      };
+    }
     const message = this.value(failure.message);
     return (v, path, issues) => {
       issues.push({ path, schemaPath, keyword, message: message(v) as string });
@@ -511,6 +524,13 @@ export class ClosureRenderer {
         };
       }
       case "concat": {
+        const [first, second] = e.parts;
+        // A text and the value's kind ("must be string, found " + kindOf(v)), the most frequent message.
+        if (e.parts.length === 2 && first!.kind === "literal") {
+          const prefix = String(first!.value);
+          const rest = this.value(second!);
+          return (v) => prefix + String(rest(v));
+        }
         const parts = e.parts.map((x) => this.value(x));
         return (v) => {
           let out = "";
