@@ -289,13 +289,13 @@ export class ClosureRenderer {
       }
       case "items": {
         const chains = this.chainsOf(node.body);
-        const body = chains ? undefined : this.checkNodes(node.body);
+        const body = chains ? undefined : this.partCheck(node.body);
         const from = node.from ?? 0;
         return (v, path, issues) => {
           const array = v as unknown[];
           for (let i = from; i < array.length; i++) {
             if (chains) runChains(chains, array[i], path, i, issues);
-            else body!(array[i], `${path}/${i}`, issues);
+            else body!(array[i], path, i, issues);
           }
         };
       }
@@ -360,7 +360,7 @@ export class ClosureRenderer {
     const tokens = nodes.map((node) => escapeToken(node.name));
     const missing = nodes.map((node) => (node.required ? this.failure(node.required) : undefined));
     const chains = nodes.map((node) => this.chainsOf(node.body));
-    const bodies = nodes.map((node, i) => (chains[i] ? undefined : this.checkNodes(node.body)));
+    const bodies = nodes.map((node, i) => (chains[i] ? undefined : this.partCheck(node.body)));
     return (v, values, path, issues) => {
       for (let i = 0; i < values.length; i++) {
         const value = values[i];
@@ -371,8 +371,21 @@ export class ClosureRenderer {
         }
         const chain = chains[i];
         if (chain) runChains(chain, value, path, tokens[i]!, issues);
-        else bodies[i]!(value, `${path}/${tokens[i]}`, issues);
+        else bodies[i]!(value, path, tokens[i]!, issues);
       }
+    };
+  }
+
+  /**
+   * The check of a part of the subject (a property's value, an item) at `${path}/${token}`, the
+   * boolean check first: both give one verdict, so a part that passes has no issue, and its path
+   * is never made.
+   */
+  private partCheck(nodes: readonly Node[]): (value: unknown, path: string, token: string | number, issues: ValidationIssue[]) => void {
+    const { op, arg } = this.isLeaf(nodes);
+    const check = this.checkNodes(nodes);
+    return (value, path, token, issues) => {
+      if (!runLeaf(op, arg, value)) check(value, `${path}/${token}`, issues);
     };
   }
 
