@@ -1,10 +1,11 @@
 import { SUPPORT_FUNCTIONS } from "../../support/functions.js";
-import { isObject, own, pointerToken } from "../../support/validation.js";
+import { isObject, own as ownProperty, pointerToken } from "../../support/validation.js";
 import type { ValidationIssue } from "../../support/validation.js";
 import { typeTest } from "../keywords/expr.js";
-import type { AnyOfNode, Branch, EntriesNode, Expr, Failure, Node, PropertyNode } from "../keywords/ir.js";
+import type { AnyOfNode, Assert, Branch, EntriesNode, Expr, Failure, ItemsNode, Node, PropertyNode } from "../keywords/ir.js";
 import { escapeToken } from "../pointer.js";
 import { sequence } from "./inline.js";
+import { CALL, leafOf, oneOf, runLeaf, type Leaf } from "./leaf.js";
 import type { Lowering } from "./lower.js";
 
 /**
@@ -13,6 +14,12 @@ import type { Lowering } from "./lower.js";
  * schema has the same verdicts and the same issues (path, schemaPath, keyword, message, order)
  * on every platform. Each node becomes one closure over the closures of its parts; a call of a
  * definition goes through a slot filled once the definition is compiled (definitions recurse).
+ *
+ * Speed: every closure made at one place of this file shares that place's call feedback, so each
+ * call between closures is one V8 cannot inline. The frequent shapes therefore take fewer calls:
+ * a run of properties is one loop (fused with additionalProperties: false), a type or enum test
+ * runs inline in it (leaf.ts), an object or array type test runs in the loop it gates, and the
+ * issue check makes a part's path only when the part has an issue.
  */
 
 type Is = (v: unknown) => boolean;
@@ -28,9 +35,15 @@ const BUILTINS: Readonly<Record<string, (...args: never[]) => unknown>> = {
 
 const TRUE: Is = () => true;
 
+/** A definition's closure; `done` once compiled (until then, a call of it must read `fn` late: recursion). */
+interface Slot<F> {
+  fn: F;
+  done: boolean;
+}
+
 export class ClosureRenderer {
-  private readonly isSlots = new Map<string, { fn: Is }>();
-  private readonly checkSlots = new Map<string, { fn: Check }>();
+  private readonly isSlots = new Map<string, Slot<Is>>();
+  private readonly checkSlots = new Map<string, Slot<Check>>();
 
   constructor(private readonly lowering: Lowering) {}
 
@@ -44,22 +57,24 @@ export class ClosureRenderer {
     return this.checkSlot(definition).fn;
   }
 
-  private isSlot(definition: string): { fn: Is } {
+  private isSlot(definition: string): Slot<Is> {
     let slot = this.isSlots.get(definition);
     if (slot === undefined) {
-      const filled: { fn: Is } = { fn: TRUE };
+      const filled: Slot<Is> = { fn: TRUE, done: false };
       this.isSlots.set(definition, (slot = filled));
       filled.fn = this.isNodes(this.lowering.lower(this.lowering.definition(definition)));
+      filled.done = true;
     }
     return slot;
   }
 
-  private checkSlot(definition: string): { fn: Check } {
+  private checkSlot(definition: string): Slot<Check> {
     let slot = this.checkSlots.get(definition);
     if (slot === undefined) {
-      const filled: { fn: Check } = { fn: () => {} };
+      const filled: Slot<Check> = { fn: () => {}, done: false };
       this.checkSlots.set(definition, (slot = filled));
       filled.fn = this.checkNodes(this.lowering.lower(this.lowering.definition(definition)));
+      filled.done = true;
     }
     return slot;
   }
@@ -67,7 +82,84 @@ export class ClosureRenderer {
   // The boolean check: false at the first failed node, as render-is.ts prints it.
 
   private isNodes(nodes: readonly Node[]): Is {
-    return all(sequence(nodes).map((node) => this.isNode(node)));
+    const runs = grouped(sequence(nodes));
+    const tests: Is[] = [];
+    for (let k = 0; k < runs.length; k++) {
+      const run = runs[k]!;
+      // The type test right before the loop it gates runs in the loop's closure: one call less per value.
+      const gate = Array.isArray(run) ? "isObject" : run.kind === "items" && !run.from ? "Array.isArray" : undefined;
+      const gated = gate !== undefined && k > 0 && gateOf(runs[k - 1]!) === gate;
+      if (gated) tests.pop();
+      if (!Array.isArray(run)) tests.push(run.kind === "items" ? this.isItems(run, gated) : this.isNode(run));
+      else if (!unique(run)) tests.push(this.isPropertyReads(run, gated));
+      else {
+        // additionalProperties: false right after the properties it allows: one loop does both.
+        const next = runs[k + 1];
+        const closed = next !== undefined && !Array.isArray(next) && next.kind === "entries" && closes(next, run);
+        tests.push(this.isPropertyKeys(run, closed, gated));
+        if (closed) k++;
+      }
+    }
+    return all(tests);
+  }
+
+  /** The boolean check of `nodes` as a leaf: inline when it is one test. */
+  private isLeaf(nodes: readonly Node[]): Leaf {
+    const flat = sequence(nodes);
+    if (flat.length === 1 && flat[0]!.kind === "assert") return leafOf(flat[0]!.valid, (e) => this.test(e));
+    return { op: CALL, arg: this.isNodes(flat) };
+  }
+
+  /**
+   * Consecutive property nodes (distinct names) in one loop over the object's keys, their tests
+   * inline where they are leaves: a for-in reads a key's value from the object's enum cache, far
+   * cheaper than a read by a name the loop varies; on JSON values (own enumerable properties
+   * only) the same as reading each name. `closed`: any other key fails.
+   */
+  private isPropertyKeys(nodes: readonly PropertyNode[], closed: boolean, gated: boolean): Is {
+    const index = new Map(nodes.map((node, i) => [node.name, i]));
+    const required = nodes.map((node) => node.required !== undefined);
+    const requiredCount = required.filter(Boolean).length;
+    const leaves = nodes.map((node) => this.isLeaf(node.body));
+    const ops = leaves.map((leaf) => leaf.op);
+    const args = leaves.map((leaf) => leaf.arg);
+    return (v) => {
+      if (gated && !isObject(v)) return false;
+      const object = v as Record<string, unknown>;
+      let present = 0;
+      for (const key in object) {
+        const i = index.get(key);
+        if (i === undefined) {
+          if (closed) return false;
+          continue;
+        }
+        const value = object[key];
+        if (value === undefined) continue;
+        if (!runLeaf(ops[i]!, args[i], value)) return false;
+        if (required[i]) present++;
+      }
+      return present === requiredCount;
+    };
+  }
+
+  /** Consecutive property nodes in one loop over their names (a name may come twice: allOf). */
+  private isPropertyReads(nodes: readonly PropertyNode[], gated: boolean): Is {
+    const { names, own, count } = table(nodes);
+    const required = nodes.map((node) => node.required !== undefined);
+    const leaves = nodes.map((node) => this.isLeaf(node.body));
+    const ops = leaves.map((leaf) => leaf.op);
+    const args = leaves.map((leaf) => leaf.arg);
+    return (v) => {
+      if (gated && !isObject(v)) return false;
+      const object = v as Record<string, unknown>;
+      for (let i = 0; i < count; i++) {
+        const value = own[i] ? ownProperty(object, names[i]!) : object[names[i]!];
+        if (value === undefined) {
+          if (required[i]) return false;
+        } else if (!runLeaf(ops[i]!, args[i], value)) return false;
+      }
+      return true;
+    };
   }
 
   private isNode(node: Node): Is {
@@ -76,46 +168,19 @@ export class ClosureRenderer {
         return this.test(node.valid);
       case "call": {
         const slot = this.isSlot(node.definition);
-        return (v) => slot.fn(v);
+        return slot.done ? slot.fn : (v) => slot.fn(v);
       }
       case "guard": {
         const type = this.test(typeTest([node.type]));
         const body = this.isNodes(node.body);
         return (v) => !type(v) || body(v);
       }
-      case "property": {
-        const read = reader(node.name);
-        const body = this.isNodes(node.body);
-        if (node.required) return (v) => {
-          const value = read(v);
-          return value !== undefined && body(value);
-        };
-        return (v) => {
-          const value = read(v);
-          return value === undefined || body(value);
-        };
-      }
-      case "entries": {
-        const skip = this.keyFilter(node);
-        const body = node.refuse ? undefined : this.isNodes(node.body);
-        return (v) => {
-          const object = v as Record<string, unknown>;
-          for (const key in object) {
-            if (skip(key)) continue;
-            if (body === undefined || !body(object[key])) return false;
-          }
-          return true;
-        };
-      }
-      case "items": {
-        const body = this.isNodes(node.body);
-        const from = node.from ?? 0;
-        return (v) => {
-          const array = v as unknown[];
-          for (let i = from; i < array.length; i++) if (!body(array[i])) return false;
-          return true;
-        };
-      }
+      case "property":
+        return this.isPropertyKeys([node], false, false);
+      case "entries":
+        return this.isEntries(node);
+      case "items":
+        return this.isItems(node, false);
       case "element": {
         const body = this.isNodes(node.body);
         const { index } = node;
@@ -133,11 +198,60 @@ export class ClosureRenderer {
     }
   }
 
+  /** `gated`: the subject must be an array too. */
+  private isItems(node: ItemsNode, gated: boolean): Is {
+    const { op, arg } = this.isLeaf(node.body);
+    const from = node.from ?? 0;
+    return (v) => {
+      if (gated && !Array.isArray(v)) return false;
+      const array = v as unknown[];
+      for (let i = from; i < array.length; i++) if (!runLeaf(op, arg, array[i])) return false;
+      return true;
+    };
+  }
+
+  private isEntries(node: EntriesNode): Is {
+    const known = plainKnown(node);
+    // additionalProperties: false beside properties, the most frequent: a Set lookup per key.
+    if (node.refuse && known) {
+      return (v) => {
+        for (const key in v as object) if (!known.has(key)) return false;
+        return true;
+      };
+    }
+    const skip = this.keyFilter(node);
+    const { op, arg } = node.refuse ? { op: CALL, arg: FALSE } : this.isLeaf(node.body);
+    return (v) => {
+      const object = v as Record<string, unknown>;
+      for (const key in object) if (!skip(key) && !runLeaf(op, arg, object[key])) return false;
+      return true;
+    };
+  }
+
   // The issue check: one issue per failed node, as render-check.ts prints it.
 
   private checkNodes(nodes: readonly Node[]): Check {
-    const checks = nodes.map((node) => this.checkNode(node));
+    const runs = grouped(nodes);
+    const checks: Check[] = [];
+    for (let k = 0; k < runs.length; k++) {
+      const run = runs[k]!;
+      if (!Array.isArray(run)) checks.push(this.checkNode(run));
+      else if (!unique(run)) checks.push(this.checkProperties(run));
+      else {
+        const next = runs[k + 1];
+        const closed = next !== undefined && !Array.isArray(next) && next.kind === "entries" && closes(next, run) ? next.refuse : undefined;
+        checks.push(this.checkPropertyKeys(run, closed));
+        if (closed) k++;
+      }
+    }
     if (checks.length === 1) return checks[0]!;
+    if (checks.length === 2) {
+      const [a, b] = checks as [Check, Check];
+      return (v, path, issues) => {
+        a(v, path, issues);
+        b(v, path, issues);
+      };
+    }
     return (v, path, issues) => {
       for (let k = 0; k < checks.length; k++) checks[k]!(v, path, issues);
     };
@@ -147,12 +261,7 @@ export class ClosureRenderer {
     switch (node.kind) {
       case "assert": {
         const valid = this.test(node.valid);
-        const explain = (node.explain ?? []).map((branch) => this.branchCheck(branch));
-        const report = this.failure(node);
-        const fail: Check = explain.length === 0 ? report : (v, path, issues) => {
-          for (let k = 0; k < explain.length; k++) explain[k]!(v, path, issues);
-          report(v, path, issues);
-        };
+        const fail = this.assertFailure(node);
         const then = node.then.length > 0 ? this.checkNodes(node.then) : undefined;
         return (v, path, issues) => {
           if (!valid(v)) fail(v, path, issues);
@@ -161,7 +270,7 @@ export class ClosureRenderer {
       }
       case "call": {
         const slot = this.checkSlot(node.definition);
-        return (v, path, issues) => slot.fn(v, path, issues);
+        return slot.done ? slot.fn : (v, path, issues) => slot.fn(v, path, issues);
       }
       case "guard": {
         const type = this.test(typeTest([node.type]));
@@ -171,7 +280,7 @@ export class ClosureRenderer {
         };
       }
       case "property":
-        return this.checkProperty(node);
+        return this.checkPropertyKeys([node], undefined);
       case "entries": {
         const skip = this.keyFilter(node);
         const refuse = node.refuse ? this.failure(node.refuse) : undefined;
@@ -187,11 +296,15 @@ export class ClosureRenderer {
         };
       }
       case "items": {
-        const body = this.checkNodes(node.body);
+        const chains = this.chainsOf(node.body);
+        const body = chains ? undefined : this.partCheck(node.body);
         const from = node.from ?? 0;
         return (v, path, issues) => {
           const array = v as unknown[];
-          for (let i = from; i < array.length; i++) body(array[i], `${path}/${i}`, issues);
+          for (let i = from; i < array.length; i++) {
+            if (chains) runChains(chains, array[i], path, i, issues);
+            else body!(array[i], path, i, issues);
+          }
         };
       }
       case "element": {
@@ -226,16 +339,102 @@ export class ClosureRenderer {
     }
   }
 
-  private checkProperty(node: PropertyNode): Check {
-    const read = reader(node.name);
-    const missing = node.required ? this.failure(node.required) : undefined;
-    const token = `/${escapeToken(node.name)}`;
-    const body = this.checkNodes(node.body);
+  /**
+   * Consecutive property nodes (distinct names): their values gathered in one for-in over the
+   * object's keys (as isPropertyKeys), then checked in the nodes' order, so the issues come in
+   * the printed code's order; `refuse` (additionalProperties: false) refuses the other keys after.
+   */
+  private checkPropertyKeys(nodes: readonly PropertyNode[], refuse: Failure | undefined): Check {
+    const index = new Map(nodes.map((node, i) => [node.name, i]));
+    const values = this.checkValues(nodes);
+    const refused = refuse ? this.failure(refuse) : undefined;
+    const count = nodes.length;
     return (v, path, issues) => {
-      const value = read(v);
-      if (value === undefined) {
-        if (missing) missing(v, path, issues);
-      } else body(value, path + token, issues);
+      const object = v as Record<string, unknown>;
+      const found = new Array<unknown>(count);
+      let others: string[] | undefined;
+      for (const key in object) {
+        const i = index.get(key);
+        if (i !== undefined) found[i] = object[key];
+        else if (refused) (others ??= []).push(key);
+      }
+      values(v, found, path, issues);
+      if (others) for (const key of others) refused!(v, `${path}/${pointerToken(key)}`, issues);
+    };
+  }
+
+  /** Checks the properties' values (undefined: absent), the path of each made only when it has an issue, where its checks are chains. */
+  private checkValues(nodes: readonly PropertyNode[]): (v: unknown, values: readonly unknown[], path: string, issues: ValidationIssue[]) => void {
+    const tokens = nodes.map((node) => escapeToken(node.name));
+    const missing = nodes.map((node) => (node.required ? this.failure(node.required) : undefined));
+    const chains = nodes.map((node) => this.chainsOf(node.body));
+    const bodies = nodes.map((node, i) => (chains[i] ? undefined : this.partCheck(node.body)));
+    return (v, values, path, issues) => {
+      for (let i = 0; i < values.length; i++) {
+        const value = values[i];
+        if (value === undefined) {
+          const fail = missing[i];
+          if (fail) fail(v, path, issues);
+          continue;
+        }
+        const chain = chains[i];
+        if (chain) runChains(chain, value, path, tokens[i]!, issues);
+        else bodies[i]!(value, path, tokens[i]!, issues);
+      }
+    };
+  }
+
+  /**
+   * The check of a part of the subject (a property's value, an item) at `${path}/${token}`, the
+   * boolean check first: both give one verdict, so a part that passes has no issue, and its path
+   * is never made.
+   */
+  private partCheck(nodes: readonly Node[]): (value: unknown, path: string, token: string | number, issues: ValidationIssue[]) => void {
+    const { op, arg } = this.isLeaf(nodes);
+    const check = this.checkNodes(nodes);
+    return (value, path, token, issues) => {
+      if (!runLeaf(op, arg, value)) check(value, `${path}/${token}`, issues);
+    };
+  }
+
+  /** Consecutive property nodes in one loop over their names (a name may come twice: allOf); a property's path is made only when it has an issue, where its checks are chains. */
+  private checkProperties(nodes: readonly PropertyNode[]): Check {
+    const { names, own, count } = table(nodes);
+    const values = this.checkValues(nodes);
+    return (v, path, issues) => {
+      const object = v as Record<string, unknown>;
+      const found = new Array<unknown>(count);
+      for (let i = 0; i < count; i++) found[i] = own[i] ? ownProperty(object, names[i]!) : object[names[i]!];
+      values(v, found, path, issues);
+    };
+  }
+
+  /**
+   * `nodes` as chains of leaf tests when each node is an assert whose `then` is at most one such
+   * assert (a `type`, then its `enum`): each chain stops at its first failure, as `then` runs
+   * only on a passed test.
+   */
+  private chainsOf(nodes: readonly Node[]): Link[][] | undefined {
+    const chains: Link[][] = [];
+    for (const node of nodes) {
+      const chain: Link[] = [];
+      for (let n: Node | undefined = node; n !== undefined; n = (n as Assert).then[0]) {
+        if (n.kind !== "assert" || n.then.length > 1) return undefined;
+        chain.push({ ...leafOf(n.valid, (e) => this.test(e)), fail: this.assertFailure(n) });
+      }
+      chains.push(chain);
+    }
+    return chains;
+  }
+
+  /** An assert's issue, after the issues of the branches it explains itself by (oneOf). */
+  private assertFailure(node: Assert): Check {
+    const report = this.failure(node);
+    const explain = (node.explain ?? []).map((branch) => this.branchCheck(branch));
+    if (explain.length === 0) return report;
+    return (v, path, issues) => {
+      for (let k = 0; k < explain.length; k++) explain[k]!(v, path, issues);
+      report(v, path, issues);
     };
   }
 
@@ -265,6 +464,12 @@ export class ClosureRenderer {
   /** Pushes the failure's issue, its message computed from the value. */
   private failure(failure: Failure): Check {
     const { schemaPath, keyword } = failure;
+    if (failure.message.kind === "literal") {
+      const text = String(failure.message.value);
+      return (_v, path, issues) => {
+        issues.push({ path, schemaPath, keyword, message: text });
+      };
+    }
     const message = this.value(failure.message);
     return (v, path, issues) => {
       issues.push({ path, schemaPath, keyword, message: message(v) as string });
@@ -275,7 +480,14 @@ export class ClosureRenderer {
   private keyFilter(node: EntriesNode): (key: string) => boolean {
     const names = new Set(node.known);
     const regexps = (node.patterns ?? []).map((name) => this.lowering.patternOf(name));
-    const known = regexps.length === 0 ? (key: string) => names.has(key) : (key: string) => names.has(key) || regexps.some((r) => r.test(key));
+    const known =
+      regexps.length === 0
+        ? (key: string) => names.has(key)
+        : (key: string) => {
+            if (names.has(key)) return true;
+            for (let k = 0; k < regexps.length; k++) if (regexps[k]!.test(key)) return true;
+            return false;
+          };
     if (node.matching === undefined) return known;
     const matching = this.lowering.patternOf(node.matching);
     return (key) => !matching.test(key) || known(key);
@@ -311,11 +523,18 @@ export class ClosureRenderer {
         return e.operand.kind === "subject" ? (v) => typeof v : (v) => typeof operand(v);
       }
       case "compare":
+        if (e.left.kind === "typeof" && e.left.operand.kind === "subject" && e.right.kind === "literal" && e.op === "===") return TYPE_IS.get(e.right.value) ?? compare(e.op, this.value(e.left), this.value(e.right), e.right.value, false);
         return compare(e.op, this.value(e.left), this.value(e.right), e.right.kind === "literal" ? e.right.value : NOT_LITERAL, e.left.kind === "subject");
       case "and":
         return all(e.operands.map((x) => this.test(x)));
-      case "or":
+      case "or": {
+        const constants = oneOf(e);
+        if (constants) {
+          const set = new Set(constants);
+          return (v) => set.has(v);
+        }
         return any(e.operands.map((x) => this.test(x)));
+      }
       case "not": {
         const operand = this.test(e.operand);
         return (v) => !operand(v);
@@ -337,6 +556,13 @@ export class ClosureRenderer {
         };
       }
       case "concat": {
+        const [first, second] = e.parts;
+        // A text and the value's kind ("must be string, found " + kindOf(v)), the most frequent message.
+        if (e.parts.length === 2 && first!.kind === "literal") {
+          const prefix = String(first!.value);
+          const rest = this.value(second!);
+          return (v) => prefix + String(rest(v));
+        }
         const parts = e.parts.map((x) => this.value(x));
         return (v) => {
           let out = "";
@@ -348,22 +574,44 @@ export class ClosureRenderer {
   }
 
   private call(callee: string, args: readonly Expr[]): Value {
-    const method = /^(\w+)\.test$/.exec(callee);
-    const fn = method ? RegExp.prototype.test.bind(this.lowering.patternOf(method[1]!)) : ((SUPPORT_FUNCTIONS as Record<string, unknown>)[callee] ?? BUILTINS[callee]);
-    if (typeof fn !== "function") throw new Error(`the check IR calls ${callee}, which the closures do not know`);
-    const f = fn as (...a: unknown[]) => unknown;
-    // The common shapes without a closure per argument: f(subject), f(subject, constant).
-    if (args.length === 1 && args[0]!.kind === "subject") return (v) => f(v);
+    const f = this.callee(callee);
+    // The common shapes without a closure per argument: f(subject), f(subject, constants...).
+    if (args.length === 1 && args[0]!.kind === "subject") return f;
+    const constants = args.map((a) => this.constantOf(a));
+    if (args[0]!.kind === "subject" && constants.slice(1).every((c) => c !== NOT_CONSTANT)) {
+      // One arguments array per call site, its first slot the subject: apply copies it into the callee's frame, so a re-entrant call cannot disturb it.
+      const list = [undefined, ...constants.slice(1)];
+      return (v) => {
+        list[0] = v;
+        return f.apply(undefined, list);
+      };
+    }
     const values = args.map((a) => this.value(a));
     if (args.length === 1) {
       const a = values[0]!;
       return (v) => f(a(v));
     }
-    if (args.length === 2 && args[0]!.kind === "subject") {
-      const b = values[1]!;
-      return (v) => f(v, b(v));
-    }
     return (v) => f(...values.map((a) => a(v)));
+  }
+
+  /** The function a call names: a pattern's `test`, a support function or a built-in. */
+  private callee(callee: string): (...a: unknown[]) => unknown {
+    const method = /^(\w+)\.test$/.exec(callee);
+    if (method) {
+      const regexp = this.lowering.patternOf(method[1]!);
+      return (v) => regexp.test(v as string);
+    }
+    const fn = (SUPPORT_FUNCTIONS as Record<string, unknown>)[callee] ?? BUILTINS[callee];
+    if (typeof fn !== "function") throw new Error(`the check IR calls ${callee}, which the closures do not know`);
+    return fn as (...a: unknown[]) => unknown;
+  }
+
+  /** The value of an expression that does not depend on the subject (a literal, a constant, a sub-schema's test), else NOT_CONSTANT. */
+  private constantOf(e: Expr): unknown {
+    if (e.kind === "literal") return e.value;
+    if (e.kind === "name") return this.named(e.name);
+    if (e.kind === "test") return this.isNodes(e.branch.body);
+    return NOT_CONSTANT;
   }
 
   /** A module-level name of the printed source: a RegExp, a JSON constant, or a global. */
@@ -374,6 +622,77 @@ export class ClosureRenderer {
 }
 
 const NOT_LITERAL = Symbol("not a literal");
+const NOT_CONSTANT = Symbol("not a constant");
+
+/** `typeof v === t` for each t, so that a type test is one closure, not a compare over a typeof. */
+const TYPE_IS: ReadonlyMap<unknown, Is> = new Map<unknown, Is>([
+  ["string", (v) => typeof v === "string"],
+  ["number", (v) => typeof v === "number"],
+  ["boolean", (v) => typeof v === "boolean"],
+  ["object", (v) => typeof v === "object"],
+]);
+
+const FALSE: Is = () => false;
+
+/** A leaf test with the issue it pushes when it fails. */
+interface Link extends Leaf {
+  readonly fail: Check;
+}
+
+/** Runs each chain on `value` until a link fails; the failure's path, `${path}/${token}`, is made only then. */
+function runChains(chains: readonly (readonly Link[])[], value: unknown, path: string, token: string | number, issues: ValidationIssue[]): void {
+  for (let c = 0; c < chains.length; c++) {
+    const chain = chains[c]!;
+    for (let k = 0; k < chain.length; k++) {
+      const link = chain[k]!;
+      if (!runLeaf(link.op, link.arg, value)) {
+        link.fail(value, `${path}/${token}`, issues);
+        break;
+      }
+    }
+  }
+}
+
+/** The nodes with each run of consecutive property nodes gathered in an array (one closure reads them all). */
+function grouped(nodes: readonly Node[]): (Node | PropertyNode[])[] {
+  const out: (Node | PropertyNode[])[] = [];
+  for (const node of nodes) {
+    const last = out[out.length - 1];
+    if (node.kind !== "property") out.push(node);
+    else if (Array.isArray(last)) last.push(node);
+    else out.push([node]);
+  }
+  return out;
+}
+
+/** Property names as a loop reads them: `own` where Object.prototype has the name (expr.ts `access`). */
+function table(nodes: readonly PropertyNode[]): { names: string[]; own: boolean[]; count: number } {
+  const names = nodes.map((node) => node.name);
+  return { names, own: names.map((name) => name in Object.prototype), count: names.length };
+}
+
+/** The support function or built-in an assert's test is, when it is a call of one on the subject (a `type` of object or array). */
+function gateOf(run: Node | PropertyNode[]): string | undefined {
+  if (Array.isArray(run) || run.kind !== "assert" || run.valid.kind !== "call") return undefined;
+  const { callee, args } = run.valid;
+  return args.length === 1 && args[0]!.kind === "subject" ? callee : undefined;
+}
+
+/** The property nodes name distinct properties. */
+function unique(nodes: readonly PropertyNode[]): boolean {
+  return new Set(nodes.map((node) => node.name)).size === nodes.length;
+}
+
+/** The entries node refuses every key but the properties' names (additionalProperties: false beside properties). */
+function closes(node: EntriesNode, properties: readonly PropertyNode[]): boolean {
+  const known = plainKnown(node);
+  return node.refuse !== undefined && known !== undefined && known.size === properties.length && properties.every((p) => known.has(p.name));
+}
+
+/** The names an entries node passes over, when they are all it passes over (no patterns). */
+function plainKnown(node: EntriesNode): Set<string> | undefined {
+  return node.matching === undefined && (node.patterns ?? []).length === 0 ? new Set(node.known) : undefined;
+}
 
 function compare(op: string, left: Value, right: Value, literal: unknown, subjectLeft: boolean): Is {
   if (literal !== NOT_LITERAL) {
@@ -412,7 +731,7 @@ function compare(op: string, left: Value, right: Value, literal: unknown, subjec
 
 /** Reads a property as the printed code does (expr.ts `access`): names Object.prototype has count as own properties only. */
 function reader(name: string): Value {
-  if (name in Object.prototype) return (v) => own(v as Record<string, unknown>, name);
+  if (name in Object.prototype) return (v) => ownProperty(v as Record<string, unknown>, name);
   return (v) => (v as Record<string, unknown>)[name];
 }
 
