@@ -47,11 +47,9 @@ export function kindOf(value: unknown): string {
   return typeof value;
 }
 
-const POINTER_SPECIAL = /[~/]/;
-
-/** Escapes one reference token of a JSON Pointer (RFC 6901); most keys need nothing, and get no new string. */
+/** Escapes one reference token of a JSON Pointer (RFC 6901); most keys need nothing, and get no new string (`includes` decides faster than a RegExp). */
 export function pointerToken(key: string): string {
-  return POINTER_SPECIAL.test(key) ? key.replace(/~/g, "~0").replace(/\//g, "~1") : key;
+  return key.includes("~") || key.includes("/") ? key.replace(/~/g, "~0").replace(/\//g, "~1") : key;
 }
 
 // ---------------------------------------------------------------------------------------------
