@@ -58,8 +58,9 @@ export function compileSchema(schema: unknown, options: CompileOptions = {}): Co
   const definitions = load(schema, options);
   const lowering = new Lowering((name) => definitions.get(name)!);
   if (options.mode === "code") {
+    // The object itself, not a copy: it swaps in the issue check on its first use (code.ts).
     const code = generate(definitions, lowering);
-    if (code) return { mode: "code", ...code };
+    if (code) return code;
   }
   const closures = new ClosureRenderer(lowering);
   const is = closures.is(ROOT);
@@ -96,7 +97,7 @@ function load(schema: unknown, options: CompileOptions): Map<string, Schema> {
 }
 
 /** Both checks as generated code; undefined where the platform refuses `new Function` (an EvalError, as under a CSP). */
-function generate(definitions: ReadonlyMap<string, Schema>, lowering: Lowering): { is(value: unknown): boolean; check(value: unknown): SchemaIssue[] } | undefined {
+function generate(definitions: ReadonlyMap<string, Schema>, lowering: Lowering): CompiledValidator | undefined {
   try {
     return compileCode(emitCode(definitions, lowering, ROOT));
   } catch (error) {

@@ -47,9 +47,9 @@ export function kindOf(value: unknown): string {
   return typeof value;
 }
 
-/** Escapes one reference token of a JSON Pointer (RFC 6901). */
+/** Escapes one reference token of a JSON Pointer (RFC 6901); most keys need nothing, and get no new string (`includes` decides faster than a RegExp). */
 export function pointerToken(key: string): string {
-  return key.replace(/~/g, "~0").replace(/\//g, "~1");
+  return key.includes("~") || key.includes("/") ? key.replace(/~/g, "~0").replace(/\//g, "~1") : key;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -322,17 +322,23 @@ interface EvaluatedProperties {
   readonly all: boolean;
 }
 
-/** Whether an evaluation that applies names `key`; true for every key when one evaluates all (`evaluated` as for everyUnevaluatedProperty). */
-function propertyEvaluated(evaluated: readonly unknown[]): true | ((key: string) => boolean) {
-  const sets: EvaluatedProperties[] = [];
-  for (let i = 0; i < evaluated.length; i += 2) if (evaluated[i] === true) sets.push(evaluated[i + 1] as EvaluatedProperties);
-  if (sets.some((set) => set.all)) return true;
-  const pattern = (source: string) => {
-    let compiled = EVALUATED_PATTERNS.get(source);
-    if (compiled === undefined) EVALUATED_PATTERNS.set(source, (compiled = new RegExp(source, "u")));
-    return compiled;
-  };
-  return (key) => sets.some((set) => set.names.includes(key) || set.patterns.some((source) => pattern(source).test(key)));
+/**
+ * Whether an evaluation that applies names `key` (`evaluated` as for everyUnevaluatedProperty).
+ * Loops, no closure nor array per call: these run once per property of every value checked.
+ */
+function propertyEvaluated(key: string, evaluated: readonly unknown[]): boolean {
+  for (let i = 0; i < evaluated.length; i += 2) {
+    if (evaluated[i] !== true) continue;
+    const { names, patterns, all } = evaluated[i + 1] as EvaluatedProperties;
+    if (all || names.includes(key)) return true;
+    for (let k = 0; k < patterns.length; k++) {
+      const source = patterns[k]!;
+      let pattern = EVALUATED_PATTERNS.get(source);
+      if (pattern === undefined) EVALUATED_PATTERNS.set(source, (pattern = new RegExp(source, "u")));
+      if (pattern.test(key)) return true;
+    }
+  }
+  return false;
 }
 
 /**
@@ -341,33 +347,32 @@ function propertyEvaluated(evaluated: readonly unknown[]): true | ((key: string)
  * and what it evaluates, `{ names, patterns, all }`.
  */
 export function everyUnevaluatedProperty(object: Record<string, unknown>, test: (value: unknown) => boolean, ...evaluated: unknown[]): boolean {
-  const named = propertyEvaluated(evaluated);
-  if (named === true) return true;
-  for (const key in object) if (!named(key) && !test(object[key])) return false;
+  for (const key in object) if (!propertyEvaluated(key, evaluated) && !test(object[key])) return false;
   return true;
 }
 
+/** Nothing left unevaluated: one array for every such answer, which its callers only read. */
+const NONE: readonly never[] = Object.freeze([]);
+
 /** unevaluatedProperties: the names of the properties no evaluation names, for their issues (`evaluated` as for everyUnevaluatedProperty). */
-export function unevaluatedNames(object: Record<string, unknown>, ...evaluated: unknown[]): string[] {
-  const named = propertyEvaluated(evaluated);
-  const left: string[] = [];
-  if (named !== true) for (const key in object) if (!named(key)) left.push(key);
-  return left;
+export function unevaluatedNames(object: Record<string, unknown>, ...evaluated: unknown[]): readonly string[] {
+  let left: string[] | undefined;
+  for (const key in object) if (!propertyEvaluated(key, evaluated)) (left ??= []).push(key);
+  return left ?? NONE;
 }
 
 /** What an evaluation of unevaluatedItems says: whether it applies, how many leading items it evaluates, its `contains` test. */
 export type ItemEvaluation = boolean | number | ((value: unknown) => boolean) | null;
 
 /** Whether an evaluation that applies covers item `i` (`evaluated` as for everyUnevaluatedItem). */
-function itemEvaluated(evaluated: readonly ItemEvaluation[]): (values: readonly unknown[], i: number) => boolean {
-  let start = 0;
-  const contains: ((value: unknown) => boolean)[] = [];
-  for (let i = 0; i < evaluated.length; i += 3) {
-    if (evaluated[i] !== true) continue;
-    start = Math.max(start, evaluated[i + 1] as number);
-    if (evaluated[i + 2] !== null) contains.push(evaluated[i + 2] as (value: unknown) => boolean);
+function itemEvaluated(values: readonly unknown[], i: number, evaluated: readonly ItemEvaluation[]): boolean {
+  for (let k = 0; k < evaluated.length; k += 3) {
+    if (evaluated[k] !== true) continue;
+    if (i < (evaluated[k + 1] as number)) return true;
+    const contains = evaluated[k + 2] as ((value: unknown) => boolean) | null;
+    if (contains !== null && contains(values[i])) return true;
   }
-  return (values, i) => i < start || contains.some((matches) => matches(values[i]));
+  return false;
 }
 
 /**
@@ -376,15 +381,13 @@ function itemEvaluated(evaluated: readonly ItemEvaluation[]): (values: readonly 
  * evaluates (prefixItems; Infinity for items), and its `contains` test (the items it matches), or null.
  */
 export function everyUnevaluatedItem(values: readonly unknown[], test: (value: unknown) => boolean, ...evaluated: ItemEvaluation[]): boolean {
-  const covered = itemEvaluated(evaluated);
-  for (let i = 0; i < values.length; i++) if (!covered(values, i) && !test(values[i])) return false;
+  for (let i = 0; i < values.length; i++) if (!itemEvaluated(values, i, evaluated) && !test(values[i])) return false;
   return true;
 }
 
 /** unevaluatedItems: the indexes of the items no evaluation covers, for their issues (`evaluated` as for everyUnevaluatedItem). */
-export function unevaluatedIndexes(values: readonly unknown[], ...evaluated: ItemEvaluation[]): number[] {
-  const covered = itemEvaluated(evaluated);
-  const left: number[] = [];
-  for (let i = 0; i < values.length; i++) if (!covered(values, i)) left.push(i);
-  return left;
+export function unevaluatedIndexes(values: readonly unknown[], ...evaluated: ItemEvaluation[]): readonly number[] {
+  let left: number[] | undefined;
+  for (let i = 0; i < values.length; i++) if (!itemEvaluated(values, i, evaluated)) (left ??= []).push(i);
+  return left ?? NONE;
 }

@@ -35,29 +35,44 @@ function inPlace(s: Schema, ctx: LowerContext, own: boolean, when: readonly Expr
   for (const { name: property, schema } of s.dependentSchemas ?? []) visit(schema, has(property));
 }
 
-/** `unevaluatedProperties`: for each evaluation, its condition and a constant `{ names, patterns, all }`. */
-export function evaluatedProperties(s: Schema, ctx: LowerContext): Expr[] | "all" {
+/**
+ * What the other keywords evaluate, known at compile time when every evaluation counts always
+ * (no condition): the renderers then print `unevaluated*` as `additionalProperties` (`items`) is
+ * printed, no support call nor annotation per value.
+ */
+type Evaluated = Expr[] | "all" | { readonly known: readonly string[]; readonly patterns: readonly string[] } | { readonly from: number };
+
+/** `unevaluatedProperties`: for each evaluation, its condition and a constant `{ names, patterns, all }`; or the names and patterns, when all count always. */
+export function evaluatedProperties(s: Schema, ctx: LowerContext): Evaluated {
   const found: Evaluation[] = [];
   inPlace(s, ctx, true, [], new Set(), found);
+  const evaluatesAll = (schema: Schema) => schema.additionalProperties !== undefined || schema.unevaluatedProperties !== undefined;
+  if (found.some(({ when, schema }) => isTrue(when) && evaluatesAll(schema))) return "all";
+  if (found.every(({ when }) => isTrue(when)))
+    return {
+      known: [...new Set(found.flatMap(({ schema }) => (schema.properties ?? []).map((p) => p.name)))],
+      patterns: [...new Set(found.flatMap(({ schema }) => (schema.patternProperties ?? []).map((p) => ctx.pattern(p.pattern))))],
+    };
   const args: Expr[] = [];
   for (const { when, schema } of found) {
     const names = (schema.properties ?? []).map((p) => p.name);
     const patterns = (schema.patternProperties ?? []).map((p) => p.pattern);
-    const all = schema.additionalProperties !== undefined || schema.unevaluatedProperties !== undefined;
-    if (all && isTrue(when)) return "all";
+    const all = evaluatesAll(schema);
     if (all || names.length > 0 || patterns.length > 0) args.push(when, name(ctx.constant({ names, patterns, all })));
   }
   return args;
 }
 
-/** `unevaluatedItems`: for each evaluation, its condition, how many leading items it evaluates (Infinity: all), and its `contains` test (or null). */
-export function evaluatedItems(s: Schema, ctx: LowerContext): Expr[] | "all" {
+/** `unevaluatedItems`: for each evaluation, its condition, how many leading items it evaluates (Infinity: all), and its `contains` test (or null); or how many, when all count always. */
+export function evaluatedItems(s: Schema, ctx: LowerContext): Evaluated {
   const found: Evaluation[] = [];
   inPlace(s, ctx, true, [], new Set(), found);
+  const evaluatesAll = (schema: Schema) => schema.items !== undefined || schema.unevaluatedItems !== undefined;
+  if (found.some(({ when, schema }) => isTrue(when) && evaluatesAll(schema))) return "all";
+  if (found.every(({ when, schema }) => isTrue(when) && !schema.contains)) return { from: Math.max(0, ...found.map(({ schema }) => schema.prefixItems?.length ?? 0)) };
   const args: Expr[] = [];
   for (const { when, schema } of found) {
-    const all = schema.items !== undefined || schema.unevaluatedItems !== undefined;
-    if (all && isTrue(when)) return "all";
+    const all = evaluatesAll(schema);
     const prefix = schema.prefixItems?.length ?? 0;
     if (all || prefix > 0 || schema.contains)
       args.push(when, all ? name("Infinity") : literal(prefix), schema.contains ? test({ pointer: schema.contains.pointer, body: ctx.lower(schema.contains) }) : literal(null));
@@ -70,7 +85,7 @@ export function evaluatedItems(s: Schema, ctx: LowerContext): Expr[] | "all" {
  * `evaluated` leaves, the support function `every` deciding it as one test, `left` listing them
  * for the issues, each at its property (item).
  */
-export function unevaluated(keyword: "unevaluatedProperties" | "unevaluatedItems", about: GuardType, evaluated: (s: Schema, ctx: LowerContext) => Expr[] | "all", every: string, left: string, what: string): Keyword {
+export function unevaluated(keyword: "unevaluatedProperties" | "unevaluatedItems", about: GuardType, evaluated: (s: Schema, ctx: LowerContext) => Evaluated, every: string, left: string, what: string): Keyword {
   return {
     reads: { [keyword]: only("2020-12", schemaIn(keyword)) },
     children: (s) => [s[keyword]],
@@ -81,10 +96,13 @@ export function unevaluated(keyword: "unevaluatedProperties" | "unevaluatedItems
       const body = ctx.lower(schema);
       const evaluations = body.length === 0 ? "all" : evaluated(s, ctx);
       if (evaluations === "all") return [];
+      const refuse = { keyword, schemaPath: at(s, keyword), message: text(`must NOT have unevaluated ${what}`) };
+      if ("known" in evaluations) return [{ kind: "entries", ...evaluations, ...(isFalseSchema(schema) ? { refuse, body: [] } : { body }) }];
+      if ("from" in evaluations) return [{ kind: "items", from: evaluations.from, body: isFalseSchema(schema) ? [{ kind: "assert", valid: literal(false), then: [], ...refuse }] : body }];
       const valid = call(every, SUBJECT, test({ pointer: schema.pointer, body }), ...evaluations);
       const keys = call(left, SUBJECT, ...evaluations);
       if (!isFalseSchema(schema)) return [{ kind: "each", valid, keys, body }];
-      return [{ kind: "each", valid, keys, refuse: { keyword, schemaPath: at(s, keyword), message: text(`must NOT have unevaluated ${what}`) }, body: [] }];
+      return [{ kind: "each", valid, keys, refuse, body: [] }];
     },
   };
 }
