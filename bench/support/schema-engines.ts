@@ -14,10 +14,13 @@ export const { precompiled } = jsonSchema;
 export const RUNTIME = { ajv: "ajv", code: "auto", closures: "interpreter" } as const;
 export type Engine = keyof typeof RUNTIME;
 
+// Each engine's module imported once, as a server's first tool call does: every compiler made after loads at once.
+for (const kind of Object.values(RUNTIME)) await new jsonSchema.SchemaCompiler(silentLogger, kind).load();
+
 /** A new compiler, loaded and warm: ajv makes its instance of each dialect on first use, once per server. */
 export function freshCompiler(kind: Engine): SchemaCompiler {
   const compiler = new jsonSchema.SchemaCompiler(silentLogger, RUNTIME[kind]);
-  void compiler.load(); // synchronous on Node, ajv included (require)
+  if (compiler.load() instanceof Promise) throw new Error(`the ${kind} engine did not load at once though its module is imported`);
   compiler.compile({ $schema: "http://json-schema.org/draft-07/schema#" });
   compiler.compile({ $schema: "https://json-schema.org/draft/2020-12/schema" });
   return compiler;

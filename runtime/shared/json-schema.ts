@@ -116,7 +116,10 @@ export class SchemaCompiler {
    */
   load(): Engine | Promise<Engine> {
     if (this.engine) return this.engine;
-    this.loading ??= (this.kind === "interpreter" ? importInterpreter(this.options, this.generatesCode) : importAjv(this.logger, this.options)).then((engine) => (this.engine = engine));
+    // Imported once per process: a compiler made after that (a second server, a test) loads at once.
+    const loaded = this.kind === "interpreter" ? IMPORTED.interpreter : IMPORTED.ajv;
+    if (loaded) return (this.engine = this.kind === "interpreter" ? interpreterEngine(IMPORTED.interpreter!, this.options, this.generatesCode) : ajvEngine(IMPORTED.ajv!, this.logger, this.options));
+    this.loading ??= (this.kind === "interpreter" ? importInterpreter() : importAjv()).then(() => this.load());
     return this.loading;
   }
 
@@ -132,26 +135,30 @@ type Module<K extends string, T> = Partial<Record<K, T>> & { default?: Partial<R
 type AjvModule07 = Module<"Ajv", new (options: object) => Ajv>;
 type AjvModule2020 = Module<"Ajv2020", new (options: object) => Ajv2020>;
 
-async function importAjv(logger: Logger, options: SchemaOptions): Promise<Engine> {
+/** The engines' modules, once imported. */
+const IMPORTED: { interpreter?: typeof import("../json-schema/compile.js"); ajv?: AjvModules } = {};
+
+interface AjvModules {
+  readonly draft07: AjvModule07;
+  readonly draft2020: AjvModule2020;
+  readonly formats: Readonly<Record<string, (value: string) => boolean>>;
+  readonly dialectOf: (schema: Record<string, unknown>) => Dialect;
+}
+
+async function importAjv(): Promise<void> {
   let modules: [AjvModule07, AjvModule2020];
   try {
     modules = [(await import("ajv")) as unknown as AjvModule07, (await import("ajv/dist/2020.js")) as unknown as AjvModule2020];
   } catch (error) {
     throw new Error(`toolSchemaEngine "ajv" needs the ajv package, an optional peer of @mcp-codegen/runtime: npm install ajv (${(error as Error).message.split("\n")[0]})`);
   }
-  // Formats by the same rules as our compiler's, and only on request (docs/validators.md, "Formats").
-  const formats = options.formats === "assert" ? (await import("../json-schema/formats.js")).FORMATS : {};
-  const { dialectOf } = await import("../json-schema/dialect.js");
-  return ajvEngine(...modules, logger, formats, dialectOf);
+  const [{ FORMATS }, { dialectOf }] = await Promise.all([import("../json-schema/formats.js"), import("../json-schema/dialect.js")]);
+  IMPORTED.ajv = { draft07: modules[0], draft2020: modules[1], formats: FORMATS, dialectOf };
 }
 
-function ajvEngine(
-  draft07: AjvModule07,
-  draft2020: AjvModule2020,
-  logger: Logger,
-  formats: Readonly<Record<string, (value: string) => boolean>>,
-  dialectOf: (schema: Record<string, unknown>) => Dialect,
-): Engine {
+function ajvEngine({ draft07, draft2020, formats: all, dialectOf }: AjvModules, logger: Logger, options: SchemaOptions): Engine {
+  // Formats by the same rules as our compiler's, and only on request (docs/validators.md, "Formats").
+  const formats = options.formats === "assert" ? all : {};
   const classes: AjvClasses = { Ajv: draft07.Ajv ?? draft07.default?.Ajv ?? draft07.default!, Ajv2020: draft2020.Ajv2020 ?? draft2020.default?.Ajv2020 ?? draft2020.default! };
   const ajvs: Partial<Record<Dialect, Ajv>> = {};
   return (schema) => {
@@ -161,9 +168,12 @@ function ajvEngine(
   };
 }
 
+async function importInterpreter(): Promise<void> {
+  IMPORTED.interpreter = await import("../json-schema/compile.js");
+}
+
 /** Our own compiler (runtime/json-schema/), no dependency: in code mode, or to closures with no code generation. */
-async function importInterpreter(options: SchemaOptions, code: boolean): Promise<Engine> {
-  const { compileSchema } = await import("../json-schema/compile.js");
+function interpreterEngine({ compileSchema }: typeof import("../json-schema/compile.js"), options: SchemaOptions, code: boolean): Engine {
   return (schema) => {
     // The dialect by `$schema`: draft-07 when it says so, 2020-12 otherwise (the compiler's default).
     const validator = compileSchema(schema, { ...options, mode: code ? "code" : "closures" });

@@ -116,6 +116,15 @@ describe("shared/json-schema: the interpreter agrees with ajv on tool schemas", 
       );
     });
 
+  it("a compiler made once its engine's module is imported loads at once, as a second server in the process does", async () => {
+    for (const kind of ["interpreter", "ajv"] as const) {
+      await new SchemaCompiler(() => {}, kind).load();
+      const later = new SchemaCompiler(() => {}, kind);
+      expect(later.load(), kind).to.not.be.instanceOf(Promise);
+      expect(later.compile({ type: "string" })(1), kind).to.be.a("string");
+    }
+  });
+
   it("multipleOf: ajv's verdict wherever the quotient is finite, integers up to 1e21 and the ones ajv misreads past it (\"1e+21\" parses as 1) included", () => {
     const divisors = [2, 1.5, 0.1, 0.0001, 1e-8, 0.123456789, 3, 1e20];
     const values = [0, -0, 1, 4.5, -7.5, 0.3, 0.30000000000000004, 2 ** 53, 2 ** 53 + 2, 9.999999999999999e20, 1e21, -1e21, 2e21, 1e300];
