@@ -230,22 +230,28 @@ function intact(outDir: string, files: Record<string, string>): boolean {
   });
 }
 
+/** The runtime's folders whose code shapes the generator's output: the JSON Schema compiler that prints the validators, and the support they import. */
+export const RUNTIME_SHAPING = ["json-schema", "support"];
+
 /**
- * A hash of the generator's code and of the libraries that shape its output. The TypeScript
- * sources are hashed when present, so that running from source (tsx) and from dist/ (the bin,
- * compiled from those same sources by `make`) agree on the stamp.
+ * A hash of the generator's code, of the runtime code that prints its validators, and of the
+ * libraries that shape its output. The TypeScript sources are hashed when present, so that
+ * running from source (tsx) and from dist/ (the bin, compiled from those same sources by `make`)
+ * agree on the stamp.
  */
 export function generatorHash(): string {
-  const dir = SOURCE_DIR;
+  const dir = join(SOURCE_DIR, "..");
   const parts: string[] = [];
   const walk = (folder: string) => {
+    if (!existsSync(folder)) return;
     for (const name of readdirSync(folder).sort()) {
       const path = join(folder, name);
       if (statSync(path).isDirectory()) walk(path);
       else if (/\.(ts|js)$/.test(name) && !name.endsWith(".d.ts")) parts.push(`${path.slice(dir.length)}\n${readFileSync(path, "utf8")}`);
     }
   };
-  walk(dir);
+  walk(SOURCE_DIR);
+  for (const folder of RUNTIME_SHAPING) walk(join(dir, "runtime", folder));
   for (const library of ["json-schema-to-typescript", "prettier"]) parts.push(`${library}@${libraryVersion(library)}`);
   return sha256(parts.join("\n"));
 }

@@ -66,9 +66,22 @@ export function emitCode(definitions: ReadonlyMap<string, Schema>, lowering: Low
     const is = new IsRenderer(w, helpers, false);
     const check = new CheckRenderer(w, helpers, false);
     for (const name of definitions.keys()) check.function(`check${name}`, nodes.get(name)!, false);
-    for (const helper of helpers.all()) {
-      if (!printed.has(helper.base)) is.function(`is${helper.base}`, "boolean", helper.body, false);
-      check.function(`check${helper.base}`, helper.body, false);
+    // Only the issue checks some printed code calls; a check printed may name helpers of its own: until nothing is left.
+    const checked = new Set<string>();
+    for (let more = true; more; ) {
+      more = false;
+      for (const helper of helpers.all()) {
+        if (!printed.has(helper.base)) {
+          printed.add(helper.base);
+          more = true;
+          is.function(`is${helper.base}`, "boolean", helper.body, false);
+        }
+        if (helpers.isChecked(helper) && !checked.has(helper.base)) {
+          checked.add(helper.base);
+          more = true;
+          check.function(`check${helper.base}`, helper.body, false);
+        }
+      }
     }
     return `${head}const { ${booleans} } = fs;\n${w.toString()}\nreturn (value) => check${root}(value, "", []);`;
   };

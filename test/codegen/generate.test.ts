@@ -5,10 +5,12 @@
  */
 import { createHash } from "node:crypto";
 import { appendFileSync, existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { join, relative } from "node:path";
 import { expect } from "chai";
 import { loadSchema } from "../../codegen/load/load.js";
 import { writeFiles } from "../../codegen/write.js";
+import { RUNTIME_SHAPING } from "../../codegen/generate.js";
+import { importsOf, resolveLocal, root } from "../support/imports.js";
 import {
   describeRun,
   listFiles,
@@ -273,5 +275,21 @@ describe("codegen/write", () => {
     expect(after.get("a/one.ts")!.mtimeNs).to.equal(before.get("a/one.ts")!.mtimeNs);
     expect(after.get("two.ts")!.bytes.toString()).to.equal("export const two = 22;\n");
     expect(listFiles(dir)).to.deep.equal(["a/one.ts", "two.ts"]);
+  });
+});
+
+describe("codegen/generate: the stamp's generator hash", () => {
+  // The validators are printed by the runtime's JSON Schema compiler: a change there must make `generate` rewrite and `check` report stale.
+  it("covers every runtime module the emitters run, so that a change to the compiler regenerates", () => {
+    const seen = new Set<string>();
+    const visit = (file: string): void => {
+      if (seen.has(file)) return;
+      seen.add(file);
+      for (const found of importsOf(file)) if (found.specifier.startsWith(".") && !found.typeOnly) visit(resolveLocal(file, found.specifier));
+    };
+    for (const emitter of ["codegen/emit/validators.ts", "codegen/emit/module.ts", "codegen/tool-validators/emit.ts"]) visit(`${root}/${emitter}`);
+    const runtime = [...seen].map((file) => relative(root, file)).filter((file) => file.startsWith("runtime/"));
+    expect(runtime.length, "runtime modules the emitters run").to.be.greaterThan(20);
+    expect(runtime.filter((file) => !RUNTIME_SHAPING.some((folder) => file.startsWith(`runtime/${folder}/`)))).to.deep.equal([]);
   });
 });

@@ -1,6 +1,6 @@
 import type { Schema } from "../model/schema.js";
 import type { Lowering } from "./lower.js";
-import type { Helpers } from "./names.js";
+import type { Helper, Helpers } from "./names.js";
 import type { CheckRenderer } from "./render-check.js";
 import type { IsRenderer } from "./render-is.js";
 import type { Writer } from "./writer.js";
@@ -20,14 +20,30 @@ export function writeDefinitions(w: Writer, definitions: ReadonlyMap<string, Sch
   writeHelpers(w, helpers, is, check, label);
 }
 
-/** The hoisted sub-schemas, each under a comment naming its place (`label`). */
+/**
+ * The hoisted sub-schemas, each under a comment naming its place (`label`): a boolean check each,
+ * and an issue check for those some printed code calls (a discriminated union's branch, a oneOf's).
+ */
 export function writeHelpers(w: Writer, helpers: Helpers, is: IsRenderer, check: CheckRenderer, label: (pointer: string) => string): void {
-  // Helpers can discover helpers of their own; the registry grows while we walk it.
-  for (const helper of helpers.all()) {
-    w.blankLine();
-    w.writeLine(`/** ${label(helper.pointer).replace(/\*\//g, "*\\/")} */`);
-    is.function(`is${helper.base}`, "boolean", helper.body, false);
-    w.blankLine();
-    check.function(`check${helper.base}`, helper.body, false);
+  const printed = new Set<Helper>();
+  const checked = new Set<Helper>();
+  // A function printed may name helpers of its own, or call the issue check of one printed before: until nothing is left.
+  for (let more = true; more; ) {
+    more = false;
+    for (const helper of helpers.all()) {
+      if (!printed.has(helper)) {
+        printed.add(helper);
+        more = true;
+        w.blankLine();
+        w.writeLine(`/** ${label(helper.pointer).replace(/\*\//g, "*\\/")} */`);
+        is.function(`is${helper.base}`, "boolean", helper.body, false);
+      }
+      if (helpers.isChecked(helper) && !checked.has(helper)) {
+        checked.add(helper);
+        more = true;
+        w.blankLine();
+        check.function(`check${helper.base}`, helper.body, false);
+      }
+    }
   }
 }

@@ -52,6 +52,8 @@ export interface Helper {
 export class Helpers {
   private readonly byPointer = new Map<string, Helper>();
   private readonly names = new Set<string>();
+  /** The helpers whose issue check some printed code calls: only those get one. */
+  private readonly checked = new Set<string>();
 
   /** `baseOf`: a helper's name from its pointer; by default the tokens after the definitions key. */
   constructor(
@@ -67,6 +69,18 @@ export class Helpers {
     this.names.add(base);
     this.byPointer.set(branch.pointer, { base, pointer: branch.pointer, body: branch.body });
     return base;
+  }
+
+  /** The helper of `branch`, whose issue check printed code calls. */
+  checkName(branch: Branch): string {
+    const base = this.name(branch);
+    this.checked.add(base);
+    return base;
+  }
+
+  /** Whether printed code calls the helper's issue check. */
+  isChecked(helper: Helper): boolean {
+    return this.checked.has(helper.base);
   }
 
   /** Every helper, including those registered while the caller iterates. */

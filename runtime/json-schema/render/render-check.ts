@@ -33,7 +33,7 @@ export class CheckRenderer {
       switch (node.kind) {
         case "assert":
           w.write(`if (${this.print(not(node.valid), v)}) `).inlineBlock(() => {
-            for (const branch of node.explain ?? []) w.writeLine(`check${referenceOf(branch) ?? this.helpers.name(branch)}(${v}, ${path.render()}, issues);`);
+            for (const branch of node.explain ?? []) w.writeLine(`check${referenceOf(branch) ?? this.helpers.checkName(branch)}(${v}, ${path.render()}, issues);`);
             this.push(path, node, v);
           });
           if (node.then.length > 0) w.write(" else ").inlineBlock(() => this.statements(node.then, v, path, scope));
@@ -105,7 +105,7 @@ export class CheckRenderer {
         for (const { value, branch } of discriminator.cases) {
           w.writeLine(`case ${this.print(literal(value), v)}:`);
           w.indent(() => {
-            w.writeLine(`check${referenceOf(branch) ?? this.helpers.name(branch)}(${v}, ${path.render()}, issues);`);
+            w.writeLine(`check${referenceOf(branch) ?? this.helpers.checkName(branch)}(${v}, ${path.render()}, issues);`);
             w.writeLine("break;");
           });
         }
