@@ -51,7 +51,7 @@ describe("bench/report: the benchmarks page", () => {
     // bench/run.ts runs every bench/*.ts but itself and report.ts.
     const benches = readdirSync(join(ROOT, "bench")).filter((name) => name.endsWith(".ts") && !["run.ts", "report.ts"].includes(name));
     for (const file of benches) expect(readFileSync(join(ROOT, "bench", file), "utf8"), `bench/${file} records its figures`).to.match(/import \{ record \} from "\.\/support\/results\.js";[^]*\brecord\(\{/);
-    for (const { name, status } of results.benches.filter((b) => b.status === "ok"))
+    for (const { name } of results.benches.filter((b) => b.status === "ok"))
       expect(results.figures.some((f) => f.bench === name) && page.includes(`## ${name}\n`), `${name}: figures and a section`).to.equal(true);
   });
 

@@ -6,8 +6,10 @@ import type { Scope } from "./names.js";
 /** The loops both renderers print; `body` writes what each pass does. */
 
 /** Over the properties of `v` that `properties` does not name (or that `matching` matches): `body(key, entry)` with the entry bound, or `refuse(key)`. */
-export function writeEntries(w: Writer, node: EntriesNode, v: string, scope: Scope, refuse: (key: string) => void, body: (key: string, entry: string) => void): void {
-  const key = scope.fresh("key");
+export function writeEntries(w: Writer, node: EntriesNode, v: string, scope: Scope, refuse: (key: string) => void, body: (key: string, entry: string) => void, refuseReadsKey = true): void {
+  // A loop that refuses any key without reading it names the key `_key`, which noUnusedLocals accepts.
+  const unread = node.refuse !== undefined && !refuseReadsKey && node.matching === undefined && node.known.length === 0 && (node.patterns ?? []).length === 0;
+  const key = scope.fresh(unread ? "_key" : "key");
   w.write(`for (const ${key} in ${v})`).block(() => {
     if (node.matching !== undefined) w.writeLine(`if (!${node.matching}.test(${key})) continue;`);
     if (node.known.length > 0) w.writeLine(`if (${print(or(node.known.map((name) => compare(SUBJECT, "===", literal(name)))), key)}) continue;`);

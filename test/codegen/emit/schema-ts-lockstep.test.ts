@@ -126,7 +126,7 @@ function checkLockstep(dir: string): Lockstep {
   // Second pass: one assignment per line, so a diagnostic's line names its pair or example.
   const lineOwner = new Map<string, string[]>();
   const checks: string[] = [];
-  for (const [revision, files] of names) {
+  for (const [revision] of names) {
     const tag = fileTag(revision).replaceAll("-", "");
     const owners: string[] = [];
     const lines = [
