@@ -510,7 +510,7 @@ export class McpServer<Types extends RevisionTypes = any> {
    */
   private prefetch(): void {
     this.prefetched = true;
-    const revision = this.revisions.findLast((r) => eraOf(r) === "session") ?? this.revisions[this.revisions.length - 1]!;
+    const revision = [...this.revisions].reverse().find((r) => eraOf(r) === "session") ?? this.revisions[this.revisions.length - 1]!;
     const started = startRevision(revision);
     if (started instanceof Promise) started.catch(() => {});
   }

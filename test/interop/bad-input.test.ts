@@ -124,7 +124,9 @@ describe("bad input over stdio (fixture initialized at 2025-11-25, 4 KiB limit)"
     const error = await expectError(raw, "dup", -32600);
     expect(error.message).to.match(/already in flight/);
     await expectAliveAndQuiet(raw);
-    // The first is still running: cancel it; it is never answered, and its id is free again.
+    // The first is still running (its handler started; the tool's schema engine loads on the first call): cancel it;
+    // it is never answered, and its id is free again.
+    await raw.waitForStderr(/slow: started "dup"/);
     raw.send({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: "dup", reason: "test" } });
     await raw.waitForStderr(/slow: aborted "dup"/);
     await expectAliveAndQuiet(raw);
