@@ -8,7 +8,19 @@ import type { Helpers } from "./names.js";
  */
 
 export function sequence(nodes: readonly Node[]): Node[] {
-  return nodes.flatMap((node) => (node.kind === "assert" ? [...(node.implied ? [] : [{ ...node, then: [] }]), ...sequence(node.then)] : [node]));
+  const flat: Node[] = [];
+  // A loop, not flatMap and spreads: compiling at registration calls this for every node, more than once.
+  const visit = (list: readonly Node[]): void => {
+    for (const node of list) {
+      if (node.kind !== "assert") flat.push(node);
+      else {
+        if (!node.implied) flat.push(node.then.length === 0 ? node : { ...node, then: [] });
+        if (node.then.length > 0) visit(node.then);
+      }
+    }
+  };
+  visit(nodes);
+  return flat;
 }
 
 /** One expression for `nodes`: asserts, references and unions of such; undefined when a node needs statements. */

@@ -49,7 +49,16 @@ export class Lowering implements LowerContext {
     return this.patternOf(name);
   }
 
+  /** Each schema node's check nodes, lowered once: the boolean and the issue renderers, and keywords that read a sub-schema twice, share them. */
+  private readonly lowered = new WeakMap<Schema, Node[]>();
+
   lower(s: Schema): Node[] {
+    let nodes = this.lowered.get(s);
+    if (nodes === undefined) this.lowered.set(s, (nodes = this.lowerNode(s)));
+    return nodes;
+  }
+
+  private lowerNode(s: Schema): Node[] {
     const rest: Node[] = [];
     let group: { type: GuardType; body: Node[] } | undefined;
     const close = () => {
