@@ -1,6 +1,5 @@
 import { SUPPORT_FUNCTIONS } from "../support/functions.js";
 import type { SchemaIssue } from "./issue.js";
-import type { Node } from "./keywords/ir.js";
 import type { Schema } from "./model/schema.js";
 import { pointerTokens } from "./pointer.js";
 import type { Lowering } from "./render/lower.js";
@@ -9,6 +8,7 @@ import { CheckRenderer } from "./render/render-check.js";
 import { IsRenderer } from "./render/render-is.js";
 import { SUPPORT } from "./render/support.js";
 import { SourceWriter } from "./render/writer.js";
+import { writeHelpers, type PrintedHelpers } from "./render/functions.js";
 
 /**
  * Code mode of the compiler (compile.ts): the definitions of a document printed as `generate
@@ -39,20 +39,12 @@ export function emitCode(definitions: ReadonlyMap<string, Schema>, lowering: Low
     (name) => definitions.has(name),
     (pointer) => identifierOf(pointer.startsWith("#") ? [root, ...pointerTokens(pointer)] : ["Remote", pointer]),
   );
-  const nodes = new Map<string, Node[]>();
   const w = new SourceWriter();
   const is = new IsRenderer(w, helpers, false);
-  for (const [name, schema] of definitions) {
-    nodes.set(name, lowering.lower(schema));
-    is.function(`is${name}`, "boolean", nodes.get(name)!, false);
-  }
-  // Helpers can discover helpers of their own; the registry grows while we walk it.
-  const printed = new Set<string>();
-  for (const helper of helpers.all()) {
-    is.function(`is${helper.base}`, "boolean", helper.body, false);
-    printed.add(helper.base);
-  }
-  const booleans = [...[...definitions.keys(), ...printed].map((name) => `is${name}`)].join(", ");
+  for (const [name, schema] of definitions) is.function(`is${name}`, "boolean", lowering.lower(schema), false);
+  const printed: PrintedHelpers = { is: new Set(), check: new Set() };
+  writeHelpers(w, helpers, is, undefined, undefined, printed);
+  const booleans = [...definitions.keys(), ...[...printed.is].map((helper) => helper.base)].map((name) => `is${name}`).join(", ");
   // Every constant is made by lowering, before either source is printed.
   const head = [
     '"use strict";',
@@ -65,24 +57,9 @@ export function emitCode(definitions: ReadonlyMap<string, Schema>, lowering: Low
     const w = new SourceWriter();
     const is = new IsRenderer(w, helpers, false);
     const check = new CheckRenderer(w, helpers, false);
-    for (const name of definitions.keys()) check.function(`check${name}`, nodes.get(name)!, false);
-    // Only the issue checks some printed code calls; a check printed may name helpers of its own: until nothing is left.
-    const checked = new Set<string>();
-    for (let more = true; more; ) {
-      more = false;
-      for (const helper of helpers.all()) {
-        if (!printed.has(helper.base)) {
-          printed.add(helper.base);
-          more = true;
-          is.function(`is${helper.base}`, "boolean", helper.body, false);
-        }
-        if (helpers.isChecked(helper) && !checked.has(helper.base)) {
-          checked.add(helper.base);
-          more = true;
-          check.function(`check${helper.base}`, helper.body, false);
-        }
-      }
-    }
+    // Each definition's nodes as lowered for the boolean checks (lower.ts keeps them).
+    for (const [name, schema] of definitions) check.function(`check${name}`, lowering.lower(schema), false);
+    writeHelpers(w, helpers, is, check, undefined, printed);
     return `${head}const { ${booleans} } = fs;\n${w.toString()}\nreturn (value) => check${root}(value, "", []);`;
   };
   return {

@@ -1,20 +1,11 @@
-import { isByte, isDate, isDateTime, isEmail, isHostname, isIpv4, isIpv6, isTime, isUri, isUriTemplate, isUuid } from "../support/validation.js";
+import { FORMAT_CHECKS } from "./keywords/format.js";
+import { SUPPORT_FUNCTIONS } from "../support/functions.js";
 
 /**
- * Every format a validator asserts on request, by name: the rules of the validators' support
- * module (runtime/support/validation.ts), shared by the protocol validators, `generate --tools`
- * and the runtime's compiler.
+ * Every format a validator asserts on request, by name, as a function: the support function
+ * keywords/format.ts names for it (runtime/support/validation.ts), for the opt-in ajv engine, so
+ * that ajv checks formats by the rules the generated and compiled checks use.
  */
-export const FORMATS: Readonly<Record<string, (value: string) => boolean>> = {
-  byte: isByte,
-  uri: isUri,
-  "uri-template": isUriTemplate,
-  email: isEmail,
-  date: isDate,
-  "date-time": isDateTime,
-  time: isTime,
-  uuid: isUuid,
-  ipv4: isIpv4,
-  ipv6: isIpv6,
-  hostname: isHostname,
-};
+export const FORMATS: Readonly<Record<string, (value: string) => boolean>> = Object.fromEntries(
+  Object.entries(FORMAT_CHECKS).map(([format, name]) => [format, SUPPORT_FUNCTIONS[name as keyof typeof SUPPORT_FUNCTIONS] as (value: string) => boolean]),
+);

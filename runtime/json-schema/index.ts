@@ -1,5 +1,6 @@
 import { dialectNamed, type Dialect } from "./dialect.js";
-import { DEFAULT_BASE, escapePointerToken, fragmentOf, pointerTokens, resolveUri, withoutFragment } from "./uri.js";
+import { escapeToken } from "./pointer.js";
+import { DEFAULT_BASE, fragmentOf, pointerTokens, resolveUri, withoutFragment } from "./uri.js";
 
 /**
  * Where every schema of a document (and of the remotes the user supplied) lives: by absolute URI
@@ -81,7 +82,7 @@ export class SchemaIndex {
       }
     }
     for (const [key, value] of Object.entries(object)) {
-      const token = `/${escapePointerToken(Array.isArray(node) ? key : key)}`;
+      const token = `/${escapeToken(key)}`;
       const child = (v: unknown, t: string, schema: boolean) =>
         this.walk(v, here, scopes.map((r) => ({ uri: r.uri, pointer: `${r.pointer}${t}` })), prefix, `${pointer}${t}`, dialect, schema);
       if (!isSchema) {
@@ -94,7 +95,7 @@ export class SchemaIndex {
         if (Array.isArray(value)) value.forEach((v, i) => child(v, `${token}/${i}`, true));
         else child(value, token, true);
       } else if (MAP.has(key) && typeof value === "object" && value !== null && !Array.isArray(value))
-        for (const [name, v] of Object.entries(value)) child(v, `${token}/${escapePointerToken(name)}`, !(key === "dependencies" && Array.isArray(v)));
+        for (const [name, v] of Object.entries(value)) child(v, `${token}/${escapeToken(name)}`, !(key === "dependencies" && Array.isArray(v)));
       else if (key !== "enum" && key !== "const" && key !== "default" && key !== "examples") child(value, token, false);
     }
   }
@@ -133,7 +134,7 @@ export class SchemaIndex {
   /** A sub-schema of `parent`, at the keyword path `tokens` below it. */
   child(parent: Located, schema: unknown, ...tokens: (string | number)[]): Located {
     const found = typeof schema === "object" && schema !== null ? this.where(schema) : undefined;
-    return found ?? { schema, base: parent.base, location: `${parent.location}${tokens.map((t) => `/${escapePointerToken(String(t))}`).join("")}`, dialect: parent.dialect };
+    return found ?? { schema, base: parent.base, location: `${parent.location}${tokens.map((t) => `/${escapeToken(String(t))}`).join("")}`, dialect: parent.dialect };
   }
 
   hasDynamicAnchor(resource: string, name: string): boolean {

@@ -1,8 +1,9 @@
 /** JSON Pointer (RFC 6901) helpers, in the URI fragment form used by `$ref`: `#/a/b~1c`. */
 
-export function escapeToken(token: string): string {
-  return token.replace(/~/g, "~0").replace(/\//g, "~1");
-}
+import { pointerToken } from "../support/validation.js";
+
+/** One reference token, escaped: the support module's rule, which generated checks call at run time. */
+export const escapeToken: (token: string) => string = pointerToken;
 
 export function unescapeToken(token: string): string {
   return token.replace(/~1/g, "/").replace(/~0/g, "~");

@@ -1,3 +1,5 @@
+import { unescapeToken } from "./pointer.js";
+
 /**
  * URI handling for JSON Schema references (RFC 3986 resolution via WHATWG URL, JSON Pointer
  * fragments per RFC 6901 with RFC 3986 percent-decoding, as JSON Schema 2020-12 section 8.2.1 says).
@@ -51,10 +53,5 @@ export function pointerTokens(fragment: string): string[] | undefined {
   return decoded
     .slice(1)
     .split("/")
-    .map((t) => t.replace(/~1/g, "/").replace(/~0/g, "~"));
-}
-
-/** One reference token of a JSON Pointer, escaped (RFC 6901). */
-export function escapePointerToken(token: string): string {
-  return token.includes("~") || token.includes("/") ? token.replace(/~/g, "~0").replace(/\//g, "~1") : token;
+    .map(unescapeToken);
 }

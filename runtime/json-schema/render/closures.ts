@@ -118,11 +118,8 @@ export class ClosureRenderer {
    */
   private isPropertyKeys(nodes: readonly PropertyNode[], closed: boolean, gated: boolean): Is {
     const index = new Map(nodes.map((node, i) => [node.name, i]));
-    const required = nodes.map((node) => node.required !== undefined);
+    const { required, ops, args } = this.propertyLeaves(nodes);
     const requiredCount = required.filter(Boolean).length;
-    const leaves = nodes.map((node) => this.isLeaf(node.body));
-    const ops = leaves.map((leaf) => leaf.op);
-    const args = leaves.map((leaf) => leaf.arg);
     return (v) => {
       if (gated && !isObject(v)) return false;
       const object = v as Record<string, unknown>;
@@ -142,13 +139,16 @@ export class ClosureRenderer {
     };
   }
 
+  /** What a property run's loop reads of each property: whether it is required, and its boolean check as a leaf (an op and its argument). */
+  private propertyLeaves(nodes: readonly PropertyNode[]): { required: boolean[]; ops: Leaf["op"][]; args: Leaf["arg"][] } {
+    const leaves = nodes.map((node) => this.isLeaf(node.body));
+    return { required: nodes.map((node) => node.required !== undefined), ops: leaves.map((leaf) => leaf.op), args: leaves.map((leaf) => leaf.arg) };
+  }
+
   /** Consecutive property nodes in one loop over their names (a name may come twice: allOf). */
   private isPropertyReads(nodes: readonly PropertyNode[], gated: boolean): Is {
     const { names, own, count } = table(nodes);
-    const required = nodes.map((node) => node.required !== undefined);
-    const leaves = nodes.map((node) => this.isLeaf(node.body));
-    const ops = leaves.map((leaf) => leaf.op);
-    const args = leaves.map((leaf) => leaf.arg);
+    const { required, ops, args } = this.propertyLeaves(nodes);
     return (v) => {
       if (gated && !isObject(v)) return false;
       const object = v as Record<string, unknown>;

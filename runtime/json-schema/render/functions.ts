@@ -20,28 +20,39 @@ export function writeDefinitions(w: Writer, definitions: ReadonlyMap<string, Sch
   writeHelpers(w, helpers, is, check, label);
 }
 
+/** The helpers whose functions a source already holds (a second source, printed later, adds only the rest). */
+export interface PrintedHelpers {
+  readonly is: Set<Helper>;
+  readonly check: Set<Helper>;
+}
+
 /**
- * The hoisted sub-schemas, each under a comment naming its place (`label`): a boolean check each,
- * and an issue check for those some printed code calls (a discriminated union's branch, a oneOf's).
+ * The hoisted sub-schemas not yet `printed`: a boolean check each, and (with `check`) an issue
+ * check for those some printed code calls (a discriminated union's branch, a oneOf's); each under
+ * a comment naming its place, with `label`.
  */
-export function writeHelpers(w: Writer, helpers: Helpers, is: IsRenderer, check: CheckRenderer, label: (pointer: string) => string): void {
-  const printed = new Set<Helper>();
-  const checked = new Set<Helper>();
+export function writeHelpers(
+  w: Writer,
+  helpers: Helpers,
+  is: IsRenderer,
+  check: CheckRenderer | undefined,
+  label: ((pointer: string) => string) | undefined,
+  printed: PrintedHelpers = { is: new Set(), check: new Set() },
+): void {
   // A function printed may name helpers of its own, or call the issue check of one printed before: until nothing is left.
   for (let more = true; more; ) {
     more = false;
     for (const helper of helpers.all()) {
-      if (!printed.has(helper)) {
-        printed.add(helper);
+      if (!printed.is.has(helper)) {
+        printed.is.add(helper);
         more = true;
-        w.blankLine();
-        w.writeLine(`/** ${label(helper.pointer).replace(/\*\//g, "*\\/")} */`);
+        if (label) w.blankLine().writeLine(`/** ${label(helper.pointer).replace(/\*\//g, "*\\/")} */`);
         is.function(`is${helper.base}`, "boolean", helper.body, false);
       }
-      if (helpers.isChecked(helper) && !checked.has(helper)) {
-        checked.add(helper);
+      if (check && helpers.isChecked(helper) && !printed.check.has(helper)) {
+        printed.check.add(helper);
         more = true;
-        w.blankLine();
+        if (label) w.blankLine();
         check.function(`check${helper.base}`, helper.body, false);
       }
     }
