@@ -117,7 +117,7 @@ export class ClosureRenderer {
    * only) the same as reading each name. `closed`: any other key fails.
    */
   private isPropertyKeys(nodes: readonly PropertyNode[], closed: boolean, gated: boolean): Is {
-    const index = new Map(nodes.map((node, i) => [node.name, i]));
+    const indexOf = keyIndex(nodes);
     const { required, ops, args } = this.propertyLeaves(nodes);
     const requiredCount = required.filter(Boolean).length;
     return (v) => {
@@ -125,7 +125,7 @@ export class ClosureRenderer {
       const object = v as Record<string, unknown>;
       let present = 0;
       for (const key in object) {
-        const i = index.get(key);
+        const i = indexOf(key);
         if (i === undefined) {
           if (closed) return false;
           continue;
@@ -238,9 +238,8 @@ export class ClosureRenderer {
       if (!Array.isArray(run)) checks.push(this.checkNode(run));
       else if (!unique(run)) checks.push(this.checkProperties(run));
       else {
-        const next = runs[k + 1];
-        const closed = next !== undefined && !Array.isArray(next) && next.kind === "entries" && closes(next, run) ? next.refuse : undefined;
-        checks.push(this.checkPropertyKeys(run, closed));
+        const closed = closedBy(runs[k + 1], run);
+        checks.push(this.checkPropertyKeys(run, closed, undefined));
         if (closed) k++;
       }
     }
@@ -260,11 +259,15 @@ export class ClosureRenderer {
   private checkNode(node: Node): Check {
     switch (node.kind) {
       case "assert": {
+        // An object type test whose `then` is its properties: one closure does both (as isNodes gates its loops).
+        const runs = gateOf(node) === "isObject" && node.then.length > 0 && !node.explain ? grouped(node.then) : [];
+        const [run, next] = runs;
+        if (Array.isArray(run) && unique(run) && runs.length === (closedBy(next, run) ? 2 : 1)) return this.checkPropertyKeys(run, closedBy(next, run), this.assertFailure(node));
         const valid = this.test(node.valid);
         const fail = this.assertFailure(node);
         const then = node.then.length > 0 ? this.checkNodes(node.then) : undefined;
         return (v, path, issues) => {
-          if (!valid(v)) fail(v, path, issues);
+          if (!valid(v)) report(fail, v, path, issues);
           else if (then) then(v, path, issues);
         };
       }
@@ -280,7 +283,7 @@ export class ClosureRenderer {
         };
       }
       case "property":
-        return this.checkPropertyKeys([node], undefined);
+        return this.checkPropertyKeys([node], undefined, undefined);
       case "entries": {
         const skip = this.keyFilter(node);
         const refuse = node.refuse ? this.failure(node.refuse) : undefined;
@@ -290,7 +293,7 @@ export class ClosureRenderer {
           for (const key in object) {
             if (skip(key)) continue;
             const at = `${path}/${pointerToken(key)}`;
-            if (refuse) refuse(v, at, issues);
+            if (refuse) report(refuse, v, at, issues);
             else body(object[key], at, issues);
           }
         };
@@ -329,7 +332,7 @@ export class ClosureRenderer {
         return (v, path, issues) => {
           for (const key of keys(v)) {
             const at = `${path}/${pointerToken(String(key))}`;
-            if (refuse) refuse(v, at, issues);
+            if (refuse) report(refuse, v, at, issues);
             else body((v as Record<string | number, unknown>)[key], at, issues);
           }
         };
@@ -343,44 +346,36 @@ export class ClosureRenderer {
    * Consecutive property nodes (distinct names): their values gathered in one for-in over the
    * object's keys (as isPropertyKeys), then checked in the nodes' order, so the issues come in
    * the printed code's order; `refuse` (additionalProperties: false) refuses the other keys after.
+   * `gate`: the subject must be an object too, else this issue.
    */
-  private checkPropertyKeys(nodes: readonly PropertyNode[], refuse: Failure | undefined): Check {
-    const index = new Map(nodes.map((node, i) => [node.name, i]));
+  private checkPropertyKeys(nodes: readonly PropertyNode[], refuse: Failure | undefined, gate: Report | undefined): Check {
+    const indexOf = keyIndex(nodes);
     const values = this.checkValues(nodes);
     const refused = refuse ? this.failure(refuse) : undefined;
     const count = nodes.length;
     return (v, path, issues) => {
+      if (gate && !isObject(v)) return report(gate, v, path, issues);
       const object = v as Record<string, unknown>;
       const found = new Array<unknown>(count);
       let others: string[] | undefined;
       for (const key in object) {
-        const i = index.get(key);
+        const i = indexOf(key);
         if (i !== undefined) found[i] = object[key];
         else if (refused) (others ??= []).push(key);
       }
-      values(v, found, path, issues);
-      if (others) for (const key of others) refused!(v, `${path}/${pointerToken(key)}`, issues);
+      checkValues(values, v, found, path, issues);
+      if (others) for (const key of others) report(refused!, v, `${path}/${pointerToken(key)}`, issues);
     };
   }
 
-  /** Checks the properties' values (undefined: absent), the path of each made only when it has an issue, where its checks are chains. */
-  private checkValues(nodes: readonly PropertyNode[]): (v: unknown, values: readonly unknown[], path: string, issues: ValidationIssue[]) => void {
-    const tokens = nodes.map((node) => escapeToken(node.name));
-    const missing = nodes.map((node) => (node.required ? this.failure(node.required) : undefined));
+  /** What checkValues reads of each property: its path token, its issue when missing, and its checks (chains, else a part check). */
+  private checkValues(nodes: readonly PropertyNode[]): Values {
     const chains = nodes.map((node) => this.chainsOf(node.body));
-    const bodies = nodes.map((node, i) => (chains[i] ? undefined : this.partCheck(node.body)));
-    return (v, values, path, issues) => {
-      for (let i = 0; i < values.length; i++) {
-        const value = values[i];
-        if (value === undefined) {
-          const fail = missing[i];
-          if (fail) fail(v, path, issues);
-          continue;
-        }
-        const chain = chains[i];
-        if (chain) runChains(chain, value, path, tokens[i]!, issues);
-        else bodies[i]!(value, path, tokens[i]!, issues);
-      }
+    return {
+      tokens: nodes.map((node) => escapeToken(node.name)),
+      missing: nodes.map((node) => (node.required ? this.failure(node.required) : undefined)),
+      chains,
+      bodies: nodes.map((node, i) => (chains[i] ? undefined : this.partCheck(node.body))),
     };
   }
 
@@ -405,7 +400,7 @@ export class ClosureRenderer {
       const object = v as Record<string, unknown>;
       const found = new Array<unknown>(count);
       for (let i = 0; i < count; i++) found[i] = own[i] ? ownProperty(object, names[i]!) : object[names[i]!];
-      values(v, found, path, issues);
+      checkValues(values, v, found, path, issues);
     };
   }
 
@@ -420,7 +415,8 @@ export class ClosureRenderer {
       const chain: Link[] = [];
       for (let n: Node | undefined = node; n !== undefined; n = (n as Assert).then[0]) {
         if (n.kind !== "assert" || n.then.length > 1) return undefined;
-        chain.push({ ...leafOf(n.valid, (e) => this.test(e)), fail: this.assertFailure(n) });
+        const { op, arg } = leafOf(n.valid, (e) => this.test(e));
+        chain.push({ op, arg, fail: this.assertFailure(n) });
       }
       chains.push(chain);
     }
@@ -428,14 +424,9 @@ export class ClosureRenderer {
   }
 
   /** An assert's issue, after the issues of the branches it explains itself by (oneOf). */
-  private assertFailure(node: Assert): Check {
-    const report = this.failure(node);
+  private assertFailure(node: Assert): Report {
     const explain = (node.explain ?? []).map((branch) => this.branchCheck(branch));
-    if (explain.length === 0) return report;
-    return (v, path, issues) => {
-      for (let k = 0; k < explain.length; k++) explain[k]!(v, path, issues);
-      report(v, path, issues);
-    };
+    return this.failure(node, explain.length > 0 ? explain : undefined);
   }
 
   private checkAnyOf(node: AnyOfNode): Check {
@@ -444,7 +435,7 @@ export class ClosureRenderer {
     const { discriminator } = node;
     if (!discriminator) {
       return (v, path, issues) => {
-        if (!passes(v)) fail(v, path, issues);
+        if (!passes(v)) report(fail, v, path, issues);
       };
     }
     const read = reader(discriminator.property);
@@ -453,7 +444,7 @@ export class ClosureRenderer {
       if (passes(v)) return;
       const branch = cases.get(isObject(v) ? read(v) : undefined);
       if (branch) branch(v, path, issues);
-      else fail(v, path, issues);
+      else report(fail, v, path, issues);
     };
   }
 
@@ -461,19 +452,17 @@ export class ClosureRenderer {
     return this.checkNodes(branch.body);
   }
 
-  /** Pushes the failure's issue, its message computed from the value. */
-  private failure(failure: Failure): Check {
-    const { schemaPath, keyword } = failure;
-    if (failure.message.kind === "literal") {
-      const text = String(failure.message.value);
-      return (_v, path, issues) => {
-        issues.push({ path, schemaPath, keyword, message: text });
-      };
-    }
-    const message = this.value(failure.message);
-    return (v, path, issues) => {
-      issues.push({ path, schemaPath, keyword, message: message(v) as string });
-    };
+  /**
+   * The failure's issue as data for report(): its message a text, or a text and what the value
+   * adds ("must be string, found " + kindOf(v), the most frequent), or computed whole.
+   */
+  private failure(failure: Failure, explain?: Check[]): Report {
+    const { schemaPath, keyword, message } = failure;
+    if (message.kind === "literal") return { schemaPath, keyword, text: String(message.value), describe: undefined, explain };
+    const [first, second] = message.kind === "concat" ? message.parts : [];
+    if (message.kind === "concat" && message.parts.length === 2 && first!.kind === "literal")
+      return { schemaPath, keyword, text: String(first!.value), describe: this.value(second!), explain };
+    return { schemaPath, keyword, text: "", describe: this.value(message), explain };
   }
 
   /** The property names an entries node passes over: those `matching` does not match, and those `known` names or one of `patterns` matches. */
@@ -636,7 +625,51 @@ const FALSE: Is = () => false;
 
 /** A leaf test with the issue it pushes when it fails. */
 interface Link extends Leaf {
-  readonly fail: Check;
+  readonly fail: Report;
+}
+
+/**
+ * An issue to push: data read by report(), one function, not a closure per failure (a call of
+ * one closure among many is one V8 cannot inline; report's is).
+ */
+interface Report {
+  readonly schemaPath: string;
+  readonly keyword: string;
+  /** The message, or its beginning when `describe` adds the rest from the value. */
+  readonly text: string;
+  readonly describe: Value | undefined;
+  /** Checks whose issues come first (the branches of a oneOf). */
+  readonly explain: readonly Check[] | undefined;
+}
+
+function report(failure: Report, v: unknown, path: string, issues: ValidationIssue[]): void {
+  const { explain, describe } = failure;
+  if (explain !== undefined) for (let k = 0; k < explain.length; k++) explain[k]!(v, path, issues);
+  issues.push({ path, schemaPath: failure.schemaPath, keyword: failure.keyword, message: describe === undefined ? failure.text : failure.text + String(describe(v)) });
+}
+
+/** What checkValues reads of a run of properties, each at its index. */
+interface Values {
+  readonly tokens: readonly string[];
+  readonly missing: readonly (Report | undefined)[];
+  readonly chains: readonly (Link[][] | undefined)[];
+  readonly bodies: readonly (((value: unknown, path: string, token: string | number, issues: ValidationIssue[]) => void) | undefined)[];
+}
+
+/** Checks the properties' values (undefined: absent), the path of each made only when it has an issue, where its checks are chains. */
+function checkValues(values: Values, v: unknown, found: readonly unknown[], path: string, issues: ValidationIssue[]): void {
+  const { missing, chains, tokens, bodies } = values;
+  for (let i = 0; i < found.length; i++) {
+    const value = found[i];
+    if (value === undefined) {
+      const fail = missing[i];
+      if (fail) report(fail, v, path, issues);
+      continue;
+    }
+    const chain = chains[i];
+    if (chain) runChains(chain, value, path, tokens[i]!, issues);
+    else bodies[i]!(value, path, tokens[i]!, issues);
+  }
 }
 
 /** Runs each chain on `value` until a link fails; the failure's path, `${path}/${token}`, is made only then. */
@@ -646,11 +679,28 @@ function runChains(chains: readonly (readonly Link[])[], value: unknown, path: s
     for (let k = 0; k < chain.length; k++) {
       const link = chain[k]!;
       if (!runLeaf(link.op, link.arg, value)) {
-        link.fail(value, `${path}/${token}`, issues);
+        report(link.fail, value, `${path}/${token}`, issues);
         break;
       }
     }
   }
+}
+
+/**
+ * The index among `nodes` of a property name (undefined: none of them): the names of the key's
+ * length, compared until one is the key (key strings of JSON objects are interned, so a compare
+ * is mostly an identity check). A Map lookup hashes the key, two fifths of a small object's check.
+ */
+function keyIndex(nodes: readonly PropertyNode[]): (key: string) => number | undefined {
+  const names = nodes.map((node) => node.name);
+  const byLength: number[][] = [];
+  names.forEach((name, i) => (byLength[name.length] ??= []).push(i));
+  return (key) => {
+    const candidates = byLength[key.length];
+    if (candidates === undefined) return undefined;
+    for (let c = 0; c < candidates.length; c++) if (names[candidates[c]!] === key) return candidates[c];
+    return undefined;
+  };
 }
 
 /** The nodes with each run of consecutive property nodes gathered in an array (one closure reads them all). */
@@ -681,6 +731,11 @@ function gateOf(run: Node | PropertyNode[]): string | undefined {
 /** The property nodes name distinct properties. */
 function unique(nodes: readonly PropertyNode[]): boolean {
   return new Set(nodes.map((node) => node.name)).size === nodes.length;
+}
+
+/** The failure of the entries node after `properties`, when it refuses every key but theirs. */
+function closedBy(next: Node | PropertyNode[] | undefined, properties: readonly PropertyNode[]): Failure | undefined {
+  return next !== undefined && !Array.isArray(next) && next.kind === "entries" && closes(next, properties) ? next.refuse : undefined;
 }
 
 /** The entries node refuses every key but the properties' names (additionalProperties: false beside properties). */

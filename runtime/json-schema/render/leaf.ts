@@ -8,26 +8,43 @@ import type { Expr } from "../keywords/ir.js";
 
 type Is = (v: unknown) => boolean;
 
-export const TYPEOF = 0;
 export const ONE_OF = 1;
 export const CALL = 2;
+/** `typeof v === "string"` and the like: a constant type name, so V8 tests the type and makes no string. */
+const STRING = 3;
+const NUMBER = 4;
+const BOOLEAN = 5;
+const OBJECT = 6;
+const TYPE_NAMES: Readonly<Record<string, Leaf["op"]>> = { string: STRING, number: NUMBER, boolean: BOOLEAN, object: OBJECT };
 
-/** `typeof v === arg`, `arg.has(v)`, or `arg(v)`. */
+/** A type test, `arg.has(v)`, or `arg(v)`. */
 export interface Leaf {
-  readonly op: typeof TYPEOF | typeof ONE_OF | typeof CALL;
+  readonly op: typeof ONE_OF | typeof CALL | typeof STRING | typeof NUMBER | typeof BOOLEAN | typeof OBJECT;
   readonly arg: unknown;
 }
 
 export function runLeaf(op: number, arg: unknown, v: unknown): boolean {
-  if (op === TYPEOF) return typeof v === arg;
-  if (op === ONE_OF) return (arg as Set<unknown>).has(v);
-  return (arg as Is)(v);
+  switch (op) {
+    case STRING:
+      return typeof v === "string";
+    case NUMBER:
+      return typeof v === "number";
+    case BOOLEAN:
+      return typeof v === "boolean";
+    case OBJECT:
+      return typeof v === "object";
+    case ONE_OF:
+      return (arg as Set<unknown>).has(v);
+    default:
+      return (arg as Is)(v);
+  }
 }
 
 /** `e` as a leaf: one of the inline shapes, else a call of `closure(e)`. */
 export function leafOf(e: Expr, closure: (e: Expr) => Is): Leaf {
   if (e.kind === "compare" && e.op === "===" && e.right.kind === "literal") {
-    if (e.left.kind === "typeof" && e.left.operand.kind === "subject") return { op: TYPEOF, arg: e.right.value };
+    const type = e.left.kind === "typeof" && e.left.operand.kind === "subject" ? TYPE_NAMES[String(e.right.value)] : undefined;
+    if (type !== undefined) return { op: type, arg: undefined };
     if (e.left.kind === "subject") return { op: ONE_OF, arg: new Set([e.right.value]) };
   }
   const constants = oneOf(e);
