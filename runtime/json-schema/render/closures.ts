@@ -124,8 +124,9 @@ export class ClosureRenderer {
       if (gated && !isObject(v)) return false;
       const object = v as Record<string, unknown>;
       let present = 0;
+      let k = 0;
       for (const key in object) {
-        const i = indexOf(key);
+        const i = indexOf(key, k++);
         if (i === undefined) {
           if (closed) return false;
           continue;
@@ -358,8 +359,9 @@ export class ClosureRenderer {
       const object = v as Record<string, unknown>;
       const found = new Array<unknown>(count);
       let others: string[] | undefined;
+      let k = 0;
       for (const key in object) {
-        const i = indexOf(key);
+        const i = indexOf(key, k++);
         if (i !== undefined) found[i] = object[key];
         else if (refused) (others ??= []).push(key);
       }
@@ -686,20 +688,36 @@ function runChains(chains: readonly (readonly Link[])[], value: unknown, path: s
   }
 }
 
+/** Places of a for-in whose last key is remembered: bounded, whatever the objects. */
+const REMEMBERED_KEYS = 64;
+
 /**
- * The index among `nodes` of a property name (undefined: none of them): the names of the key's
- * length, compared until one is the key (key strings of JSON objects are interned, so a compare
- * is mostly an identity check). A Map lookup hashes the key, two fifths of a small object's check.
+ * The index among `nodes` of a property name (undefined: none of them), given its place `k` in
+ * the object's for-in: the answer for the key last found at that place (objects of one shape list
+ * the same key strings in the same order), else the names of the key's length compared until one
+ * is the key. Key strings of JSON objects are interned, so a compare is mostly an identity check;
+ * a Map lookup hashes the key, and was two fifths of a small object's check.
  */
-function keyIndex(nodes: readonly PropertyNode[]): (key: string) => number | undefined {
+function keyIndex(nodes: readonly PropertyNode[]): (key: string, k: number) => number | undefined {
   const names = nodes.map((node) => node.name);
   const byLength: number[][] = [];
   names.forEach((name, i) => (byLength[name.length] ??= []).push(i));
-  return (key) => {
+  const keys: string[] = [];
+  const indexes: (number | undefined)[] = [];
+  const lookup = (key: string) => {
     const candidates = byLength[key.length];
     if (candidates === undefined) return undefined;
     for (let c = 0; c < candidates.length; c++) if (names[candidates[c]!] === key) return candidates[c];
     return undefined;
+  };
+  return (key, k) => {
+    if (keys[k] === key) return indexes[k];
+    const i = lookup(key);
+    if (k < REMEMBERED_KEYS) {
+      keys[k] = key;
+      indexes[k] = i;
+    }
+    return i;
   };
 }
 
