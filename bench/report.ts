@@ -55,18 +55,19 @@ export function merge(release: Results, latest: Results): Results {
 
 const runText = (run: Run) => `bench/run.ts${run.quick ? " --quick" : ""} at commit ${run.commit.slice(0, 12)}, ${run.date}, node ${run.node} on ${run.platform}, ${run.cpus} cores`;
 
-const NAMES: Record<string, string> = { ours: "ours", v2: "SDK v2", v1: "SDK v1", floor: "floor" };
+const NAMES: Record<string, string> = { ours: "ours", v2: "SDK v2", v1: "SDK v1", floor: "floor", cfworker: "@cfworker/json-schema" };
 /** Columns in this order; a bench with "ours" gets a ratio column for each other contender, the floor's first. */
-const ORDER = ["ours", "v2", "v1", "ajv", "zod", "code", "closures", "floor"];
+const ORDER = ["ours", "v2", "v1", "ajv", "zod", "code", "closures", "cfworker", "floor"];
 /** Benches whose rows are alike enough (one message or payload each) for a geometric mean of the ratios. */
 const GEOMEAN = new Set(["validators", "tool-validators"]);
 /**
- * Benches without "ours" whose ratios are each contender / `baseline`, with the worst and the
- * median of each ratio over the rows of each group and kind (a measure's kind: what follows its
- * last ", ").
+ * Benches without "ours" whose ratios are each contender / `baseline` (and the `also` pairs),
+ * with the worst and the median of each ratio over the rows of each group and kind (a measure's
+ * kind: what follows its last ", ").
  */
-const BASELINE: Record<string, { readonly baseline: string; readonly group: (measure: string) => string }> = {
-  "tool-schemas": { baseline: "ajv", group: (measure) => (measure.startsWith("suite/") ? "the suite's files" : "the servers' tools") },
+const BASELINE: Record<string, { readonly baseline: string; readonly also?: readonly [string, string][]; readonly group: (measure: string) => string }> = {
+  // Closures against @cfworker/json-schema too: the two validators for platforms that refuse code generation.
+  "tool-schemas": { baseline: "ajv", also: [["closures", "cfworker"]], group: (measure) => (measure.startsWith("suite/") ? "the suite's files" : "the servers' tools") },
 };
 const ABOUT: Record<string, string> = {
   "http-client":
@@ -133,7 +134,9 @@ export function render(results: Results): string {
     const peers = contenders.includes("ours") ? contenders.filter((c) => c !== "ours").sort((a, b) => Number(b === "floor") - Number(a === "floor")) : [];
     const baseline = BASELINE[bench];
     // Each ratio column: [numerator, denominator].
-    const columns: [string, string][] = baseline ? contenders.filter((c) => c !== baseline.baseline).map((c) => [c, baseline.baseline]) : peers.map((p) => ["ours", p]);
+    const columns: [string, string][] = baseline
+      ? [...contenders.filter((c) => c !== baseline.baseline).map((c): [string, string] => [c, baseline.baseline]), ...(baseline.also ?? []).filter(([a, b]) => contenders.includes(a) && contenders.includes(b))]
+      : peers.map((p) => ["ours", p]);
     const measures = [...new Set(figures.map((f) => f.measure))];
     const status = results.benches.find((b) => b.name === bench);
     lines.push(`## ${bench}`, "");

@@ -11,6 +11,9 @@
  *
  * - the engines: the runtime's SchemaCompiler "ajv", "auto" (code mode on Node) and "interpreter"
  *   (closures), and `generate --tools`'s output (compiled) for the schemas it accepts;
+ * - the peer of closures: @cfworker/json-schema, what SDK v2 validates with where code generation
+ *   is refused (Workers), configured as SDK v2 does (first error only), the draft by `$schema`; a
+ *   case where it gets a verdict wrong is timed without it (a note, not a problem of ours);
  * - the data: arguments made from the schema (bench/support/sample-arguments.ts), each judged by
  *   ajv; a datum on which another engine disagrees with ajv is printed as a DISAGREEMENT (a bug)
  *   and not timed.
@@ -30,6 +33,7 @@
  * Our runtime is the build users run, dist/ (bench/support/ours.ts: run `make` first; a missing or
  * stale build is refused), so that it pays no TypeScript loader, as ajv from node_modules does not.
  */
+import { Validator } from "@cfworker/json-schema";
 import { loadToolSchemas } from "../codegen/tool-validators/load.js";
 import type { CompiledSchema, SchemaValidator } from "../runtime/shared/json-schema.js";
 import { asToolSchema, suiteFiles, suiteGroups } from "../test/support/json-schema-suite.js";
@@ -50,7 +54,7 @@ const TIMING: Timing = { runMs: RUN_MS, pairBudgetMs: PAIR_BUDGET_MS, maxIterati
 const COMPILE_BATCH_MS = QUICK ? 5 : 15;
 const BENCH = "tool-schemas";
 const RUNTIME_ENGINES: readonly Engine[] = ["ajv", "code", "closures"];
-type Name = Engine | "compiled";
+type Name = Engine | "compiled" | "cfworker";
 type Kind = "valid" | "invalid" | "compile";
 
 /** One row of the tables: a tool's schema, or a suite file's schemas, and data for them. */
@@ -77,6 +81,36 @@ const disagree = (text: string) => {
 const notes: string[] = [];
 /** Per case and kind: engine / ajv of the median ops (higher is better for all three kinds). */
 const ratios: { id: string; group: string; kind: Kind; engine: Name; ratio: number }[] = [];
+/** Per case and kind: closures / @cfworker/json-schema of the median ops. */
+const peerRatios: { id: string; group: string; kind: "valid" | "invalid"; ratio: number }[] = [];
+
+/** Whether the peer accepts `value`; undefined where it throws (a `$ref` it cannot resolve): a wrong verdict. */
+function peerVerdict(check: SchemaValidator, value: unknown): boolean | undefined {
+  try {
+    return check(value) === undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** @cfworker/json-schema's validators for the case's schemas, as SDK v2 makes them (first error only); undefined where it refuses one. */
+function cfworker(c: Case): SchemaValidator[] | undefined {
+  try {
+    return c.schemas.map((schema) => {
+      const validator = new Validator(structuredClone(schema) as never, String(schema.$schema ?? "").includes("draft-07") ? "7" : "2020-12", true);
+      return (value: unknown) => {
+        const result = validator.validate(value);
+        if (result.valid) return undefined;
+        let out = "";
+        for (let k = 0; k < result.errors.length; k++) out += `${k === 0 ? "" : "; "}${result.errors[k]!.instanceLocation}: ${result.errors[k]!.error}`;
+        return out;
+      };
+    });
+  } catch (error) {
+    notes.push(`${c.id}: @cfworker/json-schema refuses the schema: ${(error as Error).message}`);
+    return undefined;
+  }
+}
 
 console.log(`Tool argument validation on real tool schemas: our compiler in code mode and in closures, and generate --tools's output, against ajv`);
 console.log(`node ${process.version}, ${RUNS} runs of ~${RUN_MS} ms per pair, median ops per CPU second${QUICK ? " (quick)" : ""}`);
@@ -101,6 +135,7 @@ function measure(c: Case): string[] | undefined {
     }
   }
   if (engines[0]?.name !== "ajv") return undefined; // no oracle
+  const peer = cfworker(c);
   if (c.compiled) {
     const checks = c.schemas.map((schema, i) => precompiled(c.compiled![i], schema));
     if (checks.every((check) => check !== undefined)) engines.push({ name: "compiled", checks });
@@ -108,9 +143,11 @@ function measure(c: Case): string[] | undefined {
   }
 
   const sets: Record<"valid" | "invalid", { schema: number; value: unknown }[]> = { valid: [], invalid: [] };
+  let peerWrong = 0;
   for (const datum of c.data) {
     const verdicts = engines.map(({ name, checks }) => ({ name, valid: checks[datum.schema]!(datum.value) === undefined }));
     const expected = datum.valid ?? verdicts[0]!.valid;
+    if (peer && peerVerdict(peer[datum.schema]!, datum.value) !== expected) peerWrong++;
     const wrong = verdicts.filter((v) => v.valid !== expected);
     if (wrong.length > 0) {
       disagree(`${c.id}, ${datum.label}: ${datum.valid === undefined ? "ajv" : "the suite"} says ${expected ? "valid" : "invalid"}, ${wrong.map((v) => v.name).join(" and ")} not; data ${JSON.stringify(datum.value)}`);
@@ -119,6 +156,8 @@ function measure(c: Case): string[] | undefined {
     if (!expected && (datum.label === "required properties" || datum.label === "every property")) notes.push(`${c.id}: the sampler's "${datum.label}" is invalid by ajv (timed as invalid data)`);
     sets[expected ? "valid" : "invalid"].push(datum);
   }
+  if (peer && peerWrong > 0) notes.push(`${c.id}: @cfworker/json-schema gets ${peerWrong} of ${c.data.length} verdicts wrong or throws (not timed)`);
+  else if (peer) engines.push({ name: "cfworker", checks: peer });
 
   const ops: Partial<Record<Kind, Partial<Record<Name, number>>>> = {};
   const put = (kind: Kind, name: Name, runs: number[]) => {
@@ -160,10 +199,17 @@ function measure(c: Case): string[] | undefined {
     return `${(ours / ajv).toFixed(2)}x`;
   };
   const count = (kind: "valid" | "invalid") => (ops[kind]?.ajv === undefined ? "-" : `${sets[kind].length}: ${formatOps(ops[kind].ajv)}`);
-  return [c.id.slice(c.id.indexOf("/") + 1), count("valid"), count("invalid"), ...(["valid", "invalid"] as const).flatMap((kind) => (["code", "closures", "compiled"] as const).map((name) => cell(kind, name))), cell("compile", "code"), cell("compile", "closures")];
+  // Closures against their peer where code generation is refused.
+  const overPeer = (kind: "valid" | "invalid") => {
+    const [closures, other] = [ops[kind]?.closures, ops[kind]?.cfworker];
+    if (closures === undefined || other === undefined) return "-";
+    peerRatios.push({ id: c.id, group: c.group, kind, ratio: closures / other });
+    return `${(closures / other).toFixed(2)}x`;
+  };
+  return [c.id.slice(c.id.indexOf("/") + 1), count("valid"), count("invalid"), ...(["valid", "invalid"] as const).flatMap((kind) => (["code", "closures", "compiled"] as const).map((name) => cell(kind, name))), cell("compile", "code"), cell("compile", "closures"), overPeer("valid"), overPeer("invalid")];
 }
 
-const HEADER = ["schema", "valid", "invalid", "valid code/ajv", "closures/ajv", "compiled/ajv", "invalid code/ajv", "closures/ajv", "compiled/ajv", "compile code/ajv", "closures/ajv"];
+const HEADER = ["schema", "valid", "invalid", "valid code/ajv", "closures/ajv", "compiled/ajv", "invalid code/ajv", "closures/ajv", "compiled/ajv", "compile code/ajv", "closures/ajv", "closures/cfworker valid", "invalid"];
 const table = (title: string, cases: readonly Case[]) => {
   const rows = cases.map(measure).filter((row) => row !== undefined);
   console.log(`\n${title} (valid, invalid: how many data, ajv's ops/s on them all)`);
@@ -274,6 +320,17 @@ for (const group of [...groups, "servers"])
   }
 printTable(summary);
 
+console.log(`\nClosures / @cfworker/json-schema (the validator SDK v2 uses where code generation is refused; above 1: closures faster)`);
+const peerSummary = [["schemas", "measure", "worst", "median", "below 1x"]];
+for (const group of [...groups, "servers"])
+  for (const kind of ["valid", "invalid"] as const) {
+    const xs = peerRatios.filter((r) => (group === "servers" ? r.group !== "suite" : r.group === group) && r.kind === kind);
+    if (xs.length === 0) continue;
+    const worst = xs.reduce((a, b) => (b.ratio < a.ratio ? b : a));
+    peerSummary.push([group === "servers" ? "all servers" : group, kind, `${worst.ratio.toFixed(2)}x (${worst.id.slice(worst.id.indexOf("/") + 1)})`, `${median(xs.map((x) => x.ratio)).toFixed(2)}x`, `${xs.filter((x) => x.ratio < 1).length} of ${xs.length}`]);
+  }
+printTable(peerSummary);
+
 for (const kind of ["valid", "invalid", "compile"] as const) {
   const goal = kind === "compile" ? [["code", 1], ["closures", 1]] : [["code", 1], ["closures", 0.5]];
   for (const [engine, bar] of goal as [Name, number][]) {
@@ -282,6 +339,6 @@ for (const kind of ["valid", "invalid", "compile"] as const) {
   }
 }
 console.log(`\ngenerate --tools refuses ${refused.length} of ${captured.reduce((n, s) => n + s.tools.length, 0)} servers' schemas${refused.map((r) => `\n  ${r}`).join("")}`);
-for (const note of notes) console.log(`note: ${note}`);
+for (const note of new Set(notes)) console.log(`note: ${note}`);
 console.log(problems.length === 0 ? "no disagreement, every server captured" : `\n${problems.length} PROBLEMS (disagreements or servers not captured):\n  ${problems.join("\n  ")}`);
 process.exitCode = problems.length > 0 ? 1 : 0;
