@@ -90,7 +90,7 @@ export class CheckRenderer {
           break;
         case "each": {
           const key = scope.fresh("key");
-          const at = path.dynamic(`pointerToken(String(${key}))`);
+          const at = path.dynamic(node.indexes ? key : `pointerToken(${key})`);
           w.write(`for (const ${key} of ${this.print(node.keys, v)})`).block(() => {
             if (node.refuse) return this.push(at, node.refuse, v);
             const entry = scope.fresh("entry");
