@@ -16,12 +16,16 @@ import { writeHelpers, type PrintedHelpers } from "./render/functions.js";
  * `new Function` turns into functions at registration. Each compiled schema gets functions of its
  * own, so V8 specialises them to it. The `checkX` functions are printed and compiled on the first
  * `check`: most schemas never meet an invalid value, and registration then prints and compiles
- * half as much (the second `new Function` costs the first invalid value instead).
+ * half as much (the second `new Function` costs the first invalid value instead). A tool's
+ * invalid arguments take `describeX` instead, compiled the same way: the issues joined into the
+ * message as they are found, with no issue objects (half the cost of `checkX` then joining).
  */
 
 export interface CodeCheck {
   is(value: unknown): boolean;
   check(value: unknown): SchemaIssue[];
+  /** The issues of `check` as one string, "/a: must be string; (root): ...", printed and compiled on first use like `check`. */
+  describe(value: unknown): string;
 }
 
 /** The boolean checks' source, the issue checks' on demand, and the RegExp and JSON constants both name (`x.patterns[k]`, `x.constants[k]`). */
@@ -30,6 +34,8 @@ export interface Emitted {
   readonly source: string;
   /** The source of the issue checks, given the boolean checks as `fs`; returns the root's. */
   readonly issues: () => string;
+  /** The same, as functions that join the issues into one string (render-check.ts, `describe`). */
+  readonly describe: () => string;
   readonly externs: { readonly patterns: readonly RegExp[]; readonly constants: readonly unknown[] };
 }
 
@@ -53,25 +59,27 @@ export function emitCode(definitions: ReadonlyMap<string, Schema>, lowering: Low
     ...[...lowering.constants.values()].map(({ name }, k) => `const ${name} = x.constants[${k}];`),
     "",
   ].join("\n");
-  const issues = () => {
+  const lazy = (describe: boolean) => () => {
     const w = new SourceWriter();
     const is = new IsRenderer(w, helpers, false);
-    const check = new CheckRenderer(w, helpers, false);
+    const check = new CheckRenderer(w, helpers, false, describe);
     // Each definition's nodes as lowered for the boolean checks (lower.ts keeps them).
-    for (const [name, schema] of definitions) check.function(`check${name}`, lowering.lower(schema), false);
-    writeHelpers(w, helpers, is, check, undefined, printed);
-    return `${head}const { ${booleans} } = fs;\n${w.toString()}\nreturn (value) => check${root}(value, "", []);`;
+    for (const [name, schema] of definitions) check.function(`${check.prefix}${name}`, lowering.lower(schema), false);
+    // Each lazy source prints its own issue helpers, and the boolean ones `source` lacks.
+    writeHelpers(w, helpers, is, check, undefined, { is: new Set(printed.is), check: new Set() });
+    return `${head}const { ${booleans} } = fs;\n${w.toString()}\nreturn (value) => ${check.prefix}${root}(value, "", ${describe ? '""' : "[]"});`;
   };
   return {
     source: `${head}${w.toString()}\nreturn { is: is${root}, fs: { ${booleans} } };`,
-    issues,
+    issues: lazy(false),
+    describe: lazy(true),
     // The RegExps are made here, not in the source: a RegExp is not code generation.
     externs: { patterns: [...lowering.patterns.values()].map((name) => lowering.patternOf(name)), constants: [...lowering.constants.values()].map(({ value }) => value) },
   };
 }
 
 /** Compiles emitted source (the issue checks on the first `check`); throws where code generation is forbidden (an EvalError, as under a CSP). */
-export function compileCode({ source, issues, externs }: Emitted): CodeCheck & { readonly mode: "code" } {
+export function compileCode({ source, issues, describe, externs }: Emitted): CodeCheck & { readonly mode: "code" } {
   const compiled = evaluate(source, externs) as { is: (value: unknown) => boolean; fs: unknown };
   const code = {
     mode: "code" as const,
@@ -80,6 +88,10 @@ export function compileCode({ source, issues, externs }: Emitted): CodeCheck & {
     check(value: unknown): SchemaIssue[] {
       code.check = evaluate(issues(), externs, compiled.fs) as (value: unknown) => SchemaIssue[];
       return code.check(value);
+    },
+    describe(value: unknown): string {
+      code.describe = evaluate(describe(), externs, compiled.fs) as (value: unknown) => string;
+      return code.describe(value);
     },
   };
   return code;

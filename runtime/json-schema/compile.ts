@@ -35,6 +35,8 @@ export interface CompiledValidator {
   readonly mode: "code" | "closures";
   is(value: unknown): boolean;
   check(value: unknown): SchemaIssue[];
+  /** Code mode only: `check`'s issues joined into one string, as runtime/shared/json-schema.ts's describeIssues joins them, in one pass. */
+  describe?(value: unknown): string;
 }
 
 /** Why a schema cannot be compiled, with the JSON Pointer (fragment) of the offending place. */

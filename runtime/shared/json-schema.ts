@@ -37,11 +37,12 @@ export function precompiled(compiled: CompiledSchema | undefined, schema: unknow
 }
 
 /**
- * "/location: must be string; (root): must have required property 'city'": a loop, no array of
+ * "/location: must be string; (root): must have required property 'city'" (code mode's describe,
+ * render/render-check.ts, prints the same joins; test/runtime/json-schema/code.test.ts compares them): a loop, no array of
  * lines to join (an invalid value's main cost once its check is generated), and the fewest
  * concatenations ("; (root): " whole, no empty separator first: 10-25% off an invalid value).
  */
-function describeIssues(issues: readonly { readonly path: string; readonly message: string }[]): string {
+export function describeIssues(issues: readonly { readonly path: string; readonly message: string }[]): string {
   let out = "";
   for (let k = 0; k < issues.length; k++) {
     const { path, message } = issues[k]!;
@@ -177,6 +178,8 @@ function interpreterEngine({ compileSchema }: typeof import("../json-schema/comp
   return (schema) => {
     // The dialect by `$schema`: draft-07 when it says so, 2020-12 otherwise (the compiler's default).
     const validator = compileSchema(schema, { ...options, mode: code ? "code" : "closures" });
+    // Code mode joins the issues as it finds them (render-check.ts): the same string, no issue objects.
+    if (validator.describe) return (value) => (validator.is(value) ? undefined : validator.describe!(value));
     return (value) => (validator.is(value) ? undefined : describeIssues(validator.check(value)));
   };
 }

@@ -357,7 +357,12 @@ const NONE: readonly never[] = Object.freeze([]);
 /** unevaluatedProperties: the names of the properties no evaluation names, for their issues (`evaluated` as for everyUnevaluatedProperty). */
 export function unevaluatedNames(object: Record<string, unknown>, ...evaluated: unknown[]): readonly string[] {
   let left: string[] | undefined;
-  for (const key in object) if (!propertyEvaluated(key, evaluated)) (left ??= []).push(key);
+  // `[key]` first, not `[]` then push: push grows an empty array to 17 slots.
+  for (const key in object) {
+    if (propertyEvaluated(key, evaluated)) continue;
+    if (left === undefined) left = [key];
+    else left.push(key);
+  }
   return left ?? NONE;
 }
 
@@ -388,6 +393,10 @@ export function everyUnevaluatedItem(values: readonly unknown[], test: (value: u
 /** unevaluatedItems: the indexes of the items no evaluation covers, for their issues (`evaluated` as for everyUnevaluatedItem). */
 export function unevaluatedIndexes(values: readonly unknown[], ...evaluated: ItemEvaluation[]): readonly number[] {
   let left: number[] | undefined;
-  for (let i = 0; i < values.length; i++) if (!itemEvaluated(values, i, evaluated)) (left ??= []).push(i);
+  for (let i = 0; i < values.length; i++) {
+    if (itemEvaluated(values, i, evaluated)) continue;
+    if (left === undefined) left = [i];
+    else left.push(i);
+  }
   return left ?? NONE;
 }

@@ -101,8 +101,9 @@ export function unevaluated(keyword: "unevaluatedProperties" | "unevaluatedItems
       if ("from" in evaluations) return [{ kind: "items", from: evaluations.from, body: isFalseSchema(schema) ? [{ kind: "assert", valid: literal(false), then: [], ...refuse }] : body }];
       const valid = call(every, SUBJECT, test({ pointer: schema.pointer, body }), ...evaluations);
       const keys = call(left, SUBJECT, ...evaluations);
-      if (!isFalseSchema(schema)) return [{ kind: "each", valid, keys, body }];
-      return [{ kind: "each", valid, keys, refuse, body: [] }];
+      const indexes = about === "array";
+      if (!isFalseSchema(schema)) return [{ kind: "each", valid, keys, indexes, body }];
+      return [{ kind: "each", valid, keys, indexes, refuse, body: [] }];
     },
   };
 }

@@ -111,6 +111,8 @@ export interface EachNode {
   readonly kind: "each";
   readonly valid: Expr;
   readonly keys: Expr;
+  /** The keys are an array's indexes (numbers), whose path tokens need no escape. */
+  readonly indexes: boolean;
   readonly refuse?: Failure;
   readonly body: readonly Node[];
 }

@@ -53,7 +53,7 @@ export function writeHelpers(
         printed.check.add(helper);
         more = true;
         if (label) w.blankLine();
-        check.function(`check${helper.base}`, helper.body, false);
+        check.function(`${check.prefix}${helper.base}`, helper.body, false);
       }
     }
   }

@@ -84,3 +84,72 @@ export function referenceOf(branch: Branch): string | undefined {
   const [only] = branch.body;
   return branch.body.length === 1 && only!.kind === "call" ? only!.definition : undefined;
 }
+
+/**
+ * `e` (expanded) with each boolean check of its subject that it calls more than once, the first
+ * call always run, bound once (`bind` names it and prints `const`): unevaluated*'s evaluations
+ * repeat a branch's test in each condition (`isA(v) && isB(v)`, `isA(v) && isC(v)`...). Only
+ * a call that runs anyway is hoisted, so no branch runs that `&&` or `||` would have skipped.
+ */
+export function shareCalls(e: Expr, bind: (test: Expr) => string): Expr {
+  // The callee of a boolean check of the subject itself, else undefined.
+  const own = (x: Expr): string | undefined => (x.kind === "call" && x.args.length === 1 && x.args[0]!.kind === "subject" && /^is[A-Z]/.test(x.callee) ? x.callee : undefined);
+  const counts = new Map<string, number>();
+  const always = new Set<string>();
+  // An arrow's calls are left alone (its subject is its own parameter).
+  const visit = (x: Expr, runs: boolean): void => {
+    const callee = own(x);
+    if (callee !== undefined) {
+      counts.set(callee, (counts.get(callee) ?? 0) + 1);
+      if (runs) always.add(callee);
+      return;
+    }
+    switch (x.kind) {
+      case "call":
+        return x.args.forEach((a) => visit(a, runs));
+      case "and":
+      case "or":
+        return x.operands.forEach((o, k) => visit(o, runs && k === 0));
+      case "count":
+        return x.operands.forEach((o) => visit(o, runs));
+      case "not":
+      case "typeof":
+        return visit(x.operand, runs);
+      case "compare":
+        visit(x.left, runs);
+        return visit(x.right, runs);
+      case "member":
+        return visit(x.object, runs);
+      case "concat":
+        return x.parts.forEach((p) => visit(p, runs));
+    }
+  };
+  visit(e, true);
+  const shared = new Map<string, string>();
+  for (const [callee, n] of counts) if (n > 1 && always.has(callee)) shared.set(callee, bind(call(callee, SUBJECT)));
+  if (shared.size === 0) return e;
+  const swap = (x: Expr): Expr => {
+    const local = shared.get(own(x) ?? "");
+    if (local !== undefined) return { kind: "name", name: local };
+    switch (x.kind) {
+      case "call":
+        return { ...x, args: x.args.map(swap) };
+      case "and":
+      case "or":
+      case "count":
+        return { ...x, operands: x.operands.map(swap) };
+      case "not":
+      case "typeof":
+        return { ...x, operand: swap(x.operand) };
+      case "compare":
+        return { ...x, left: swap(x.left), right: swap(x.right) };
+      case "member":
+        return { ...x, object: swap(x.object) };
+      case "concat":
+        return { ...x, parts: x.parts.map(swap) };
+      default:
+        return x;
+    }
+  };
+  return swap(e);
+}

@@ -5,7 +5,7 @@ const RESERVED = new Set(
   ("break case catch class const continue debugger default delete do else enum export extends false finally for " +
     "function if import in instanceof new null return super switch this throw true try typeof var void while with " +
     "yield let static implements interface package private protected public await arguments eval undefined NaN " +
-    "Infinity Object Array Number String value path issues T")
+    "Infinity Object Array Number String value path issues out T")
     .split(" "),
 );
 
@@ -14,7 +14,7 @@ export class Scope {
   private readonly used = new Set<string>();
   fresh(hint: string): string {
     let base = hint.replace(/[^A-Za-z0-9_$]/g, "_").replace(/^(\d)/, "_$1") || "v";
-    if (/^(is|check)[A-Z]/.test(base)) base = `_${base}`;
+    if (/^(is|check|describe)[A-Z]/.test(base)) base = `_${base}`;
     let name = base;
     for (let n = 2; RESERVED.has(name) || this.used.has(name); n++) name = `${base}${n}`;
     this.used.add(name);

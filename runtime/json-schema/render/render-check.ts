@@ -1,28 +1,41 @@
 import type { Writer } from "./writer.js";
-import { access, literal, not, or, print, typeTest } from "../keywords/expr.js";
+import { access, concat, literal, not, or, print, typeTest } from "../keywords/expr.js";
 import type { AnyOfNode, Expr, Failure, Node } from "../keywords/ir.js";
-import { branchTest, expand, referenceOf } from "./inline.js";
+import { branchTest, expand, referenceOf, shareCalls } from "./inline.js";
 import { writeElement, writeEntries, writeItems } from "./loops.js";
 import { PathExpr, Scope, type Helpers } from "./names.js";
 
-/** Prints check nodes as `checkX`: every failed check pushes an issue (value path, schemaPath, keyword, message). */
+/**
+ * Prints check nodes as `checkX`: every failed check pushes an issue (value path, schemaPath,
+ * keyword, message). With `describe` (JavaScript only), as `describeX`, which appends each issue to
+ * the string `out` as the runtime's describeIssues would join them (runtime/shared/json-schema.ts):
+ * no issue objects, no array and no second pass for a tool's invalid arguments.
+ */
 export class CheckRenderer {
+  /** What the printed functions' names start with, and the issues' accumulator. */
+  readonly prefix: "check" | "describe";
+  private readonly into: "issues" | "out";
+
   /** `typed`: TypeScript (a generated file), else JavaScript (source the runtime compiles). */
   constructor(
     private readonly w: Writer,
     private readonly helpers: Helpers,
     private readonly typed = true,
-  ) {}
+    private readonly describe = false,
+  ) {
+    this.prefix = describe ? "describe" : "check";
+    this.into = describe ? "out" : "issues";
+  }
 
   function(name: string, nodes: readonly Node[], exported: boolean): void {
     const signature = !this.typed
-      ? "(value, path, issues)"
+      ? `(value, path, ${this.into})`
       : exported
         ? `(value: unknown, path = "", issues: ValidationIssue[] = []): ValidationIssue[]`
         : `(value: unknown, path: string, issues: ValidationIssue[]): ValidationIssue[]`;
     this.w.write(`${exported ? "export " : ""}function ${name}${signature}`).block(() => {
       this.statements(nodes, "value", new PathExpr(), new Scope());
-      this.w.writeLine("return issues;");
+      this.w.writeLine(`return ${this.into};`);
     });
   }
 
@@ -33,14 +46,14 @@ export class CheckRenderer {
       switch (node.kind) {
         case "assert":
           w.write(`if (${this.print(not(node.valid), v)}) `).inlineBlock(() => {
-            for (const branch of node.explain ?? []) w.writeLine(`check${referenceOf(branch) ?? this.helpers.checkName(branch)}(${v}, ${path.render()}, issues);`);
+            for (const branch of node.explain ?? []) this.call(referenceOf(branch) ?? this.helpers.checkName(branch), v, path);
             this.push(path, node, v);
           });
           if (node.then.length > 0) w.write(" else ").inlineBlock(() => this.statements(node.then, v, path, scope));
           w.newLine();
           break;
         case "call":
-          w.writeLine(`check${node.definition}(${v}, ${path.render()}, issues);`);
+          this.call(node.definition, v, path);
           break;
         case "guard":
           w.write(`if (${this.print(typeTest([node.type]), v)})`).block(() => this.statements(node.body, v, path, scope));
@@ -77,8 +90,13 @@ export class CheckRenderer {
           break;
         case "each": {
           const key = scope.fresh("key");
-          const at = path.dynamic(`pointerToken(String(${key}))`);
-          w.write(`for (const ${key} of ${this.print(node.keys, v)})`).block(() => {
+          const at = path.dynamic(node.indexes ? key : `pointerToken(${key})`);
+          const keys = shareCalls(expand(node.keys, this.helpers), (call) => {
+            const local = scope.fresh("passes");
+            w.writeLine(`const ${local} = ${print(call, v)};`);
+            return local;
+          });
+          w.write(`for (const ${key} of ${print(keys, v)})`).block(() => {
             if (node.refuse) return this.push(at, node.refuse, v);
             const entry = scope.fresh("entry");
             w.writeLine(`const ${entry} = ${v}[${key}];`);
@@ -105,7 +123,7 @@ export class CheckRenderer {
         for (const { value, branch } of discriminator.cases) {
           w.writeLine(`case ${this.print(literal(value), v)}:`);
           w.indent(() => {
-            w.writeLine(`check${referenceOf(branch) ?? this.helpers.checkName(branch)}(${v}, ${path.render()}, issues);`);
+            this.call(referenceOf(branch) ?? this.helpers.checkName(branch), v, path);
             w.writeLine("break;");
           });
         }
@@ -115,10 +133,26 @@ export class CheckRenderer {
     });
   }
 
+  /** The issues of definition or helper `base` on `v`. */
+  private call(base: string, v: string, path: PathExpr): void {
+    const args = `${v}, ${path.render()}, ${this.into}`;
+    this.w.writeLine(this.describe ? `out = describe${base}(${args});` : `check${base}(${args});`);
+  }
+
   /** One issue: where in the value, which keyword of which schema node (`schemaPath`, as ajv's), and why. */
   private push(path: PathExpr, failure: Failure, v: string): void {
     const at = path.render();
     const q = JSON.stringify;
+    if (this.describe) {
+      // describeIssues' "; " between issues and "(root)" for the empty path; ": " joined to the message's first literal.
+      const { message } = failure;
+      const parts = message.kind === "concat" ? message.parts : [message];
+      const first = parts[0]!;
+      const text = first.kind === "literal" && typeof first.value === "string" ? [literal(`: ${first.value}`), ...parts.slice(1)] : [literal(": "), ...parts];
+      const where = at === "path" ? `(path === "" ? "(root)" : path)` : at;
+      this.w.writeLine(`out += (out === "" ? "" : "; ") + ${where} + ${this.print(concat(...text), v)};`);
+      return;
+    }
     this.w.writeLine(`issues.push({ ${at === "path" ? "path" : `path: ${at}`}, schemaPath: ${q(failure.schemaPath)}, keyword: ${q(failure.keyword)}, message: ${this.print(failure.message, v)} });`);
   }
 

@@ -2,14 +2,15 @@
  * The compiler's two renderers of the check IR (runtime/json-schema/compile.ts): generated code
  * (code.ts) and closures (render/closures.ts), on every datum of the JSON Schema Test Suite
  * (draft2020-12 and draft7, required and optional files, formats asserted in optional/format):
- * the same issues, word for word and in order (path, schemaPath, keyword, message); `is` agrees
+ * the same issues, word for word and in order (path, schemaPath, keyword, message), and code
+ * mode's `describe` the same string as the closures' issues joined; `is` agrees
  * with `check` and, on required files, with the suite and with ajv wherever ajv agrees with the
  * suite (optional files hold what we leave out on purpose, such as 2020-12's `dependencies`).
  * Every document the IR compiles is generated in code mode: none is left to closures.
  */
 import { expect } from "chai";
 import { compileSchema, type CompiledValidator } from "../../../runtime/json-schema/compile.js";
-import { SchemaCompiler } from "../../../runtime/shared/json-schema.js";
+import { describeIssues, SchemaCompiler } from "../../../runtime/shared/json-schema.js";
 import { silentLogger } from "../../../runtime/util/logger.js";
 import { asToolSchema, suiteFiles, suiteGroups, suiteRemotes, type SuiteDraft } from "../../support/json-schema-suite.js";
 
@@ -69,6 +70,9 @@ describe("json-schema: code mode and closures, the same issues on every datum of
               const expected = closures.check(test.data);
               if (issues.length > 0) withIssues++;
               if (JSON.stringify(issues) !== JSON.stringify(expected)) problems.push(`${at}:\n  code:     ${JSON.stringify(issues)}\n  closures: ${JSON.stringify(expected)}`);
+              // What a tool's caller reads: code mode's one-pass string, the closures' issues joined.
+              const described = code.describe?.(test.data);
+              if (described !== describeIssues(expected)) problems.push(`${at}:\n  code's describe: ${JSON.stringify(described)}\n  closures joined: ${JSON.stringify(describeIssues(expected))}`);
               const verdict = code.is(test.data);
               if (verdict !== (issues.length === 0)) problems.push(`${at}: is says ${verdict}, check found ${issues.length} issue(s)`);
               if (!optional && verdict !== test.valid) problems.push(`${at}: ${verdict ? "valid" : "invalid"}, the suite says ${test.valid ? "valid" : "invalid"}`);
