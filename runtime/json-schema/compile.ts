@@ -3,7 +3,7 @@ import type { Dialect } from "./dialect.js";
 import type { SchemaIssue } from "./issue.js";
 import { loadDocument } from "./model/document.js";
 import type { Schema } from "./model/schema.js";
-import { ClosureRenderer } from "./render/closures.js";
+import { ClosureRenderer, Joined } from "./render/closures.js";
 import { Lowering } from "./render/lower.js";
 
 /**
@@ -35,8 +35,8 @@ export interface CompiledValidator {
   readonly mode: "code" | "closures";
   is(value: unknown): boolean;
   check(value: unknown): SchemaIssue[];
-  /** Code mode only: `check`'s issues joined into one string, as runtime/shared/json-schema.ts's describeIssues joins them, in one pass. */
-  describe?(value: unknown): string;
+  /** `check`'s issues joined into one string, as runtime/shared/json-schema.ts's describeIssues joins them, in one pass. */
+  describe(value: unknown): string;
 }
 
 /** Why a schema cannot be compiled, with the JSON Pointer (fragment) of the offending place. */
@@ -74,6 +74,11 @@ export function compileSchema(schema: unknown, options: CompileOptions = {}): Co
       const issues: SchemaIssue[] = [];
       check(value, "", issues);
       return issues;
+    },
+    describe: (value) => {
+      const joined = new Joined();
+      check(value, "", joined);
+      return joined.text;
     },
   };
 }

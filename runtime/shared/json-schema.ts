@@ -178,9 +178,8 @@ function interpreterEngine({ compileSchema }: typeof import("../json-schema/comp
   return (schema) => {
     // The dialect by `$schema`: draft-07 when it says so, 2020-12 otherwise (the compiler's default).
     const validator = compileSchema(schema, { ...options, mode: code ? "code" : "closures" });
-    // Code mode joins the issues as it finds them (render-check.ts): the same string, no issue objects.
-    if (validator.describe) return (value) => (validator.is(value) ? undefined : validator.describe!(value));
-    return (value) => (validator.is(value) ? undefined : describeIssues(validator.check(value)));
+    // The issues joined as they are found (render-check.ts, render/closures.ts): describeIssues' string, no issue objects.
+    return (value) => (validator.is(value) ? undefined : validator.describe(value));
   };
 }
 

@@ -23,7 +23,18 @@ import type { Lowering } from "./lower.js";
  */
 
 type Is = (v: unknown) => boolean;
-type Check = (v: unknown, path: string, issues: ValidationIssue[]) => void;
+type Check = (v: unknown, path: string, issues: Sink) => void;
+
+/**
+ * What the issue check gives its issues to: a list, or (`describe`) a text that joins them as the
+ * runtime's describeIssues does (runtime/shared/json-schema.ts), with no issue objects: code
+ * mode's describeX (render-check.ts), here as one check that writes either.
+ */
+export type Sink = ValidationIssue[] | Joined;
+
+export class Joined {
+  text = "";
+}
 type Value = (v: unknown) => unknown;
 
 const BUILTINS: Readonly<Record<string, (...args: never[]) => unknown>> = {
@@ -387,7 +398,7 @@ export class ClosureRenderer {
    * boolean check first: both give one verdict, so a part that passes has no issue, and its path
    * is never made.
    */
-  private partCheck(nodes: readonly Node[]): (value: unknown, path: string, token: string | number, issues: ValidationIssue[]) => void {
+  private partCheck(nodes: readonly Node[]): (value: unknown, path: string, token: string | number, issues: Sink) => void {
     const { op, arg } = this.isLeaf(nodes);
     const check = this.checkNodes(nodes);
     return (value, path, token, issues) => {
@@ -646,10 +657,12 @@ interface Report {
 }
 
 /** Stores at the end rather than calling push: V8 left that push a call of the builtin (a tenth of an issue check). */
-function report(failure: Report, v: unknown, path: string, issues: ValidationIssue[]): void {
+function report(failure: Report, v: unknown, path: string, issues: Sink): void {
   const { explain, describe } = failure;
   if (explain !== undefined) for (let k = 0; k < explain.length; k++) explain[k]!(v, path, issues);
-  issues[issues.length] = { path, schemaPath: failure.schemaPath, keyword: failure.keyword, message: describe === undefined ? failure.text : failure.text + String(describe(v)) };
+  const message = describe === undefined ? failure.text : failure.text + String(describe(v));
+  if (!(issues instanceof Joined)) issues[issues.length] = { path, schemaPath: failure.schemaPath, keyword: failure.keyword, message };
+  else issues.text += (issues.text === "" ? "" : "; ") + (path === "" ? "(root)" : path) + ": " + message;
 }
 
 /** What checkValues reads of a run of properties, each at its index. */
@@ -657,11 +670,11 @@ interface Values {
   readonly tokens: readonly string[];
   readonly missing: readonly (Report | undefined)[];
   readonly chains: readonly (Link[][] | undefined)[];
-  readonly bodies: readonly (((value: unknown, path: string, token: string | number, issues: ValidationIssue[]) => void) | undefined)[];
+  readonly bodies: readonly (((value: unknown, path: string, token: string | number, issues: Sink) => void) | undefined)[];
 }
 
 /** Checks the properties' values (undefined: absent), the path of each made only when it has an issue, where its checks are chains. */
-function checkValues(values: Values, v: unknown, found: readonly unknown[], path: string, issues: ValidationIssue[]): void {
+function checkValues(values: Values, v: unknown, found: readonly unknown[], path: string, issues: Sink): void {
   const { missing, chains, tokens, bodies } = values;
   for (let i = 0; i < found.length; i++) {
     const value = found[i];
@@ -677,7 +690,7 @@ function checkValues(values: Values, v: unknown, found: readonly unknown[], path
 }
 
 /** Runs each chain on `value` until a link fails; the failure's path, `${path}/${token}`, is made only then. */
-function runChains(chains: readonly (readonly Link[])[], value: unknown, path: string, token: string | number, issues: ValidationIssue[]): void {
+function runChains(chains: readonly (readonly Link[])[], value: unknown, path: string, token: string | number, issues: Sink): void {
   for (let c = 0; c < chains.length; c++) {
     const chain = chains[c]!;
     for (let k = 0; k < chain.length; k++) {

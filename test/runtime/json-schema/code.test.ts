@@ -2,7 +2,7 @@
  * The compiler's two renderers of the check IR (runtime/json-schema/compile.ts): generated code
  * (code.ts) and closures (render/closures.ts), on every datum of the JSON Schema Test Suite
  * (draft2020-12 and draft7, required and optional files, formats asserted in optional/format):
- * the same issues, word for word and in order (path, schemaPath, keyword, message), and code
+ * the same issues, word for word and in order (path, schemaPath, keyword, message), and each
  * mode's `describe` the same string as the closures' issues joined; `is` agrees
  * with `check` and, on required files, with the suite and with ajv wherever ajv agrees with the
  * suite (optional files hold what we leave out on purpose, such as 2020-12's `dependencies`).
@@ -70,9 +70,11 @@ describe("json-schema: code mode and closures, the same issues on every datum of
               const expected = closures.check(test.data);
               if (issues.length > 0) withIssues++;
               if (JSON.stringify(issues) !== JSON.stringify(expected)) problems.push(`${at}:\n  code:     ${JSON.stringify(issues)}\n  closures: ${JSON.stringify(expected)}`);
-              // What a tool's caller reads: code mode's one-pass string, the closures' issues joined.
-              const described = code.describe?.(test.data);
-              if (described !== describeIssues(expected)) problems.push(`${at}:\n  code's describe: ${JSON.stringify(described)}\n  closures joined: ${JSON.stringify(describeIssues(expected))}`);
+              // What a tool's caller reads: each mode's one-pass string, the closures' issues joined.
+              for (const [name, validator] of [["code", code], ["closures", closures]] as const) {
+                const described = validator.describe(test.data);
+                if (described !== describeIssues(expected)) problems.push(`${at}:\n  ${name}' describe: ${JSON.stringify(described)}\n  closures joined: ${JSON.stringify(describeIssues(expected))}`);
+              }
               const verdict = code.is(test.data);
               if (verdict !== (issues.length === 0)) problems.push(`${at}: is says ${verdict}, check found ${issues.length} issue(s)`);
               if (!optional && verdict !== test.valid) problems.push(`${at}: ${verdict ? "valid" : "invalid"}, the suite says ${test.valid ? "valid" : "invalid"}`);
