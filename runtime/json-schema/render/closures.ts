@@ -385,10 +385,15 @@ export class ClosureRenderer {
   /** What checkValues reads of each property: its path token, its issue when missing, and its checks (chains, else a part check). */
   private checkValues(nodes: readonly PropertyNode[]): Values {
     const chains = nodes.map((node) => this.chainsOf(node.body));
+    // One chain of one test (a `type`, the most frequent): its op, argument and issue in arrays of their own, run inline.
+    const single = chains.map((chain) => (chain?.length === 1 && chain[0]!.length === 1 ? chain[0]![0] : undefined));
     return {
       tokens: nodes.map((node) => escapeToken(node.name)),
       missing: nodes.map((node) => (node.required ? this.failure(node.required) : undefined)),
-      chains,
+      ops: single.map((link) => link?.op ?? CALL),
+      args: single.map((link) => link?.arg),
+      fails: single.map((link) => link?.fail),
+      chains: chains.map((chain, i) => (single[i] ? undefined : chain)),
       bodies: nodes.map((node, i) => (chains[i] ? undefined : this.partCheck(node.body))),
     };
   }
@@ -669,18 +674,28 @@ function report(failure: Report, v: unknown, path: string, issues: Sink): void {
 interface Values {
   readonly tokens: readonly string[];
   readonly missing: readonly (Report | undefined)[];
+  /** Where a property's checks are one test: the test as a leaf, and its issue. */
+  readonly ops: readonly Leaf["op"][];
+  readonly args: readonly unknown[];
+  readonly fails: readonly (Report | undefined)[];
+  /** Else its chains, else a part check. */
   readonly chains: readonly (Link[][] | undefined)[];
   readonly bodies: readonly (((value: unknown, path: string, token: string | number, issues: Sink) => void) | undefined)[];
 }
 
 /** Checks the properties' values (undefined: absent), the path of each made only when it has an issue, where its checks are chains. */
 function checkValues(values: Values, v: unknown, found: readonly unknown[], path: string, issues: Sink): void {
-  const { missing, chains, tokens, bodies } = values;
+  const { missing, chains, tokens, bodies, fails } = values;
   for (let i = 0; i < found.length; i++) {
     const value = found[i];
     if (value === undefined) {
       const fail = missing[i];
       if (fail) report(fail, v, path, issues);
+      continue;
+    }
+    const fail = fails[i];
+    if (fail !== undefined) {
+      if (!runLeaf(values.ops[i]!, values.args[i], value)) report(fail, value, `${path}/${tokens[i]}`, issues);
       continue;
     }
     const chain = chains[i];
