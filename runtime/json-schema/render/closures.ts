@@ -16,10 +16,13 @@ import type { Lowering } from "./lower.js";
  * definition goes through a slot filled once the definition is compiled (definitions recurse).
  *
  * Speed: every closure made at one place of this file shares that place's call feedback, so each
- * call between closures is one V8 cannot inline. The frequent shapes therefore take fewer calls:
- * a run of properties is one loop (fused with additionalProperties: false), a type or enum test
- * runs inline in it (leaf.ts), an object or array type test runs in the loop it gates, and the
- * issue check makes a part's path only when the part has an issue.
+ * call between closures is one V8 cannot inline, while a call of a module function is. The
+ * frequent shapes therefore take fewer closure calls and more data: a run of properties is one
+ * loop (fused with additionalProperties: false, and with the object type test that gates it), a
+ * type or enum test runs inline in it as an op code (leaf.ts), issues are records `report` reads,
+ * and the issue check makes a part's path only when the part has an issue. The issue check
+ * writes to a Sink: the issues, or their text joined as it goes (`describe`, what a tool's
+ * caller reads).
  */
 
 type Is = (v: unknown) => boolean;
