@@ -78,7 +78,7 @@ export function emitCode(definitions: ReadonlyMap<string, Schema>, lowering: Low
   };
 }
 
-/** Compiles emitted source (the issue checks on the first `check`); throws where code generation is forbidden (an EvalError, as under a CSP). */
+/** Compiles emitted source (the issue checks on the first `check` or `describe`); throws where code generation is forbidden (an EvalError, as under a CSP). */
 export function compileCode({ source, issues, describe, externs }: Emitted): CodeCheck & { readonly mode: "code" } {
   const compiled = evaluate(source, externs) as { is: (value: unknown) => boolean; fs: unknown };
   const code = {

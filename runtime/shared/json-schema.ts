@@ -1,6 +1,7 @@
 import type { Ajv, ErrorObject } from "ajv";
 import type { Ajv2020 } from "ajv/dist/2020.js";
 import type { CompileOptions } from "../json-schema/compile.js";
+import { joinIssue } from "../support/validation.js";
 import { canonicalJson } from "../util/canonical-json.js";
 import { newAjv, type AjvClasses } from "./ajv.js";
 import type { Dialect } from "../json-schema/dialect.js";
@@ -36,18 +37,10 @@ export function precompiled(compiled: CompiledSchema | undefined, schema: unknow
   return (value) => (compiled.is(value) ? undefined : describeIssues(compiled.check(value)));
 }
 
-/**
- * "/location: must be string; (root): must have required property 'city'" (code mode's describe,
- * render/render-check.ts, prints the same joins; test/runtime/json-schema/code.test.ts compares them): a loop, no array of
- * lines to join (an invalid value's main cost once its check is generated), and the fewest
- * concatenations ("; (root): " whole, no empty separator first: 10-25% off an invalid value).
- */
+/** "/location: must be string; (root): must have required property 'city'": the issues joined as code mode's describeX and the closures join them (joinIssue). */
 export function describeIssues(issues: readonly { readonly path: string; readonly message: string }[]): string {
   let out = "";
-  for (let k = 0; k < issues.length; k++) {
-    const { path, message } = issues[k]!;
-    out += (k === 0 ? "" : "; ") + (path === "" ? "(root)" : path) + ": " + message;
-  }
+  for (let k = 0; k < issues.length; k++) out = joinIssue(out, issues[k]!.path, issues[k]!.message);
   return out;
 }
 

@@ -1,5 +1,5 @@
 import { SUPPORT_FUNCTIONS } from "../../support/functions.js";
-import { isObject, own as ownProperty, pointerToken } from "../../support/validation.js";
+import { isObject, joinIssue, own as ownProperty, pointerToken } from "../../support/validation.js";
 import type { ValidationIssue } from "../../support/validation.js";
 import { typeTest } from "../keywords/expr.js";
 import type { AnyOfNode, Assert, Branch, EntriesNode, Expr, Failure, ItemsNode, Node, PropertyNode } from "../keywords/ir.js";
@@ -12,7 +12,8 @@ import type { Lowering } from "./lower.js";
  * The check IR as closures, for platforms that forbid code generation (Workers): the third
  * renderer beside render-is.ts and render-check.ts, with their semantics node for node, so a
  * schema has the same verdicts and the same issues (path, schemaPath, keyword, message, order)
- * on every platform. Each node becomes one closure over the closures of its parts; a call of a
+ * on every platform, for JSON values (a run of properties read by a for-in sees enumerable keys,
+ * where the printed code reads each name: objects with getters or inherited properties differ). Each node becomes one closure over the closures of its parts; a call of a
  * definition goes through a slot filled once the definition is compiled (definitions recurse).
  *
  * Speed: every closure made at one place of this file shares that place's call feedback, so each
@@ -33,7 +34,7 @@ type Check = (v: unknown, path: string, issues: Sink) => void;
  * runtime's describeIssues does (runtime/shared/json-schema.ts), with no issue objects: code
  * mode's describeX (render-check.ts), here as one check that writes either.
  */
-export type Sink = ValidationIssue[] | Joined;
+type Sink = ValidationIssue[] | Joined;
 
 export class Joined {
   text = "";
@@ -107,11 +108,8 @@ export class ClosureRenderer {
       if (!Array.isArray(run)) tests.push(run.kind === "items" ? this.isItems(run, gated) : this.isNode(run));
       else {
         // additionalProperties: false right after the properties it allows: one loop does both.
-        const closed = unique(run) && closedBy(runs[k + 1], run) !== undefined;
-        // Read by name where at most one read can miss (a miss walks the prototype chain; measured: up to 1.3x
-        // faster), else a for-in, a step per key the object has.
-        const optional = run.filter((node) => node.required === undefined).length;
-        tests.push(closed || (unique(run) && optional > 1) ? this.isPropertyKeys(run, closed, gated) : this.isPropertyReads(run, gated));
+        const closed = closedBy(runs[k + 1], run) !== undefined;
+        tests.push(byName(run, closed) ? this.isPropertyReads(run, gated) : this.isPropertyKeys(run, closed, gated));
         if (closed) k++;
       }
     }
@@ -192,7 +190,7 @@ export class ClosureRenderer {
         return (v) => !type(v) || body(v);
       }
       case "property":
-        return this.isPropertyKeys([node], false, false);
+        return this.isNodes([node]);
       case "entries":
         return this.isEntries(node);
       case "items":
@@ -252,10 +250,9 @@ export class ClosureRenderer {
     for (let k = 0; k < runs.length; k++) {
       const run = runs[k]!;
       if (!Array.isArray(run)) checks.push(this.checkNode(run));
-      else if (!unique(run)) checks.push(this.checkProperties(run));
       else {
         const closed = closedBy(runs[k + 1], run);
-        checks.push(this.checkPropertyKeys(run, closed, undefined));
+        checks.push(this.checkPropertyRun(run, closed, undefined));
         if (closed) k++;
       }
     }
@@ -278,7 +275,7 @@ export class ClosureRenderer {
         // An object type test whose `then` is its properties: one closure does both (as isNodes gates its loops).
         const runs = gateOf(node) === "isObject" && node.then.length > 0 && !node.explain ? grouped(node.then) : [];
         const [run, next] = runs;
-        if (Array.isArray(run) && unique(run) && runs.length === (closedBy(next, run) ? 2 : 1)) return this.checkPropertyKeys(run, closedBy(next, run), this.assertFailure(node));
+        if (Array.isArray(run) && runs.length === (closedBy(next, run) ? 2 : 1)) return this.checkPropertyRun(run, closedBy(next, run), this.assertFailure(node));
         const valid = this.test(node.valid);
         const fail = this.assertFailure(node);
         const then = node.then.length > 0 ? this.checkNodes(node.then) : undefined;
@@ -299,7 +296,7 @@ export class ClosureRenderer {
         };
       }
       case "property":
-        return this.checkPropertyKeys([node], undefined, undefined);
+        return this.checkNodes([node]);
       case "entries": {
         const skip = this.keyFilter(node);
         const refuse = node.refuse ? this.failure(node.refuse) : undefined;
@@ -358,6 +355,11 @@ export class ClosureRenderer {
     }
   }
 
+  /** A run of properties, read as the boolean check reads it (byName), so that both see the same values; `refuse` and `gate` as for checkPropertyKeys. */
+  private checkPropertyRun(nodes: readonly PropertyNode[], refuse: Failure | undefined, gate: Report | undefined): Check {
+    return byName(nodes, refuse !== undefined) ? this.checkProperties(nodes, gate) : this.checkPropertyKeys(nodes, refuse, gate);
+  }
+
   /**
    * Consecutive property nodes (distinct names): their values gathered in one for-in over the
    * object's keys (as isPropertyKeys), then checked in the nodes' order, so the issues come in
@@ -414,11 +416,12 @@ export class ClosureRenderer {
     };
   }
 
-  /** Consecutive property nodes in one loop over their names (a name may come twice: allOf); a property's path is made only when it has an issue, where its checks are chains. */
-  private checkProperties(nodes: readonly PropertyNode[]): Check {
+  /** Consecutive property nodes in one loop over their names (a name may come twice: allOf); a property's path is made only when it has an issue, where its checks are chains. `gate` as for checkPropertyKeys. */
+  private checkProperties(nodes: readonly PropertyNode[], gate: Report | undefined): Check {
     const { names, own, count } = table(nodes);
     const values = this.checkValues(nodes);
     return (v, path, issues) => {
+      if (gate && !isObject(v)) return report(gate, v, path, issues);
       const object = v as Record<string, unknown>;
       const found = new Array<unknown>(count);
       for (let i = 0; i < count; i++) found[i] = own[i] ? ownProperty(object, names[i]!) : object[names[i]!];
@@ -670,7 +673,7 @@ function report(failure: Report, v: unknown, path: string, issues: Sink): void {
   if (explain !== undefined) for (let k = 0; k < explain.length; k++) explain[k]!(v, path, issues);
   const message = describe === undefined ? failure.text : failure.text + String(describe(v));
   if (!(issues instanceof Joined)) issues[issues.length] = { path, schemaPath: failure.schemaPath, keyword: failure.keyword, message };
-  else issues.text += (issues.text === "" ? "" : "; ") + (path === "" ? "(root)" : path) + ": " + message;
+  else issues.text = joinIssue(issues.text, path, message);
 }
 
 /** What checkValues reads of a run of properties, each at its index. */
@@ -721,7 +724,7 @@ function runChains(chains: readonly (readonly Link[])[], value: unknown, path: s
   }
 }
 
-/** Places of a for-in whose last key is remembered: bounded, whatever the objects. */
+/** Places of a for-in whose last key is remembered (a key no name is as long as is not: what is kept is bounded by the schema). */
 const REMEMBERED_KEYS = 64;
 
 /**
@@ -746,7 +749,7 @@ function keyIndex(nodes: readonly PropertyNode[]): (key: string, k: number) => n
   return (key, k) => {
     if (keys[k] === key) return indexes[k];
     const i = lookup(key);
-    if (k < REMEMBERED_KEYS) {
+    if (k < REMEMBERED_KEYS && key.length < byLength.length) {
       keys[k] = key;
       indexes[k] = i;
     }
@@ -784,9 +787,20 @@ function unique(nodes: readonly PropertyNode[]): boolean {
   return new Set(nodes.map((node) => node.name)).size === nodes.length;
 }
 
+/**
+ * Whether a run of properties is read by name rather than by a for-in over the object's keys:
+ * where a name comes twice (allOf), or where nothing refuses other keys and at most one read can
+ * miss (a miss walks the prototype chain; measured up to 1.3x faster than the for-in, whose cost
+ * is a step per key the object has). The boolean and the issue check decide alike, so they read
+ * the same values, whatever the object (a getter, a property not enumerable).
+ */
+function byName(nodes: readonly PropertyNode[], closed: boolean): boolean {
+  return !unique(nodes) || (!closed && nodes.filter((node) => node.required === undefined).length <= 1);
+}
+
 /** The failure of the entries node after `properties`, when it refuses every key but theirs. */
 function closedBy(next: Node | PropertyNode[] | undefined, properties: readonly PropertyNode[]): Failure | undefined {
-  return next !== undefined && !Array.isArray(next) && next.kind === "entries" && closes(next, properties) ? next.refuse : undefined;
+  return unique(properties) && next !== undefined && !Array.isArray(next) && next.kind === "entries" && closes(next, properties) ? next.refuse : undefined;
 }
 
 /** The entries node refuses every key but the properties' names (additionalProperties: false beside properties). */

@@ -15,7 +15,12 @@ const STRING = 3;
 const NUMBER = 4;
 const BOOLEAN = 5;
 const OBJECT = 6;
-const TYPE_NAMES: Readonly<Record<string, Leaf["op"]>> = { string: STRING, number: NUMBER, boolean: BOOLEAN, object: OBJECT };
+const TYPE_NAMES: ReadonlyMap<unknown, Leaf["op"]> = new Map<unknown, Leaf["op"]>([
+  ["string", STRING],
+  ["number", NUMBER],
+  ["boolean", BOOLEAN],
+  ["object", OBJECT],
+]);
 
 /** A type test, `arg.has(v)`, or `arg(v)`. */
 export interface Leaf {
@@ -43,7 +48,7 @@ export function runLeaf(op: number, arg: unknown, v: unknown): boolean {
 /** `e` as a leaf: one of the inline shapes, else a call of `closure(e)`. */
 export function leafOf(e: Expr, closure: (e: Expr) => Is): Leaf {
   if (e.kind === "compare" && e.op === "===" && e.right.kind === "literal") {
-    const type = e.left.kind === "typeof" && e.left.operand.kind === "subject" ? TYPE_NAMES[String(e.right.value)] : undefined;
+    const type = e.left.kind === "typeof" && e.left.operand.kind === "subject" ? TYPE_NAMES.get(e.right.value) : undefined;
     if (type !== undefined) return { op: type, arg: undefined };
     if (e.left.kind === "subject") return { op: ONE_OF, arg: new Set([e.right.value]) };
   }

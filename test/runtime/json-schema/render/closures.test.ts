@@ -1,0 +1,100 @@
+/**
+ * The closures (render/closures.ts) beyond the JSON Schema Test Suite's data (code.test.ts):
+ * objects whose keys are awkward or many, in orders that change from one value to the next (the
+ * closures remember where each key was last time), against code mode; and values that are not
+ * plain JSON objects, on which each mode's boolean check must agree with its own issues.
+ */
+import { expect } from "chai";
+import fc from "fast-check";
+import { compileSchema, type CompiledValidator } from "../../../../runtime/json-schema/compile.js";
+import { describeIssues } from "../../../../runtime/shared/json-schema.js";
+
+/** Names that are special somewhere: Object.prototype's, array-index-like, empty, escaped in a pointer, longer than any in a schema. */
+const NAMES = ["a", "b", "ab", "__proto__", "constructor", "toString", "hasOwnProperty", "0", "10", "", "a/b", "c~d", "x".repeat(70)];
+
+/** Object schemas of the shapes the closures take different paths for: read by name, by a for-in, closed, with references and unions. */
+const SCHEMAS: readonly Record<string, unknown>[] = [
+  { type: "object", properties: { a: { type: "string" }, b: { type: "number" } }, required: ["a"] },
+  { type: "object", properties: { a: { type: "string" }, b: { type: "number" }, ab: { enum: ["x", "y"] } }, required: ["a"] },
+  { type: "object", properties: { a: { type: "string" }, __proto__: { type: "number" }, constructor: { type: "string" } }, required: ["__proto__"] },
+  { type: "object", properties: { a: { type: "string" }, "0": { type: "number" }, "": { type: "boolean" } }, additionalProperties: false },
+  { type: "object", properties: { a: { type: "string" }, b: { type: "string" }, "a/b": { type: "string" }, "c~d": { type: "integer" } }, required: ["a", "b"], additionalProperties: false },
+  { properties: { a: { type: "string" }, toString: { type: "number" } }, required: ["toString"] },
+  { type: "object", properties: { a: { $ref: "#" }, b: { type: "number" }, ab: { type: "string" } }, additionalProperties: false },
+  { oneOf: [{ type: "object", properties: { a: { type: "string" } }, required: ["a"] }, { type: "object", properties: { b: { type: "number" } }, required: ["b"] }] },
+  { type: "object", properties: { a: { type: "string" } }, unevaluatedProperties: false, anyOf: [{ properties: { b: { type: "number" } } }, { properties: { ab: { type: "number" } } }] },
+  { type: "object", allOf: [{ properties: { a: { type: "string" } }, required: ["a"] }, { properties: { a: { minLength: 2 } } }] },
+  { type: "object", properties: { hasOwnProperty: { type: "string" }, constructor: { type: "number" } }, required: ["constructor", "hasOwnProperty"] },
+  { type: "object", patternProperties: { "^x": { type: "string" } }, properties: { a: { type: "number" } }, additionalProperties: false },
+];
+
+const both = (schema: unknown): [string, CompiledValidator][] => [
+  ["code", compileSchema(schema, { mode: "code" })],
+  ["closures", compileSchema(schema, { mode: "closures" })],
+];
+
+/** JSON objects as JSON.parse makes them: keys from NAMES (with a suffix, for objects of 70 and more keys), in any order. */
+const leaf = fc.oneof(fc.string({ maxLength: 3 }), fc.integer({ min: -1, max: 3 }), fc.double({ min: 0, max: 3, noNaN: true }), fc.boolean(), fc.constant(null));
+const value = fc.letrec<{ value: unknown; object: string }>((tie) => ({
+  value: fc.oneof({ depthSize: "small" }, leaf, tie("object").map((text) => JSON.parse(text as string) as unknown), fc.array(tie("value"), { maxLength: 2 })),
+  object: fc.oneof(
+    fc.array(fc.tuple(fc.constantFrom(...NAMES), tie("value")), { maxLength: 5 }).map((entries) => `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${JSON.stringify(v)}`).join(",")}}`),
+    fc.integer({ min: 70, max: 80 }).map((n) => `{${Array.from({ length: n }, (_, i) => `${JSON.stringify(NAMES[i % NAMES.length]! + (i >= NAMES.length ? String(i) : ""))}:${i}`).join(",")}}`),
+  ),
+}));
+const objects = value.object.map((text) => JSON.parse(text) as unknown);
+
+describe("json-schema/render/closures", () => {
+  it("agree with code mode on JSON objects with awkward, many or reordered keys: verdict, issues and message", () => {
+    for (const schema of SCHEMAS) {
+      const [[, code], [, closures]] = both(schema) as [[string, CompiledValidator], [string, CompiledValidator]];
+      expect(code.mode).to.equal("code");
+      // One compiled schema for all values: what the closures remember of one value's keys must not mislead them on the next.
+      fc.assert(
+        fc.property(fc.array(objects, { minLength: 1, maxLength: 4 }), (values) => {
+          for (const v of values) {
+            const issues = closures.check(v);
+            expect(closures.is(v), JSON.stringify(v)).to.equal(code.is(v));
+            expect(issues, JSON.stringify(v)).to.deep.equal(code.check(v));
+            expect(closures.describe(v)).to.equal(describeIssues(issues));
+            expect(code.describe(v)).to.equal(describeIssues(issues));
+          }
+        }),
+        { numRuns: 150, seed: 31 },
+      );
+    }
+  });
+
+  it("on values that are not plain JSON, each mode's boolean check agrees with its issues, and a refusal always says why", () => {
+    const getter = new (class {
+      get a() {
+        return 5;
+      }
+    })();
+    const hidden = Object.defineProperty({}, "a", { value: "x", enumerable: false });
+    const inherited = Object.create({ constructor: "x", a: 1 }) as object;
+    const bare = Object.assign(Object.create(null) as object, { a: "x", b: 1 });
+    const schemas: Record<string, unknown>[] = [
+      { type: "object", properties: { a: { type: "string" } } },
+      { type: "object", properties: { a: { type: "string" } }, required: ["a"] },
+      { type: "object", properties: { a: { type: "string" }, b: { type: "number" }, c: { type: "number" } } },
+      { properties: { constructor: { type: "string" } }, required: ["constructor"] },
+      { type: "object", properties: { a: { type: "string" }, b: { type: "number" } }, additionalProperties: false },
+    ];
+    let refused = 0;
+    for (const schema of schemas)
+      for (const [mode, validator] of both(schema))
+        for (const v of [getter, hidden, inherited, bare, new Date(0), [1]]) {
+          const at = `${mode}, ${JSON.stringify(schema)}, ${Object.prototype.toString.call(v)} ${JSON.stringify(v)}`;
+          const issues = validator.check(v);
+          expect(validator.is(v), at).to.equal(issues.length === 0);
+          expect(validator.describe(v), at).to.equal(describeIssues(issues));
+          if (!validator.is(v)) {
+            refused++;
+            expect(validator.describe(v), at).to.not.equal("");
+          }
+        }
+    // Not vacuous: some of these values are refused (the getter's 5 is no string, an array is no object).
+    expect(refused).to.be.greaterThan(10);
+  });
+});
