@@ -1,6 +1,7 @@
-import { and, call, not, or, SUBJECT, TRUE } from "../keywords/expr.js";
+import { and, call, not, or, print, SUBJECT, TRUE } from "../keywords/expr.js";
 import type { Branch, Expr, Node } from "../keywords/ir.js";
-import type { Helpers } from "./names.js";
+import type { Helpers, Scope } from "./names.js";
+import type { Writer } from "./writer.js";
 
 /**
  * What a boolean check needs of the nodes: as a flat sequence (a passed gate lets the rest run,
@@ -93,12 +94,12 @@ export function referenceOf(branch: Branch): string | undefined {
  */
 export function shareCalls(e: Expr, bind: (test: Expr) => string): Expr {
   // The callee of a boolean check of the subject itself, else undefined.
-  const own = (x: Expr): string | undefined => (x.kind === "call" && x.args.length === 1 && x.args[0]!.kind === "subject" && /^is[A-Z]/.test(x.callee) ? x.callee : undefined);
+  const subjectCheck = (x: Expr): string | undefined => (x.kind === "call" && x.args.length === 1 && x.args[0]!.kind === "subject" && /^is[A-Z]/.test(x.callee) ? x.callee : undefined);
   const counts = new Map<string, number>();
   const always = new Set<string>();
   // An arrow's calls are left alone (its subject is its own parameter).
   const visit = (x: Expr, runs: boolean): void => {
-    const callee = own(x);
+    const callee = subjectCheck(x);
     if (callee !== undefined) {
       counts.set(callee, (counts.get(callee) ?? 0) + 1);
       if (runs) always.add(callee);
@@ -129,7 +130,7 @@ export function shareCalls(e: Expr, bind: (test: Expr) => string): Expr {
   for (const [callee, n] of counts) if (n > 1 && always.has(callee)) shared.set(callee, bind(call(callee, SUBJECT)));
   if (shared.size === 0) return e;
   const swap = (x: Expr): Expr => {
-    const local = shared.get(own(x) ?? "");
+    const local = shared.get(subjectCheck(x) ?? "");
     if (local !== undefined) return { kind: "name", name: local };
     switch (x.kind) {
       case "call":
@@ -152,4 +153,14 @@ export function shareCalls(e: Expr, bind: (test: Expr) => string): Expr {
     }
   };
   return swap(e);
+}
+
+/** `e` (expanded) for the subject `v`, its shared calls (shareCalls) printed before it as `const` locals of `scope`. */
+export function printShared(e: Expr, w: Writer, scope: Scope, v: string): string {
+  const test = shareCalls(e, (check) => {
+    const local = scope.fresh("passes");
+    w.writeLine(`const ${local} = ${print(check, v)};`);
+    return local;
+  });
+  return print(test, v);
 }

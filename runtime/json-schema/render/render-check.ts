@@ -1,7 +1,7 @@
 import type { Writer } from "./writer.js";
 import { access, concat, literal, not, or, print, typeTest } from "../keywords/expr.js";
 import type { AnyOfNode, Expr, Failure, Node } from "../keywords/ir.js";
-import { branchTest, expand, referenceOf, shareCalls } from "./inline.js";
+import { branchTest, expand, printShared, referenceOf } from "./inline.js";
 import { writeElement, writeEntries, writeItems } from "./loops.js";
 import { PathExpr, Scope, type Helpers } from "./names.js";
 
@@ -91,12 +91,7 @@ export class CheckRenderer {
         case "each": {
           const key = scope.fresh("key");
           const at = path.dynamic(node.indexes ? key : `pointerToken(${key})`);
-          const keys = shareCalls(expand(node.keys, this.helpers), (call) => {
-            const local = scope.fresh("passes");
-            w.writeLine(`const ${local} = ${print(call, v)};`);
-            return local;
-          });
-          w.write(`for (const ${key} of ${print(keys, v)})`).block(() => {
+          w.write(`for (const ${key} of ${printShared(expand(node.keys, this.helpers), w, scope, v)})`).block(() => {
             if (node.refuse) return this.push(at, node.refuse, v);
             const entry = scope.fresh("entry");
             w.writeLine(`const ${entry} = ${v}[${key}];`);

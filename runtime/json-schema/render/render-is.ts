@@ -1,7 +1,7 @@
 import type { Writer } from "./writer.js";
 import { access, not, or, print, subjectCount, typeTest } from "../keywords/expr.js";
 import type { Expr, Node, PropertyNode } from "../keywords/ir.js";
-import { branchTest, expand, expressionOf, rejectsUndefined, sequence, shareCalls } from "./inline.js";
+import { branchTest, expand, expressionOf, printShared, rejectsUndefined, sequence } from "./inline.js";
 import { writeElement, writeEntries, writeItems } from "./loops.js";
 import { Scope, type Helpers } from "./names.js";
 
@@ -57,12 +57,7 @@ export class IsRenderer {
           w.write(`if (${this.print(node.condition, v)})`).block(() => this.statements(node.body, v, scope));
           break;
         case "each": {
-          const test = shareCalls(expand(not(node.valid), this.helpers), (call) => {
-            const local = scope.fresh("passes");
-            w.writeLine(`const ${local} = ${print(call, v)};`);
-            return local;
-          });
-          w.writeLine(`if (${print(test, v)}) return false;`);
+          w.writeLine(`if (${printShared(expand(not(node.valid), this.helpers), w, scope, v)}) return false;`);
           break;
         }
         case "anyOf":
