@@ -1,7 +1,6 @@
 import type { Ajv, ErrorObject } from "ajv";
 import type { Ajv2020 } from "ajv/dist/2020.js";
 import type { CompileOptions } from "../json-schema/compile.js";
-import { joinIssue } from "../support/validation.js";
 import { canonicalJson } from "../util/canonical-json.js";
 import { newAjv, type AjvClasses } from "./ajv.js";
 import type { Dialect } from "../json-schema/dialect.js";
@@ -37,10 +36,14 @@ export function precompiled(compiled: CompiledSchema | undefined, schema: unknow
   return (value) => (compiled.is(value) ? undefined : describeIssues(compiled.check(value)));
 }
 
-/** "/location: must be string; (root): must have required property 'city'": the issues joined as code mode's describeX and the closures join them (joinIssue). */
+/**
+ * "/location: must be string; (root): must have required property 'city'": the compiler's
+ * joinIssue (json-schema/issue.ts), written again here so that the main entry loads nothing of
+ * the compiler (test/packages/install.test.ts); code.test.ts and closures.test.ts hold the two equal.
+ */
 export function describeIssues(issues: readonly { readonly path: string; readonly message: string }[]): string {
   let out = "";
-  for (let k = 0; k < issues.length; k++) out = joinIssue(out, issues[k]!.path, issues[k]!.message);
+  for (let k = 0; k < issues.length; k++) out += (k === 0 ? "" : "; ") + (issues[k]!.path === "" ? "(root)" : issues[k]!.path) + ": " + issues[k]!.message;
   return out;
 }
 

@@ -39,15 +39,6 @@ export function own(value: Record<string, unknown>, key: string): unknown {
   return Object.prototype.hasOwnProperty.call(value, key) ? value[key] : undefined;
 }
 
-/**
- * `out` with one more issue, as a tool's caller reads them: "/location: must be string; (root):
- * must have required property 'city'". The runtime's describeIssues and the closures' describe
- * call it; code mode's `describeX` prints it inline (render/render-check.ts).
- */
-export function joinIssue(out: string, path: string, message: string): string {
-  return out + (out === "" ? "" : "; ") + (path === "" ? "(root)" : path) + ": " + message;
-}
-
 /** The JSON type of a value, for messages. */
 export function kindOf(value: unknown): string {
   if (value === null) return "null";

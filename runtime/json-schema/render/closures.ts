@@ -1,5 +1,6 @@
 import { SUPPORT_FUNCTIONS } from "../../support/functions.js";
-import { isObject, joinIssue, own as ownProperty, pointerToken } from "../../support/validation.js";
+import { isObject, own as ownProperty, pointerToken } from "../../support/validation.js";
+import { joinIssue } from "../issue.js";
 import type { ValidationIssue } from "../../support/validation.js";
 import { typeTest } from "../keywords/expr.js";
 import type { AnyOfNode, Assert, Branch, EntriesNode, Expr, Failure, ItemsNode, Node, PropertyNode } from "../keywords/ir.js";

@@ -139,7 +139,7 @@ export class CheckRenderer {
     const at = path.render();
     const q = JSON.stringify;
     if (this.describe) {
-      // joinIssue (support/validation.ts) printed inline, its ": " folded into the message's first literal: a call of
+      // joinIssue (json-schema/issue.ts) printed inline, its ": " folded into the message's first literal: a call of
       // it made invalid values a fifth slower. code.test.ts holds the two equal on every datum of the suite.
       const { message } = failure;
       const parts = message.kind === "concat" ? message.parts : [message];
