@@ -1,7 +1,7 @@
 import { SUPPORT_FUNCTIONS } from "../../support/functions.js";
 import { isObject, own as ownProperty, pointerToken } from "../../support/validation.js";
-import { joinIssue } from "../issue.js";
 import type { ValidationIssue } from "../../support/validation.js";
+import { joinIssue } from "../issue.js";
 import { typeTest } from "../keywords/expr.js";
 import type { AnyOfNode, Assert, Branch, EntriesNode, Expr, Failure, ItemsNode, Node, PropertyNode } from "../keywords/ir.js";
 import { escapeToken } from "../pointer.js";
@@ -14,8 +14,9 @@ import type { Lowering } from "./lower.js";
  * renderer beside render-is.ts and render-check.ts, with their semantics node for node, so a
  * schema has the same verdicts and the same issues (path, schemaPath, keyword, message, order)
  * on every platform, for JSON values (a run of properties read by a for-in sees enumerable keys,
- * where the printed code reads each name: objects with getters or inherited properties differ). Each node becomes one closure over the closures of its parts; a call of a
- * definition goes through a slot filled once the definition is compiled (definitions recurse).
+ * where the printed code reads each name: objects with getters or inherited properties differ).
+ * Each node becomes one closure over the closures of its parts; a call of a definition goes
+ * through a slot filled once the definition is compiled (definitions recurse).
  *
  * Speed: every closure made at one place of this file shares that place's call feedback, so each
  * call between closures is one V8 cannot inline, while a call of a module function is. The
@@ -31,9 +32,9 @@ type Is = (v: unknown) => boolean;
 type Check = (v: unknown, path: string, issues: Sink) => void;
 
 /**
- * What the issue check gives its issues to: a list, or (`describe`) a text that joins them as the
- * runtime's describeIssues does (runtime/shared/json-schema.ts), with no issue objects: code
- * mode's describeX (render-check.ts), here as one check that writes either.
+ * What the issue check gives its issues to: a list, or (`describe`) a text that joins them as it
+ * goes (joinIssue), with no issue objects: code mode's describeX (render-check.ts), here as one
+ * check that writes either.
  */
 type Sink = ValidationIssue[] | Joined;
 
@@ -276,7 +277,8 @@ export class ClosureRenderer {
         // An object type test whose `then` is its properties: one closure does both (as isNodes gates its loops).
         const runs = gateOf(node) === "isObject" && node.then.length > 0 && !node.explain ? grouped(node.then) : [];
         const [run, next] = runs;
-        if (Array.isArray(run) && runs.length === (closedBy(next, run) ? 2 : 1)) return this.checkPropertyRun(run, closedBy(next, run), this.assertFailure(node));
+        const closed = Array.isArray(run) ? closedBy(next, run) : undefined;
+        if (Array.isArray(run) && runs.length === (closed ? 2 : 1)) return this.checkPropertyRun(run, closed, this.assertFailure(node));
         const valid = this.test(node.valid);
         const fail = this.assertFailure(node);
         const then = node.then.length > 0 ? this.checkNodes(node.then) : undefined;
