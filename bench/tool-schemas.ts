@@ -339,6 +339,6 @@ for (const kind of ["valid", "invalid", "compile"] as const) {
   }
 }
 console.log(`\ngenerate --tools refuses ${refused.length} of ${captured.reduce((n, s) => n + s.tools.length, 0)} servers' schemas${refused.map((r) => `\n  ${r}`).join("")}`);
-for (const note of new Set(notes)) console.log(`note: ${note}`);
+for (const note of notes) console.log(`note: ${note}`);
 console.log(problems.length === 0 ? "no disagreement, every server captured" : `\n${problems.length} PROBLEMS (disagreements or servers not captured):\n  ${problems.join("\n  ")}`);
 process.exitCode = problems.length > 0 ? 1 : 0;

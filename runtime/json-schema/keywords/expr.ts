@@ -38,6 +38,29 @@ export function not(e: Expr): Expr {
   return { kind: "not", operand: e };
 }
 
+/** `e` with `f` applied to each operand it tests on its own subject; an arrow (its own subject), a branch and a leaf are left as they are. */
+export function mapChildren(e: Expr, f: (child: Expr) => Expr): Expr {
+  switch (e.kind) {
+    case "member":
+      return { ...e, object: f(e.object) };
+    case "call":
+      return { ...e, args: e.args.map(f) };
+    case "not":
+    case "typeof":
+      return { ...e, operand: f(e.operand) };
+    case "compare":
+      return { ...e, left: f(e.left), right: f(e.right) };
+    case "and":
+    case "or":
+    case "count":
+      return { ...e, operands: e.operands.map(f) };
+    case "concat":
+      return { ...e, parts: e.parts.map(f) };
+    default:
+      return e;
+  }
+}
+
 export function isTrue(e: Expr): boolean {
   return e.kind === "literal" && e.value === true;
 }

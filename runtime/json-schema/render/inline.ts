@@ -1,4 +1,4 @@
-import { and, call, not, or, print, SUBJECT, TRUE } from "../keywords/expr.js";
+import { and, call, mapChildren, not, or, print, SUBJECT, TRUE } from "../keywords/expr.js";
 import type { Branch, Expr, Node } from "../keywords/ir.js";
 import type { Helpers, Scope } from "./names.js";
 import type { Writer } from "./writer.js";
@@ -54,24 +54,10 @@ export function expand(e: Expr, helpers: Helpers): Expr {
       const inline = expressionOf(e.branch.body);
       return inline !== undefined ? { kind: "arrow", body: x(inline) } : { kind: "name", name: `is${helpers.name(e.branch)}` };
     }
-    case "member":
-      return { ...e, object: x(e.object) };
-    case "call":
-      return { ...e, args: e.args.map(x) };
     case "not":
       return not(x(e.operand));
-    case "typeof":
-      return { ...e, operand: x(e.operand) };
-    case "compare":
-      return { ...e, left: x(e.left), right: x(e.right) };
-    case "and":
-    case "or":
-    case "count":
-      return { ...e, operands: e.operands.map(x) };
-    case "concat":
-      return { ...e, parts: e.parts.map(x) };
     default:
-      return e;
+      return mapChildren(e, x);
   }
 }
 
@@ -131,26 +117,7 @@ export function shareCalls(e: Expr, bind: (test: Expr) => string): Expr {
   if (shared.size === 0) return e;
   const swap = (x: Expr): Expr => {
     const local = shared.get(subjectCheck(x) ?? "");
-    if (local !== undefined) return { kind: "name", name: local };
-    switch (x.kind) {
-      case "call":
-        return { ...x, args: x.args.map(swap) };
-      case "and":
-      case "or":
-      case "count":
-        return { ...x, operands: x.operands.map(swap) };
-      case "not":
-      case "typeof":
-        return { ...x, operand: swap(x.operand) };
-      case "compare":
-        return { ...x, left: swap(x.left), right: swap(x.right) };
-      case "member":
-        return { ...x, object: swap(x.object) };
-      case "concat":
-        return { ...x, parts: x.parts.map(swap) };
-      default:
-        return x;
-    }
+    return local !== undefined ? { kind: "name", name: local } : mapChildren(x, swap);
   };
   return swap(e);
 }
