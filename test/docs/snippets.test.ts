@@ -76,6 +76,14 @@ function matches(shown: readonly string[], actual: readonly string[]): boolean {
   return actual.length > 0 && actual[0] === first && matches(rest, actual.slice(1));
 }
 
+/** For a failure's last line (a log may show only its tail): where the printed lines leave the shown ones. */
+function firstDifference(shown: readonly string[], actual: readonly string[]): string {
+  const at = shown.findIndex((line, i) => line === "..." || line !== actual[i]);
+  if (at === -1) return `printed ${actual.length - shown.length} more line(s) than shown, from: ${JSON.stringify(actual[shown.length])}`;
+  if (shown[at] === "...") return `the lines after the "..." at shown line ${at + 1} are not printed in that order`;
+  return `shown line ${at + 1} is ${JSON.stringify(shown[at])}, printed ${actual[at] === undefined ? "nothing there" : JSON.stringify(actual[at])}`;
+}
+
 const lines = (text: string) => text.replace(/\s+$/, "").split("\n").map((line) => line.trimEnd()).filter((line, i, all) => line !== "" || i < all.length - 1);
 
 describe("docs: every snippet compiles against the packed packages, runnable ones run, shown commands print what is shown", function () {
@@ -148,7 +156,7 @@ describe("docs: every snippet compiles against the packed packages, runnable one
         const env = { ...process.env, NO_COLOR: "1", PATH: `${join(cwd, "node_modules", ".bin")}:${process.env.PATH}` };
         const run = await runChild("bash", ["-c", script], { cwd, env, timeoutMs: 300_000 });
         const actual = lines((run.stdout + run.stderr).replaceAll(cwd, "/path/to/project"));
-        expect(matches(shown, actual), `${page}:${line}: $ ${command}\n--- shown\n${shown.join("\n")}\n--- printed\n${describeRun(run)}`).to.equal(true);
+        expect(matches(shown, actual), `${page}:${line}: $ ${command}\n--- shown\n${shown.join("\n")}\n--- printed\n${describeRun(run)}\n--- ${firstDifference(shown, actual)}`).to.equal(true);
       }
     });
 });
