@@ -1,6 +1,6 @@
 import { isFalseSchema, type Schema } from "../model/schema.js";
 import { and, call, has, isTrue, literal, matches, name, not, SUBJECT, test, text } from "./expr.js";
-import type { Expr, GuardType } from "./ir.js";
+import type { Expr, GuardType, KnownWhen } from "./ir.js";
 import { at, only, schemaIn, type Keyword, type LowerContext } from "./keyword.js";
 
 /**
@@ -40,27 +40,26 @@ function inPlace(s: Schema, ctx: LowerContext, own: boolean, when: readonly Expr
  * (no condition): the renderers then print `unevaluated*` as `additionalProperties` (`items`) is
  * printed, no support call nor annotation per value.
  */
-type Evaluated = Expr[] | "all" | { readonly known: readonly string[]; readonly patterns: readonly string[] } | { readonly from: number };
+type Evaluated = Expr[] | "all" | ReturnType<typeof evaluatedProperties> | { readonly from: number };
 
-/** `unevaluatedProperties`: for each evaluation, its condition and a constant `{ names, patterns, all }`; or the names and patterns, when all count always. */
-export function evaluatedProperties(s: Schema, ctx: LowerContext): Evaluated {
+/**
+ * `unevaluatedProperties`: the names and patterns of the evaluations that count always, and
+ * those of the others each under its condition (a renderer tests a key's name first, then the
+ * condition, once per subject).
+ */
+export function evaluatedProperties(s: Schema, ctx: LowerContext): "all" | { readonly known: readonly string[]; readonly patterns: readonly string[]; readonly knownWhen?: readonly KnownWhen[] } {
   const found: Evaluation[] = [];
   inPlace(s, ctx, true, [], new Set(), found);
   const evaluatesAll = (schema: Schema) => schema.additionalProperties !== undefined || schema.unevaluatedProperties !== undefined;
   if (found.some(({ when, schema }) => isTrue(when) && evaluatesAll(schema))) return "all";
-  if (found.every(({ when }) => isTrue(when)))
-    return {
-      known: [...new Set(found.flatMap(({ schema }) => (schema.properties ?? []).map((p) => p.name)))],
-      patterns: [...new Set(found.flatMap(({ schema }) => (schema.patternProperties ?? []).map((p) => ctx.pattern(p.pattern))))],
-    };
-  const args: Expr[] = [];
-  for (const { when, schema } of found) {
-    const names = (schema.properties ?? []).map((p) => p.name);
-    const patterns = (schema.patternProperties ?? []).map((p) => p.pattern);
-    const all = evaluatesAll(schema);
-    if (all || names.length > 0 || patterns.length > 0) args.push(when, name(ctx.constant({ names, patterns, all })));
-  }
-  return args;
+  const names = (schema: Schema) => (schema.properties ?? []).map((p) => p.name);
+  const patterns = (schema: Schema) => (schema.patternProperties ?? []).map((p) => ctx.pattern(p.pattern));
+  const always = found.filter(({ when }) => isTrue(when));
+  const knownWhen = found
+    .filter(({ when }) => !isTrue(when))
+    .map(({ when, schema }) => ({ when, known: names(schema), patterns: patterns(schema), all: evaluatesAll(schema) }))
+    .filter((k) => k.all || k.known.length > 0 || k.patterns.length > 0);
+  return { known: [...new Set(always.flatMap(({ schema }) => names(schema)))], patterns: [...new Set(always.flatMap(({ schema }) => patterns(schema)))], ...(knownWhen.length > 0 && { knownWhen }) };
 }
 
 /** `unevaluatedItems`: for each evaluation, its condition, how many leading items it evaluates (Infinity: all), and its `contains` test (or null); or how many, when all count always. */

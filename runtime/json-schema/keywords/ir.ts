@@ -84,8 +84,22 @@ export interface EntriesNode {
   readonly matching?: string;
   /** Module-level RegExp constants (patternProperties): a name one of them matches is known too. */
   readonly patterns?: readonly string[];
+  /** Names known only when a condition on the subject holds (unevaluatedProperties beside anyOf, if, dependentSchemas...). */
+  readonly knownWhen?: readonly KnownWhen[];
   readonly refuse?: Failure;
   readonly body: readonly Node[];
+}
+
+/**
+ * What one evaluation of unevaluatedProperties names, under its condition (its sub-schema passed):
+ * `all` names, or `known` and those `patterns` match. A renderer tests the names first, the
+ * condition only for a name it covers, and at most once per subject.
+ */
+export interface KnownWhen {
+  readonly when: Expr;
+  readonly known: readonly string[];
+  readonly patterns: readonly string[];
+  readonly all: boolean;
 }
 
 /** Every element of an array subject, from index `from` (after the positional ones) or the first. */

@@ -235,10 +235,11 @@ export class ClosureRenderer {
         return true;
       };
     }
-    const skip = this.keyFilter(node);
+    const filter = this.keyFilter(node);
     const { op, arg } = node.refuse ? { op: CALL, arg: FALSE } : this.isLeaf(node.body);
     return (v) => {
       const object = v as Record<string, unknown>;
+      const skip = filter(v);
       for (const key in object) if (!skip(key) && !runLeaf(op, arg, object[key])) return false;
       return true;
     };
@@ -301,11 +302,12 @@ export class ClosureRenderer {
       case "property":
         return this.checkNodes([node]);
       case "entries": {
-        const skip = this.keyFilter(node);
+        const filter = this.keyFilter(node);
         const refuse = node.refuse ? this.failure(node.refuse) : undefined;
         const body = this.checkNodes(node.body);
         return (v, path, issues) => {
           const object = v as Record<string, unknown>;
+          const skip = filter(v);
           for (const key in object) {
             if (skip(key)) continue;
             const at = `${path}/${pointerToken(key)}`;
@@ -493,8 +495,31 @@ export class ClosureRenderer {
     return { schemaPath, keyword, text: "", describe: this.value(message), explain };
   }
 
-  /** The property names an entries node passes over: those `matching` does not match, and those `known` names or one of `patterns` matches. */
-  private keyFilter(node: EntriesNode): (key: string) => boolean {
+  /**
+   * The property names an entries node passes over, for a subject: those `matching` does not
+   * match, those `known` names or one of `patterns` matches, and those a condition knows
+   * (knownWhen), its name tests first, then the condition, run once per subject.
+   */
+  private keyFilter(node: EntriesNode): (v: unknown) => (key: string) => boolean {
+    const known = this.knownFilter(node);
+    if (node.knownWhen === undefined) return () => known;
+    const conditions = node.knownWhen.map(({ when, known: names, patterns, all }) => ({ holds: this.test(when), all, names: new Set(names), regexps: patterns.map((name) => this.lowering.patternOf(name)) }));
+    return (v) => {
+      const held: (boolean | undefined)[] = [];
+      return (key) => {
+        if (known(key)) return true;
+        for (let k = 0; k < conditions.length; k++) {
+          const { holds, all, names, regexps } = conditions[k]!;
+          if (!all && !names.has(key) && !regexps.some((regexp) => regexp.test(key))) continue;
+          if ((held[k] ??= holds(v))) return true;
+        }
+        return false;
+      };
+    };
+  }
+
+  /** The names an entries node passes over whatever the subject: those `matching` does not match, and those `known` names or one of `patterns` matches. */
+  private knownFilter(node: EntriesNode): (key: string) => boolean {
     const names = new Set(node.known);
     const regexps = (node.patterns ?? []).map((name) => this.lowering.patternOf(name));
     const known =
@@ -812,9 +837,9 @@ function closes(node: EntriesNode, properties: readonly PropertyNode[]): boolean
   return node.refuse !== undefined && known !== undefined && known.size === properties.length && properties.every((p) => known.has(p.name));
 }
 
-/** The names an entries node passes over, when they are all it passes over (no patterns). */
+/** The names an entries node passes over, when they are all it passes over (no patterns, no conditions). */
 function plainKnown(node: EntriesNode): Set<string> | undefined {
-  return node.matching === undefined && (node.patterns ?? []).length === 0 ? new Set(node.known) : undefined;
+  return node.matching === undefined && (node.patterns ?? []).length === 0 && node.knownWhen === undefined ? new Set(node.known) : undefined;
 }
 
 function compare(op: string, left: Value, right: Value, literal: unknown, subjectLeft: boolean): Is {

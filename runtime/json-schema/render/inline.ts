@@ -76,9 +76,10 @@ export function referenceOf(branch: Branch): string | undefined {
  * `e` (expanded) with each boolean check of its subject that it calls more than once, the first
  * call always run, bound once (`bind` names it and prints `const`): unevaluated*'s evaluations
  * repeat a branch's test in each condition (`isA(v) && isB(v)`, `isA(v) && isC(v)`...). Only
- * a call that runs anyway is hoisted, so no branch runs that `&&` or `||` would have skipped.
+ * a call that runs anyway is hoisted, so no branch runs that `&&` or `||` would have skipped;
+ * `lazy`: every repeated call, `bind` printing what computes it on first use.
  */
-export function shareCalls(e: Expr, bind: (test: Expr) => string): Expr {
+export function shareCalls(e: Expr, bind: (test: Expr) => string, lazy = false): Expr {
   // The callee of a boolean check of the subject itself, else undefined.
   const subjectCheck = (x: Expr): string | undefined => (x.kind === "call" && x.args.length === 1 && x.args[0]!.kind === "subject" && /^is[A-Z]/.test(x.callee) ? x.callee : undefined);
   const counts = new Map<string, number>();
@@ -113,7 +114,7 @@ export function shareCalls(e: Expr, bind: (test: Expr) => string): Expr {
   };
   visit(e, true);
   const shared = new Map<string, string>();
-  for (const [callee, n] of counts) if (n > 1 && always.has(callee)) shared.set(callee, bind(call(callee, SUBJECT)));
+  for (const [callee, n] of counts) if (n > 1 && (lazy || always.has(callee))) shared.set(callee, bind(call(callee, SUBJECT)));
   if (shared.size === 0) return e;
   const swap = (x: Expr): Expr => {
     const local = shared.get(subjectCheck(x) ?? "");

@@ -1,25 +1,46 @@
 import type { Writer } from "./writer.js";
 import { compare, literal, or, print, SUBJECT } from "../keywords/expr.js";
-import type { EntriesNode } from "../keywords/ir.js";
+import { shareCalls } from "./inline.js";
+import type { EntriesNode, Expr } from "../keywords/ir.js";
 import type { Scope } from "./names.js";
 
 /** The loops both renderers print; `body` writes what each pass does. */
 
-/** Over the properties of `v` that `properties` does not name (or that `matching` matches): `body(key, entry)` with the entry bound, or `refuse(key)`. */
-export function writeEntries(w: Writer, node: EntriesNode, v: string, scope: Scope, refuse: (key: string) => void, body: (key: string, entry: string) => void, refuseReadsKey = true): void {
+/**
+ * Over the properties of `v` that `properties` does not name (or that `matching` matches):
+ * `body(key, entry)` with the entry bound, or `refuse(key)`. A name known under a condition
+ * (knownWhen, `expand` readying it to print) is tested by name first, then by its condition; each
+ * condition, and each boolean check conditions share, runs at most once per subject, kept in a local.
+ */
+export function writeEntries(w: Writer, node: EntriesNode, v: string, scope: Scope, refuse: (key: string) => void, body: (key: string, entry: string) => void, expand: (e: Expr) => Expr, refuseReadsKey = true): void {
+  const knownWhen = node.knownWhen ?? [];
   // A loop that refuses any key without reading it names the key `_key`, which noUnusedLocals accepts.
-  const unread = node.refuse !== undefined && !refuseReadsKey && node.matching === undefined && node.known.length === 0 && (node.patterns ?? []).length === 0;
+  const unread = node.refuse !== undefined && !refuseReadsKey && node.matching === undefined && node.known.length === 0 && (node.patterns ?? []).length === 0 && knownWhen.length === 0;
   const key = scope.fresh(unread ? "_key" : "key");
+  const locals: string[] = [];
+  const lazily = (local: string, e: string) => (locals.push(local), `(${local} ??= ${e})`);
+  const shared = shareCalls({ kind: "count", operands: knownWhen.map(({ when }) => expand(when)) }, (check) => lazily(scope.fresh("passes"), print(check, v)), true);
+  const conditions = (shared.kind === "count" ? shared.operands : []).map((when) => lazily(scope.fresh("evaluated"), print(when, v)));
+  if (locals.length > 0) w.writeLine(`let ${locals.join(", ")};`);
   w.write(`for (const ${key} in ${v})`).block(() => {
     if (node.matching !== undefined) w.writeLine(`if (!${node.matching}.test(${key})) continue;`);
-    if (node.known.length > 0) w.writeLine(`if (${print(or(node.known.map((name) => compare(SUBJECT, "===", literal(name)))), key)}) continue;`);
+    if (node.known.length > 0) w.writeLine(`if (${namedBy(node.known, key)}) continue;`);
     for (const pattern of node.patterns ?? []) w.writeLine(`if (${pattern}.test(${key})) continue;`);
+    knownWhen.forEach(({ known, patterns, all }, k) => {
+      const names = [...(known.length > 0 ? [namedBy(known, key)] : []), ...patterns.map((pattern) => `${pattern}.test(${key})`)];
+      // One name or one pattern alone needs no parentheses before `&&`; names joined by `||` do.
+      const named = names.length === 1 && known.length <= 1 ? names[0]! : `(${names.join(" || ")})`;
+      w.writeLine(`if (${all ? conditions[k] : `${named} && ${conditions[k]}`}) continue;`);
+    });
     if (node.refuse) return refuse(key);
     const entry = scope.fresh("entry");
     w.writeLine(`const ${entry} = ${v}[${key}];`);
     body(key, entry);
   });
 }
+
+/** `key` is one of `names`. */
+const namedBy = (names: readonly string[], key: string) => print(or(names.map((name) => compare(SUBJECT, "===", literal(name)))), key);
 
 /** Over the elements of the array `v`, from index `from`: `body(index, item)`. */
 export function writeItems(w: Writer, v: string, scope: Scope, body: (index: string, item: string) => void, from = 0): void {

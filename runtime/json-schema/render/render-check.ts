@@ -75,8 +75,14 @@ export class CheckRenderer {
           break;
         }
         case "entries":
-          writeEntries(w, node, v, scope, (key) => this.push(path.dynamic(`pointerToken(${key})`), node.refuse!, v), (key, entry) =>
-            this.statements(node.body, entry, path.dynamic(`pointerToken(${key})`), scope),
+          writeEntries(
+            w,
+            node,
+            v,
+            scope,
+            (key) => this.push(path.dynamic(`pointerToken(${key})`), node.refuse!, v),
+            (key, entry) => this.statements(node.body, entry, path.dynamic(`pointerToken(${key})`), scope),
+            (e) => expand(e, this.helpers),
           );
           break;
         case "items":

@@ -45,7 +45,7 @@ export class IsRenderer {
           this.property(node, v, scope);
           break;
         case "entries":
-          writeEntries(w, node, v, scope, () => w.writeLine("return false;"), (_key, entry) => this.nested(node.body, entry, scope), false);
+          writeEntries(w, node, v, scope, () => w.writeLine("return false;"), (_key, entry) => this.nested(node.body, entry, scope), (e) => expand(e, this.helpers), false);
           break;
         case "items":
           writeItems(w, v, scope, (_index, item) => this.nested(node.body, item, scope), node.from);
