@@ -1,3 +1,4 @@
+import { SUPPORT_FUNCTIONS } from "../../support/functions.js";
 import { and, call, mapChildren, not, or, print, SUBJECT, TRUE } from "../keywords/expr.js";
 import type { Branch, Expr, Node } from "../keywords/ir.js";
 import type { Helpers, Scope } from "./names.js";
@@ -72,55 +73,121 @@ export function referenceOf(branch: Branch): string | undefined {
   return branch.body.length === 1 && only!.kind === "call" ? only!.definition : undefined;
 }
 
+/** The callee of a printed boolean check of the subject itself (`isA(v)`), else undefined: not a support function (isObject narrows the type where it is called, and is cheap). */
+const subjectCheck = (x: Expr): string | undefined =>
+  x.kind === "call" && x.args.length === 1 && x.args[0]!.kind === "subject" && /^is[A-Z]/.test(x.callee) && !Object.hasOwn(SUPPORT_FUNCTIONS, x.callee) ? x.callee : undefined;
+
+/** Counts the boolean checks of the subject `e` calls, and notes those whose first call always runs; an arrow's are left out (its subject is its own parameter). */
+function countChecks(e: Expr, counts: Map<string, number>, always: Set<string>, runs = true): void {
+  const callee = subjectCheck(e);
+  if (callee !== undefined) {
+    counts.set(callee, (counts.get(callee) ?? 0) + 1);
+    if (runs) always.add(callee);
+    return;
+  }
+  const visit = (x: Expr, r: boolean) => countChecks(x, counts, always, r);
+  switch (e.kind) {
+    case "call":
+      return e.args.forEach((a) => visit(a, runs));
+    case "and":
+    case "or":
+      return e.operands.forEach((o, k) => visit(o, runs && k === 0));
+    case "count":
+      return e.operands.forEach((o) => visit(o, runs));
+    case "not":
+    case "typeof":
+      return visit(e.operand, runs);
+    case "compare":
+      visit(e.left, runs);
+      return visit(e.right, runs);
+    case "member":
+      return visit(e.object, runs);
+    case "concat":
+      return e.parts.forEach((p) => visit(p, runs));
+  }
+}
+
+/** `e` with the subject checks `locals` names replaced by what `read` prints for each. */
+function swapChecks(e: Expr, locals: ReadonlyMap<string, string>, read: (local: string, callee: string) => string): Expr {
+  const swap = (x: Expr): Expr => {
+    const callee = subjectCheck(x);
+    const local = locals.get(callee ?? "");
+    return local !== undefined ? { kind: "name", name: read(local, callee!) } : mapChildren(x, swap);
+  };
+  return locals.size === 0 ? e : swap(e);
+}
+
 /**
  * `e` (expanded) with each boolean check of its subject that it calls more than once, the first
- * call always run, bound once (`bind` names it and prints `const`): unevaluated*'s evaluations
+ * call always run, bound once (`bind` names it and prints `const`): unevaluatedItems' evaluations
  * repeat a branch's test in each condition (`isA(v) && isB(v)`, `isA(v) && isC(v)`...). Only
  * a call that runs anyway is hoisted, so no branch runs that `&&` or `||` would have skipped;
  * `lazy`: every repeated call, `bind` printing what computes it on first use.
  */
 export function shareCalls(e: Expr, bind: (test: Expr) => string, lazy = false): Expr {
-  // The callee of a boolean check of the subject itself, else undefined.
-  const subjectCheck = (x: Expr): string | undefined => (x.kind === "call" && x.args.length === 1 && x.args[0]!.kind === "subject" && /^is[A-Z]/.test(x.callee) ? x.callee : undefined);
   const counts = new Map<string, number>();
   const always = new Set<string>();
-  // An arrow's calls are left alone (its subject is its own parameter).
-  const visit = (x: Expr, runs: boolean): void => {
-    const callee = subjectCheck(x);
-    if (callee !== undefined) {
-      counts.set(callee, (counts.get(callee) ?? 0) + 1);
-      if (runs) always.add(callee);
-      return;
-    }
-    switch (x.kind) {
-      case "call":
-        return x.args.forEach((a) => visit(a, runs));
-      case "and":
-      case "or":
-        return x.operands.forEach((o, k) => visit(o, runs && k === 0));
-      case "count":
-        return x.operands.forEach((o) => visit(o, runs));
-      case "not":
-      case "typeof":
-        return visit(x.operand, runs);
-      case "compare":
-        visit(x.left, runs);
-        return visit(x.right, runs);
-      case "member":
-        return visit(x.object, runs);
-      case "concat":
-        return x.parts.forEach((p) => visit(p, runs));
-    }
-  };
-  visit(e, true);
+  countChecks(e, counts, always);
   const shared = new Map<string, string>();
   for (const [callee, n] of counts) if (n > 1 && (lazy || always.has(callee))) shared.set(callee, bind(call(callee, SUBJECT)));
-  if (shared.size === 0) return e;
-  const swap = (x: Expr): Expr => {
-    const local = shared.get(subjectCheck(x) ?? "");
-    return local !== undefined ? { kind: "name", name: local } : mapChildren(x, swap);
-  };
-  return swap(e);
+  return swapChecks(e, shared, (local) => local);
+}
+
+/**
+ * The boolean checks a function calls more than once on its own subject (`value`), each kept in
+ * a local computed on first use, `(passes ??= isA(value))`, so none runs that would not have run:
+ * unevaluatedProperties' conditions repeat the checks of the applicators beside it (anyOf, oneOf,
+ * if, dependentSchemas). `forIs`: the nodes as the boolean check prints them (calls of
+ * definitions, implied asserts left out), else as the issue check does.
+ */
+export class SharedChecks {
+  private readonly locals = new Map<string, string>();
+
+  constructor(nodes: readonly Node[], helpers: Helpers, scope: Scope, forIs: boolean) {
+    const exprs: Expr[] = [];
+    const visit = (list: readonly Node[]): void => {
+      for (const node of list)
+        switch (node.kind) {
+          case "assert":
+            if (!(forIs && node.implied)) exprs.push(node.valid);
+            visit(node.then);
+            break;
+          case "call":
+            if (forIs) exprs.push(call(`is${node.definition}`, SUBJECT));
+            break;
+          case "guard":
+            visit(node.body);
+            break;
+          case "when":
+            exprs.push(node.condition);
+            visit(node.body);
+            break;
+          case "each":
+            exprs.push(forIs ? node.valid : node.keys);
+            break;
+          case "anyOf":
+            exprs.push(or(node.branches.map((branch) => branchTest(branch, helpers))));
+            break;
+          case "entries":
+            for (const { when } of node.knownWhen ?? []) exprs.push(when);
+            break;
+        }
+    };
+    visit(nodes);
+    const counts = new Map<string, number>();
+    for (const e of exprs) countChecks(expand(e, helpers), counts, new Set());
+    for (const [callee, n] of counts) if (n > 1) this.locals.set(callee, scope.fresh("passes"));
+  }
+
+  /** The locals to declare (`let`) at the top of the function. */
+  get declared(): string[] {
+    return [...this.locals.values()];
+  }
+
+  /** `e` (expanded) with the shared checks read through their locals, where `v` is the function's own subject. */
+  apply(e: Expr, v: string): Expr {
+    return v === "value" ? swapChecks(e, this.locals, (local, callee) => `(${local} ??= ${callee}(${v}))`) : e;
+  }
 }
 
 /** `e` (expanded) for the subject `v`, its shared calls (shareCalls) printed before it as `const` locals of `scope`. */

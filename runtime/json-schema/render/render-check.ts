@@ -1,7 +1,7 @@
 import type { Writer } from "./writer.js";
 import { access, concat, literal, not, or, print, typeTest } from "../keywords/expr.js";
 import type { AnyOfNode, Expr, Failure, Node } from "../keywords/ir.js";
-import { branchTest, expand, printShared, referenceOf } from "./inline.js";
+import { branchTest, expand, printShared, referenceOf, SharedChecks } from "./inline.js";
 import { writeElement, writeEntries, writeItems } from "./loops.js";
 import { PathExpr, Scope, type Helpers } from "./names.js";
 
@@ -34,10 +34,18 @@ export class CheckRenderer {
         ? `(value: unknown, path = "", issues: ValidationIssue[] = []): ValidationIssue[]`
         : `(value: unknown, path: string, issues: ValidationIssue[]): ValidationIssue[]`;
     this.w.write(`${exported ? "export " : ""}function ${name}${signature}`).block(() => {
-      this.statements(nodes, "value", new PathExpr(), new Scope());
+      const scope = new Scope();
+      this.shared = new SharedChecks(nodes, this.helpers, scope, false);
+      const { declared } = this.shared;
+      if (declared.length > 0) this.w.writeLine(`let ${declared.join(", ")};`);
+      this.statements(nodes, "value", new PathExpr(), scope);
+      this.shared = undefined;
       this.w.writeLine(`return ${this.into};`);
     });
   }
+
+  /** The checks of the function being printed that its statements share. */
+  private shared: SharedChecks | undefined;
 
   /** Statements that push an issue for every node `v` fails. */
   private statements(nodes: readonly Node[], v: string, path: PathExpr, scope: Scope): void {
@@ -82,7 +90,7 @@ export class CheckRenderer {
             scope,
             (key) => this.push(path.dynamic(`pointerToken(${key})`), node.refuse!, v),
             (key, entry) => this.statements(node.body, entry, path.dynamic(`pointerToken(${key})`), scope),
-            (e) => expand(e, this.helpers),
+            (e) => this.expand(e, v),
           );
           break;
         case "items":
@@ -97,7 +105,7 @@ export class CheckRenderer {
         case "each": {
           const key = scope.fresh("key");
           const at = path.dynamic(node.indexes ? key : `pointerToken(${key})`);
-          w.write(`for (const ${key} of ${printShared(expand(node.keys, this.helpers), w, scope, v)})`).block(() => {
+          w.write(`for (const ${key} of ${printShared(this.expand(node.keys, v), w, scope, v)})`).block(() => {
             if (node.refuse) return this.push(at, node.refuse, v);
             const entry = scope.fresh("entry");
             w.writeLine(`const ${entry} = ${v}[${key}];`);
@@ -160,6 +168,12 @@ export class CheckRenderer {
 
   /** Prints `e` for the subject `v`, sub-schema tests inlined or hoisted. */
   private print(e: Expr, v: string): string {
-    return print(expand(e, this.helpers), v);
+    return print(this.expand(e, v), v);
+  }
+
+  /** `e` with sub-schema tests inlined or hoisted, and the function's shared checks read through their locals. */
+  private expand(e: Expr, v: string): Expr {
+    const expanded = expand(e, this.helpers);
+    return this.shared ? this.shared.apply(expanded, v) : expanded;
   }
 }

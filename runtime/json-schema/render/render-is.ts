@@ -1,7 +1,7 @@
 import type { Writer } from "./writer.js";
-import { access, not, or, print, subjectCount, typeTest } from "../keywords/expr.js";
+import { access, call, not, or, print, SUBJECT, subjectCount, typeTest } from "../keywords/expr.js";
 import type { Expr, Node, PropertyNode } from "../keywords/ir.js";
-import { branchTest, expand, expressionOf, printShared, rejectsUndefined, sequence } from "./inline.js";
+import { branchTest, expand, expressionOf, printShared, rejectsUndefined, sequence, SharedChecks } from "./inline.js";
 import { writeElement, writeEntries, writeItems } from "./loops.js";
 import { Scope, type Helpers } from "./names.js";
 
@@ -14,6 +14,9 @@ export class IsRenderer {
     private readonly typed = true,
   ) {}
 
+  /** The checks of the function being printed that its statements share (none while one expression is printed). */
+  private shared: SharedChecks | undefined;
+
   function(name: string, returns: string, nodes: readonly Node[], exported: boolean): void {
     const { w } = this;
     w.write(`${exported ? "export " : ""}function ${name}${this.typed ? `(value: unknown): ${returns}` : "(value)"}`).block(() => {
@@ -22,7 +25,12 @@ export class IsRenderer {
         w.writeLine(`return ${this.print(inline, "value")};`);
         return;
       }
-      this.statements(nodes, "value", new Scope());
+      const scope = new Scope();
+      this.shared = new SharedChecks(nodes, this.helpers, scope, true);
+      const { declared } = this.shared;
+      if (declared.length > 0) w.writeLine(`let ${declared.join(", ")};`);
+      this.statements(nodes, "value", scope);
+      this.shared = undefined;
       w.writeLine("return true;");
     });
   }
@@ -36,7 +44,7 @@ export class IsRenderer {
           w.writeLine(`if (${this.print(not(node.valid), v)}) return false;`);
           break;
         case "call":
-          w.writeLine(`if (!is${node.definition}(${v})) return false;`);
+          w.writeLine(`if (${this.print(not(call(`is${node.definition}`, SUBJECT)), v)}) return false;`);
           break;
         case "guard":
           w.write(`if (${this.print(typeTest([node.type]), v)})`).block(() => this.statements(node.body, v, scope));
@@ -45,7 +53,7 @@ export class IsRenderer {
           this.property(node, v, scope);
           break;
         case "entries":
-          writeEntries(w, node, v, scope, () => w.writeLine("return false;"), (_key, entry) => this.nested(node.body, entry, scope), (e) => expand(e, this.helpers), false);
+          writeEntries(w, node, v, scope, () => w.writeLine("return false;"), (_key, entry) => this.nested(node.body, entry, scope), (e) => this.expand(e, v), false);
           break;
         case "items":
           writeItems(w, v, scope, (_index, item) => this.nested(node.body, item, scope), node.from);
@@ -57,7 +65,7 @@ export class IsRenderer {
           w.write(`if (${this.print(node.condition, v)})`).block(() => this.statements(node.body, v, scope));
           break;
         case "each": {
-          w.writeLine(`if (${printShared(expand(not(node.valid), this.helpers), w, scope, v)}) return false;`);
+          w.writeLine(`if (${printShared(this.expand(not(node.valid), v), w, scope, v)}) return false;`);
           break;
         }
         case "anyOf":
@@ -100,6 +108,12 @@ export class IsRenderer {
 
   /** Prints `e` for the subject `v`, sub-schema tests inlined or hoisted. */
   private print(e: Expr, v: string): string {
-    return print(expand(e, this.helpers), v);
+    return print(this.expand(e, v), v);
+  }
+
+  /** `e` with sub-schema tests inlined or hoisted, and the function's shared checks read through their locals. */
+  private expand(e: Expr, v: string): Expr {
+    const expanded = expand(e, this.helpers);
+    return this.shared ? this.shared.apply(expanded, v) : expanded;
   }
 }
