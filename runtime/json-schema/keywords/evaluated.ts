@@ -81,10 +81,11 @@ export function evaluatedItems(s: Schema, ctx: LowerContext): Evaluated {
 
 /**
  * The keyword `unevaluatedProperties` or `unevaluatedItems`: its schema applied to what
- * `evaluated` leaves, the support function `every` deciding it as one test, `left` listing them
- * for the issues, each at its property (item).
+ * `evaluated` leaves, each at its property (item): the properties as an entries node, the items
+ * as an items node where they are known when compiling, else by the support functions
+ * everyUnevaluatedItem (one test) and unevaluatedIndexes (for the issues).
  */
-export function unevaluated(keyword: "unevaluatedProperties" | "unevaluatedItems", about: GuardType, evaluated: (s: Schema, ctx: LowerContext) => Evaluated, every: string, left: string, what: string): Keyword {
+export function unevaluated(keyword: "unevaluatedProperties" | "unevaluatedItems", about: GuardType, evaluated: (s: Schema, ctx: LowerContext) => Evaluated, what: string): Keyword {
   return {
     reads: { [keyword]: only("2020-12", schemaIn(keyword)) },
     children: (s) => [s[keyword]],
@@ -98,11 +99,10 @@ export function unevaluated(keyword: "unevaluatedProperties" | "unevaluatedItems
       const refuse = { keyword, schemaPath: at(s, keyword), message: text(`must NOT have unevaluated ${what}`) };
       if ("known" in evaluations) return [{ kind: "entries", ...evaluations, ...(isFalseSchema(schema) ? { refuse, body: [] } : { body }) }];
       if ("from" in evaluations) return [{ kind: "items", from: evaluations.from, body: isFalseSchema(schema) ? [{ kind: "assert", valid: literal(false), then: [], ...refuse }] : body }];
-      const valid = call(every, SUBJECT, test({ pointer: schema.pointer, body }), ...evaluations);
-      const keys = call(left, SUBJECT, ...evaluations);
-      const indexes = about === "array";
-      if (!isFalseSchema(schema)) return [{ kind: "each", valid, keys, indexes, body }];
-      return [{ kind: "each", valid, keys, indexes, refuse, body: [] }];
+      const valid = call("everyUnevaluatedItem", SUBJECT, test({ pointer: schema.pointer, body }), ...evaluations);
+      const keys = call("unevaluatedIndexes", SUBJECT, ...evaluations);
+      if (!isFalseSchema(schema)) return [{ kind: "each", valid, keys, body }];
+      return [{ kind: "each", valid, keys, refuse, body: [] }];
     },
   };
 }

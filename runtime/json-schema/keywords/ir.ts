@@ -117,16 +117,14 @@ export interface ElementNode {
 }
 
 /**
- * Each key (or index) `keys` yields of an object (array) subject is checked by `body`, or refused
- * (`refuse`): the properties (items) no other keyword evaluated. `valid` is the same test as one
- * boolean, for the boolean check.
+ * Each index `keys` yields of an array subject is checked by `body`, or refused (`refuse`): the
+ * items no other keyword evaluated (unevaluatedItems under conditions); an index's path token
+ * needs no escape. `valid` is the same test as one boolean, for the boolean check.
  */
 export interface EachNode {
   readonly kind: "each";
   readonly valid: Expr;
   readonly keys: Expr;
-  /** The keys are an array's indexes (numbers), whose path tokens need no escape. */
-  readonly indexes: boolean;
   readonly refuse?: Failure;
   readonly body: readonly Node[];
 }

@@ -344,14 +344,14 @@ export class ClosureRenderer {
         };
       }
       case "each": {
-        const keys = this.value(node.keys) as (v: unknown) => (string | number)[];
+        const indexes = this.value(node.keys) as (v: unknown) => number[];
         const refuse = node.refuse ? this.failure(node.refuse) : undefined;
         const body = this.checkNodes(node.body);
         return (v, path, issues) => {
-          for (const key of keys(v)) {
-            const at = `${path}/${pointerToken(String(key))}`;
+          for (const index of indexes(v)) {
+            const at = `${path}/${index}`;
             if (refuse) report(refuse, v, at, issues);
-            else body((v as Record<string | number, unknown>)[key], at, issues);
+            else body((v as unknown[])[index], at, issues);
           }
         };
       }

@@ -103,13 +103,13 @@ export class CheckRenderer {
           w.write(`if (${this.print(node.condition, v)})`).block(() => this.statements(node.body, v, path, scope));
           break;
         case "each": {
-          const key = scope.fresh("key");
-          const at = path.dynamic(node.indexes ? key : `pointerToken(${key})`);
-          w.write(`for (const ${key} of ${printShared(this.expand(node.keys, v), w, scope, v)})`).block(() => {
+          const index = scope.fresh("i");
+          const at = path.dynamic(index);
+          w.write(`for (const ${index} of ${printShared(this.expand(node.keys, v), w, scope, v)})`).block(() => {
             if (node.refuse) return this.push(at, node.refuse, v);
-            const entry = scope.fresh("entry");
-            w.writeLine(`const ${entry} = ${v}[${key}];`);
-            this.statements(node.body, entry, at, scope);
+            const item = scope.fresh("item");
+            w.writeLine(`const ${item} = ${v}[${index}];`);
+            this.statements(node.body, item, at, scope);
           });
           break;
         }
