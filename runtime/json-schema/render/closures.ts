@@ -488,11 +488,11 @@ export class ClosureRenderer {
    */
   private failure(failure: Failure, explain?: Check[]): Report {
     const { schemaPath, keyword, message } = failure;
-    if (message.kind === "literal") return { schemaPath, keyword, text: String(message.value), describe: undefined, explain };
+    if (message.kind === "literal") return { schemaPath, keyword, text: String(message.value), colonText: ": " + String(message.value), describe: undefined, explain };
     const [first, second] = message.kind === "concat" ? message.parts : [];
     if (message.kind === "concat" && message.parts.length === 2 && first!.kind === "literal")
-      return { schemaPath, keyword, text: String(first!.value), describe: this.value(second!), explain };
-    return { schemaPath, keyword, text: "", describe: this.value(message), explain };
+      return { schemaPath, keyword, text: String(first!.value), colonText: ": " + String(first!.value), describe: this.value(second!), explain };
+    return { schemaPath, keyword, text: "", colonText: ": ", describe: this.value(message), explain };
   }
 
   /**
@@ -690,6 +690,7 @@ interface Report {
   readonly keyword: string;
   /** The message, or its beginning when `describe` adds the rest from the value. */
   readonly text: string;
+  readonly colonText: string;
   readonly describe: Value | undefined;
   /** Checks whose issues come first (the branches of a oneOf). */
   readonly explain: readonly Check[] | undefined;
@@ -699,9 +700,12 @@ interface Report {
 function report(failure: Report, v: unknown, path: string, issues: Sink): void {
   const { explain, describe } = failure;
   if (explain !== undefined) for (let k = 0; k < explain.length; k++) explain[k]!(v, path, issues);
+  if (issues instanceof Joined) {
+    issues.text = joinIssue(issues.text, path, describe === undefined ? failure.colonText : failure.colonText + String(describe(v)));
+    return;
+  }
   const message = describe === undefined ? failure.text : failure.text + String(describe(v));
-  if (!(issues instanceof Joined)) issues[issues.length] = { path, schemaPath: failure.schemaPath, keyword: failure.keyword, message };
-  else issues.text = joinIssue(issues.text, path, message);
+  issues[issues.length] = { path, schemaPath: failure.schemaPath, keyword: failure.keyword, message };
 }
 
 /** What checkValues reads of a run of properties, each at its index. */
