@@ -14,8 +14,8 @@ import type { Scope } from "./names.js";
  */
 export function writeEntries(w: Writer, node: EntriesNode, v: string, scope: Scope, refuse: (key: string) => void, body: (key: string, entry: string) => void, expand: (e: Expr) => Expr, refuseReadsKey = true): void {
   const knownWhen = node.knownWhen ?? [];
-  // A loop that refuses any key without reading it names the key `_key`, which noUnusedLocals accepts.
-  const unread = node.refuse !== undefined && !refuseReadsKey && node.matching === undefined && node.known.length === 0 && (node.patterns ?? []).length === 0 && knownWhen.length === 0;
+  // A loop that refuses any key without reading it names the key `_key`, which noUnusedLocals accepts: a condition that knows all names reads no key either.
+  const unread = node.refuse !== undefined && !refuseReadsKey && node.matching === undefined && node.known.length === 0 && (node.patterns ?? []).length === 0 && knownWhen.every(({ all }) => all);
   const key = scope.fresh(unread ? "_key" : "key");
   const locals: string[] = [];
   const lazily = (local: string, e: string) => (locals.push(local), `(${local} ??= ${e})`);
