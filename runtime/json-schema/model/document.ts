@@ -154,6 +154,47 @@ export function loadDocument(pointer: string, raw: unknown, rootName: string, de
     const remote = !next[1].startsWith("#");
     definitions.set(next[0], normalize(next[2], next[1], remote ? { ...ctx, ignored: undefined, dialect: next[3], definitionsKey: DEFINITIONS_KEY[next[3]] } : ctx));
   }
+  refuseInPlaceCycles(definitions, names, fail);
+}
+
+/**
+ * Refuses a reference that comes back to a schema in place, through `$ref`, `$dynamicRef`,
+ * `allOf`, `anyOf`, `oneOf`, `not`, `if`/`then`/`else` or `dependentSchemas`, with no property or
+ * item between: checking a value against it would never end. JSON Schema 2020-12 leaves such a
+ * schema undefined (core, "Guarding Against Infinite Recursion"); its printed check would overflow
+ * the stack on the first value that reaches the reference.
+ */
+function refuseInPlaceCycles(definitions: ReadonlyMap<string, Schema>, names: Iterable<string>, fail: DocumentOptions["fail"]): void {
+  const done = new Set<Schema>();
+  const path = new Set<Schema>();
+  const visit = (s: Schema): void => {
+    if (done.has(s)) return;
+    path.add(s);
+    for (const [at, next] of inPlace(s, definitions)) {
+      if (path.has(next)) fail(at, `refers back to ${next.pointer} in place, with no property or item between: checking a value against it would never end`);
+      visit(next);
+    }
+    path.delete(s);
+    done.add(s);
+  };
+  for (const name of names) {
+    const definition = definitions.get(name);
+    if (definition) visit(definition);
+  }
+}
+
+/** The schemas `s` applies to its own value, each with the pointer of what applies it. */
+function inPlace(s: Schema, definitions: ReadonlyMap<string, Schema>): [string, Schema][] {
+  const out: [string, Schema][] = [];
+  const reference = (keyword: string, name: string | undefined) => {
+    const target = name === undefined ? undefined : definitions.get(name);
+    if (target) out.push([`${s.pointer}/${keyword}`, target]);
+  };
+  reference("$ref", s.ref);
+  reference("$dynamicRef", s.dynamicRef);
+  for (const child of [...(s.allOf ?? []), ...(s.anyOf ?? []), ...(s.oneOf ?? []), s.not, s.if, s.then, s.else, ...(s.dependentSchemas ?? []).map((d) => d.schema)])
+    if (child) out.push([child.pointer, child]);
+  return out;
 }
 
 /**
