@@ -6,6 +6,7 @@ import { Lowering } from "../../runtime/json-schema/render/lower.js";
 import { Helpers, identifierOf } from "../../runtime/json-schema/render/names.js";
 import { CheckRenderer } from "../../runtime/json-schema/render/render-check.js";
 import { IsRenderer } from "../../runtime/json-schema/render/render-is.js";
+import { GenerationError } from "../errors.js";
 import { IN_PROJECT } from "../emit/module.js";
 import { supportUsedBy } from "../../runtime/json-schema/render/support.js";
 import type { LoadedToolSchemas, ToolSchemaEntry } from "./load.js";
@@ -22,7 +23,12 @@ export function emitToolValidators(source: string, entries: readonly ToolSchemaE
   const body = new CodeBlockWriter({ indentNumberOfSpaces: 2 });
   // A place in the manifest (`mcp.server.json#/tools/0/inputSchema/...`), or in a remote document (its URI and pointer).
   const where = (pointer: string) => (pointer.startsWith("#") ? `${source}${pointer}` : pointer);
-  const lowering = new Lowering((name) => loaded.definitions.get(name)!);
+  const lowering = new Lowering(
+    (name) => loaded.definitions.get(name)!,
+    (at, reason) => {
+      throw new GenerationError(source, at, reason);
+    },
+  );
   // A helper is named after its tool schema and the pointer inside it: #/tools/0/inputSchema/properties/unit/anyOf/1 -> GetWeatherInput_unit_anyOf_1.
   const roots = new Map<string, string>();
   loaded.tools.forEach((tool, i) => {

@@ -58,7 +58,12 @@ const MAX_DEFINITIONS = 2000;
 
 export function compileSchema(schema: unknown, options: CompileOptions = {}): CompiledValidator {
   const definitions = load(schema, options);
-  const lowering = new Lowering((name) => definitions.get(name)!);
+  const lowering = new Lowering(
+    (name) => definitions.get(name)!,
+    (at, reason) => {
+      throw new SchemaCompileError(at, reason);
+    },
+  );
   if (options.mode === "code") {
     // The object itself, not a copy: it swaps in the issue check on its first use (code.ts).
     const code = generate(definitions, lowering);

@@ -17,22 +17,43 @@ interface Evaluation {
   readonly schema: Schema;
 }
 
-function inPlace(s: Schema, ctx: LowerContext, own: boolean, when: readonly Expr[], seen: ReadonlySet<Schema>, out: Evaluation[]): void {
-  if (seen.has(s)) return;
-  const path = new Set(seen).add(s);
-  out.push({ when: and(when), schema: own ? { ...s, unevaluatedProperties: undefined, unevaluatedItems: undefined } as Schema : s });
-  const visit = (child: Schema, condition?: Expr) => inPlace(child, ctx, false, condition ? [...when, condition] : when, path, out);
-  if (s.ref !== undefined) visit(ctx.definition(s.ref));
-  if (s.dynamicRef !== undefined) visit(ctx.definition(s.dynamicRef));
-  for (const branch of s.allOf ?? []) visit(branch);
-  for (const branch of [...(s.anyOf ?? []), ...(s.oneOf ?? [])]) visit(branch, matches({ pointer: branch.pointer, body: ctx.lower(branch) }));
-  if (s.if) {
-    const passed = matches({ pointer: s.if.pointer, body: ctx.lower(s.if) });
-    visit(s.if, passed);
-    if (s.then) visit(s.then, passed);
-    if (s.else) visit(s.else, not(passed));
-  }
-  for (const { name: property, schema } of s.dependentSchemas ?? []) visit(schema, has(property));
+/**
+ * Most evaluations one unevaluated keyword may read. Each is a sub-schema reached in place under
+ * a set of conditions, found once however many paths reach it; references in a lattice (each
+ * `$defs` entry naming the next twice) would otherwise make one per path, exponentially many.
+ */
+const MAX_EVALUATIONS = 1000;
+
+/** The evaluations `keyword` of `s` reads: `s` itself (without its unevaluated keywords), then each sub-schema it applies in place, each once per set of conditions. */
+function inPlace(s: Schema, ctx: LowerContext, keyword: string): Evaluation[] {
+  const out: Evaluation[] = [];
+  const reached = new Map<Schema, Set<string>>();
+  const visit = (node: Schema, when: readonly Expr[], path: ReadonlySet<Schema>): void => {
+    if (path.has(node)) return;
+    // The conditions by the sub-schemas they test (their pointers), not by the nodes lowered from them.
+    const key = JSON.stringify(when, (k, v: unknown) => (k === "body" ? undefined : v));
+    const keys = reached.get(node) ?? new Set<string>();
+    if (keys.has(key)) return;
+    reached.set(node, keys.add(key));
+    if (out.length === MAX_EVALUATIONS)
+      ctx.fail(at(s, keyword), `reads more than ${MAX_EVALUATIONS} evaluations of sub-schemas applied in place ($ref, allOf, anyOf, oneOf, if, dependentSchemas): reference fewer schemas around it`);
+    out.push({ when: and(when), schema: node === s ? ({ ...s, unevaluatedProperties: undefined, unevaluatedItems: undefined } as Schema) : node });
+    const inner = new Set(path).add(node);
+    const child = (next: Schema, condition?: Expr) => visit(next, condition ? [...when, condition] : when, inner);
+    if (node.ref !== undefined) child(ctx.definition(node.ref));
+    if (node.dynamicRef !== undefined) child(ctx.definition(node.dynamicRef));
+    for (const branch of node.allOf ?? []) child(branch);
+    for (const branch of [...(node.anyOf ?? []), ...(node.oneOf ?? [])]) child(branch, matches({ pointer: branch.pointer, body: ctx.lower(branch) }));
+    if (node.if) {
+      const passed = matches({ pointer: node.if.pointer, body: ctx.lower(node.if) });
+      child(node.if, passed);
+      if (node.then) child(node.then, passed);
+      if (node.else) child(node.else, not(passed));
+    }
+    for (const { name: property, schema } of node.dependentSchemas ?? []) child(schema, has(property));
+  };
+  visit(s, [], new Set());
+  return out;
 }
 
 /**
@@ -48,8 +69,7 @@ type Evaluated = Expr[] | "all" | ReturnType<typeof evaluatedProperties> | { rea
  * condition, once per subject).
  */
 export function evaluatedProperties(s: Schema, ctx: LowerContext): "all" | { readonly known: readonly string[]; readonly patterns: readonly string[]; readonly knownWhen?: readonly KnownWhen[] } {
-  const found: Evaluation[] = [];
-  inPlace(s, ctx, true, [], new Set(), found);
+  const found = inPlace(s, ctx, "unevaluatedProperties");
   const evaluatesAll = (schema: Schema) => schema.additionalProperties !== undefined || schema.unevaluatedProperties !== undefined;
   if (found.some(({ when, schema }) => isTrue(when) && evaluatesAll(schema))) return "all";
   const names = (schema: Schema) => (schema.properties ?? []).map((p) => p.name);
@@ -64,8 +84,7 @@ export function evaluatedProperties(s: Schema, ctx: LowerContext): "all" | { rea
 
 /** `unevaluatedItems`: for each evaluation, its condition, how many leading items it evaluates (Infinity: all), and its `contains` test (or null); or how many, when all count always. */
 export function evaluatedItems(s: Schema, ctx: LowerContext): Evaluated {
-  const found: Evaluation[] = [];
-  inPlace(s, ctx, true, [], new Set(), found);
+  const found = inPlace(s, ctx, "unevaluatedItems");
   const evaluatesAll = (schema: Schema) => schema.items !== undefined || schema.unevaluatedItems !== undefined;
   if (found.some(({ when, schema }) => isTrue(when) && evaluatesAll(schema))) return "all";
   if (found.every(({ when, schema }) => isTrue(when) && !schema.contains)) return { from: Math.max(0, ...found.map(({ schema }) => schema.prefixItems?.length ?? 0)) };

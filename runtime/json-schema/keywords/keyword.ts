@@ -10,6 +10,8 @@ export interface LowerContext {
   pattern(source: string): string;
   /** The name of the module-level constant holding a JSON value (a non-primitive `const` or `enum` value). */
   constant(value: unknown): string;
+  /** Refuses the schema at `at` (a JSON Pointer): what it asks cannot be compiled within bounds. */
+  fail(at: string, reason: string): never;
 }
 
 export type Raw = Record<string, unknown>;

@@ -8,7 +8,13 @@ export class Lowering implements LowerContext {
   /** Regular expressions by source, each a module-level constant of the emitted file. */
   readonly patterns = new Map<string, string>();
 
-  constructor(private readonly definitions: (name: string) => Schema) {}
+  /** `fail` refuses a schema while lowering it (the loader's refusals come before). */
+  constructor(
+    private readonly definitions: (name: string) => Schema,
+    readonly fail: (at: string, reason: string) => never = (at, reason) => {
+      throw new Error(`${at}: ${reason}`);
+    },
+  ) {}
 
   definition(name: string): Schema {
     return this.definitions(name);

@@ -9,7 +9,7 @@
  */
 import { expect } from "chai";
 import fc from "fast-check";
-import { compileSchema } from "../../../../runtime/json-schema/compile.js";
+import { compileSchema, SchemaCompileError } from "../../../../runtime/json-schema/compile.js";
 
 const SCHEMA = {
   $schema: "https://json-schema.org/draft/2020-12/schema",
@@ -146,5 +146,23 @@ describe("json-schema/keywords: unevaluatedProperties under conditions, code mod
     // Not vacuous: both verdicts, and unevaluatedProperties the reason of many refusals.
     expect(valid).to.be.at.least(500);
     expect(refused).to.be.at.least(500);
+  });
+});
+
+describe("json-schema/keywords: the evaluations unevaluatedProperties reads are bounded", () => {
+  /** `$defs` D0..Dn, each applying the next twice in place through `applicator`. */
+  const lattice = (applicator: "allOf" | "anyOf", n: number) => {
+    const $defs: Record<string, unknown> = { [`D${n}`]: { properties: { a: { type: "string" } } } };
+    for (let i = 0; i < n; i++) $defs[`D${i}`] = { [applicator]: [{ $ref: `#/$defs/D${i + 1}` }, { $ref: `#/$defs/D${i + 1}` }] };
+    return { $schema: "https://json-schema.org/draft/2020-12/schema", $defs, $ref: "#/$defs/D0", unevaluatedProperties: false };
+  };
+
+  it("a sub-schema reached by many paths under the same conditions is read once (2^30 paths)", () => {
+    for (const mode of ["code", "closures"] as const) expect(compileSchema(lattice("allOf", 30), { mode }).mode).to.equal(mode);
+  });
+
+  it("more than 1000 evaluations under distinct conditions are refused, at the keyword", () => {
+    for (const mode of ["code", "closures"] as const)
+      expect(() => compileSchema(lattice("anyOf", 12), { mode })).to.throw(SchemaCompileError, "#/unevaluatedProperties: reads more than 1000 evaluations of sub-schemas applied in place");
   });
 });
