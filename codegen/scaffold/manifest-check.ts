@@ -9,6 +9,7 @@
 import { createRequire } from "node:module";
 import type { Ajv, ErrorObject, ValidateFunction } from "ajv";
 import { dialectOf, type Dialect } from "../../runtime/json-schema/dialect.js";
+import { loadDocument } from "../../runtime/json-schema/model/document.js";
 import { newAjv } from "../../runtime/shared/ajv.js";
 import { UriTemplate } from "../../runtime/shared/uri-template.js";
 import { didYouMean } from "../did-you-mean.js";
@@ -96,12 +97,24 @@ function checkSchema(schema: Record<string, unknown>, at: string, remotes: Reado
   } catch (error) {
     return [...problems, `#${at}: ${(error as Error).message}; every $ref must point into this schema (its $defs or definitions) or into a remote document given to generate --tools-remotes`];
   }
-  if (example !== undefined && !validate(example))
+  // A schema that applies itself in place never ends its check: ajv overflows the stack, and our loader names the $ref that closes the loop.
+  let endless: string | undefined;
+  const valid = (value: unknown): boolean => {
+    if (endless !== undefined) return true;
+    try {
+      return validate(value);
+    } catch (error) {
+      if (!(error instanceof RangeError)) throw error;
+      endless = inPlaceLoop(schema, at, remotes);
+      return true;
+    }
+  };
+  if (example !== undefined && !valid(example))
     for (const e of validate.errors ?? []) problems.push(`#${exampleAt}${e.instancePath}: ${instanceProblem(e)}; make the example satisfy its inputSchema`);
   // No example: the generated test sends arguments made from the schema, and they must be valid too.
   if (example === undefined && exampleAt !== undefined) {
     const sample = sampleOf(schema);
-    if (!validate(sample)) {
+    if (!valid(sample)) {
       const first = validate.errors?.[0];
       problems.push(
         `#${exampleAt.slice(0, -"/example".length)}: cannot make arguments that satisfy its inputSchema (tried ${JSON.stringify(sample)}: ` +
@@ -109,7 +122,25 @@ function checkSchema(schema: Record<string, unknown>, at: string, remotes: Reado
       );
     }
   }
-  return problems;
+  return endless === undefined ? problems : [...problems, endless];
+}
+
+/**
+ * Where a schema applies itself in place: the reference our compiler's loader refuses (the
+ * runtime refuses it so at registration), else the whole schema.
+ */
+function inPlaceLoop(schema: Record<string, unknown>, at: string, remotes: Readonly<Record<string, unknown>>): string {
+  class Refused extends Error {}
+  const fail = (where: string, reason: string): never => {
+    throw new Refused(`${where}: ${reason}`);
+  };
+  try {
+    loadDocument(`#${at}`, schema, "T", new Map(), { remotes, unknownDialect: "default", remotesOption: "--tools-remotes <file.json>", unread: () => {}, fail });
+  } catch (error) {
+    if (error instanceof Refused) return error.message;
+    throw error;
+  }
+  return `#${at}: checking a value against it never ends (it applies itself in place: a $ref back to a schema that contains it, with no property or item between)`;
 }
 
 function metaProblem(error: ErrorObject, schema: Record<string, unknown>): string {

@@ -274,6 +274,9 @@ const CLI: Record<string, () => Promise<Got>> = {
   "#/tools/0/inputSchema: can't resolve reference https://example.com/point.json …": async () => ({
     message: await cli(project({ "mcp.server.json": manifest([tool({ type: "object", properties: { at: { $ref: "https://example.com/point.json" } } })]) }), "generate", "--tools", "mcp.server.json", "--out", "src/validators"),
   }),
+  "#/tools/0/inputSchema/anyOf/1/$ref: refers back to #/tools/0/inputSchema in place, with no property or item between: …": async () => ({
+    message: await cli(project({ "mcp.server.json": manifest([tool({ type: "object", anyOf: [{ required: ["a"] }, { $ref: "#" }] })]) }), "generate", "--tools", "mcp.server.json", "--out", "src/validators"),
+  }),
   'mcp.server.json #/tools/0/inputSchema/$vocabulary: "$vocabulary" is not supported by the build-time validator compiler: …': async () => ({
     message: await cli(project({ "mcp.server.json": manifest([tool({ type: "object", $vocabulary: {} })]) }), "generate", "--tools", "mcp.server.json", "--out", "src/validators"),
   }),
