@@ -1,3 +1,4 @@
+import { appliedInPlace } from "../model/in-place.js";
 import { isFalseSchema, type Schema } from "../model/schema.js";
 import { and, call, has, isTrue, literal, matches, name, not, SUBJECT, test, text } from "./expr.js";
 import type { Expr, GuardType, KnownWhen } from "./ir.js";
@@ -39,18 +40,13 @@ function inPlace(s: Schema, ctx: LowerContext, keyword: string): Evaluation[] {
       ctx.fail(at(s, keyword), `reads more than ${MAX_EVALUATIONS} evaluations of sub-schemas applied in place ($ref, allOf, anyOf, oneOf, if, dependentSchemas): reference fewer schemas around it`);
     out.push({ when: and(when), schema: node === s ? ({ ...s, unevaluatedProperties: undefined, unevaluatedItems: undefined } as Schema) : node });
     const inner = new Set(path).add(node);
-    const child = (next: Schema, condition?: Expr) => visit(next, condition ? [...when, condition] : when, inner);
-    if (node.ref !== undefined) child(ctx.definition(node.ref));
-    if (node.dynamicRef !== undefined) child(ctx.definition(node.dynamicRef));
-    for (const branch of node.allOf ?? []) child(branch);
-    for (const branch of [...(node.anyOf ?? []), ...(node.oneOf ?? [])]) child(branch, matches({ pointer: branch.pointer, body: ctx.lower(branch) }));
-    if (node.if) {
-      const passed = matches({ pointer: node.if.pointer, body: ctx.lower(node.if) });
-      child(node.if, passed);
-      if (node.then) child(node.then, passed);
-      if (node.else) child(node.else, not(passed));
+    const passes = (branch: Schema) => matches({ pointer: branch.pointer, body: ctx.lower(branch) });
+    for (const { schema, by, property } of appliedInPlace(node, (name) => ctx.definition(name))) {
+      // What `not` applies evaluates nothing (core section 10.2.1.4: it drops its annotations).
+      if (by === "not") continue;
+      const condition = by === "anyOf" || by === "oneOf" || by === "if" ? passes(schema) : by === "then" ? passes(node.if!) : by === "else" ? not(passes(node.if!)) : by === "dependentSchemas" ? has(property!) : undefined;
+      visit(schema, condition ? [...when, condition] : when, inner);
     }
-    for (const { name: property, schema } of node.dependentSchemas ?? []) child(schema, has(property));
   };
   visit(s, [], new Set());
   return out;

@@ -2,6 +2,7 @@ import { isPlainObject, normalize } from "./normalize.js";
 import { childPointer, escapeToken, pointerTokens } from "../pointer.js";
 import { SchemaIndex, type Located } from "../index.js";
 import { DEFAULT_BASE, withoutFragment } from "../uri.js";
+import { appliedInPlace } from "./in-place.js";
 import type { Schema } from "./schema.js";
 import { DEFINITIONS_KEY, dialectNamed, dialectOf, type Dialect } from "../dialect.js";
 import { VALIDATION_VOCABULARY_KEYWORDS, VOCABULARIES } from "../keywords/vocabulary.js";
@@ -170,7 +171,7 @@ function refuseInPlaceCycles(definitions: ReadonlyMap<string, Schema>, names: It
   const visit = (s: Schema): void => {
     if (done.has(s)) return;
     path.add(s);
-    for (const [at, next] of inPlace(s, definitions)) {
+    for (const { at, schema: next } of appliedInPlace(s, (name) => definitions.get(name))) {
       if (path.has(next)) fail(at, `refers back to ${next.pointer} in place, with no property or item between: checking a value against it would never end`);
       visit(next);
     }
@@ -181,20 +182,6 @@ function refuseInPlaceCycles(definitions: ReadonlyMap<string, Schema>, names: It
     const definition = definitions.get(name);
     if (definition) visit(definition);
   }
-}
-
-/** The schemas `s` applies to its own value, each with the pointer of what applies it. */
-function inPlace(s: Schema, definitions: ReadonlyMap<string, Schema>): [string, Schema][] {
-  const out: [string, Schema][] = [];
-  const reference = (keyword: string, name: string | undefined) => {
-    const target = name === undefined ? undefined : definitions.get(name);
-    if (target) out.push([`${s.pointer}/${keyword}`, target]);
-  };
-  reference("$ref", s.ref);
-  reference("$dynamicRef", s.dynamicRef);
-  for (const child of [...(s.allOf ?? []), ...(s.anyOf ?? []), ...(s.oneOf ?? []), s.not, s.if, s.then, s.else, ...(s.dependentSchemas ?? []).map((d) => d.schema)])
-    if (child) out.push([child.pointer, child]);
-  return out;
 }
 
 /**

@@ -121,15 +121,14 @@ function swapChecks(e: Expr, locals: ReadonlyMap<string, string>, read: (local: 
  * `e` (expanded) with each boolean check of its subject that it calls more than once, the first
  * call always run, bound once (`bind` names it and prints `const`): unevaluatedItems' evaluations
  * repeat a branch's test in each condition (`isA(v) && isB(v)`, `isA(v) && isC(v)`...). Only
- * a call that runs anyway is hoisted, so no branch runs that `&&` or `||` would have skipped;
- * `lazy`: every repeated call, `bind` printing what computes it on first use.
+ * a call that runs anyway is hoisted, so no branch runs that `&&` or `||` would have skipped.
  */
-export function shareCalls(e: Expr, bind: (test: Expr) => string, lazy = false): Expr {
+export function shareCalls(e: Expr, bind: (test: Expr) => string): Expr {
   const counts = new Map<string, number>();
   const always = new Set<string>();
   countChecks(e, counts, always);
   const shared = new Map<string, string>();
-  for (const [callee, n] of counts) if (n > 1 && (lazy || always.has(callee))) shared.set(callee, bind(call(callee, SUBJECT)));
+  for (const [callee, n] of counts) if (n > 1 && always.has(callee)) shared.set(callee, bind(call(callee, SUBJECT)));
   return swapChecks(e, shared, (local) => local);
 }
 

@@ -1,6 +1,5 @@
 import type { Writer } from "./writer.js";
 import { compare, literal, or, print, SUBJECT } from "../keywords/expr.js";
-import { shareCalls } from "./inline.js";
 import type { EntriesNode, Expr } from "../keywords/ir.js";
 import type { Scope } from "./names.js";
 
@@ -10,17 +9,16 @@ import type { Scope } from "./names.js";
  * Over the properties of `v` that `properties` does not name (or that `matching` matches):
  * `body(key, entry)` with the entry bound, or `refuse(key)`. A name known under a condition
  * (knownWhen, `expand` readying it to print) is tested by name first, then by its condition; each
- * condition, and each boolean check conditions share, runs at most once per subject, kept in a local.
+ * condition runs at most once per subject, kept in a local (a check that several conditions call:
+ * SharedChecks, inline.ts).
  */
 export function writeEntries(w: Writer, node: EntriesNode, v: string, scope: Scope, refuse: (key: string) => void, body: (key: string, entry: string) => void, expand: (e: Expr) => Expr, refuseReadsKey = true): void {
   const knownWhen = node.knownWhen ?? [];
   // A loop that refuses any key without reading it names the key `_key`, which noUnusedLocals accepts: a condition that knows all names reads no key either.
   const unread = node.refuse !== undefined && !refuseReadsKey && node.matching === undefined && node.known.length === 0 && (node.patterns ?? []).length === 0 && knownWhen.every(({ all }) => all);
   const key = scope.fresh(unread ? "_key" : "key");
-  const locals: string[] = [];
-  const lazily = (local: string, e: string) => (locals.push(local), `(${local} ??= ${e})`);
-  const shared = shareCalls({ kind: "count", operands: knownWhen.map(({ when }) => expand(when)) }, (check) => lazily(scope.fresh("passes"), print(check, v)), true);
-  const conditions = (shared.kind === "count" ? shared.operands : []).map((when) => lazily(scope.fresh("evaluated"), print(when, v)));
+  const locals = knownWhen.map(() => scope.fresh("evaluated"));
+  const conditions = knownWhen.map(({ when }, k) => `(${locals[k]} ??= ${print(expand(when), v)})`);
   if (locals.length > 0) w.writeLine(`let ${locals.join(", ")};`);
   w.write(`for (const ${key} in ${v})`).block(() => {
     if (node.matching !== undefined) w.writeLine(`if (!${node.matching}.test(${key})) continue;`);
