@@ -80,7 +80,8 @@ function handlerInterface(name: string, doc: string, methods: readonly RequestMe
     const result = m.results.map((r) => `T.${r}`).join(" | ");
     return `${memberDoc(m.request, definitions)}  ${q(m.method)}: (params: ${paramsType(m, definitions)}, context: Context) => ${result} | Promise<${result}>;`;
   });
-  return `/** ${doc} */\nexport interface ${name}<Context = unknown> {\n${members.join("\n")}\n}`;
+  // No member reads the parameter of an empty interface: `_Context`, which noUnusedParameters accepts.
+  return `/** ${doc} */\nexport interface ${name}<${members.length > 0 ? "Context" : "_Context"} = unknown> {\n${members.join("\n")}\n}`;
 }
 
 function hookInterface(name: string, doc: string, methods: readonly NotificationMethod[], definitions: ReadonlyMap<string, Definition>): string {

@@ -47,7 +47,7 @@ export function emitToolValidators(source: string, entries: readonly ToolSchemaE
   const is = new IsRenderer(body, helpers);
   const check = new CheckRenderer(body, helpers);
 
-  writeDefinitions(body, loaded.definitions, lowering, helpers, is, check, where);
+  writeDefinitions(body, loaded.definitions, roots.values(), lowering, helpers, is, check, where);
   body.blankLine();
   body.writeLine("/** By tool name: each schema as compiled, and its validators. */");
   body.writeLine("export const toolValidators = {");

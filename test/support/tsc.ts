@@ -5,7 +5,7 @@ import { ROOT, runChild, type CliRun } from "./project.js";
 /** The project's own TypeScript compiler. */
 export const TSC = join(ROOT, "node_modules", "typescript", "bin", "tsc");
 
-/** tsconfig.json's strictness, and exactOptionalPropertyTypes on top: a consumer may build with it. */
+/** tsconfig.json's strictness, and exactOptionalPropertyTypes and noUnusedParameters on top: a consumer may build with them. */
 export const STRICT_FLAGS: readonly string[] = [
   "--ignoreConfig",
   "--noEmit",
@@ -17,6 +17,8 @@ export const STRICT_FLAGS: readonly string[] = [
   "--noUncheckedIndexedAccess",
   "--exactOptionalPropertyTypes",
   "--noImplicitOverride",
+  "--noUnusedLocals",
+  "--noUnusedParameters",
   "--isolatedModules",
   "--verbatimModuleSyntax",
 ];

@@ -129,7 +129,8 @@ export function print(e: Expr, subject: string): string {
     case "name":
       return e.name;
     case "arrow":
-      return `(item) => ${print(e.body, "item")}`;
+      // A test that reads nothing of the item (`items: true` under `contains`) takes no parameter: noUnusedParameters.
+      return `${subjectCount(e.body) === 0 ? "()" : "(item)"} => ${print(e.body, "item")}`;
     case "test":
       throw new Error(`a sub-schema test (${e.branch.pointer}) must be expanded before printing`);
     case "member":

@@ -1,4 +1,6 @@
+import type { Expr, Node } from "../keywords/ir.js";
 import type { Schema } from "../model/schema.js";
+import { mapChildren } from "../keywords/expr.js";
 import type { Lowering } from "./lower.js";
 import type { Helper, Helpers } from "./names.js";
 import type { CheckRenderer } from "./render-check.js";
@@ -7,15 +9,89 @@ import type { Writer } from "./writer.js";
 
 /** The functions of a set of definitions, as `generate --tools` prints them and the runtime compiles them. */
 
-/** `isX` and `checkX` for each definition, each under a comment naming its place (`label`), then the hoisted sub-schemas. */
-export function writeDefinitions(w: Writer, definitions: ReadonlyMap<string, Schema>, lowering: Lowering, helpers: Helpers, is: IsRenderer, check: CheckRenderer, label: (pointer: string) => string): void {
+/** The definitions printed code calls: for their boolean check (`isX`), for their issue check (`checkX`). */
+export interface Reached {
+  readonly is: ReadonlyMap<string, Schema>;
+  readonly check: ReadonlyMap<string, Schema>;
+}
+
+/**
+ * The definitions whose checks printed code calls, from `roots` (both checks of each), each in
+ * the order of `definitions`: a definition nothing reaches (an unused `$defs` entry), or reaches
+ * only through a boolean test (an anyOf of `$ref`s), gets no function it would never call (a
+ * project may build with noUnusedLocals), and code mode compiles less. Mirrors the renderers: an
+ * issue check calls the issue checks of its statements' references and explaining branches,
+ * everything else is a boolean test.
+ */
+export function reachable(definitions: ReadonlyMap<string, Schema>, lowering: Lowering, roots: Iterable<string>): Reached {
+  type Mode = "is" | "check";
+  const reached: Record<Mode, Set<string>> = { is: new Set(), check: new Set() };
+  const pending: [string, Mode][] = [...roots].flatMap((root): [string, Mode][] => [[root, "is"], [root, "check"]]);
+  const seen: Record<Mode, WeakSet<object>> = { is: new WeakSet(), check: new WeakSet() };
+  const visitNodes = (nodes: readonly Node[], mode: Mode): void => {
+    if (seen[mode].has(nodes)) return;
+    seen[mode].add(nodes);
+    for (const node of nodes) visitNode(node, mode);
+  };
+  const visitNode = (node: Node, mode: Mode): void => {
+    switch (node.kind) {
+      case "call":
+        return void pending.push([node.definition, mode]);
+      case "assert":
+        visitExpr(node.valid);
+        if (mode === "check") node.explain?.forEach((branch) => visitNodes(branch.body, "check"));
+        return visitNodes(node.then, mode);
+      case "guard":
+      case "property":
+      case "items":
+      case "element":
+        return visitNodes(node.body, mode);
+      case "entries":
+        node.knownWhen?.forEach(({ when }) => visitExpr(when));
+        return visitNodes(node.body, mode);
+      case "each":
+        // The boolean check tests `valid` alone; the issue check walks `keys` through `body`.
+        if (mode === "is") return visitExpr(node.valid);
+        visitExpr(node.keys);
+        return visitNodes(node.body, "check");
+      case "when":
+        visitExpr(node.condition);
+        return visitNodes(node.body, mode);
+      case "anyOf":
+        node.branches.forEach((branch) => visitNodes(branch.body, "is"));
+        if (mode === "check") node.discriminator?.cases.forEach(({ branch }) => visitNodes(branch.body, "check"));
+        return;
+    }
+  };
+  const visitExpr = (e: Expr): void => {
+    if (e.kind === "matches" || e.kind === "test") return visitNodes(e.branch.body, "is");
+    if (e.kind === "arrow") return visitExpr(e.body);
+    mapChildren(e, (child) => (visitExpr(child), child));
+  };
+  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+    const [name, mode] = next;
+    if (reached[mode].has(name)) continue;
+    reached[mode].add(name);
+    visitNodes(lowering.lower(definitions.get(name)!), mode);
+  }
+  const inOrder = (names: Set<string>) => new Map([...definitions].filter(([name]) => names.has(name)));
+  return { is: inOrder(reached.is), check: inOrder(reached.check) };
+}
+
+/**
+ * `isX` and `checkX` of each definition `roots` reach (reachable), each under a comment naming its
+ * place (`label`), then the hoisted sub-schemas.
+ */
+export function writeDefinitions(w: Writer, definitions: ReadonlyMap<string, Schema>, roots: Iterable<string>, lowering: Lowering, helpers: Helpers, is: IsRenderer, check: CheckRenderer, label: (pointer: string) => string): void {
+  const reached = reachable(definitions, lowering, roots);
   for (const [name, schema] of definitions) {
+    if (!reached.is.has(name) && !reached.check.has(name)) continue;
     const nodes = lowering.lower(schema);
     w.blankLine();
     w.writeLine(`/** ${label(schema.pointer)} */`);
-    is.function(`is${name}`, "boolean", nodes, false);
-    w.blankLine();
-    check.function(`check${name}`, nodes, false);
+    if (reached.is.has(name)) is.function(`is${name}`, "boolean", nodes, false);
+    if (reached.is.has(name) && reached.check.has(name)) w.blankLine();
+    if (reached.check.has(name)) check.function(`check${name}`, nodes, false);
   }
   writeHelpers(w, helpers, is, check, label);
 }
@@ -27,9 +103,9 @@ export interface PrintedHelpers {
 }
 
 /**
- * The hoisted sub-schemas not yet `printed`: a boolean check each, and (with `check`) an issue
- * check for those some printed code calls (a discriminated union's branch, a oneOf's); each under
- * a comment naming its place, with `label`.
+ * The hoisted sub-schemas not yet `printed`: a boolean check for those some printed code tests,
+ * and (with `check`) an issue check for those some printed code calls for their issues (a
+ * discriminated union's branch, a oneOf's); each under a comment naming its place, with `label`.
  */
 export function writeHelpers(
   w: Writer,
@@ -43,16 +119,20 @@ export function writeHelpers(
   for (let more = true; more; ) {
     more = false;
     for (const helper of helpers.all()) {
-      if (!printed.is.has(helper)) {
+      const tested = helpers.isTested(helper) && !printed.is.has(helper);
+      const checked = check !== undefined && helpers.isChecked(helper) && !printed.check.has(helper);
+      if (!tested && !checked) continue;
+      more = true;
+      // The comment before the helper's first function.
+      if (label) w.blankLine();
+      if (label && !printed.is.has(helper) && !printed.check.has(helper)) w.writeLine(`/** ${label(helper.pointer).replace(/\*\//g, "*\\/")} */`);
+      if (tested) {
         printed.is.add(helper);
-        more = true;
-        if (label) w.blankLine().writeLine(`/** ${label(helper.pointer).replace(/\*\//g, "*\\/")} */`);
         is.function(`is${helper.base}`, "boolean", helper.body, false);
       }
-      if (check && helpers.isChecked(helper) && !printed.check.has(helper)) {
+      if (checked) {
         printed.check.add(helper);
-        more = true;
-        if (label) w.blankLine();
+        if (label && tested) w.blankLine();
         check.function(`${check.prefix}${helper.base}`, helper.body, false);
       }
     }

@@ -1,5 +1,5 @@
 import { SUPPORT_FUNCTIONS } from "../../support/functions.js";
-import { and, call, mapChildren, not, or, print, SUBJECT, TRUE } from "../keywords/expr.js";
+import { and, call, mapChildren, matches, not, or, print, SUBJECT, TRUE } from "../keywords/expr.js";
 import type { Branch, Expr, Node } from "../keywords/ir.js";
 import type { Helpers, Scope } from "./names.js";
 import type { Writer } from "./writer.js";
@@ -38,6 +38,38 @@ export function expressionOf(nodes: readonly Node[]): Expr | undefined {
     } else return undefined;
   }
   return tests.length === 0 ? TRUE : and(tests);
+}
+
+/**
+ * Whether the printed checks of `nodes` read their subject (`issues`: as the issue check prints
+ * them, with their messages), so that a renderer names a local or a parameter only for a subject
+ * it reads: a project may build with noUnusedLocals and noUnusedParameters. True when unsure.
+ */
+export function readsSubject(nodes: readonly Node[], issues: boolean): boolean {
+  return nodes.some((node) => {
+    switch (node.kind) {
+      case "assert":
+        return reads(node.valid) || readsSubject(node.then, issues) || (issues && (reads(node.message) || node.explain !== undefined));
+      case "when":
+        return reads(node.condition) || readsSubject(node.body, issues);
+      case "anyOf":
+        return node.branches.some((branch) => reads(matches(branch))) || (issues && (reads(node.message) || node.discriminator !== undefined));
+      default:
+        return true;
+    }
+  });
+}
+
+/** Whether `e` printed reads its subject: a sub-schema test reads it unless inlined as a test that does not (a `true` branch); an arrow reads its own. */
+function reads(e: Expr): boolean {
+  if (e.kind === "subject") return true;
+  if (e.kind === "matches") {
+    const inline = expressionOf(e.branch.body);
+    return inline === undefined || reads(inline);
+  }
+  let found = false;
+  mapChildren(e, (child) => ((found ||= reads(child)), child));
+  return found;
 }
 
 /** A branch as an expression, hoisting it into a helper when it needs statements. */

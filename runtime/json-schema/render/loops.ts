@@ -10,9 +10,19 @@ import type { Scope } from "./names.js";
  * `body(key, entry)` with the entry bound, or `refuse(key)`. A name known under a condition
  * (knownWhen, `expand` readying it to print) is tested by name first, then by its condition; each
  * condition runs at most once per subject, kept in a local (a check that several conditions call:
- * SharedChecks, inline.ts).
+ * SharedChecks, inline.ts). `reads`: the body reads the entry (bound).
  */
-export function writeEntries(w: Writer, node: EntriesNode, v: string, scope: Scope, refuse: (key: string) => void, body: (key: string, entry: string) => void, expand: (e: Expr) => Expr, refuseReadsKey = true): void {
+export function writeEntries(
+  w: Writer,
+  node: EntriesNode,
+  v: string,
+  scope: Scope,
+  refuse: (key: string) => void,
+  body: (key: string, entry: string) => void,
+  expand: (e: Expr) => Expr,
+  reads: boolean,
+  refuseReadsKey = true,
+): void {
   const knownWhen = node.knownWhen ?? [];
   // A loop that refuses any key without reading it names the key `_key`, which noUnusedLocals accepts: a condition that knows all names reads no key either.
   const unread = node.refuse !== undefined && !refuseReadsKey && node.matching === undefined && node.known.length === 0 && (node.patterns ?? []).length === 0 && knownWhen.every(({ all }) => all);
@@ -31,30 +41,31 @@ export function writeEntries(w: Writer, node: EntriesNode, v: string, scope: Sco
       w.writeLine(`if (${all ? conditions[k] : `${named} && ${conditions[k]}`}) continue;`);
     });
     if (node.refuse) return refuse(key);
-    const entry = scope.fresh("entry");
-    w.writeLine(`const ${entry} = ${v}[${key}];`);
-    body(key, entry);
+    body(key, bound(w, scope, "entry", `${v}[${key}]`, reads));
   });
+}
+
+/**
+ * A local bound to `read` for a body that reads its subject; else `read` itself, printed where
+ * the body would name the local (it reads nothing of it, or says so where unsure): no unused local.
+ */
+export function bound(w: Writer, scope: Scope, name: string, read: string, reads: boolean): string {
+  if (!reads) return read;
+  const local = scope.fresh(name);
+  w.writeLine(`const ${local} = ${read};`);
+  return local;
 }
 
 /** `key` is one of `names`. */
 const namedBy = (names: readonly string[], key: string) => print(or(names.map((name) => compare(SUBJECT, "===", literal(name)))), key);
 
-/** Over the elements of the array `v`, from index `from`: `body(index, item)`. */
-export function writeItems(w: Writer, v: string, scope: Scope, body: (index: string, item: string) => void, from = 0): void {
+/** Over the elements of the array `v`, from index `from`: `body(index, item)`; `reads`: the body reads the item (bound). */
+export function writeItems(w: Writer, v: string, scope: Scope, reads: boolean, body: (index: string, item: string) => void, from = 0): void {
   const index = scope.fresh("i");
-  w.write(`for (let ${index} = ${from}; ${index} < ${v}.length; ${index}++)`).block(() => {
-    const item = scope.fresh("item");
-    w.writeLine(`const ${item} = ${v}[${index}];`);
-    body(index, item);
-  });
+  w.write(`for (let ${index} = ${from}; ${index} < ${v}.length; ${index}++)`).block(() => body(index, bound(w, scope, "item", `${v}[${index}]`, reads)));
 }
 
-/** The element `index` of the array `v`, when it has one: `body(item)`. */
-export function writeElement(w: Writer, v: string, index: number, scope: Scope, body: (item: string) => void): void {
-  w.write(`if (${v}.length > ${index})`).block(() => {
-    const item = scope.fresh("item");
-    w.writeLine(`const ${item} = ${v}[${index}];`);
-    body(item);
-  });
+/** The element `index` of the array `v`, when it has one: `body(item)`; `reads` as for writeItems. */
+export function writeElement(w: Writer, v: string, index: number, scope: Scope, reads: boolean, body: (item: string) => void): void {
+  w.write(`if (${v}.length > ${index})`).block(() => body(bound(w, scope, "item", `${v}[${index}]`, reads)));
 }

@@ -52,7 +52,8 @@ export interface Helper {
 export class Helpers {
   private readonly byPointer = new Map<string, Helper>();
   private readonly names = new Set<string>();
-  /** The helpers whose issue check some printed code calls: only those get one. */
+  /** The helpers whose boolean check, and those whose issue check, some printed code calls: only those get one. */
+  private readonly tested = new Set<string>();
   private readonly checked = new Set<string>();
 
   /** `baseOf`: a helper's name from its pointer; by default the tokens after the definitions key. */
@@ -61,7 +62,31 @@ export class Helpers {
     private readonly baseOf: (pointer: string) => string = (pointer) => identifierOf(pointer.split("/").slice(2)),
   ) {}
 
+  /** The helper of `branch`, whose boolean check printed code calls. */
   name(branch: Branch): string {
+    const base = this.register(branch);
+    this.tested.add(base);
+    return base;
+  }
+
+  /** The helper of `branch`, whose issue check printed code calls. */
+  checkName(branch: Branch): string {
+    const base = this.register(branch);
+    this.checked.add(base);
+    return base;
+  }
+
+  /** Whether printed code calls the helper's boolean check (a oneOf's branch may be called for its issues only). */
+  isTested(helper: Helper): boolean {
+    return this.tested.has(helper.base);
+  }
+
+  /** Whether printed code calls the helper's issue check. */
+  isChecked(helper: Helper): boolean {
+    return this.checked.has(helper.base);
+  }
+
+  private register(branch: Branch): string {
     const existing = this.byPointer.get(branch.pointer);
     if (existing) return existing.base;
     let base = this.baseOf(branch.pointer);
@@ -69,18 +94,6 @@ export class Helpers {
     this.names.add(base);
     this.byPointer.set(branch.pointer, { base, pointer: branch.pointer, body: branch.body });
     return base;
-  }
-
-  /** The helper of `branch`, whose issue check printed code calls. */
-  checkName(branch: Branch): string {
-    const base = this.name(branch);
-    this.checked.add(base);
-    return base;
-  }
-
-  /** Whether printed code calls the helper's issue check. */
-  isChecked(helper: Helper): boolean {
-    return this.checked.has(helper.base);
   }
 
   /** Every helper, including those registered while the caller iterates. */

@@ -1,8 +1,8 @@
 import type { Writer } from "./writer.js";
 import { access, concat, literal, not, or, print, typeTest } from "../keywords/expr.js";
 import type { AnyOfNode, Expr, Failure, Node } from "../keywords/ir.js";
-import { branchTest, expand, printShared, referenceOf, SharedChecks } from "./inline.js";
-import { writeElement, writeEntries, writeItems } from "./loops.js";
+import { branchTest, expand, printShared, readsSubject, referenceOf, SharedChecks } from "./inline.js";
+import { bound, writeElement, writeEntries, writeItems } from "./loops.js";
 import { PathExpr, Scope, type Helpers } from "./names.js";
 
 /**
@@ -28,17 +28,20 @@ export class CheckRenderer {
   }
 
   function(name: string, nodes: readonly Node[], exported: boolean): void {
+    // Parameters the checks do not read are named `_value`, `_path`: noUnusedParameters accepts them.
+    const value = readsSubject(nodes, true) ? "value" : "_value";
+    const path = nodes.length > 0 ? "path" : "_path";
     const signature = !this.typed
-      ? `(value, path, ${this.into})`
+      ? `(${value}, ${path}, ${this.into})`
       : exported
-        ? `(value: unknown, path = "", issues: ValidationIssue[] = []): ValidationIssue[]`
-        : `(value: unknown, path: string, issues: ValidationIssue[]): ValidationIssue[]`;
+        ? `(${value}: unknown, ${path} = "", issues: ValidationIssue[] = []): ValidationIssue[]`
+        : `(${value}: unknown, ${path}: string, issues: ValidationIssue[]): ValidationIssue[]`;
     this.w.write(`${exported ? "export " : ""}function ${name}${signature}`).block(() => {
       const scope = new Scope();
       this.shared = new SharedChecks(nodes, this.helpers, scope, false);
       const { declared } = this.shared;
       if (declared.length > 0) this.w.writeLine(`let ${declared.join(", ")};`);
-      this.statements(nodes, "value", new PathExpr(), scope);
+      this.statements(nodes, value, new PathExpr(), scope);
       this.shared = undefined;
       this.w.writeLine(`return ${this.into};`);
     });
@@ -91,13 +94,14 @@ export class CheckRenderer {
             (key) => this.push(path.dynamic(`pointerToken(${key})`), node.refuse!, v),
             (key, entry) => this.statements(node.body, entry, path.dynamic(`pointerToken(${key})`), scope),
             (e) => this.expand(e, v),
+            readsSubject(node.body, true),
           );
           break;
         case "items":
-          writeItems(w, v, scope, (index, item) => this.statements(node.body, item, path.dynamic(index), scope), node.from);
+          writeItems(w, v, scope, readsSubject(node.body, true), (index, item) => this.statements(node.body, item, path.dynamic(index), scope), node.from);
           break;
         case "element":
-          writeElement(w, v, node.index, scope, (item) => this.statements(node.body, item, path.property(String(node.index)), scope));
+          writeElement(w, v, node.index, scope, readsSubject(node.body, true), (item) => this.statements(node.body, item, path.property(String(node.index)), scope));
           break;
         case "when":
           w.write(`if (${this.print(node.condition, v)})`).block(() => this.statements(node.body, v, path, scope));
@@ -107,9 +111,7 @@ export class CheckRenderer {
           const at = path.dynamic(index);
           w.write(`for (const ${index} of ${printShared(this.expand(node.keys, v), w, scope, v)})`).block(() => {
             if (node.refuse) return this.push(at, node.refuse, v);
-            const item = scope.fresh("item");
-            w.writeLine(`const ${item} = ${v}[${index}];`);
-            this.statements(node.body, item, at, scope);
+            this.statements(node.body, bound(w, scope, "item", `${v}[${index}]`, readsSubject(node.body, true)), at, scope);
           });
           break;
         }

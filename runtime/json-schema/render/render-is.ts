@@ -1,7 +1,7 @@
 import type { Writer } from "./writer.js";
 import { access, call, not, or, print, SUBJECT, subjectCount, typeTest } from "../keywords/expr.js";
 import type { Expr, Node, PropertyNode } from "../keywords/ir.js";
-import { branchTest, expand, expressionOf, printShared, rejectsUndefined, sequence, SharedChecks } from "./inline.js";
+import { branchTest, expand, expressionOf, printShared, readsSubject, rejectsUndefined, sequence, SharedChecks } from "./inline.js";
 import { writeElement, writeEntries, writeItems } from "./loops.js";
 import { Scope, type Helpers } from "./names.js";
 
@@ -19,17 +19,19 @@ export class IsRenderer {
 
   function(name: string, returns: string, nodes: readonly Node[], exported: boolean): void {
     const { w } = this;
-    w.write(`${exported ? "export " : ""}function ${name}${this.typed ? `(value: unknown): ${returns}` : "(value)"}`).block(() => {
+    // A parameter the checks do not read is named `_value`: noUnusedParameters accepts it.
+    const value = readsSubject(nodes, false) ? "value" : "_value";
+    w.write(`${exported ? "export " : ""}function ${name}${this.typed ? `(${value}: unknown): ${returns}` : `(${value})`}`).block(() => {
       const inline = expressionOf(nodes);
       if (inline !== undefined) {
-        w.writeLine(`return ${this.print(inline, "value")};`);
+        w.writeLine(`return ${this.print(inline, value)};`);
         return;
       }
       const scope = new Scope();
       this.shared = new SharedChecks(nodes, this.helpers, scope, true);
       const { declared } = this.shared;
       if (declared.length > 0) w.writeLine(`let ${declared.join(", ")};`);
-      this.statements(nodes, "value", scope);
+      this.statements(nodes, value, scope);
       this.shared = undefined;
       w.writeLine("return true;");
     });
@@ -53,13 +55,13 @@ export class IsRenderer {
           this.property(node, v, scope);
           break;
         case "entries":
-          writeEntries(w, node, v, scope, () => w.writeLine("return false;"), (_key, entry) => this.nested(node.body, entry, scope), (e) => this.expand(e, v), false);
+          writeEntries(w, node, v, scope, () => w.writeLine("return false;"), (_key, entry) => this.nested(node.body, entry, scope), (e) => this.expand(e, v), readsSubject(node.body, false), false);
           break;
         case "items":
-          writeItems(w, v, scope, (_index, item) => this.nested(node.body, item, scope), node.from);
+          writeItems(w, v, scope, readsSubject(node.body, false), (_index, item) => this.nested(node.body, item, scope), node.from);
           break;
         case "element":
-          writeElement(w, v, node.index, scope, (item) => this.nested(node.body, item, scope));
+          writeElement(w, v, node.index, scope, readsSubject(node.body, false), (item) => this.nested(node.body, item, scope));
           break;
         case "when":
           w.write(`if (${this.print(node.condition, v)})`).block(() => this.statements(node.body, v, scope));
