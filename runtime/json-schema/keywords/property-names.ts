@@ -17,8 +17,9 @@ export const propertyNames: Keyword = {
   lower(s, ctx) {
     const names = s.propertyNames;
     if (!names) return [];
-    // A property name is a string: a `type` that allows strings holds already (zod's z.record writes `{ "type": "string" }` alone).
-    const body = ctx.lower(names).flatMap((node) => (node.kind === "assert" && node.keyword === "type" && names.type?.includes("string") ? node.then : [node]));
+    // A property name is a string: a `type` that allows strings and guards nothing holds already (zod's z.record writes
+    // `{ "type": "string" }` alone). One that guards string keywords stays: generate --tools' TypeScript narrows the name by it.
+    const body = ctx.lower(names).filter((node) => !(node.kind === "assert" && node.keyword === "type" && node.then.length === 0 && names.type?.includes("string")));
     if (body.length === 0) return [];
     return [{ kind: "assert", keyword: "propertyNames", schemaPath: at(s, "propertyNames"), valid: call("everyKey", SUBJECT, test({ pointer: names.pointer, body })), message: text("every property name must match propertyNames"), then: [] }];
   },

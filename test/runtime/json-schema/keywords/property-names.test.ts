@@ -1,19 +1,28 @@
 /**
  * runtime/json-schema/keywords/property-names.ts: a `type` that allows strings constrains no
  * property name (every JSON property name is a string), so `{ "type": "string" }` alone (zod's
- * z.record) costs no pass over the keys, and the rest of the schema still applies to each name.
+ * z.record) costs no pass over the keys, and the rest of the schema still applies to each name; a
+ * type that guards string keywords stays, so that generate --tools' TypeScript type-checks.
  */
 import { expect } from "chai";
+import { copyFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { compileSchema } from "../../../../runtime/json-schema/compile.js";
 import { emitToolValidators } from "../../../../codegen/tool-validators/emit.js";
 import { loadToolSchemas } from "../../../../codegen/tool-validators/load.js";
+import { describeRun, removeDir, ROOT, tempDir } from "../../../support/project.js";
+import { STRICT_FLAGS, tscAsync } from "../../../support/tsc.js";
 
-const tools = (inputSchema: Record<string, unknown>) => {
-  const entries = [{ name: "t0", inputSchema }];
+const tools = (...inputSchemas: Record<string, unknown>[]) => {
+  const entries = inputSchemas.map((inputSchema, i) => ({ name: `t${i}`, inputSchema }));
   return emitToolValidators("mcp.server.json", entries, loadToolSchemas("mcp.server.json", entries), "./validation.js");
 };
 
-describe("json-schema/keywords: propertyNames", () => {
+describe("json-schema/keywords: propertyNames", function () {
+  this.timeout(120_000);
+  let dir: string | undefined;
+  after(() => removeDir(dir));
+
   it('{ "type": "string" } alone reads no key: no everyKey in the printed checks', () => {
     expect(tools({ type: "object", propertyNames: { type: "string" }, additionalProperties: { type: "number" } })).not.to.include("everyKey");
     expect(tools({ type: "object", propertyNames: { type: ["string", "null"] } })).not.to.include("everyKey");
@@ -31,5 +40,26 @@ describe("json-schema/keywords: propertyNames", () => {
     }
     const numbers = compileSchema({ type: "object", propertyNames: { type: "number" } }, { mode: "closures" });
     expect([numbers.is({ a: 1 }), numbers.is({})]).to.deep.equal([false, true]);
+  });
+
+  it("a type that guards string keywords stays: generate --tools' file type-checks (the names narrowed to string), inline or hoisted", async () => {
+    const schemas = [
+      { type: "object", propertyNames: { type: "string", maxLength: 2, pattern: "^a" } },
+      // Not one expression: hoisted into a helper of its own, whose parameter is unknown.
+      { type: "object", propertyNames: { type: "string", minLength: 1, anyOf: [{ maxLength: 2, pattern: "^a" }, { const: "xyz" }] } },
+    ];
+    const source = tools(...schemas);
+    expect(source).to.include("everyKey(value, isT1Input_propertyNames)");
+    dir = tempDir("property-names-tsc");
+    writeFileSync(join(dir, "tools.ts"), source);
+    copyFileSync(join(ROOT, "runtime", "support", "validation.ts"), join(dir, "validation.ts"));
+    writeFileSync(join(dir, "package.json"), '{ "type": "module" }');
+    const run = await tscAsync([...STRICT_FLAGS, "tools.ts"], dir);
+    expect(run.status, describeRun(run)).to.equal(0);
+    for (const mode of ["code", "closures"] as const) {
+      const [first, second] = schemas.map((schema) => compileSchema(schema, { mode }));
+      expect([first!.is({ ab: 1 }), first!.is({ b: 1 }), first!.is({ abc: 1 })], mode).to.deep.equal([true, false, false]);
+      expect([second!.is({ a: 1, xyz: 2 }), second!.is({ "": 1 }), second!.is({ xy: 1 })], mode).to.deep.equal([true, false, false]);
+    }
   });
 });
