@@ -58,9 +58,25 @@ export class Lowering implements LowerContext {
   /** Each schema node's check nodes, lowered once: the boolean and the issue renderers, and keywords that read a sub-schema twice, share them. */
   private readonly lowered = new WeakMap<Schema, Node[]>();
 
+  /** The schema nodes being lowered, outermost first. */
+  private readonly lowering = new Set<Schema>();
+
   lower(s: Schema): Node[] {
     let nodes = this.lowered.get(s);
-    if (nodes === undefined) this.lowered.set(s, (nodes = this.lowerNode(s)));
+    if (nodes !== undefined) return nodes;
+    // Only unevaluated*'s conditions (keywords/evaluated.ts) lower a sub-schema not under the one being lowered: one that
+    // contains it (through a property) would contain its own checks, without end (a stack overflow).
+    if (this.lowering.has(s))
+      this.fail(
+        s.pointer,
+        "needs its own checks to be compiled: an unevaluatedProperties or unevaluatedItems inside it tests whether it passes (a $ref applies it there in place): make it a $defs entry and refer to it",
+      );
+    this.lowering.add(s);
+    try {
+      this.lowered.set(s, (nodes = this.lowerNode(s)));
+    } finally {
+      this.lowering.delete(s);
+    }
     return nodes;
   }
 
