@@ -10,7 +10,8 @@ import type { Scope } from "./names.js";
  * `body(key, entry)` with the entry bound, or `refuse(key)`. A name known under a condition
  * (knownWhen, `expand` readying it to print) is tested by name first, then by its condition; each
  * condition runs at most once per subject, kept in a local (a check that several conditions call:
- * SharedChecks, inline.ts). `reads`: the body reads the entry (bound).
+ * SharedChecks, inline.ts). `reads`: the body reads the entry (bound); `readsKey`: `refuse` and
+ * `body` read the key themselves (an issue's path).
  */
 export function writeEntries(
   w: Writer,
@@ -21,11 +22,13 @@ export function writeEntries(
   body: (key: string, entry: string) => void,
   expand: (e: Expr) => Expr,
   reads: boolean,
-  refuseReadsKey = true,
+  readsKey = true,
 ): void {
   const knownWhen = node.knownWhen ?? [];
-  // A loop that refuses any key without reading it names the key `_key`, which noUnusedLocals accepts: a condition that knows all names reads no key either.
-  const unread = node.refuse !== undefined && !refuseReadsKey && node.matching === undefined && node.known.length === 0 && (node.patterns ?? []).length === 0 && knownWhen.every(({ all }) => all);
+  // A loop that refuses any key, or checks any entry, without reading it names the key `_key`, which noUnusedLocals
+  // accepts (`additionalProperties: { anyOf: [true] }`): a condition that knows all names reads no key either.
+  const unread =
+    !readsKey && (node.refuse !== undefined || !reads) && node.matching === undefined && node.known.length === 0 && (node.patterns ?? []).length === 0 && knownWhen.every(({ all }) => all);
   const key = scope.fresh(unread ? "_key" : "key");
   const locals = knownWhen.map(() => scope.fresh("evaluated"));
   const conditions = knownWhen.map(({ when }, k) => `(${locals[k]} ??= ${print(expand(when), v)})`);
