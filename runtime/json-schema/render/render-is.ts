@@ -1,5 +1,5 @@
 import type { Writer } from "./writer.js";
-import { access, call, not, or, print, SUBJECT, subjectCount, typeTest } from "../keywords/expr.js";
+import { access, and, call, compare, name, not, or, print, SUBJECT, subjectCount, typeTest } from "../keywords/expr.js";
 import type { Expr, Node, PropertyNode } from "../keywords/ir.js";
 import { branchTest, expand, expressionOf, printShared, readsSubject, rejectsUndefined, sequence, SharedChecks } from "./inline.js";
 import { writeElement, writeEntries, writeItems } from "./loops.js";
@@ -103,7 +103,8 @@ export class IsRenderer {
     w.writeLine(`const ${local} = ${read};`);
     if (required && !(inline !== undefined && failsOnUndefined)) w.writeLine(`if (${local} === undefined) return false;`);
     if (node.body.length === 0) return;
-    if (inline !== undefined) w.writeLine(`if (${required ? "" : `${local} !== undefined && `}${this.print(not(inline), local)}) return false;`);
+    // The presence test and the failing one as one expression: a disjunction is parenthesised after `&&`.
+    if (inline !== undefined) w.writeLine(`if (${this.print(required ? not(inline) : and([compare(SUBJECT, "!==", name("undefined")), not(inline)]), local)}) return false;`);
     else if (required) this.statements(node.body, local, scope);
     else w.write(`if (${local} !== undefined)`).block(() => this.statements(node.body, local, scope));
   }
