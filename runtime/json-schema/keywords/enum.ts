@@ -2,6 +2,7 @@ import { call, compare, literal, name, or, SUBJECT, text } from "./expr.js";
 import type { Expr } from "./ir.js";
 import { childPointer } from "../pointer.js";
 import { at, isPrimitive, primitive, type Keyword, type LowerContext } from "./keyword.js";
+import { hasType } from "./type.js";
 
 /** `enum`: one of the values, `===` for primitives, JSON equality (jsonEqual) for objects and arrays. */
 export const enumKeyword: Keyword = {
@@ -17,12 +18,15 @@ export const enumKeyword: Keyword = {
   lower(s, ctx) {
     const values: readonly unknown[] | undefined = s.enum ?? s.enumJson;
     if (values === undefined) return [];
+    // The `type` gate before it lets through no value of another type: such values are left out of the test, which
+    // then never compares a narrowed value with one it cannot be (TypeScript refuses that comparison in tools.ts).
+    const tested = s.type ? values.filter((value) => hasType(value, s.type!)) : values;
     return [
       {
         kind: "assert",
         keyword: "enum",
         schemaPath: at(s, "enum"),
-        valid: values.length === 0 ? literal(false) : or(values.map((value) => equals(value, ctx))),
+        valid: tested.length === 0 ? literal(false) : or(tested.map((value) => equals(value, ctx))),
         message: text(`must be one of ${values.map((e) => JSON.stringify(e)).join(", ")}`),
         then: [],
       },

@@ -5,6 +5,7 @@ import type { Branch, Comparison, Expr } from "./ir.js";
 
 export const SUBJECT: Expr = { kind: "subject" };
 export const TRUE: Expr = { kind: "literal", value: true };
+export const FALSE: Expr = { kind: "literal", value: false };
 
 export const literal = (value: JsonPrimitive): Expr => ({ kind: "literal", value });
 export const call = (callee: string, ...args: Expr[]): Expr => ({ kind: "call", callee, args });
@@ -18,14 +19,18 @@ export const test = (branch: Branch): Expr => ({ kind: "test", branch });
 /** The subject has `key` as an own property (JSON Schema's "present"). */
 export const has = (key: string): Expr => call("Object.prototype.hasOwnProperty.call", SUBJECT, literal(key));
 
+/** The conjunction; one that a `false` operand decides is `false` (a test of no side effect is left out). */
 export function and(operands: readonly Expr[]): Expr {
   const flat = operands.flatMap((e) => (e.kind === "and" ? e.operands : [e])).filter((e) => !isTrue(e));
+  if (flat.some(isFalse)) return FALSE;
   return flat.length === 0 ? TRUE : flat.length === 1 ? flat[0]! : { kind: "and", operands: flat };
 }
 
+/** The disjunction; one that a `true` operand decides is `true`. */
 export function or(operands: readonly Expr[]): Expr {
-  const flat = operands.flatMap((e) => (e.kind === "or" ? e.operands : [e]));
-  return flat.length === 1 ? flat[0]! : { kind: "or", operands: flat };
+  const flat = operands.flatMap((e) => (e.kind === "or" ? e.operands : [e])).filter((e) => !isFalse(e));
+  if (flat.some(isTrue)) return TRUE;
+  return flat.length === 0 ? FALSE : flat.length === 1 ? flat[0]! : { kind: "or", operands: flat };
 }
 
 const FLIPPED: Readonly<Record<Comparison, Comparison>> = { "===": "!==", "!==": "===", "<": ">=", ">=": "<", ">": "<=", "<=": ">" };
@@ -63,6 +68,10 @@ export function mapChildren(e: Expr, f: (child: Expr) => Expr): Expr {
 
 export function isTrue(e: Expr): boolean {
   return e.kind === "literal" && e.value === true;
+}
+
+export function isFalse(e: Expr): boolean {
+  return e.kind === "literal" && e.value === false;
 }
 
 /** JSON Schema's `type`: the subject is one of `types` (integer is a number with no fraction). */

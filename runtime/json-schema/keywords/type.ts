@@ -36,9 +36,13 @@ function typeGate(s: Schema, rest: Node[]): Node[] {
 }
 
 function valuesHaveType(values: readonly JsonPrimitive[], types: readonly JsonType[]): boolean {
-  return values.every((value) => {
-    if (value === null) return types.includes("null");
-    if (typeof value === "number") return types.includes("number") || (types.includes("integer") && Number.isInteger(value));
-    return types.includes(typeof value as JsonType);
-  });
+  return values.every((value) => hasType(value, types));
+}
+
+/** A JSON value is of one of `types` (an integer is a number with no fraction). */
+export function hasType(value: unknown, types: readonly JsonType[]): boolean {
+  if (value === null) return types.includes("null");
+  if (Array.isArray(value)) return types.includes("array");
+  if (typeof value === "number") return types.includes("number") || (types.includes("integer") && Number.isInteger(value));
+  return types.includes(typeof value as JsonType);
 }
