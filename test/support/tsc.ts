@@ -5,7 +5,7 @@ import { ROOT, runChild, type CliRun } from "./project.js";
 /** The project's own TypeScript compiler. */
 export const TSC = join(ROOT, "node_modules", "typescript", "bin", "tsc");
 
-/** tsconfig.json's strictness, and exactOptionalPropertyTypes and noUnusedParameters on top: a consumer may build with them. */
+/** tsconfig.json's strictness, and exactOptionalPropertyTypes, noUnusedParameters and allowUnreachableCode: false on top: a consumer may build with them. */
 export const STRICT_FLAGS: readonly string[] = [
   "--ignoreConfig",
   "--noEmit",
@@ -19,6 +19,7 @@ export const STRICT_FLAGS: readonly string[] = [
   "--noImplicitOverride",
   "--noUnusedLocals",
   "--noUnusedParameters",
+  "--allowUnreachableCode", "false",
   "--isolatedModules",
   "--verbatimModuleSyntax",
 ];

@@ -1,6 +1,7 @@
 import type { Expr, Node } from "../keywords/ir.js";
 import type { Schema } from "../model/schema.js";
-import { mapChildren } from "../keywords/expr.js";
+import { isFalse, mapChildren, matches, or } from "../keywords/expr.js";
+import { constant, sequence } from "./inline.js";
 import type { Lowering } from "./lower.js";
 import type { Helper, Helpers } from "./names.js";
 import type { CheckRenderer } from "./render-check.js";
@@ -31,7 +32,8 @@ export function reachable(definitions: ReadonlyMap<string, Schema>, lowering: Lo
   const visitNodes = (nodes: readonly Node[], mode: Mode): void => {
     if (seen[mode].has(nodes)) return;
     seen[mode].add(nodes);
-    for (const node of nodes) visitNode(node, mode);
+    // The boolean check prints its nodes in sequence, none after a test that always fails.
+    for (const node of mode === "is" ? sequence(nodes) : nodes) visitNode(node, mode);
   };
   const visitNode = (node: Node, mode: Mode): void => {
     switch (node.kind) {
@@ -39,8 +41,9 @@ export function reachable(definitions: ReadonlyMap<string, Schema>, lowering: Lo
         return void pending.push([node.definition, mode]);
       case "assert":
         visitExpr(node.valid);
-        if (mode === "check") node.explain?.forEach((branch) => visitNodes(branch.body, "check"));
-        return visitNodes(node.then, mode);
+        // Explaining branches are called where the test can fail.
+        if (mode === "check" && constant(node.valid) !== true) node.explain?.forEach((branch) => visitNodes(branch.body, "check"));
+        return isFalse(node.valid) ? undefined : visitNodes(node.then, mode);
       case "guard":
       case "property":
       case "items":
@@ -58,12 +61,14 @@ export function reachable(definitions: ReadonlyMap<string, Schema>, lowering: Lo
         visitExpr(node.condition);
         return visitNodes(node.body, mode);
       case "anyOf":
-        node.branches.forEach((branch) => visitNodes(branch.body, "is"));
-        if (mode === "check") node.discriminator?.cases.forEach(({ branch }) => visitNodes(branch.body, "check"));
+        visitExpr(or(node.branches.map(matches)));
+        if (mode === "check" && constant(or(node.branches.map(matches))) !== true) node.discriminator?.cases.forEach(({ branch }) => visitNodes(branch.body, "check"));
         return;
     }
   };
   const visitExpr = (e: Expr): void => {
+    // A constant is printed as one: it calls nothing (inline.ts, expand).
+    if (constant(e) !== undefined) return;
     if (e.kind === "matches" || e.kind === "test") return visitNodes(e.branch.body, "is");
     if (e.kind === "arrow") return visitExpr(e.body);
     mapChildren(e, (child) => (visitExpr(child), child));

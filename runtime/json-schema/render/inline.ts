@@ -1,5 +1,5 @@
 import { SUPPORT_FUNCTIONS } from "../../support/functions.js";
-import { and, call, mapChildren, matches, not, or, print, SUBJECT, TRUE } from "../keywords/expr.js";
+import { and, call, isFalse, literal, mapChildren, matches, not, or, print, SUBJECT, TRUE } from "../keywords/expr.js";
 import type { Branch, Expr, Node } from "../keywords/ir.js";
 import type { Helpers, Scope } from "./names.js";
 import type { Writer } from "./writer.js";
@@ -12,17 +12,36 @@ import type { Writer } from "./writer.js";
 export function sequence(nodes: readonly Node[]): Node[] {
   const flat: Node[] = [];
   // A loop, not flatMap and spreads: compiling at registration calls this for every node, more than once.
-  const visit = (list: readonly Node[]): void => {
+  const visit = (list: readonly Node[]): boolean => {
     for (const node of list) {
       if (node.kind !== "assert") flat.push(node);
-      else {
-        if (!node.implied) flat.push(node.then.length === 0 ? node : { ...node, then: [] });
-        if (node.then.length > 0) visit(node.then);
-      }
+      else if (!node.implied) flat.push(node.then.length === 0 ? node : { ...node, then: [] });
+      // A node that always fails ends the sequence: nothing after it runs.
+      if (alwaysFails(node)) return false;
+      if (node.kind === "assert" && node.then.length > 0 && !visit(node.then)) return false;
     }
+    return true;
   };
   visit(nodes);
   return flat;
+}
+
+/** The boolean check of `nodes` always fails at its last node (sequence): nothing is printed after it. */
+export function endsFailing(flat: readonly Node[]): boolean {
+  const last = flat[flat.length - 1];
+  return last !== undefined && alwaysFails(last);
+}
+
+/**
+ * A node no value passes, which the boolean check prints as `return false;`: a test that always
+ * fails (a `false` schema, an enum no value of the type is in), or a required property no value
+ * of passes. After it TypeScript would know the code never runs, and narrow nothing there.
+ */
+export function alwaysFails(node: Node): boolean {
+  if (node.kind === "assert") return isFalse(node.valid);
+  if (node.kind !== "property" || node.required === undefined) return false;
+  const inline = expressionOf(node.body);
+  return inline !== undefined && constant(inline) === false;
 }
 
 /** One expression for `nodes`: asserts, references and unions of such; undefined when a node needs statements. */
@@ -46,23 +65,35 @@ export function expressionOf(nodes: readonly Node[]): Expr | undefined {
  * it reads: a project may build with noUnusedLocals and noUnusedParameters. True when unsure.
  */
 export function readsSubject(nodes: readonly Node[], issues: boolean): boolean {
-  return nodes.some((node) => {
+  return (issues ? nodes : sequence(nodes)).some((node) => {
     switch (node.kind) {
       case "assert":
-        return reads(node.valid) || readsSubject(node.then, issues) || (issues && (reads(node.message) || node.explain !== undefined));
+        return reads(node.valid) || readsSubject(node.then, issues) || (issues && constant(node.valid) !== true && (reads(node.message) || node.explain !== undefined));
       case "when":
         return reads(node.condition) || readsSubject(node.body, issues);
-      case "anyOf":
-        return node.branches.some((branch) => reads(matches(branch))) || (issues && (reads(node.message) || node.discriminator !== undefined));
+      case "anyOf": {
+        const passes = or(node.branches.map(matches));
+        return reads(passes) || (issues && constant(passes) !== true && (reads(node.message) || node.discriminator !== undefined));
+      }
       default:
         return true;
     }
   });
 }
 
-/** Whether `e` printed reads its subject: a sub-schema test reads it unless inlined as a test that does not (a `true` branch); an arrow reads its own. */
+/** Whether the issue check of `nodes` may report an issue (and so reads its path): not where every test always passes. True when unsure. */
+export function mayReport(nodes: readonly Node[]): boolean {
+  return nodes.some((node) => {
+    if (node.kind === "assert") return constant(node.valid) !== true || mayReport(node.then);
+    if (node.kind === "anyOf") return constant(or(node.branches.map(matches))) !== true;
+    return true;
+  });
+}
+
+/** Whether `e` printed reads its subject: not where it is printed as a constant (expand folds it), nor in an arrow (it reads its own); a sub-schema test reads it unless inlined as a test that does not. */
 function reads(e: Expr): boolean {
   if (e.kind === "subject") return true;
+  if (constant(e) !== undefined) return false;
   if (e.kind === "matches") {
     const inline = expressionOf(e.branch.body);
     return inline === undefined || reads(inline);
@@ -70,6 +101,31 @@ function reads(e: Expr): boolean {
   let found = false;
   mapChildren(e, (child) => ((found ||= reads(child)), child));
   return found;
+}
+
+/** The value of a test the same for every subject, as `expand` folds it (`and`, `or`, `not` of constants, a branch inlined as one), else undefined. */
+export function constant(e: Expr): boolean | undefined {
+  switch (e.kind) {
+    case "literal":
+      return typeof e.value === "boolean" ? e.value : undefined;
+    case "not": {
+      const c = constant(e.operand);
+      return c === undefined ? undefined : !c;
+    }
+    case "and":
+    case "or": {
+      // A deciding operand decides; else the whole is constant only if every operand is.
+      const decides = e.kind === "or";
+      const values = e.operands.map(constant);
+      return values.includes(decides) ? decides : values.every((c) => c !== undefined) ? !decides : undefined;
+    }
+    case "matches": {
+      const inline = expressionOf(e.branch.body);
+      return inline === undefined ? undefined : constant(inline);
+    }
+    default:
+      return undefined;
+  }
 }
 
 /** A branch as an expression, hoisting it into a helper when it needs statements. */
@@ -89,6 +145,14 @@ export function expand(e: Expr, helpers: Helpers): Expr {
     }
     case "not":
       return not(x(e.operand));
+    // A constant is printed as one, its branches never named (a helper no code calls); else built again, so that a
+    // branch inlined as `true` or `false` decides the whole where it can.
+    case "and":
+    case "or": {
+      const c = constant(e);
+      if (c !== undefined) return literal(c);
+      return e.kind === "and" ? and(e.operands.map(x)) : or(e.operands.map(x));
+    }
     default:
       return mapChildren(e, x);
   }
@@ -176,12 +240,13 @@ export class SharedChecks {
 
   constructor(nodes: readonly Node[], helpers: Helpers, scope: Scope, forIs: boolean) {
     const exprs: Expr[] = [];
+    // The boolean check's nodes in sequence (none after a test that always fails), the issue check's as they nest.
     const visit = (list: readonly Node[]): void => {
-      for (const node of list)
+      for (const node of forIs ? sequence(list) : list)
         switch (node.kind) {
           case "assert":
-            if (!(forIs && node.implied)) exprs.push(node.valid);
-            visit(node.then);
+            exprs.push(node.valid);
+            if (!isFalse(node.valid)) visit(node.then);
             break;
           case "call":
             if (forIs) exprs.push(call(`is${node.definition}`, SUBJECT));
@@ -197,7 +262,7 @@ export class SharedChecks {
             exprs.push(forIs ? node.valid : node.keys);
             break;
           case "anyOf":
-            exprs.push(or(node.branches.map((branch) => branchTest(branch, helpers))));
+            exprs.push(or(node.branches.map(matches)));
             break;
           case "entries":
             for (const { when } of node.knownWhen ?? []) exprs.push(when);

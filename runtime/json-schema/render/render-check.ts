@@ -1,7 +1,7 @@
 import type { Writer } from "./writer.js";
-import { access, concat, literal, not, or, print, typeTest } from "../keywords/expr.js";
+import { access, concat, isFalse, literal, matches, not, or, print, typeTest } from "../keywords/expr.js";
 import type { AnyOfNode, Expr, Failure, Node } from "../keywords/ir.js";
-import { branchTest, expand, printShared, readsSubject, referenceOf, SharedChecks } from "./inline.js";
+import { expand, mayReport, printShared, readsSubject, referenceOf, SharedChecks } from "./inline.js";
 import { bound, writeElement, writeEntries, writeItems } from "./loops.js";
 import { PathExpr, Scope, type Helpers } from "./names.js";
 
@@ -30,7 +30,7 @@ export class CheckRenderer {
   function(name: string, nodes: readonly Node[], exported: boolean): void {
     // Parameters the checks do not read are named `_value`, `_path`: noUnusedParameters accepts them.
     const value = readsSubject(nodes, true) ? "value" : "_value";
-    const path = nodes.length > 0 ? "path" : "_path";
+    const path = mayReport(nodes) ? "path" : "_path";
     const signature = !this.typed
       ? `(${value}, ${path}, ${this.into})`
       : exported
@@ -55,14 +55,27 @@ export class CheckRenderer {
     const { w } = this;
     for (const node of nodes) {
       switch (node.kind) {
-        case "assert":
-          w.write(`if (${this.print(not(node.valid), v)}) `).inlineBlock(() => {
+        case "assert": {
+          const report = () => {
             for (const branch of node.explain ?? []) this.call(referenceOf(branch) ?? this.helpers.checkName(branch), v, path);
             this.push(path, node, v);
-          });
+          };
+          // A test that always fails (a `false` schema) reports, with no `if (true)`, and what it gates never runs; one that
+          // always passes reports nothing, and what it gates always runs (no `if (false)`: code that never runs).
+          if (isFalse(node.valid)) {
+            report();
+            break;
+          }
+          const fails = this.expand(not(node.valid), v);
+          if (isFalse(fails)) {
+            this.statements(node.then, v, path, scope);
+            break;
+          }
+          w.write(`if (${print(fails, v)}) `).inlineBlock(report);
           if (node.then.length > 0) w.write(" else ").inlineBlock(() => this.statements(node.then, v, path, scope));
           w.newLine();
           break;
+        }
         case "call":
           this.call(node.definition, v, path);
           break;
@@ -95,6 +108,8 @@ export class CheckRenderer {
             (key, entry) => this.statements(node.body, entry, path.dynamic(`pointerToken(${key})`), scope),
             (e) => this.expand(e, v),
             readsSubject(node.body, true),
+            // The key is read for an issue's path: not where none can be reported.
+            node.refuse !== undefined || mayReport(node.body),
           );
           break;
         case "items":
@@ -124,7 +139,11 @@ export class CheckRenderer {
 
   private anyOf(node: AnyOfNode, v: string, path: PathExpr): void {
     const { w } = this;
-    w.write(`if (${this.print(not(or(node.branches.map((b) => branchTest(b, this.helpers)))), v)})`).block(() => {
+    // The branches as sub-schema tests, named (hoisted) only where the union is printed as more than a constant; one
+    // that always passes reports nothing.
+    const fails = this.expand(not(or(node.branches.map(matches))), v);
+    if (isFalse(fails)) return;
+    w.write(`if (${print(fails, v)})`).block(() => {
       const { discriminator } = node;
       if (!discriminator) {
         this.push(path, node, v);

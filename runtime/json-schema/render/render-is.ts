@@ -1,7 +1,7 @@
 import type { Writer } from "./writer.js";
-import { access, and, call, compare, name, not, or, print, SUBJECT, subjectCount, typeTest } from "../keywords/expr.js";
+import { access, and, call, compare, isFalse, matches, name, not, or, print, SUBJECT, subjectCount, typeTest } from "../keywords/expr.js";
 import type { Expr, Node, PropertyNode } from "../keywords/ir.js";
-import { branchTest, expand, expressionOf, printShared, readsSubject, rejectsUndefined, sequence, SharedChecks } from "./inline.js";
+import { alwaysFails, constant, endsFailing, expand, expressionOf, printShared, readsSubject, rejectsUndefined, sequence, SharedChecks } from "./inline.js";
 import { writeElement, writeEntries, writeItems } from "./loops.js";
 import { Scope, type Helpers } from "./names.js";
 
@@ -20,11 +20,12 @@ export class IsRenderer {
   function(name: string, returns: string, nodes: readonly Node[], exported: boolean): void {
     const { w } = this;
     // A parameter the checks do not read is named `_value`: noUnusedParameters accepts it.
-    const value = readsSubject(nodes, false) ? "value" : "_value";
+    const inline = expressionOf(nodes);
+    const expanded = inline === undefined ? undefined : expand(inline, this.helpers);
+    const value = (expanded === undefined ? readsSubject(nodes, false) : subjectCount(expanded) > 0) ? "value" : "_value";
     w.write(`${exported ? "export " : ""}function ${name}${this.typed ? `(${value}: unknown): ${returns}` : `(${value})`}`).block(() => {
-      const inline = expressionOf(nodes);
-      if (inline !== undefined) {
-        w.writeLine(`return ${this.print(inline, value)};`);
+      if (expanded !== undefined) {
+        w.writeLine(`return ${print(expanded, value)};`);
         return;
       }
       const scope = new Scope();
@@ -33,7 +34,7 @@ export class IsRenderer {
       if (declared.length > 0) w.writeLine(`let ${declared.join(", ")};`);
       this.statements(nodes, value, scope);
       this.shared = undefined;
-      w.writeLine("return true;");
+      if (!endsFailing(sequence(nodes))) w.writeLine("return true;");
     });
   }
 
@@ -42,9 +43,17 @@ export class IsRenderer {
     const { w } = this;
     for (const node of sequence(nodes)) {
       switch (node.kind) {
-        case "assert":
-          w.writeLine(`if (${this.print(not(node.valid), v)}) return false;`);
+        case "assert": {
+          // A test that always fails ends the sequence: no `if (true)`, after which TypeScript would narrow nothing; one
+          // that always passes is not printed.
+          if (isFalse(node.valid)) {
+            w.writeLine("return false;");
+            break;
+          }
+          const fails = this.expand(not(node.valid), v);
+          if (!isFalse(fails)) w.writeLine(`if (${print(fails, v)}) return false;`);
           break;
+        }
         case "call":
           w.writeLine(`if (${this.print(not(call(`is${node.definition}`, SUBJECT)), v)}) return false;`);
           break;
@@ -70,9 +79,12 @@ export class IsRenderer {
           w.writeLine(`if (${printShared(this.expand(not(node.valid), v), w, scope, v)}) return false;`);
           break;
         }
-        case "anyOf":
-          w.writeLine(`if (${this.print(not(or(node.branches.map((b) => branchTest(b, this.helpers)))), v)}) return false;`);
+        case "anyOf": {
+          // The branches as sub-schema tests, named (hoisted) only where the union is printed as more than a constant.
+          const fails = this.expand(not(or(node.branches.map(matches))), v);
+          if (!isFalse(fails)) w.writeLine(`if (${print(fails, v)}) return false;`);
           break;
+        }
       }
     }
   }
@@ -80,8 +92,9 @@ export class IsRenderer {
   /** The nodes of a value bound to `v`: one line when they are one expression. */
   private nested(nodes: readonly Node[], v: string, scope: Scope): void {
     const inline = expressionOf(nodes);
-    if (inline !== undefined) this.w.writeLine(`if (${this.print(not(inline), v)}) return false;`);
-    else this.statements(nodes, v, scope);
+    if (inline === undefined) return this.statements(nodes, v, scope);
+    const fails = this.expand(not(inline), v);
+    if (!isFalse(fails)) this.w.writeLine(`if (${print(fails, v)}) return false;`);
   }
 
   private property(node: PropertyNode, v: string, scope: Scope): void {
@@ -93,6 +106,16 @@ export class IsRenderer {
       return;
     }
     const inline = expressionOf(node.body);
+    // A body every value passes (`{ "anyOf": [true, ...] }`) is not printed: only the presence test of a required one;
+    // a required one no value passes fails the object, present or not (it ends the sequence: alwaysFails).
+    if (alwaysFails(node)) {
+      w.writeLine("return false;");
+      return;
+    }
+    if (inline !== undefined && constant(inline) === true) {
+      if (required) w.writeLine(`if (${read} === undefined) return false;`);
+      return;
+    }
     const failsOnUndefined = rejectsUndefined(node.body);
     // A test that fails on undefined by itself needs no presence check, and reads the property once.
     if (required && failsOnUndefined && inline !== undefined && subjectCount(inline) === 1) {

@@ -3,12 +3,25 @@
  * than once is bound once, but only where its first call runs anyway, so sharing never runs a
  * branch that `&&` or `||` would have skipped; an arrow's calls are of its own parameter. And
  * SharedChecks: a check a function keeps in a local is of its own subject only.
+ *
+ * And constants (constant, sequence, with the keywords whose tests fold): a test whose outcome is
+ * the same for every value is printed as that outcome. An `enum` or `const` compares only values
+ * its `type` lets through, an `if` every value passes (or none does) applies its branch alone, a
+ * node no value passes ends the boolean check with `return false;`, and one every value passes
+ * prints nothing. So `tools.ts` holds no `if (true)`/`if (false)`, no code after a return, and no
+ * comparison TypeScript finds impossible; the verdicts stay ajv's.
  */
 import { expect } from "chai";
 import { and, call, literal, or, print, SUBJECT } from "../../../../runtime/json-schema/keywords/expr.js";
 import type { Expr } from "../../../../runtime/json-schema/keywords/ir.js";
 import { shareCalls } from "../../../../runtime/json-schema/render/inline.js";
 import { compileSchema } from "../../../../runtime/json-schema/compile.js";
+import { Ajv2020 } from "ajv/dist/2020.js";
+import { copyFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describeRun, removeDir, ROOT } from "../../../support/project.js";
+import { compileToolSchemas, type CompiledTools } from "../../../support/tool-validators.js";
+import { STRICT_FLAGS, tscAsync } from "../../../support/tsc.js";
 
 /** The printed expression after sharing, and the calls bound (in order). */
 function shared(e: Expr): { bound: string[]; text: string } {
@@ -59,5 +72,59 @@ describe("json-schema render: SharedChecks keeps a check of the function's own s
       expect(code!.check(value), JSON.stringify(value)).to.deep.equal(closures!.check(value));
     }
     expect(code!.is({ x: 1, a: {} })).to.equal(false);
+  });
+});
+
+const SCHEMAS: Record<string, unknown>[] = [
+  // An enum and a const of another type than their `type` (no value passes them).
+  { type: "object", properties: { k: { type: "string", enum: [1, "a"] }, c: { type: "integer", const: "x" }, o: { type: "object", enum: ["", -1] } } },
+  // `if` that every value passes, and one that none does.
+  { if: true, then: { type: "string" } },
+  { if: false, then: { type: "string" }, else: { minimum: 2 } },
+  // A `false` schema before other checks, and a required property no value passes.
+  { type: "object", allOf: [false], properties: { a: { type: "string" } } },
+  { type: "object", required: ["a"], properties: { a: false, b: { type: "string" } } },
+  // A union that every value passes: its other branch, a definition, is never tested.
+  { type: "object", properties: { u: { anyOf: [true, { $ref: "#/$defs/A" }] }, v: { oneOf: [true, { type: "string" }] } }, $defs: { A: { type: "object", properties: { x: { type: "string" } } } } },
+];
+
+const VALUES: unknown[] = [null, 0, 2, 1.5, "a", "", true, [], {}, { k: "a" }, { k: 1 }, { c: "x" }, { c: 1 }, { o: {} }, { a: "x" }, { a: 1, b: "y" }, { b: "y" }, { u: 1, v: "s" }, { u: {}, v: 2 }];
+
+describe("json-schema/render/inline: tests with one outcome are printed as it", function () {
+  this.timeout(120_000);
+  let tools: CompiledTools | undefined;
+  before(async () => {
+    tools = await compileToolSchemas(SCHEMAS.map((s) => ({ $schema: "https://json-schema.org/draft/2020-12/schema", ...s })), "inline-constants");
+  });
+  after(() => removeDir(tools?.dir));
+
+  it("the verdicts and issues of generate --tools, code mode and closures are ajv's verdicts", () => {
+    const ajv = new Ajv2020({ strict: false });
+    SCHEMAS.forEach((schema, i) => {
+      const oracle = ajv.compile(schema);
+      const engines = { "generate --tools": tools!.validators[i]!, code: compileSchema(schema, { mode: "code" }), closures: compileSchema(schema, { mode: "closures" }) };
+      for (const value of VALUES) {
+        const where = `schema ${JSON.stringify(schema)}, value ${JSON.stringify(value)}`;
+        for (const [engine, v] of Object.entries(engines)) {
+          expect(v.is(value), `${engine}: ${where}`).to.equal(oracle(value));
+          expect(v.check(value).length === 0, `${engine} check: ${where}`).to.equal(oracle(value));
+        }
+      }
+    });
+  });
+
+  it("prints no constant test, no impossible comparison and no function never called", () => {
+    const source = tools!.source;
+    expect(source).not.to.match(/if \((true|false)\)/);
+    expect(source).not.to.match(/=== 1 \|\||"x"\)|k === 1/);
+    expect(source, "the anyOf's definition, never tested").not.to.match(/function (is|check)T5Input_A\b/);
+  });
+
+  it("type-checks under the strict flags, with allowUnreachableCode: false", async () => {
+    expect(STRICT_FLAGS.join(" ")).to.include("--allowUnreachableCode false");
+    writeFileSync(join(tools!.dir, "tools.ts"), tools!.source);
+    copyFileSync(join(ROOT, "runtime", "support", "validation.ts"), join(tools!.dir, "validation.ts"));
+    const run = await tscAsync([...STRICT_FLAGS, "tools.ts"], tools!.dir);
+    expect(run.status, describeRun(run)).to.equal(0);
   });
 });
