@@ -21,16 +21,29 @@ export const has = (key: string): Expr => call("Object.prototype.hasOwnProperty.
 
 /** The conjunction; one that a `false` operand decides is `false` (a test of no side effect is left out). */
 export function and(operands: readonly Expr[]): Expr {
-  const flat = operands.flatMap((e) => (e.kind === "and" ? e.operands : [e])).filter((e) => !isTrue(e));
-  if (flat.some(isFalse)) return FALSE;
-  return flat.length === 0 ? TRUE : flat.length === 1 ? flat[0]! : { kind: "and", operands: flat };
+  return junction("and", operands, true);
 }
 
 /** The disjunction; one that a `true` operand decides is `true`. */
 export function or(operands: readonly Expr[]): Expr {
-  const flat = operands.flatMap((e) => (e.kind === "or" ? e.operands : [e])).filter((e) => !isFalse(e));
-  if (flat.some(isTrue)) return TRUE;
-  return flat.length === 0 ? FALSE : flat.length === 1 ? flat[0]! : { kind: "or", operands: flat };
+  return junction("or", operands, false);
+}
+
+/** `operands` joined by `kind`, flattened, without the `neutral` constants; the other constant if one is among them. */
+function junction(kind: "and" | "or", operands: readonly Expr[], neutral: boolean): Expr {
+  // Loops, not flatMap and filter: compiling at registration builds these for every keyword.
+  const flat: Expr[] = [];
+  /** False when `x` decides the whole. */
+  const take = (x: Expr): boolean => {
+    if (x.kind !== "literal" || typeof x.value !== "boolean") flat.push(x);
+    return !(x.kind === "literal" && x.value === !neutral);
+  };
+  for (const e of operands) {
+    if (e.kind !== kind) {
+      if (!take(e)) return literal(!neutral);
+    } else for (const x of e.operands) if (!take(x)) return literal(!neutral);
+  }
+  return flat.length === 0 ? literal(neutral) : flat.length === 1 ? flat[0]! : { kind, operands: flat };
 }
 
 const FLIPPED: Readonly<Record<Comparison, Comparison>> = { "===": "!==", "!==": "===", "<": ">=", ">=": "<", ">": "<=", "<=": ">" };

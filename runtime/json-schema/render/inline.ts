@@ -9,7 +9,20 @@ import type { Writer } from "./writer.js";
  * an implied gate is skipped), and as one inline expression when no node needs statements.
  */
 
-export function sequence(nodes: readonly Node[]): Node[] {
+export function sequence(nodes: readonly Node[]): readonly Node[] {
+  let flat = sequences.get(nodes);
+  if (flat === undefined) sequences.set(nodes, (flat = flatten(nodes)));
+  return flat;
+}
+
+/**
+ * Each list's sequence and expression, once: the renderers, SharedChecks, reachable and
+ * readsSubject all ask for them (lists are lowered once, lower.ts, and never changed).
+ */
+const sequences = new WeakMap<readonly Node[], readonly Node[]>();
+const expressions = new WeakMap<readonly Node[], Expr | null>();
+
+function flatten(nodes: readonly Node[]): Node[] {
   const flat: Node[] = [];
   // A loop, not flatMap and spreads: compiling at registration calls this for every node, more than once.
   const visit = (list: readonly Node[]): boolean => {
@@ -46,6 +59,12 @@ export function alwaysFails(node: Node): boolean {
 
 /** One expression for `nodes`: asserts, references and unions of such; undefined when a node needs statements. */
 export function expressionOf(nodes: readonly Node[]): Expr | undefined {
+  let e = expressions.get(nodes);
+  if (e === undefined) expressions.set(nodes, (e = expressionOfList(nodes) ?? null));
+  return e ?? undefined;
+}
+
+function expressionOfList(nodes: readonly Node[]): Expr | undefined {
   const tests: Expr[] = [];
   for (const node of sequence(nodes)) {
     if (node.kind === "assert") tests.push(node.valid);
@@ -105,9 +124,18 @@ function reads(e: Expr): boolean {
 
 /** The value of a test the same for every subject, as `expand` folds it (`and`, `or`, `not` of constants, a branch inlined as one), else undefined. */
 export function constant(e: Expr): boolean | undefined {
+  if (e.kind === "literal") return typeof e.value === "boolean" ? e.value : undefined;
+  if (e.kind !== "not" && e.kind !== "and" && e.kind !== "or" && e.kind !== "matches") return undefined;
+  // Once per expression: reachable and readsSubject ask at every level of a nested one.
+  let c = constants.get(e);
+  if (c === undefined) constants.set(e, (c = constantOf(e) ?? null));
+  return c ?? undefined;
+}
+
+const constants = new WeakMap<Expr, boolean | null>();
+
+function constantOf(e: Expr): boolean | undefined {
   switch (e.kind) {
-    case "literal":
-      return typeof e.value === "boolean" ? e.value : undefined;
     case "not": {
       const c = constant(e.operand);
       return c === undefined ? undefined : !c;
