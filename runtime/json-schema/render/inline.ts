@@ -10,19 +10,6 @@ import type { Writer } from "./writer.js";
  */
 
 export function sequence(nodes: readonly Node[]): readonly Node[] {
-  let flat = sequences.get(nodes);
-  if (flat === undefined) sequences.set(nodes, (flat = flatten(nodes)));
-  return flat;
-}
-
-/**
- * Each list's sequence and expression, once: the renderers, SharedChecks, reachable and
- * readsSubject all ask for them (lists are lowered once, lower.ts, and never changed).
- */
-const sequences = new WeakMap<readonly Node[], readonly Node[]>();
-const expressions = new WeakMap<readonly Node[], Expr | null>();
-
-function flatten(nodes: readonly Node[]): Node[] {
   const flat: Node[] = [];
   // A loop, not flatMap and spreads: compiling at registration calls this for every node, more than once.
   const visit = (list: readonly Node[]): boolean => {
@@ -56,6 +43,13 @@ export function alwaysFails(node: Node): boolean {
   const inline = expressionOf(node.body);
   return inline !== undefined && constant(inline) === false;
 }
+
+/**
+ * Each list's expression, once: the renderers, reachable and readsSubject ask for it, and
+ * sequence for each required property's (alwaysFails); lists are lowered once (lower.ts) and never
+ * changed. (A sequence is not kept: made afresh, it cost less than the WeakMap.)
+ */
+const expressions = new WeakMap<readonly Node[], Expr | null>();
 
 /** One expression for `nodes`: asserts, references and unions of such; undefined when a node needs statements. */
 export function expressionOf(nodes: readonly Node[]): Expr | undefined {
