@@ -118,18 +118,9 @@ function reads(e: Expr): boolean {
 
 /** The value of a test the same for every subject, as `expand` folds it (`and`, `or`, `not` of constants, a branch inlined as one), else undefined. */
 export function constant(e: Expr): boolean | undefined {
-  if (e.kind === "literal") return typeof e.value === "boolean" ? e.value : undefined;
-  if (e.kind !== "not" && e.kind !== "and" && e.kind !== "or" && e.kind !== "matches") return undefined;
-  // Once per expression: reachable and readsSubject ask at every level of a nested one.
-  let c = constants.get(e);
-  if (c === undefined) constants.set(e, (c = constantOf(e) ?? null));
-  return c ?? undefined;
-}
-
-const constants = new WeakMap<Expr, boolean | null>();
-
-function constantOf(e: Expr): boolean | undefined {
   switch (e.kind) {
+    case "literal":
+      return typeof e.value === "boolean" ? e.value : undefined;
     case "not": {
       const c = constant(e.operand);
       return c === undefined ? undefined : !c;
@@ -138,17 +129,30 @@ function constantOf(e: Expr): boolean | undefined {
     case "or": {
       // A deciding operand decides; else the whole is constant only if every operand is.
       const decides = e.kind === "or";
-      const values = e.operands.map(constant);
-      return values.includes(decides) ? decides : values.every((c) => c !== undefined) ? !decides : undefined;
+      let all = true;
+      for (const operand of e.operands) {
+        const c = constant(operand);
+        if (c === decides) return decides;
+        if (c === undefined) all = false;
+      }
+      return all ? !decides : undefined;
     }
     case "matches": {
-      const inline = expressionOf(e.branch.body);
-      return inline === undefined ? undefined : constant(inline);
+      // Once per branch: reachable and readsSubject ask at every level of a nested test.
+      const body = e.branch.body;
+      let c = branchConstants.get(body);
+      if (c === undefined) {
+        const inline = expressionOf(body);
+        branchConstants.set(body, (c = (inline === undefined ? undefined : constant(inline)) ?? null));
+      }
+      return c ?? undefined;
     }
     default:
       return undefined;
   }
 }
+
+const branchConstants = new WeakMap<readonly Node[], boolean | null>();
 
 /** A branch as an expression, hoisting it into a helper when it needs statements. */
 export function branchTest(branch: Branch, helpers: Helpers): Expr {
