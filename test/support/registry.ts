@@ -12,7 +12,7 @@ import type { AddressInfo } from "node:net";
 import { basename } from "node:path";
 
 export interface LocalRegistry {
-  /** `http://127.0.0.1:<port>/`: give it to npm as `--registry`. */
+  /** `http://127.0.0.1:<port>/<digest of the tarballs>/`: give it to npm as `--registry`. */
   readonly url: string;
   /** Names this registry answers itself; everything else was forwarded. */
   readonly served: readonly string[];
@@ -46,6 +46,10 @@ export async function startRegistry(tarballs: readonly string[], upstream = upst
       shasum: createHash("sha1").update(bytes).digest("hex"),
     };
   });
+  // The URL's path names what is served: npm's cache keeps a packument by its URL, and with
+  // --prefer-offline a later run whose registry got the same port would install the earlier run's
+  // tarball of the same version (it did: the upgrade test ran an older build's CLI).
+  const prefix = `/${createHash("sha256").update(packages.map((p) => p.integrity).join(" ")).digest("hex").slice(0, 16)}/`;
   let url = "";
   const packument = (pkg: (typeof packages)[number]) => ({
     name: pkg.manifest.name,
@@ -60,15 +64,16 @@ export async function startRegistry(tarballs: readonly string[], upstream = upst
   });
 
   const server = createServer((req, res) => {
-    const path = decodeURIComponent(new URL(req.url ?? "/", "http://x").pathname).slice(1);
+    const below = (req.url ?? "/").startsWith(prefix) ? (req.url ?? "/").slice(prefix.length - 1) : (req.url ?? "/");
+    const path = decodeURIComponent(new URL(below, "http://x").pathname).slice(1);
     const byName = packages.find((p) => p.manifest.name === path);
     if (byName) return send(res, 200, "application/json", JSON.stringify(packument(byName)));
     const byFile = packages.find((p) => path === `-/tarballs/${basename(p.file)}`);
     if (byFile) return send(res, 200, "application/octet-stream", byFile.bytes);
-    forward(req, res, upstream);
+    forward(req, below, res, upstream);
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}${prefix}`;
   return {
     url,
     served: packages.map((p) => p.manifest.name),
@@ -84,9 +89,9 @@ function send(res: ServerResponse, status: number, type: string, body: string | 
   res.writeHead(status, { "content-type": type, "content-length": Buffer.byteLength(body) }).end(body);
 }
 
-/** The request as npm sent it, to the same path below `upstream`; the answer streamed back as is. */
-function forward(req: IncomingMessage, res: ServerResponse, upstream: string): void {
-  const target = new URL(req.url!.replace(/^\//, ""), upstream.endsWith("/") ? upstream : `${upstream}/`);
+/** The request as npm sent it, to the same path (`path`, below the registry's own) below `upstream`; the answer streamed back as is. */
+function forward(req: IncomingMessage, path: string, res: ServerResponse, upstream: string): void {
+  const target = new URL(path.replace(/^\//, ""), upstream.endsWith("/") ? upstream : `${upstream}/`);
   const { host: _host, connection: _connection, ...headers } = req.headers;
   const request = target.protocol === "https:" ? httpsRequest : httpRequest;
   const out = request(target, { method: req.method, headers }, (answer) => {
