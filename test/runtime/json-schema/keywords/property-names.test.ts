@@ -5,18 +5,11 @@
  * type that guards string keywords stays, so that generate --tools' TypeScript type-checks.
  */
 import { expect } from "chai";
-import { copyFileSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
 import { compileSchema } from "../../../../runtime/json-schema/compile.js";
-import { emitToolValidators } from "../../../../codegen/tool-validators/emit.js";
-import { loadToolSchemas } from "../../../../codegen/tool-validators/load.js";
-import { describeRun, removeDir, ROOT, tempDir } from "../../../support/project.js";
-import { STRICT_FLAGS, tscAsync } from "../../../support/tsc.js";
+import { describeRun, removeDir, tempDir } from "../../../support/project.js";
+import { toolsSource, typeCheckTools } from "../../../support/tool-validators.js";
 
-const tools = (...inputSchemas: Record<string, unknown>[]) => {
-  const entries = inputSchemas.map((inputSchema, i) => ({ name: `t${i}`, inputSchema }));
-  return emitToolValidators("mcp.server.json", entries, loadToolSchemas("mcp.server.json", entries), "./validation.js");
-};
+const tools = (...inputSchemas: Record<string, unknown>[]) => toolsSource(inputSchemas);
 
 describe("json-schema/keywords: propertyNames", function () {
   this.timeout(120_000);
@@ -51,10 +44,7 @@ describe("json-schema/keywords: propertyNames", function () {
     const source = tools(...schemas);
     expect(source).to.include("everyKey(value, isT1Input_propertyNames)");
     dir = tempDir("property-names-tsc");
-    writeFileSync(join(dir, "tools.ts"), source);
-    copyFileSync(join(ROOT, "runtime", "support", "validation.ts"), join(dir, "validation.ts"));
-    writeFileSync(join(dir, "package.json"), '{ "type": "module" }');
-    const run = await tscAsync([...STRICT_FLAGS, "tools.ts"], dir);
+    const run = await typeCheckTools(source, dir);
     expect(run.status, describeRun(run)).to.equal(0);
     for (const mode of ["code", "closures"] as const) {
       const [first, second] = schemas.map((schema) => compileSchema(schema, { mode }));

@@ -16,15 +16,12 @@
  * MCP_FC_SEED=<seed> changes the seed; a failure prints the schema and the value. */
 import { expect } from "chai";
 import fc from "fast-check";
-import { copyFileSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
 import { GenerationError } from "../../../../codegen/errors.js";
 import { loadToolSchemas } from "../../../../codegen/tool-validators/load.js";
 import { compileSchema, SchemaCompileError, type CompiledValidator, type SchemaIssue } from "../../../../runtime/json-schema/compile.js";
 import { describeIssues } from "../../../../runtime/shared/json-schema.js";
-import { compileToolSchemas } from "../../../support/tool-validators.js";
-import { describeRun, removeDir, ROOT } from "../../../support/project.js";
-import { STRICT_FLAGS, tscAsync } from "../../../support/tsc.js";
+import { compileToolSchemas, typeCheckTools } from "../../../support/tool-validators.js";
+import { describeRun, removeDir } from "../../../support/project.js";
 
 const SEED = process.env.MCP_FC_SEED !== undefined ? Number(process.env.MCP_FC_SEED) : 20260728;
 const SCHEMAS = 250;
@@ -230,9 +227,7 @@ describe("json-schema/render/functions: reachable, fuzzed: every function printe
       });
       // Two wrongs planted, one of each kind tsc must report: a call of a function not printed, a function never called.
       const planted = "\nexport const planted = (value: unknown) => isNotPrinted(value);\nfunction isNeverCalled(_value: unknown): boolean {\n  return true;\n}\n";
-      writeFileSync(join(tools.dir, "tools.ts"), tools.source + planted);
-      copyFileSync(join(ROOT, "runtime", "support", "validation.ts"), join(tools.dir, "validation.ts"));
-      const run = await tscAsync([...STRICT_FLAGS, "tools.ts"], tools.dir);
+      const run = await typeCheckTools(tools.source + planted, tools.dir);
       // What reachable and readsSubject decide: a name not printed (TS2304), or printed and never read (TS6133). Other type
       // errors of contradictory schemas (a type and an enum of another type: TS2367...) are not theirs.
       const lines = tools.source.split("\n").length;

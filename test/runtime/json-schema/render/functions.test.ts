@@ -4,13 +4,10 @@
  * local it never reads, so it type-checks under noUnusedLocals and noUnusedParameters.
  */
 import { expect } from "chai";
-import { copyFileSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
-import { emitToolValidators } from "../../../../codegen/tool-validators/emit.js";
-import { loadToolSchemas } from "../../../../codegen/tool-validators/load.js";
 import { compileSchema } from "../../../../runtime/json-schema/compile.js";
-import { describeRun, removeDir, ROOT, tempDir } from "../../../support/project.js";
-import { STRICT_FLAGS, tscAsync } from "../../../support/tsc.js";
+import { describeRun, removeDir, tempDir } from "../../../support/project.js";
+import { toolsSource, typeCheckTools } from "../../../support/tool-validators.js";
+import { STRICT_FLAGS } from "../../../support/tsc.js";
 
 const inputSchema = {
   $schema: "https://json-schema.org/draft/2020-12/schema",
@@ -37,8 +34,7 @@ describe("json-schema/render/functions: only the functions a generated file call
   let dir: string | undefined;
   after(() => removeDir(dir));
 
-  const entries = [{ name: "t0", inputSchema }];
-  const source = emitToolValidators("mcp.server.json", entries, loadToolSchemas("mcp.server.json", entries), "./validation.js");
+  const source = toolsSource([inputSchema]);
   const functions = [...source.matchAll(/^function (\w+)\(/gm)].map((m) => m[1]!);
 
   it("prints no function for a $defs entry nothing references", () => {
@@ -66,10 +62,7 @@ describe("json-schema/render/functions: only the functions a generated file call
   it("type-checks under the strict flags, noUnusedLocals and noUnusedParameters among them", async () => {
     expect(STRICT_FLAGS).to.include.members(["--noUnusedLocals", "--noUnusedParameters"]);
     dir = tempDir("functions-tsc");
-    writeFileSync(join(dir, "tools.ts"), source);
-    copyFileSync(join(ROOT, "runtime", "support", "validation.ts"), join(dir, "validation.ts"));
-    writeFileSync(join(dir, "package.json"), '{ "type": "module" }');
-    const run = await tscAsync([...STRICT_FLAGS, "tools.ts"], dir);
+    const run = await typeCheckTools(source, dir);
     expect(run.status, describeRun(run)).to.equal(0);
   });
 

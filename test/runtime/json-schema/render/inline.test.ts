@@ -17,11 +17,9 @@ import type { Expr } from "../../../../runtime/json-schema/keywords/ir.js";
 import { shareCalls } from "../../../../runtime/json-schema/render/inline.js";
 import { compileSchema } from "../../../../runtime/json-schema/compile.js";
 import { Ajv2020 } from "ajv/dist/2020.js";
-import { copyFileSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
-import { describeRun, removeDir, ROOT } from "../../../support/project.js";
-import { compileToolSchemas, type CompiledTools } from "../../../support/tool-validators.js";
-import { STRICT_FLAGS, tscAsync } from "../../../support/tsc.js";
+import { describeRun, removeDir } from "../../../support/project.js";
+import { compileToolSchemas, typeCheckTools, type CompiledTools } from "../../../support/tool-validators.js";
+import { STRICT_FLAGS } from "../../../support/tsc.js";
 
 /** The printed expression after sharing, and the calls bound (in order). */
 function shared(e: Expr): { bound: string[]; text: string } {
@@ -122,9 +120,7 @@ describe("json-schema/render/inline: tests with one outcome are printed as it", 
 
   it("type-checks under the strict flags, with allowUnreachableCode: false", async () => {
     expect(STRICT_FLAGS.join(" ")).to.include("--allowUnreachableCode false");
-    writeFileSync(join(tools!.dir, "tools.ts"), tools!.source);
-    copyFileSync(join(ROOT, "runtime", "support", "validation.ts"), join(tools!.dir, "validation.ts"));
-    const run = await tscAsync([...STRICT_FLAGS, "tools.ts"], tools!.dir);
+    const run = await typeCheckTools(tools!.source, tools!.dir);
     expect(run.status, describeRun(run)).to.equal(0);
   });
 });
