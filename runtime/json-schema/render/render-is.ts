@@ -43,19 +43,14 @@ export class IsRenderer {
     const { w } = this;
     for (const node of sequence(nodes)) {
       switch (node.kind) {
-        case "assert": {
+        case "assert":
           // A test that always fails ends the sequence: no `if (true)`, after which TypeScript would narrow nothing; one
           // that always passes is not printed.
-          if (isFalse(node.valid)) {
-            w.writeLine("return false;");
-            break;
-          }
-          const fails = this.expand(not(node.valid), v);
-          if (!isFalse(fails)) w.writeLine(`if (${print(fails, v)}) return false;`);
+          if (isFalse(node.valid)) w.writeLine("return false;");
+          else this.failWhere(node.valid, v);
           break;
-        }
         case "call":
-          w.writeLine(`if (${this.print(not(call(`is${node.definition}`, SUBJECT)), v)}) return false;`);
+          this.failWhere(call(`is${node.definition}`, SUBJECT), v);
           break;
         case "guard":
           w.write(`if (${this.print(typeTest([node.type]), v)})`).block(() => this.statements(node.body, v, scope));
@@ -79,12 +74,10 @@ export class IsRenderer {
           w.writeLine(`if (${printShared(this.expand(not(node.valid), v), w, scope, v)}) return false;`);
           break;
         }
-        case "anyOf": {
+        case "anyOf":
           // The branches as sub-schema tests, named (hoisted) only where the union is printed as more than a constant.
-          const fails = this.expand(not(or(node.branches.map(matches))), v);
-          if (!isFalse(fails)) w.writeLine(`if (${print(fails, v)}) return false;`);
+          this.failWhere(or(node.branches.map(matches)), v);
           break;
-        }
       }
     }
   }
@@ -92,8 +85,13 @@ export class IsRenderer {
   /** The nodes of a value bound to `v`: one line when they are one expression. */
   private nested(nodes: readonly Node[], v: string, scope: Scope): void {
     const inline = expressionOf(nodes);
-    if (inline === undefined) return this.statements(nodes, v, scope);
-    const fails = this.expand(not(inline), v);
+    if (inline === undefined) this.statements(nodes, v, scope);
+    else this.failWhere(inline, v);
+  }
+
+  /** `return false` where `v` fails `test`; nothing where it never does (a test every value passes). */
+  private failWhere(test: Expr, v: string): void {
+    const fails = this.expand(not(test), v);
     if (!isFalse(fails)) this.w.writeLine(`if (${print(fails, v)}) return false;`);
   }
 
