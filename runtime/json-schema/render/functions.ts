@@ -60,10 +60,13 @@ export function reachable(definitions: ReadonlyMap<string, Schema>, lowering: Lo
       case "when":
         visitExpr(node.condition);
         return visitNodes(node.body, mode);
-      case "anyOf":
-        visitExpr(or(node.branches.map(matches)));
-        if (mode === "check" && constant(or(node.branches.map(matches))) !== true) node.discriminator?.cases.forEach(({ branch }) => visitNodes(branch.body, "check"));
+      case "anyOf": {
+        const passes = or(node.branches.map(matches));
+        visitExpr(passes);
+        // The evident branch's issues are reported where the union can fail.
+        if (mode === "check" && constant(passes) !== true) node.discriminator?.cases.forEach(({ branch }) => visitNodes(branch.body, "check"));
         return;
+      }
     }
   };
   const visitExpr = (e: Expr): void => {
