@@ -5,6 +5,7 @@ import { canonicalJson } from "../util/canonical-json.js";
 import { newAjv, type AjvClasses } from "./ajv.js";
 import type { Dialect } from "../json-schema/dialect.js";
 import type { Logger } from "../util/logger.js";
+import { isEdge } from "../util/platform.js";
 
 
 /** The JSON Schemas of an extension method's params and result (draft-07 or 2020-12, by `$schema`). */
@@ -61,8 +62,7 @@ export type SchemaEngine = "auto" | "ajv" | "interpreter";
 
 /** Platforms that refuse code generation from strings (`new Function`, `eval`). */
 export function forbidsCodeGeneration(): boolean {
-  const global = globalThis as { navigator?: { userAgent?: string }; EdgeRuntime?: unknown };
-  return global.navigator?.userAgent === "Cloudflare-Workers" || typeof global.EdgeRuntime === "string";
+  return isEdge();
 }
 
 /** What the interpreter reads besides the schema: the remote documents `$ref` may name (never fetched), and the format policy. */

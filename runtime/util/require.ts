@@ -1,3 +1,5 @@
+import { isEdge } from "./platform.js";
+
 /**
  * `require`, through process.getBuiltinModule (no node: import on the fetch path), for the
  * optional CommonJS-loadable packages a feature loads at once where it can (Node, Bun, Deno).
@@ -5,8 +7,8 @@
  * must be imported even when a `require` exists (nodejs_compat).
  */
 export function commonJsRequire(): ((id: string) => unknown) | undefined {
-  const global = globalThis as { process?: { getBuiltinModule?: (id: string) => unknown }; navigator?: { userAgent?: string }; EdgeRuntime?: unknown };
-  if (global.navigator?.userAgent === "Cloudflare-Workers" || typeof global.EdgeRuntime === "string") return undefined;
+  if (isEdge()) return undefined;
+  const global = globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } };
   const module = global.process?.getBuiltinModule?.("node:module") as typeof import("node:module") | undefined;
   return module?.createRequire(import.meta.url);
 }

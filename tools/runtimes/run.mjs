@@ -4,8 +4,8 @@
 // conformance server suites through tools/conformance/run.mjs --url. Then Bun and Deno run a
 // stdio server that the SDK client (v1) talks to.
 //
-// Suites per runtime: 0.2.0-alpha --requirements 2026-07-28 on all three; 2025-11-25 and 0.1.16
-// active on Bun and Deno, and on workerd (see EXPECTED below for what one isolate cannot do).
+// Suites per runtime: 0.2.0-alpha --requirements 2026-07-28, 2025-11-25 and skills, and 0.1.16
+// active, on all three.
 // Prints totals; exits non-zero when a runtime fails a suite it is expected to pass, a suite
 // records nothing, times out or exits non-zero unexplained, or an EXPECTED entry passes.
 //
@@ -43,16 +43,8 @@ const RUNTIMES = {
  * 2025-11-25", problem: "server-sse-polling / server-sse-disconnect-resume" }]`). Anything else that
  * fails fails the run, and so does an entry here that no longer fails (delete it).
  */
-const EXPECTED = {
-  workerd: [
-    // A task keeps running after its CreateTaskResult (fetchHandler passes ctx.waitUntil), but an
-    // answer that a later request (tasks/update) delivers resolves the task's waiting promise from
-    // that request's context, and workerd does not run continuations across requests' contexts.
-    // Tasks that ask mid-flight need one context per task on workerd (a Durable Object).
-    { suite: "0.2.0-alpha 2026-07-28", problem: "tasks-mrtr-input / tasks-mrtr-tasks-update-resumes" },
-    { suite: "0.2.0-alpha 2026-07-28", problem: "tasks-mrtr-input / tasks-mrtr-partial-fulfillment" },
-  ],
-};
+/** @type {Record<string, { suite: string, problem: string }[]>} */
+const EXPECTED = {};
 
 const { values } = parseArgs({ options: { runtime: { type: "string", multiple: true } } });
 const selected = values.runtime ?? Object.keys(RUNTIMES);

@@ -1,4 +1,5 @@
 import type { Logger } from "../../util/logger.js";
+import { crossRequestPollMs } from "../../util/platform.js";
 import { DEFAULT_MAX_BUFFERED_BYTES, DEFAULT_STUCK_TIMEOUT_MS } from "../../jsonrpc/transport.js";
 
 /**
@@ -68,9 +69,6 @@ export interface BackpressureOptions {
 
 
 const UTF8 = new TextEncoder();
-
-/** See WebReply.nextWrite: 50 ms on workerd, where one request cannot wake another; elsewhere none. */
-const CROSS_REQUEST_POLL_MS = (globalThis as { navigator?: { userAgent?: string } }).navigator?.userAgent === "Cloudflare-Workers" ? 50 : undefined;
 
 /**
  * A Reply that becomes a web `Response`: `response` resolves as soon as the answer starts (a whole
@@ -224,14 +222,13 @@ export class WebReply implements Reply {
   }
 
   /**
-   * Resolves at the next write or end. workerd runs each request in its own I/O context and does
-   * not resume one request's continuation from another's (a tool call that changes the tool list
-   * cannot wake the listen stream of another request), so there the reader also looks every
-   * CROSS_REQUEST_POLL_MS, from its own context.
+   * Resolves at the next write or end; on workerd also after crossRequestPollMs, as a write made by
+   * another request (a tool call that changes the tool list, for the listen stream) cannot wake it.
    */
   private nextWrite(): Promise<void> {
     return new Promise((resolve) => {
-      const poll = CROSS_REQUEST_POLL_MS === undefined ? undefined : setTimeout(resolve, CROSS_REQUEST_POLL_MS);
+      const pollMs = crossRequestPollMs();
+      const poll = pollMs === undefined ? undefined : setTimeout(resolve, pollMs);
       this.wake = () => {
         clearTimeout(poll);
         resolve();

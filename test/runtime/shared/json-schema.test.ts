@@ -3,6 +3,7 @@
 import { expect } from "chai";
 import fc from "fast-check";
 import { SchemaCompiler, forbidsCodeGeneration, type SchemaValidator } from "../../../runtime/shared/json-schema.js";
+import { asWorkerd } from "../../support/platform.js";
 
 const D2020 = "https://json-schema.org/draft/2020-12/schema";
 const D07 = "http://json-schema.org/draft-07/schema#";
@@ -176,16 +177,14 @@ describe("shared/json-schema: the interpreter agrees with ajv on tool schemas", 
 
   it("auto: no code is generated where the platform forbids it, and a refusal of new Function (EvalError, as under a CSP) falls back to closures", async () => {
     const schema = CASES[0]!.schema;
-    const { Function: original, navigator } = globalThis as { Function: FunctionConstructor; navigator?: unknown };
-    const navigatorDescriptor = Object.getOwnPropertyDescriptor(globalThis, "navigator");
+    const { Function: original } = globalThis as { Function: FunctionConstructor };
     let calls = 0;
     // `new Function(...)` reads the global binding: this one counts the calls and refuses, as a CSP does.
     const refusing = function () {
       calls++;
       throw new EvalError("Code generation from strings disallowed for this context");
     } as unknown as FunctionConstructor;
-    const run = async (workers: boolean) => {
-      if (workers) Object.defineProperty(globalThis, "navigator", { value: { userAgent: "Cloudflare-Workers" }, configurable: true });
+    const compile = async () => {
       (globalThis as { Function: FunctionConstructor }).Function = refusing;
       try {
         const compiler = new SchemaCompiler(() => {});
@@ -194,10 +193,9 @@ describe("shared/json-schema: the interpreter agrees with ajv on tool schemas", 
         return { generatesCode: compiler.generatesCode, verdicts: CASES[0]!.instances.map((instance) => validate(instance) === undefined) };
       } finally {
         (globalThis as { Function: FunctionConstructor }).Function = original;
-        if (navigatorDescriptor) Object.defineProperty(globalThis, "navigator", navigatorDescriptor);
-        else if (navigator === undefined) delete (globalThis as { navigator?: unknown }).navigator;
       }
     };
+    const run = (workers: boolean) => (workers ? asWorkerd(compile) : compile());
     const expected = CASES[0]!.instances.map((instance) => ajv.compile(schema)(instance) === undefined);
     expect(await run(true), "Workers").to.deep.equal({ generatesCode: false, verdicts: expected });
     expect(calls, "Workers: new Function never called").to.equal(0);
@@ -205,21 +203,16 @@ describe("shared/json-schema: the interpreter agrees with ajv on tool schemas", 
     expect(calls, "code mode tried new Function once and fell back").to.equal(1);
   });
 
-  it("auto: our compiler everywhere, with or without code generation (as workerd's navigator says)", () => {
+  it("auto: our compiler everywhere, with or without code generation (as workerd's navigator says)", async () => {
     expect(forbidsCodeGeneration()).to.equal(false);
     expect(new SchemaCompiler(() => {}).kind).to.equal("interpreter");
     expect(new SchemaCompiler(() => {}).generatesCode, "code mode where new Function is allowed").to.equal(true);
     expect(new SchemaCompiler(() => {}, "interpreter").generatesCode).to.equal(false);
-    const navigator = Object.getOwnPropertyDescriptor(globalThis, "navigator");
-    Object.defineProperty(globalThis, "navigator", { value: { userAgent: "Cloudflare-Workers" }, configurable: true });
-    try {
+    await asWorkerd(() => {
       expect(forbidsCodeGeneration()).to.equal(true);
       expect(new SchemaCompiler(() => {}).kind).to.equal("interpreter");
       expect(new SchemaCompiler(() => {}).generatesCode, "closures on Workers").to.equal(false);
       expect(new SchemaCompiler(() => {}, "ajv").kind, "an explicit choice wins").to.equal("ajv");
-    } finally {
-      if (navigator) Object.defineProperty(globalThis, "navigator", navigator);
-      else delete (globalThis as { navigator?: unknown }).navigator;
-    }
+    });
   });
 });
