@@ -60,11 +60,6 @@ export function describeIssues(issues: readonly { readonly path: string; readonl
  */
 export type SchemaEngine = "auto" | "ajv" | "interpreter";
 
-/** Platforms that refuse code generation from strings (`new Function`, `eval`). */
-export function forbidsCodeGeneration(): boolean {
-  return isEdge();
-}
-
 /** What the interpreter reads besides the schema: the remote documents `$ref` may name (never fetched), and the format policy. */
 export interface SchemaOptions {
   readonly remotes?: CompileOptions["remotes"];
@@ -103,7 +98,7 @@ export class SchemaCompiler {
 
   /** True when schemas are compiled to JavaScript: ajv, or "auto" where the platform allows `new Function`. */
   get generatesCode(): boolean {
-    return this.choice === "ajv" || (this.choice === "auto" && !forbidsCodeGeneration());
+    return this.choice === "ajv" || (this.choice === "auto" && !isEdge());
   }
 
   /**

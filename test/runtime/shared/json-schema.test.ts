@@ -2,7 +2,8 @@
 // the same verdict as ajv (the oracle) on the keywords tool authors use, draft-07 and 2020-12.
 import { expect } from "chai";
 import fc from "fast-check";
-import { SchemaCompiler, forbidsCodeGeneration, type SchemaValidator } from "../../../runtime/shared/json-schema.js";
+import { SchemaCompiler, type SchemaValidator } from "../../../runtime/shared/json-schema.js";
+import { isEdge } from "../../../runtime/util/platform.js";
 import { asWorkerd } from "../../support/platform.js";
 
 const D2020 = "https://json-schema.org/draft/2020-12/schema";
@@ -204,12 +205,12 @@ describe("shared/json-schema: the interpreter agrees with ajv on tool schemas", 
   });
 
   it("auto: our compiler everywhere, with or without code generation (as workerd's navigator says)", async () => {
-    expect(forbidsCodeGeneration()).to.equal(false);
+    expect(isEdge()).to.equal(false);
     expect(new SchemaCompiler(() => {}).kind).to.equal("interpreter");
     expect(new SchemaCompiler(() => {}).generatesCode, "code mode where new Function is allowed").to.equal(true);
     expect(new SchemaCompiler(() => {}, "interpreter").generatesCode).to.equal(false);
     await asWorkerd(() => {
-      expect(forbidsCodeGeneration()).to.equal(true);
+      expect(isEdge()).to.equal(true);
       expect(new SchemaCompiler(() => {}).kind).to.equal("interpreter");
       expect(new SchemaCompiler(() => {}).generatesCode, "closures on Workers").to.equal(false);
       expect(new SchemaCompiler(() => {}, "ajv").kind, "an explicit choice wins").to.equal("ajv");
