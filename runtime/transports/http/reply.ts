@@ -70,6 +70,9 @@ export interface BackpressureOptions {
 
 const UTF8 = new TextEncoder();
 
+/** See WebReply.nextWrite: the platform does not change while the process runs, so it is read once. */
+const CROSS_REQUEST_POLL_MS = crossRequestPollMs();
+
 /**
  * A Reply that becomes a web `Response`: `response` resolves as soon as the answer starts (a whole
  * body, or a ReadableStream for SSE). The stream closes when the client cancels it (the platform
@@ -227,8 +230,7 @@ export class WebReply implements Reply {
    */
   private nextWrite(): Promise<void> {
     return new Promise((resolve) => {
-      const pollMs = crossRequestPollMs();
-      const poll = pollMs === undefined ? undefined : setTimeout(resolve, pollMs);
+      const poll = CROSS_REQUEST_POLL_MS === undefined ? undefined : setTimeout(resolve, CROSS_REQUEST_POLL_MS);
       this.wake = () => {
         clearTimeout(poll);
         resolve();

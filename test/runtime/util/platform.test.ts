@@ -19,7 +19,7 @@ describe("runtime/util/platform", () => {
     expect(isEdge(), "put back afterwards").to.equal(false);
   });
 
-  it("Vercel Edge: an edge platform, and a request's continuations resume from any request there", async () => {
+  it("Vercel Edge: an edge platform, with no polling (only workerd needs it)", async () => {
     const seen = await asVercelEdge(() => ({ edge: isEdge(), require: commonJsRequire(), pollMs: crossRequestPollMs() }));
     expect(seen).to.deep.equal({ edge: true, require: undefined, pollMs: undefined });
   });
