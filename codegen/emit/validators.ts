@@ -44,7 +44,7 @@ export function emitValidators(protocol: Protocol, options: ModuleOptions, only?
     w.writeLine(`/** The issues that make a value not a {@link T.${name}}; [] when it is one. */`);
     check.function(`check${name}`, nodes, true);
   }
-  writeHelpers(w, helpers, is, check, (pointer) => pointer);
+  writeHelpers(w, helpers, is, [check], (pointer) => pointer);
 
   w.blankLine();
   w.writeLine("/** Every definition's validator, by definition name. */");

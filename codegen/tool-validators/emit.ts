@@ -12,9 +12,11 @@ import { supportUsedBy } from "../../runtime/json-schema/render/support.js";
 import type { LoadedToolSchemas, ToolSchemaEntry } from "./load.js";
 
 /**
- * tools.ts of `generate --tools`: an `is` and a `check` function per tool schema (and per
- * `$defs` entry and hoisted sub-schema), printed from the same check IR as the protocol's own
- * validators, and `toolValidators`, which `createServer({ toolValidators })` takes. Each entry
+ * tools.ts of `generate --tools`: an `is`, a `check` and a `describe` function per tool schema (and
+ * per `$defs` entry and hoisted sub-schema), printed from the same check IR as the protocol's own
+ * validators, and `toolValidators`, which `createServer({ toolValidators })` takes. `describe`
+ * joins the issues into the text a tool's caller reads as it finds them, as the runtime's code
+ * mode does: on invalid arguments, about half the cost of `check` and then joining. Each entry
  * carries the schema it was compiled from: the runtime uses a compiled validator only for a
  * tool registered with that same schema. It imports its support functions from `support`: the
  * runtime package's, which a project serving the tools has installed.
@@ -45,9 +47,9 @@ export function emitToolValidators(source: string, entries: readonly ToolSchemaE
     },
   );
   const is = new IsRenderer(body, helpers);
-  const check = new CheckRenderer(body, helpers);
+  const checks = [new CheckRenderer(body, helpers), new CheckRenderer(body, helpers, true, true)];
 
-  writeDefinitions(body, loaded.definitions, roots.values(), lowering, helpers, is, check, where);
+  writeDefinitions(body, loaded.definitions, roots.values(), lowering, helpers, is, checks, where);
   body.blankLine();
   body.writeLine("/** By tool name: each schema as compiled, and its validators. */");
   body.writeLine("export const toolValidators = {");
@@ -56,8 +58,9 @@ export function emitToolValidators(source: string, entries: readonly ToolSchemaE
       const entry = entries[i]!;
       body.writeLine(`${propertyKey(tool.name)}: {`);
       body.indent(() => {
-        body.writeLine(`input: { schema: ${jsonExpression(entry.inputSchema)}, is: is${tool.input}, check: (value: unknown) => check${tool.input}(value, "", []) },`);
-        if (tool.output) body.writeLine(`output: { schema: ${jsonExpression(entry.outputSchema)}, is: is${tool.output}, check: (value: unknown) => check${tool.output}(value, "", []) },`);
+        const validators = (name: string) => `is: is${name}, check: (value: unknown) => check${name}(value, "", []), describe: (value: unknown) => describe${name}(value, "", "")`;
+        body.writeLine(`input: { schema: ${jsonExpression(entry.inputSchema)}, ${validators(tool.input)} },`);
+        if (tool.output) body.writeLine(`output: { schema: ${jsonExpression(entry.outputSchema)}, ${validators(tool.output)} },`);
       });
       body.writeLine("},");
     });

@@ -8,7 +8,7 @@ import { CheckRenderer } from "./render/render-check.js";
 import { IsRenderer } from "./render/render-is.js";
 import { SUPPORT } from "./render/support.js";
 import { SourceWriter } from "./render/writer.js";
-import { reachable, writeHelpers, type PrintedHelpers } from "./render/functions.js";
+import { noHelpersPrinted, reachable, writeHelpers } from "./render/functions.js";
 
 /**
  * Code mode of the compiler (compile.ts): the definitions of a document printed as `generate
@@ -50,8 +50,8 @@ export function emitCode(definitions: ReadonlyMap<string, Schema>, lowering: Low
   const w = new SourceWriter();
   const is = new IsRenderer(w, helpers, false);
   for (const [name, schema] of reached.is) is.function(`is${name}`, "boolean", lowering.lower(schema), false);
-  const printed: PrintedHelpers = { is: new Set(), check: new Set() };
-  writeHelpers(w, helpers, is, undefined, undefined, printed);
+  const printed = noHelpersPrinted();
+  writeHelpers(w, helpers, is, [], undefined, printed);
   const booleans = [...reached.is.keys(), ...[...printed.is].map((helper) => helper.base)].map((name) => `is${name}`).join(", ");
   // Every constant is made by lowering, before either source is printed.
   const head = [
@@ -68,7 +68,7 @@ export function emitCode(definitions: ReadonlyMap<string, Schema>, lowering: Low
     // Each definition's nodes as lowered for the boolean checks (lower.ts keeps them).
     for (const [name, schema] of reached.check) check.function(`${check.prefix}${name}`, lowering.lower(schema), false);
     // Each lazy source prints its own issue helpers, and the boolean ones `source` lacks.
-    writeHelpers(w, helpers, is, check, undefined, { is: new Set(printed.is), check: new Set() });
+    writeHelpers(w, helpers, is, [check], undefined, { ...noHelpersPrinted(), is: new Set(printed.is) });
     return `${head}const { ${booleans} } = fs;\n${w.toString()}\nreturn (value) => ${check.prefix}${root}(value, "", ${describe ? '""' : "[]"});`;
   };
   return {

@@ -26,6 +26,8 @@ export interface CompiledSchema {
   is(value: unknown): boolean;
   /** The problems with `value`, each at a JSON Pointer `path`; empty when it is valid. */
   check(value: unknown): readonly { readonly path: string; readonly message: string }[];
+  /** `check`'s issues joined as describeIssues joins them, found and joined in one pass; where absent (a file an earlier version generated), `check` then describeIssues. */
+  describe?(value: unknown): string;
 }
 
 /** `toolValidators` of a file written by `generate --tools`: by tool name. */
@@ -34,6 +36,7 @@ export type CompiledToolValidators = Readonly<Record<string, { readonly input: C
 /** The compiled validator, if it was compiled from exactly `schema` (same JSON, key order aside). */
 export function precompiled(compiled: CompiledSchema | undefined, schema: unknown): SchemaValidator | undefined {
   if (compiled === undefined || canonicalJson(compiled.schema) !== canonicalJson(schema)) return undefined;
+  if (compiled.describe) return (value) => (compiled.is(value) ? undefined : compiled.describe!(value));
   return (value) => (compiled.is(value) ? undefined : describeIssues(compiled.check(value)));
 }
 

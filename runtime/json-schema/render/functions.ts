@@ -87,10 +87,11 @@ export function reachable(definitions: ReadonlyMap<string, Schema>, lowering: Lo
 }
 
 /**
- * `isX` and `checkX` of each definition `roots` reach (reachable), each under a comment naming its
- * place (`label`), then the hoisted sub-schemas.
+ * `isX` and the issue checks (`checkX`, and `describeX` with a describing renderer) of each
+ * definition `roots` reach (reachable), each under a comment naming its place (`label`), then the
+ * hoisted sub-schemas.
  */
-export function writeDefinitions(w: Writer, definitions: ReadonlyMap<string, Schema>, roots: Iterable<string>, lowering: Lowering, helpers: Helpers, is: IsRenderer, check: CheckRenderer, label: (pointer: string) => string): void {
+export function writeDefinitions(w: Writer, definitions: ReadonlyMap<string, Schema>, roots: Iterable<string>, lowering: Lowering, helpers: Helpers, is: IsRenderer, checks: readonly CheckRenderer[], label: (pointer: string) => string): void {
   const reached = reachable(definitions, lowering, roots);
   for (const [name, schema] of definitions) {
     if (!reached.is.has(name) && !reached.check.has(name)) continue;
@@ -98,51 +99,58 @@ export function writeDefinitions(w: Writer, definitions: ReadonlyMap<string, Sch
     w.blankLine();
     w.writeLine(`/** ${label(schema.pointer)} */`);
     if (reached.is.has(name)) is.function(`is${name}`, "boolean", nodes, false);
-    if (reached.is.has(name) && reached.check.has(name)) w.blankLine();
-    if (reached.check.has(name)) check.function(`check${name}`, nodes, false);
+    if (!reached.check.has(name)) continue;
+    for (const check of checks) {
+      if (reached.is.has(name) || check !== checks[0]) w.blankLine();
+      check.function(`${check.prefix}${name}`, nodes, false);
+    }
   }
-  writeHelpers(w, helpers, is, check, label);
+  writeHelpers(w, helpers, is, checks, label);
 }
 
 /** The helpers whose functions a source already holds (a second source, printed later, adds only the rest). */
 export interface PrintedHelpers {
   readonly is: Set<Helper>;
   readonly check: Set<Helper>;
+  readonly describe: Set<Helper>;
 }
+
+/** Nothing printed yet. */
+export const noHelpersPrinted = (): PrintedHelpers => ({ is: new Set(), check: new Set(), describe: new Set() });
 
 /**
  * The hoisted sub-schemas not yet `printed`: a boolean check for those some printed code tests,
- * and (with `check`) an issue check for those some printed code calls for their issues (a
+ * and an issue check (by each of `checks`) for those some printed code calls for their issues (a
  * discriminated union's branch, a oneOf's); each under a comment naming its place, with `label`.
  */
 export function writeHelpers(
   w: Writer,
   helpers: Helpers,
   is: IsRenderer,
-  check: CheckRenderer | undefined,
+  checks: readonly CheckRenderer[],
   label: ((pointer: string) => string) | undefined,
-  printed: PrintedHelpers = { is: new Set(), check: new Set() },
+  printed: PrintedHelpers = noHelpersPrinted(),
 ): void {
   // A function printed may name helpers of its own, or call the issue check of one printed before: until nothing is left.
   for (let more = true; more; ) {
     more = false;
     for (const helper of helpers.all()) {
       const tested = helpers.isTested(helper) && !printed.is.has(helper);
-      const checked = check !== undefined && helpers.isChecked(helper) && !printed.check.has(helper);
-      if (!tested && !checked) continue;
+      const checked = helpers.isChecked(helper) ? checks.filter((check) => !printed[check.prefix].has(helper)) : [];
+      if (!tested && checked.length === 0) continue;
       more = true;
       // The comment before the helper's first function.
       if (label) w.blankLine();
-      if (label && !printed.is.has(helper) && !printed.check.has(helper)) w.writeLine(`/** ${label(helper.pointer).replace(/\*\//g, "*\\/")} */`);
+      if (label && !printed.is.has(helper) && checks.every((check) => !printed[check.prefix].has(helper))) w.writeLine(`/** ${label(helper.pointer).replace(/\*\//g, "*\\/")} */`);
       if (tested) {
         printed.is.add(helper);
         is.function(`is${helper.base}`, "boolean", helper.body, false);
       }
-      if (checked) {
-        printed.check.add(helper);
-        if (label && tested) w.blankLine();
+      checked.forEach((check, k) => {
+        printed[check.prefix].add(helper);
+        if (label && (tested || k > 0)) w.blankLine();
         check.function(`${check.prefix}${helper.base}`, helper.body, false);
-      }
+      });
     }
   }
 }

@@ -7,9 +7,9 @@ import { PathExpr, Scope, type Helpers } from "./names.js";
 
 /**
  * Prints check nodes as `checkX`: every failed check pushes an issue (value path, schemaPath,
- * keyword, message). With `describe` (JavaScript only), as `describeX`, which appends each issue to
- * the string `out` as the runtime's describeIssues would join them (runtime/shared/json-schema.ts):
- * no issue objects, no array and no second pass for a tool's invalid arguments.
+ * keyword, message). With `describe`, as `describeX`, which appends each issue to the string `out`
+ * as the runtime's describeIssues would join them (runtime/shared/json-schema.ts): no issue
+ * objects, no array and no second pass for a tool's invalid arguments.
  */
 export class CheckRenderer {
   /** What the printed functions' names start with, and the issues' accumulator. */
@@ -31,11 +31,12 @@ export class CheckRenderer {
     // Parameters the checks do not read are named `_value`, `_path`: noUnusedParameters accepts them.
     const value = readsSubject(nodes, true) ? "value" : "_value";
     const path = mayReport(nodes) ? "path" : "_path";
+    const [type, empty] = this.describe ? ["string", '""'] : ["ValidationIssue[]", "[]"];
     const signature = !this.typed
       ? `(${value}, ${path}, ${this.into})`
       : exported
-        ? `(${value}: unknown, ${path} = "", issues: ValidationIssue[] = []): ValidationIssue[]`
-        : `(${value}: unknown, ${path}: string, issues: ValidationIssue[]): ValidationIssue[]`;
+        ? `(${value}: unknown, ${path} = "", ${this.into}: ${type} = ${empty}): ${type}`
+        : `(${value}: unknown, ${path}: string, ${this.into}: ${type}): ${type}`;
     this.w.write(`${exported ? "export " : ""}function ${name}${signature}`).block(() => {
       const scope = new Scope();
       this.shared = new SharedChecks(nodes, this.helpers, scope, false);

@@ -7,7 +7,8 @@
  *   documents; and, reported only, its opt-in "ajv" engine.
  *
  * A group passes when every test of it gets the suite's verdict (and, for compiled validators,
- * `check` finds issues exactly when `is` says false); it fails on any wrong verdict; it is refused
+ * `check` finds issues exactly when `is` says false, and `describe` gives the text describeIssues
+ * makes of them); it fails on any wrong verdict; it is refused
  * when the compiler will not compile its schema. Wrong verdicts fail this test; so does a refusal
  * at run time outside the allowed case (a reference to a document neither the schema nor the
  * remotes contain: the dialects' meta-schemas). optional/format files run with formats asserted.
@@ -20,7 +21,7 @@ import { expect } from "chai";
 import { GenerationError } from "../../../codegen/errors.js";
 import { loadToolSchemas } from "../../../codegen/tool-validators/load.js";
 import { compileSchema } from "../../../runtime/json-schema/compile.js";
-import { SchemaCompiler, type SchemaEngine } from "../../../runtime/shared/json-schema.js";
+import { describeIssues, SchemaCompiler, type CompiledSchema, type SchemaEngine } from "../../../runtime/shared/json-schema.js";
 import { silentLogger } from "../../../runtime/util/logger.js";
 import { asToolSchema, refersOutside, suiteFiles, suiteGroups, suiteRemotes, suiteTable, type SuiteDraft, type SuiteGroup } from "../../support/json-schema-suite.js";
 import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
@@ -49,8 +50,8 @@ function outcome(): Outcome {
   return { counts: { passed: 0, failed: 0, refused: 0 }, problems: [] };
 }
 
-/** Runs a group's tests through `is` (and `check`, when given); returns the first wrong verdict. */
-function judge(group: SuiteGroup, is: (value: unknown) => boolean, check?: (value: unknown) => readonly unknown[]): string | undefined {
+/** Runs a group's tests through `is` (and a compiled validator's `check` and `describe`, when given); returns the first wrong verdict. */
+function judge(group: SuiteGroup, is: (value: unknown) => boolean, compiled?: CompiledSchema): string | undefined {
   for (const test of group.tests) {
     let verdict: boolean;
     try {
@@ -59,7 +60,11 @@ function judge(group: SuiteGroup, is: (value: unknown) => boolean, check?: (valu
       return `"${test.description}": threw ${(error as Error).message.split("\n")[0]}`;
     }
     if (verdict !== test.valid) return `"${test.description}": ${verdict ? "valid" : "invalid"}, the suite says ${test.valid ? "valid" : "invalid"}`;
-    if (check && (check(test.data).length === 0) !== verdict) return `"${test.description}": is says ${verdict} but check disagrees`;
+    if (!compiled) continue;
+    const issues = compiled.check(test.data);
+    if ((issues.length === 0) !== verdict) return `"${test.description}": is says ${verdict} but check disagrees`;
+    const text = compiled.describe?.(test.data);
+    if (text !== describeIssues(issues)) return `"${test.description}": describe gives ${JSON.stringify(text)}, check's issues ${JSON.stringify(describeIssues(issues))}`;
   }
   return undefined;
 }
@@ -86,7 +91,7 @@ async function buildTime(draft: SuiteDraft, file: string, dirs: string[], assert
   dirs.push(compiled.dir);
   accepted.forEach(({ group }, i) => {
     const validator = compiled.validators[i]!;
-    const wrong = judge(group, (v) => validator.is(v), (v) => validator.check(v));
+    const wrong = judge(group, (v) => validator.is(v), validator);
     if (wrong === undefined) result.counts.passed++;
     else {
       result.counts.failed++;

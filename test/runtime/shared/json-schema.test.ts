@@ -2,7 +2,7 @@
 // the same verdict as ajv (the oracle) on the keywords tool authors use, draft-07 and 2020-12.
 import { expect } from "chai";
 import fc from "fast-check";
-import { SchemaCompiler, type SchemaValidator } from "../../../runtime/shared/json-schema.js";
+import { precompiled, SchemaCompiler, type CompiledSchema, type SchemaValidator } from "../../../runtime/shared/json-schema.js";
 import { isEdge } from "../../../runtime/util/platform.js";
 import { asWorkerd } from "../../support/platform.js";
 
@@ -215,5 +215,16 @@ describe("shared/json-schema: the interpreter agrees with ajv on tool schemas", 
       expect(new SchemaCompiler(() => {}).generatesCode, "closures on Workers").to.equal(false);
       expect(new SchemaCompiler(() => {}, "ajv").kind, "an explicit choice wins").to.equal("ajv");
     });
+  });
+
+  it("compiled validators (generate --tools): their describe gives the message, and a file without one (an earlier version's) gets check's issues joined", () => {
+    const schema = { type: "object" };
+    const issues = [{ path: "", message: "must be object" }, { path: "/a", message: "no" }];
+    const older: CompiledSchema = { schema, is: (v) => typeof v === "object", check: () => issues };
+    expect(precompiled(older, schema)!(1)).to.equal("(root): must be object; /a: no");
+    expect(precompiled(older, schema)!({})).to.equal(undefined);
+    const current: CompiledSchema = { ...older, check: () => expect.fail("check is not needed where describe is"), describe: () => "described" };
+    expect(precompiled(current, schema)!(1)).to.equal("described");
+    expect(precompiled(current, { type: "string" }), "a validator compiled from another schema is not used").to.equal(undefined);
   });
 });

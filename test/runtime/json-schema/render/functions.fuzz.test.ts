@@ -223,6 +223,7 @@ describe("json-schema/render/functions: reachable, fuzzed: every function printe
           const where = `\n  schema t${i}: ${JSON.stringify(document)}\n  value: ${JSON.stringify(value)}`;
           expect(ours.is(value), where).to.equal(closures.is(value));
           expect(inDocument(ours.check(value)), where).to.deep.equal(closures.check(value));
+          expect(ours.describe?.(value), where).to.equal(describeIssues(ours.check(value)));
         }
       });
       // Two wrongs planted, one of each kind tsc must report: a call of a function not printed, a function never called.
