@@ -255,8 +255,21 @@ export function isEmail(value: string): boolean {
 // ---------------------------------------------------------------------------------------------
 
 /**
- * A string's length in code points, for minLength and maxLength: a surrogate pair is one
- * character, a lone surrogate is one too (ajv's ucs2length, MIT License, Evgeny Poberezkin).
+ * minLength: `value` has at least `limit` code points. A string has between half its UTF-16
+ * length (every character a surrogate pair) and all of it: that alone decides, but near the limit.
+ */
+export function hasMinLength(value: string, limit: number): boolean {
+  return value.length >= 2 * limit || (value.length >= limit && stringLength(value) >= limit);
+}
+
+/** maxLength: `value` has at most `limit` code points (hasMinLength says why the UTF-16 length mostly decides). */
+export function hasMaxLength(value: string, limit: number): boolean {
+  return value.length <= limit || (value.length <= 2 * limit && stringLength(value) <= limit);
+}
+
+/**
+ * A string's length in code points: a surrogate pair is one character, a lone surrogate is one
+ * too (ajv's ucs2length, MIT License, Evgeny Poberezkin). Generated files of 0.2.0 call it.
  */
 export function stringLength(value: string): number {
   const length = value.length;

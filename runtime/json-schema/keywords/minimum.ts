@@ -1,6 +1,6 @@
 import { SUBJECT } from "./expr.js";
-import { bound } from "./bound.js";
+import { bound, measured } from "./bound.js";
 import { numberIn } from "./keyword.js";
 
 /** `minimum` (inclusive). */
-export const minimum = bound("minimum", "number", SUBJECT, ">=", (n) => `must be >= ${n}`, numberIn("minimum", "minimum must be a number"));
+export const minimum = bound("minimum", "number", measured(SUBJECT, ">="), (n) => `must be >= ${n}`, numberIn("minimum", "minimum must be a number"));

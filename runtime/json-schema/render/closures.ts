@@ -620,6 +620,11 @@ export class ClosureRenderer {
     // The common shapes without a closure per argument: f(subject), f(subject, constants...).
     if (args.length === 1 && args[0]!.kind === "subject") return f;
     const constants = args.map((a) => this.constantOf(a));
+    if (args.length === 2 && args[0]!.kind === "subject" && constants[1] !== NOT_CONSTANT) {
+      // f(subject, a constant), the most frequent (hasMaxLength(v, 140)): no arguments array.
+      const constant = constants[1];
+      return (v) => f(v, constant);
+    }
     if (args[0]!.kind === "subject" && constants.slice(1).every((c) => c !== NOT_CONSTANT)) {
       // One arguments array per call site, its first slot the subject: apply copies it into the callee's frame, so a re-entrant call cannot disturb it.
       const list = [undefined, ...constants.slice(1)];

@@ -4,6 +4,7 @@
  * runtime's compiled checks can call any of them.
  */
 import { expect } from "chai";
+import fc from "fast-check";
 import { SUPPORT_FUNCTIONS } from "../../../runtime/support/functions.js";
 import * as validation from "../../../runtime/support/validation.js";
 
@@ -29,5 +30,25 @@ describe("support/validation: unevaluatedProperties' functions, kept for tools.t
     const object = { a: 1, b1: 2, c: 3 };
     expect(validation.unevaluatedNames(object, true, { names: ["a"], patterns: ["^b"], all: false })).to.deep.equal(["c"]);
     expect(validation.unevaluatedNames(object, false, { names: ["a"], patterns: ["^b"], all: false })).to.deep.equal(["a", "b1", "c"]);
+  });
+});
+
+describe("support/validation: minLength and maxLength in code points", () => {
+  it("hasMinLength and hasMaxLength agree with counting the code points (a string's iterator, lone surrogates one each), where the UTF-16 length decides and where it does not", () => {
+    // Characters of one and two code units, and lone surrogates of both halves, in any order: pairs form and break up.
+    const unit = fc.constantFrom("a", "é", "\u{1F600}", "\u{10FFFF}", "\uD800", "\uDC00", "\uDBFF");
+    const cases = { decided: 0, counted: 0 };
+    fc.assert(
+      fc.property(fc.string({ unit, maxLength: 12 }), fc.nat(14), (value, limit) => {
+        const length = [...value].length;
+        expect(validation.hasMinLength(value, limit), `minLength ${limit}: ${JSON.stringify(value)}`).to.equal(length >= limit);
+        expect(validation.hasMaxLength(value, limit), `maxLength ${limit}: ${JSON.stringify(value)}`).to.equal(length <= limit);
+        expect(validation.stringLength(value)).to.equal(length);
+        cases[value.length >= 2 * limit || value.length <= limit ? "decided" : "counted"]++;
+      }),
+      { numRuns: 3000, seed: 11 },
+    );
+    expect(cases.decided, "strings whose UTF-16 length decides").to.be.greaterThan(300);
+    expect(cases.counted, "strings whose code points must be counted").to.be.greaterThan(300);
   });
 });
