@@ -41,8 +41,6 @@ import { cpus } from "node:os";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import { setFlagsFromString } from "node:v8";
-import { runInNewContext } from "node:vm";
 import * as z from "zod";
 import type { McpClient } from "../runtime/index.js";
 import { runtime } from "./support/ours.js";
@@ -50,6 +48,7 @@ import { processCpuMs } from "./support/process-cpu.js";
 import { v2Client, v2ClientStdio, v2Server, v2ServerStdio, zod4 } from "./support/peers.js";
 import { payload } from "./servers/payload.mjs";
 import { record } from "./support/results.js";
+import { collectGarbage } from "./support/gc.js";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const OURS_SERVER = join(ROOT, "bench", "servers", "ours.mjs");
@@ -84,9 +83,6 @@ const LARGE_RUNS = QUICK ? 3 : 5;
 const LARGE_BYTES = 64 * MiB;
 const SDK_OVER_LIMIT_BYTES = 11 * MiB;
 const WAIT_MS = 60_000;
-
-setFlagsFromString("--expose-gc");
-const collectGarbage = runInNewContext("gc") as () => void;
 
 // -- helpers ---------------------------------------------------------------------------------------
 

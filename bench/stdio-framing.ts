@@ -17,12 +17,11 @@
 
 import { randomBytes } from "node:crypto";
 import { PassThrough, Transform, type TransformCallback } from "node:stream";
-import { setFlagsFromString } from "node:v8";
-import { runInNewContext } from "node:vm";
 import { ReadBuffer, serializeMessage } from "@modelcontextprotocol/sdk/shared/stdio.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import { StdioTransport } from "../runtime/transports/stdio.js";
 import { record } from "./support/results.js";
+import { collectGarbage } from "./support/gc.js";
 
 const KiB = 1024;
 const MiB = 1024 * KiB;
@@ -32,10 +31,6 @@ const QUICK = process.argv.includes("--quick");
 /** Each measurement stops after this many runs or this much time, whichever comes first (at least one run). */
 const MAX_RUNS = QUICK ? 3 : 7;
 const TIME_BUDGET_MS = QUICK ? 5_000 : 20_000;
-
-// Collecting between runs keeps one run's garbage out of the next one's time.
-setFlagsFromString("--expose-gc");
-const collectGarbage = runInNewContext("gc") as () => void;
 
 /** A tools/call result carrying `payloadBytes` of base64 text. */
 function toolResult(payloadBytes: number): JSONRPCMessage {

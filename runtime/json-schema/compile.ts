@@ -3,6 +3,8 @@ import type { Dialect } from "./dialect.js";
 import type { SchemaIssue } from "./issue.js";
 import { loadDocument } from "./model/document.js";
 import type { Schema } from "./model/schema.js";
+import { mapChildren } from "./keywords/expr.js";
+import type { Expr, Node } from "./keywords/ir.js";
 import { ClosureRenderer, Joined } from "./render/closures.js";
 import { Lowering } from "./render/lower.js";
 
@@ -26,12 +28,15 @@ export interface CompileOptions {
   readonly remotes?: Readonly<Record<string, unknown>>;
   /** "annotation" (default): `format` checks nothing; "assert": the formats the support module knows are checked, others stay annotations. */
   readonly formats?: "annotation" | "assert";
-  /** "closures" (default): no code generation. "code": JavaScript compiled with `new Function` (closures where that throws an EvalError). */
-  readonly mode?: "closures" | "code";
+  /**
+   * "closures" (default): no code generation. "code": JavaScript compiled with `new Function`
+   * (closures where that throws an EvalError). "auto": code where it pays (readsParts), else closures.
+   */
+  readonly mode?: "closures" | "code" | "auto";
 }
 
 export interface CompiledValidator {
-  /** How `is` and `check` run: generated code, or closures (asked for, or code generation refused by the platform). */
+  /** How `is` and `check` run: generated code, or closures (asked for, no faster as code, or code generation refused by the platform). */
   readonly mode: "code" | "closures";
   is(value: unknown): boolean;
   check(value: unknown): SchemaIssue[];
@@ -64,7 +69,7 @@ export function compileSchema(schema: unknown, options: CompileOptions = {}): Co
       throw new SchemaCompileError(at, reason);
     },
   );
-  if (options.mode === "code") {
+  if (options.mode === "code" || (options.mode === "auto" && readsParts(lowering.lower(definitions.get(ROOT)!)))) {
     // The object itself, not a copy: it swaps in the issue check on its first use (code.ts).
     const code = generate(definitions, lowering);
     if (code) return code;
@@ -106,6 +111,34 @@ function load(schema: unknown, options: CompileOptions): Map<string, Schema> {
     unread: () => {},
   });
   return definitions;
+}
+
+/**
+ * Whether generated code pays for its `new Function`: where the checks read properties of the
+ * value (its keys, items, an array's length) or test sub-schemas, which closures do through call
+ * sites every schema shares. Tests of the value itself (a type, bounds, an enum: a tool with no
+ * arguments) run as fast in closures, which compile in about half the time (bench/tool-schemas.ts).
+ */
+function readsParts(nodes: readonly Node[]): boolean {
+  return nodes.some((node) => {
+    switch (node.kind) {
+      case "assert":
+        return readsPartsIn(node.valid) || readsPartsIn(node.message) || readsParts(node.then);
+      case "guard":
+        return readsParts(node.body);
+      case "when":
+        return readsPartsIn(node.condition) || readsParts(node.body);
+      default:
+        return true;
+    }
+  });
+}
+
+function readsPartsIn(e: Expr): boolean {
+  if (e.kind === "member" || e.kind === "matches" || e.kind === "test" || e.kind === "arrow") return true;
+  let found = false;
+  mapChildren(e, (child) => ((found ||= readsPartsIn(child)), child));
+  return found;
 }
 
 /** Both checks as generated code; undefined where the platform refuses `new Function` (an EvalError, as under a CSP). */

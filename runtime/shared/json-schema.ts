@@ -59,7 +59,8 @@ export function describeIssues(issues: readonly { readonly path: string; readonl
  * - "ajv" compiles each schema to JavaScript with ajv (needs `new Function`; ajv gets some of the
  *   JSON Schema Test Suite's $dynamicRef and unevaluated* groups wrong);
  * - "auto" (default): our compiler, in code mode where code generation is allowed (its checks
- *   emitted as JavaScript, compiled with `new Function`), in closures elsewhere.
+ *   emitted as JavaScript, compiled with `new Function`) and pays (a schema that reads properties
+ *   or items; one of tests on the value alone runs as fast in closures), in closures elsewhere.
  */
 export type SchemaEngine = "auto" | "ajv" | "interpreter";
 
@@ -167,11 +168,11 @@ async function importInterpreter(): Promise<void> {
   IMPORTED.interpreter = await import("../json-schema/compile.js");
 }
 
-/** Our own compiler (runtime/json-schema/), no dependency: in code mode, or to closures with no code generation. */
+/** Our own compiler (runtime/json-schema/), no dependency: in code mode where it pays, or to closures with no code generation. */
 function interpreterEngine({ compileSchema }: typeof import("../json-schema/compile.js"), options: SchemaOptions, code: boolean): Engine {
   return (schema) => {
     // The dialect by `$schema`: draft-07 when it says so, 2020-12 otherwise (the compiler's default).
-    const validator = compileSchema(schema, { ...options, mode: code ? "code" : "closures" });
+    const validator = compileSchema(schema, { ...options, mode: code ? "auto" : "closures" });
     // The issues joined as they are found (render-check.ts, render/closures.ts): describeIssues' string, no issue objects.
     return (value) => (validator.is(value) ? undefined : validator.describe(value));
   };
