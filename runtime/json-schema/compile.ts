@@ -3,9 +3,10 @@ import type { Dialect } from "./dialect.js";
 import type { SchemaIssue } from "./issue.js";
 import { loadDocument } from "./model/document.js";
 import type { Schema } from "./model/schema.js";
-import { mapChildren } from "./keywords/expr.js";
-import type { Expr, Node } from "./keywords/ir.js";
+import type { Node } from "./keywords/ir.js";
 import { ClosureRenderer, Joined } from "./render/closures.js";
+import { sequence } from "./render/inline.js";
+import { CALL, leafOf } from "./render/leaf.js";
 import { Lowering } from "./render/lower.js";
 
 /**
@@ -30,7 +31,7 @@ export interface CompileOptions {
   readonly formats?: "annotation" | "assert";
   /**
    * "closures" (default): no code generation. "code": JavaScript compiled with `new Function`
-   * (closures where that throws an EvalError). "auto": code where it pays (readsParts), else closures.
+   * (closures where that throws an EvalError). "auto": code where it pays (`pays`), else closures.
    */
   readonly mode?: "closures" | "code" | "auto";
 }
@@ -69,7 +70,7 @@ export function compileSchema(schema: unknown, options: CompileOptions = {}): Co
       throw new SchemaCompileError(at, reason);
     },
   );
-  if (options.mode === "code" || (options.mode === "auto" && readsParts(lowering.lower(definitions.get(ROOT)!)))) {
+  if (options.mode === "code" || (options.mode === "auto" && pays(lowering.lower(definitions.get(ROOT)!)))) {
     // The object itself, not a copy: it swaps in the issue check on its first use (code.ts).
     const code = generate(definitions, lowering);
     if (code) return code;
@@ -114,31 +115,19 @@ function load(schema: unknown, options: CompileOptions): Map<string, Schema> {
 }
 
 /**
- * Whether generated code pays for its `new Function`: where the checks read properties of the
- * value (its keys, items, an array's length) or test sub-schemas, which closures do through call
- * sites every schema shares. Tests of the value itself (a type, bounds, an enum: a tool with no
- * arguments) run as fast in closures, which compile in about half the time (bench/tool-schemas.ts).
+ * Whether generated code pays for its `new Function`: not for a schema whose boolean check is at
+ * most one test of the value itself (a type, an enum of primitives; annotations only), which
+ * closures run in one call, as fast, and compile in about half the time (bench/tool-schemas.ts).
+ * Anything more is a chain of closure calls through sites every schema shares: code is faster.
  */
-function readsParts(nodes: readonly Node[]): boolean {
-  return nodes.some((node) => {
-    switch (node.kind) {
-      case "assert":
-        return readsPartsIn(node.valid) || readsPartsIn(node.message) || readsParts(node.then);
-      case "guard":
-        return readsParts(node.body);
-      case "when":
-        return readsPartsIn(node.condition) || readsParts(node.body);
-      default:
-        return true;
-    }
-  });
-}
-
-function readsPartsIn(e: Expr): boolean {
-  if (e.kind === "member" || e.kind === "matches" || e.kind === "test" || e.kind === "arrow") return true;
-  let found = false;
-  mapChildren(e, (child) => ((found ||= readsPartsIn(child)), child));
-  return found;
+function pays(nodes: readonly Node[]): boolean {
+  const flat = sequence(nodes);
+  if (flat.length === 0) return false;
+  const [node] = flat;
+  if (flat.length > 1 || node!.kind !== "assert") return true;
+  const test = node!.valid;
+  const direct = test.kind === "call" && test.args.length === 1 && test.args[0]!.kind === "subject";
+  return !direct && leafOf(test, () => () => true).op === CALL;
 }
 
 /** Both checks as generated code; undefined where the platform refuses `new Function` (an EvalError, as under a CSP). */

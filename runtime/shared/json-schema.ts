@@ -59,8 +59,8 @@ export function describeIssues(issues: readonly { readonly path: string; readonl
  * - "ajv" compiles each schema to JavaScript with ajv (needs `new Function`; ajv gets some of the
  *   JSON Schema Test Suite's $dynamicRef and unevaluated* groups wrong);
  * - "auto" (default): our compiler, in code mode where code generation is allowed (its checks
- *   emitted as JavaScript, compiled with `new Function`) and pays (a schema that reads properties
- *   or items; one of tests on the value alone runs as fast in closures), in closures elsewhere.
+ *   emitted as JavaScript, compiled with `new Function`) and pays (not for a schema of one type or
+ *   enum test, as fast in closures), in closures elsewhere.
  */
 export type SchemaEngine = "auto" | "ajv" | "interpreter";
 
