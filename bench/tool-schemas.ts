@@ -27,7 +27,8 @@
  *   each (data, engine) pair timed by bench/support/pairs.ts (its own loop, CPU time, runs
  *   interleaved across engines); figures are median ops per CPU second;
  * - compiling, as a server does at registration: a fresh compiler per run, its ajv instances warm,
- *   compiling fresh copies of the schemas; figures are median compiles per CPU second.
+ *   compiling fresh copies of the schemas, each batch from a collected heap; figures are median
+ *   compiles per CPU second.
  * Tables per server and for the suite, and the worst and the median of each engine / ajv.
  *
  * Our runtime is the build users run, dist/ (bench/support/ours.ts: run `make` first; a missing or
