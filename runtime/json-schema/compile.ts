@@ -125,6 +125,7 @@ function pays(nodes: readonly Node[]): boolean {
   if (flat.length === 0) return false;
   const [node] = flat;
   if (flat.length > 1 || node!.kind !== "assert") return true;
+  // One test: a support function or built-in of the value (isObject), or one the closures run inline (leaf.ts: a type, an enum).
   const test = node!.valid;
   const direct = test.kind === "call" && test.args.length === 1 && test.args[0]!.kind === "subject";
   return !direct && leafOf(test, () => () => true).op === CALL;
