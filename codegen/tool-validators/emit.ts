@@ -12,11 +12,12 @@ import { supportUsedBy } from "../../runtime/json-schema/render/support.js";
 import type { LoadedToolSchemas, ToolSchemaEntry } from "./load.js";
 
 /**
- * tools.ts of `generate --tools`: an `is`, a `check` and a `describe` function per tool schema (and
- * per `$defs` entry and hoisted sub-schema), printed from the same check IR as the protocol's own
- * validators, and `toolValidators`, which `createServer({ toolValidators })` takes. `describe`
- * joins the issues into the text a tool's caller reads as it finds them, as the runtime's code
- * mode does: on invalid arguments, about half the cost of `check` and then joining. Each entry
+ * tools.ts of `generate --tools`: up to an `is`, a `check` and a `describe` function per tool
+ * schema (and per `$defs` entry and hoisted sub-schema: those printed code calls), printed from
+ * the same check IR as the protocol's own validators, and `toolValidators`, which
+ * `createServer({ toolValidators })` takes. `describe` joins the issues into the text a tool's
+ * caller reads as it finds them, as the runtime's code mode does: invalid arguments take about a
+ * third less time than with `check` and then joining. Each entry
  * carries the schema it was compiled from: the runtime uses a compiled validator only for a
  * tool registered with that same schema. It imports its support functions from `support`: the
  * runtime package's, which a project serving the tools has installed.

@@ -59,8 +59,9 @@ export function describeIssues(issues: readonly { readonly path: string; readonl
  * - "ajv" compiles each schema to JavaScript with ajv (needs `new Function`; ajv gets some of the
  *   JSON Schema Test Suite's $dynamicRef and unevaluated* groups wrong);
  * - "auto" (default): our compiler, in code mode where code generation is allowed (its checks
- *   emitted as JavaScript, compiled with `new Function`) and pays (not for a schema of one type or
- *   enum test, as fast in closures), in closures elsewhere.
+ *   emitted as JavaScript, compiled with `new Function`) and pays (not for a schema that is one
+ *   test of the value, one JSON type other than integer or an enum of primitives, as fast in
+ *   closures), in closures elsewhere.
  */
 export type SchemaEngine = "auto" | "ajv" | "interpreter";
 
@@ -100,7 +101,7 @@ export class SchemaCompiler {
     return this.choice === "auto" ? "interpreter" : this.choice;
   }
 
-  /** True when schemas are compiled to JavaScript: ajv, or "auto" where the platform allows `new Function`. */
+  /** True when schemas may be compiled to JavaScript: ajv, or "auto" where the platform allows `new Function` (our compiler then generates code where it pays). */
   get generatesCode(): boolean {
     return this.choice === "ajv" || (this.choice === "auto" && !isEdge());
   }
