@@ -12,7 +12,8 @@
  * agrees with the closures too, and tsc under the strict flags finds in it no name it lacks
  * (TS2304) and none it never reads (noUnusedLocals, noUnusedParameters), but the two planted to
  * prove it would. (Other type errors are not reachable's: the generator writes contradictory
- * schemas, a `type` beside an `enum` of another type, whose comparisons tsc finds impossible.)
+ * schemas, a `type` in one `allOf` branch and an `enum` of another type in the next, whose
+ * comparisons tsc finds impossible; keywords/type.test.ts covers those lowering removes.)
  * MCP_FC_SEED=<seed> changes the seed; a failure prints the schema and the value. */
 import { expect } from "chai";
 import fc from "fast-check";
