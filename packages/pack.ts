@@ -23,7 +23,7 @@ import { dirname, join, relative, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import { MANIFEST_SCHEMA, MANIFEST_SCHEMA_FILE } from "../codegen/scaffold/manifest-schema.js";
 import { sha256 } from "../codegen/spec/files.js";
-import { bundleRuntime } from "./bundle-runtime.js";
+import { bundleRevisionStart, bundleRuntime } from "./bundle-runtime.js";
 import { pinnedRevisions, readPinned, specPath } from "../codegen/spec/pinned.js";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
@@ -147,6 +147,8 @@ const runtimeEntries = Object.values(runtime.exports ?? {})
   .sort((a, b) => Number(b === "dist/runtime/index.js") - Number(a === "dist/runtime/index.js")); // the main entry first
 const bundled = await bundleRuntime(runtimeStage, runtimeEntries);
 console.log(`pack: ${bundled.inputs} modules of @mcp-codegen/runtime's ${runtimeEntries.length} entry points bundled by esbuild into ${bundled.outputs.length} files`);
+for (const revision of revisions) await bundleRevisionStart(join(runtimeStage, "dist", "generated", revision));
+console.log(`pack: each revision's start-up files (module.js, protocol.js, startup.js) bundled into its module.js`);
 stageManifest(runtimeStage, "runtime");
 
 const cliStage = join(STAGING, "mcp-codegen");

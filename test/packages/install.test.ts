@@ -394,6 +394,22 @@ describe("the packed packages, installed as a user installs them", function () {
       ]);
     });
 
+    it("a revision's start-up files are one module in the package, and its public entry, its full validators and the runtime share one copy of its tables and functions", () => {
+      const script = `
+        const revision = await import("@mcp-codegen/runtime/revisions/2025-11-25");
+        const full = await revision.revisionModule.loadValidators();
+        console.log(JSON.stringify({
+          tables: revision.revisionModule.methods === revision.METHODS,
+          startup: revision.revisionModule.validators.InitializeRequest.is === full.InitializeRequest.is && full.InitializeRequest.is === revision.isInitializeRequest,
+          later: typeof full.CallToolRequest.is,
+        }));`;
+      const node = run(process.execPath, ["--input-type=module", "-e", script], project);
+      expect(node.status, describeRun(node)).to.equal(0);
+      expect(JSON.parse(node.stdout)).to.deep.equal({ tables: true, startup: true, later: "function" });
+      const folder = join(project, "node_modules", "@mcp-codegen", "runtime", "dist", "generated", "2025-11-25");
+      for (const file of ["protocol.js", "startup.js"]) expect(readFileSync(join(folder, file), "utf8"), file).to.match(/^export \{ [\w, ]+ \} from "\.\/module\.js";\n$/);
+    });
+
     it("a stdio server loads its latest revision's start-up validators as it starts listening, answers initialize and tools/list without loading the JSON Schema compiler; the first tool call loads it and checks the arguments with it", () => {
       // The server over the stdio transport (on in-process pipes), spoken to in raw JSON lines; the
       // resolve hook lists every file loaded by each answer. The compiler is found by what it
@@ -432,7 +448,8 @@ describe("the packed packages, installed as a user installs them", function () {
       expect(node.status, describeRun(node)).to.equal(0);
       const out = JSON.parse(node.stdout) as { atListen: string[]; revision: string; tools: string[]; atInitialize: string[]; atList: string[]; atCall: string[]; called: { isError?: boolean; content: { text: string }[] } };
       // Listening, before any message, it loads the revision a client asking for its latest gets, and only what answers initialize.
-      expect(out.atListen).to.deep.equal(["generated/2025-11-25/module.js", "generated/2025-11-25/protocol.js", "generated/2025-11-25/startup.js"]);
+      // One file: pack bundles the revision's start-up files (its protocol tables and start-up validators) into module.js.
+      expect(out.atListen).to.deep.equal(["generated/2025-11-25/module.js"]);
       expect([out.revision, out.tools]).to.deep.equal(["2025-11-25", ["echo"]]);
       expect(out.atInitialize, "loaded by initialize").to.deep.equal([]);
       expect(out.atList, "loaded by tools/list").to.deep.equal([]);
