@@ -26,10 +26,22 @@
  * - The .d.ts files tsc wrote stay as they are; the .js files the bundle replaced are removed, so
  *   no module of the runtime can be loaded twice.
  */
-import { build, type Plugin } from "esbuild";
+import { build, type BuildOptions, type Plugin } from "esbuild";
 import { readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join, relative, resolve, sep } from "node:path";
 import { pathToFileURL } from "node:url";
+
+/** How every bundle here is written: ESM for Node 20, over the staged files. */
+const OUTPUT = {
+  allowOverwrite: true,
+  bundle: true,
+  format: "esm",
+  platform: "node",
+  target: "node20",
+  // ASCII output (\uXXXX escapes) decodes on V8's fast path; comments other than legal ones go.
+  charset: "ascii",
+  legalComments: "none",
+} as const satisfies BuildOptions;
 
 /** What a dynamic import of a generated module starts with in esbuild's output, before it is made relative to its file. */
 const GENERATED_MARK = "#generated/";
@@ -97,19 +109,12 @@ export async function bundleRuntime(stage: string, entries: readonly string[]): 
       const out = entry.replace(/^dist\/runtime\//, "").replace(/\.js$/, "");
       return { in: index === 0 || STANDALONE.has(entry) ? join(stage, entry) : THROUGH_MAIN + join(stage, entry), out };
     }),
+    ...OUTPUT,
     outdir: runtime,
     outbase: runtime,
-    allowOverwrite: true,
-    bundle: true,
     splitting: true,
-    format: "esm",
-    platform: "node",
-    target: "node20",
     packages: "external",
     chunkNames: "chunks/[name]-[hash]",
-    // ASCII output (\uXXXX escapes) decodes on V8's fast path; comments other than legal ones go.
-    charset: "ascii",
-    legalComments: "none",
     metafile: true,
     logLevel: "warning",
     // The staged manifest says sideEffects: false, which would let esbuild drop the stubs' bare import of the main entry.
@@ -130,7 +135,7 @@ const REVISION_START = ["protocol.js", "startup.js"];
 /**
  * A revision's start-up files as one: `module.js` (what the runtime loads), with the protocol
  * tables and start-up validators it imports, which a stdio server loads before its first answer.
- * Three ES modules cost Node 2.5 ms there, one 1.0 ms (spawn -> initialize answer: 65 -> 63 ms).
+ * Three ES modules cost Node 2.5 ms there, one 1.0 ms (docs/decisions.md, "Start-up").
  * `protocol.js` and `startup.js` stay, re-exporting from `module.js`: `/revisions/<rev>` (index.js)
  * and `validators.js` then use its one copy of each. Everything else stays an import: the support
  * module (one copy of its classes), `validators.js` (loaded on first use).
@@ -141,14 +146,8 @@ export async function bundleRevisionStart(folder: string): Promise<void> {
   const own = new Set(["module.js", ...REVISION_START].map((file) => join(folder, file)));
   await build({
     stdin: { contents: `${REVISION_START.map((file) => `export * from "./${file}";`).join("\n")}\nexport { revisionModule } from "./module.js";\n`, resolveDir: folder, loader: "js" },
+    ...OUTPUT,
     outfile: join(folder, "module.js"),
-    allowOverwrite: true,
-    bundle: true,
-    format: "esm",
-    platform: "node",
-    target: "node20",
-    charset: "ascii",
-    legalComments: "none",
     logLevel: "warning",
     plugins: [
       {

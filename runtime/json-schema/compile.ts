@@ -117,8 +117,8 @@ function load(schema: unknown, options: CompileOptions): Map<string, Schema> {
 /**
  * Whether generated code pays for its `new Function`: not for a schema whose boolean check is at
  * most one test of the value itself (one JSON type other than integer, an enum or const of
- * primitives; annotations only), which
- * closures run in one call, as fast, and compile in about half the time (bench/tool-schemas.ts).
+ * primitives; annotations only), which closures run in one call, as fast, and compile in about
+ * half the time (bench/tool-schemas.ts).
  * Anything more is a chain of closure calls through sites every schema shares: code is faster.
  */
 function pays(nodes: readonly Node[]): boolean {

@@ -40,8 +40,9 @@ function typeGate(s: Schema, rest: Node[]): Node[] {
  * place: `allOf`, `dependentSchemas`, `if`/`then`) drops its comparisons with primitives not of
  * the gate's type, as enum.ts and const.ts do for the node's own: the gate lets no such value
  * through, and TypeScript refuses to compare a value it narrowed with one of another type
- * (TS2367, in tools.ts). None left: no value passes (`or` of nothing is false). Nodes that test other values (properties, items) are left alone; a node
- * with nothing to change is returned as it is (lowered nodes are shared).
+ * (TS2367, in tools.ts). None left: no value passes (`or` of nothing is false). Nodes that test
+ * other values (properties, items) are left alone; a node with nothing to change is returned as it
+ * is (lowered nodes are shared).
  */
 function withinType(node: Node, types: readonly JsonType[]): Node {
   switch (node.kind) {
