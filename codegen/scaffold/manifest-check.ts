@@ -95,7 +95,9 @@ function checkSchema(schema: Record<string, unknown>, at: string, remotes: Reado
   try {
     validate = ajv.compile(schema);
   } catch (error) {
-    return [...problems, `#${at}: ${(error as Error).message}; every $ref must point into this schema (its $defs or definitions) or into a remote document given to generate --tools-remotes`];
+    // Our compiler's loader names the place (the `pattern`, the `$ref`); ajv names only the schema.
+    const precise = loaderProblem(schema, at, remotes);
+    return [...problems, precise ?? `#${at}: ${(error as Error).message}; every $ref must point into this schema (its $defs or definitions) or into a remote document given to generate --tools-remotes`];
   }
   // A schema that applies itself in place never ends its check: ajv overflows the stack, and our loader names the $ref that closes the loop.
   let endless: string | undefined;
@@ -105,7 +107,7 @@ function checkSchema(schema: Record<string, unknown>, at: string, remotes: Reado
       return validate(value);
     } catch (error) {
       if (!(error instanceof RangeError)) throw error;
-      endless = inPlaceLoop(schema, at, remotes);
+      endless = loaderProblem(schema, at, remotes) ?? `#${at}: checking a value against it never ends (it applies itself in place: a $ref back to a schema that contains it, with no property or item between)`;
       return true;
     }
   };
@@ -126,10 +128,11 @@ function checkSchema(schema: Record<string, unknown>, at: string, remotes: Reado
 }
 
 /**
- * Where a schema applies itself in place: the reference our compiler's loader refuses (the
- * runtime refuses it so at registration), else the whole schema.
+ * What our compiler's loader refuses in a schema, at its pointer into the manifest (a `$ref` that
+ * names nothing, a `pattern` that is no regular expression, the `$ref` that closes an in-place
+ * loop: the runtime refuses it so at registration); undefined when it accepts the schema.
  */
-function inPlaceLoop(schema: Record<string, unknown>, at: string, remotes: Readonly<Record<string, unknown>>): string {
+function loaderProblem(schema: Record<string, unknown>, at: string, remotes: Readonly<Record<string, unknown>>): string | undefined {
   class Refused extends Error {}
   const fail = (where: string, reason: string): never => {
     throw new Refused(`${where}: ${reason}`);
@@ -140,7 +143,7 @@ function inPlaceLoop(schema: Record<string, unknown>, at: string, remotes: Reado
     if (error instanceof Refused) return error.message;
     throw error;
   }
-  return `#${at}: checking a value against it never ends (it applies itself in place: a $ref back to a schema that contains it, with no property or item between)`;
+  return undefined;
 }
 
 function metaProblem(error: ErrorObject, schema: Record<string, unknown>): string {

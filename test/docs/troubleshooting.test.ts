@@ -262,7 +262,7 @@ const CLI: Record<string, () => Promise<Got>> = {
   '#/tools/0/inputSchema/properties/p/type: "strng" is not one of … (did you mean "string"?)': async () => ({
     message: await cli(project({ "mcp.server.json": manifest([tool({ type: "object", properties: { p: { type: "strng" } } })]) }), "scaffold", "."),
   }),
-  "#/tools/0/inputSchema: can't resolve reference #/$defs/Nope": async () => ({
+  '#/tools/0/inputSchema/properties/p/$ref: $ref "#/$defs/Nope" names no place in this schema …': async () => ({
     message: await cli(project({ "mcp.server.json": manifest([tool({ type: "object", properties: { p: { $ref: "#/$defs/Nope" } } })]) }), "scaffold", "."),
   }),
   '#/tools/0: cannot make arguments that satisfy its inputSchema …; add an "example"': async () => ({
@@ -271,7 +271,7 @@ const CLI: Record<string, () => Promise<Got>> = {
   '#/tools/1/name: "bad name!" does not match ^[A-Za-z0-9_.-]{1,128}$; use 1 to 128 of …': async () => ({
     message: await cli(project({ "mcp.server.json": manifest([MANIFEST.tools[0], { ...tool({ type: "object" }), name: "bad name!" }]) }), "scaffold", "."),
   }),
-  "#/tools/0/inputSchema: can't resolve reference https://example.com/point.json …": async () => ({
+  '#/tools/0/inputSchema/properties/at/$ref: $ref "https://example.com/point.json" names no place in this schema nor in a remote document you supplied (--tools-remotes <file.json>, …': async () => ({
     message: await cli(project({ "mcp.server.json": manifest([tool({ type: "object", properties: { at: { $ref: "https://example.com/point.json" } } })]) }), "generate", "--tools", "mcp.server.json", "--out", "src/validators"),
   }),
   "#/tools/0/inputSchema/anyOf/1/$ref: refers back to #/tools/0/inputSchema in place, with no property or item between: …": async () => ({

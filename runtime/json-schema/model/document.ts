@@ -97,7 +97,7 @@ export function loadDocument(pointer: string, raw: unknown, rootName: string, de
     if (!target || !(remote || target.location === pointer || target.location.startsWith(`${pointer}/`)))
       return fail(
         at,
-        `unsupported $ref ${JSON.stringify(ref)}: it names no place in this schema nor in a remote document you supplied (${options.remotesOption}, a map from URI to schema; nothing is fetched)`,
+        `$ref ${JSON.stringify(ref)} names no place in this schema nor in a remote document you supplied (${options.remotesOption}, a map from URI to schema; nothing is fetched)`,
       );
     return { target, remote };
   };

@@ -87,7 +87,15 @@ describe("codegen/scaffold/manifest: every mistake named with its file, pointer 
     {
       name: "a dangling $ref",
       edit: (m) => (input(m).properties.message = { $ref: "#/$defs/Nope" }),
-      expected: "#/tools/0/inputSchema: can't resolve reference #/$defs/Nope",
+      expected: `#/tools/0/inputSchema/properties/message/$ref: $ref "#/$defs/Nope" names no place in this schema`,
+    },
+    {
+      name: "a pattern that is not a regular expression, in a $defs entry",
+      edit: (m) => {
+        input(m).properties.message = { $ref: "#/$defs/Tag" };
+        Object.assign(input(m), { $defs: { Tag: { type: "string", pattern: "^[a-z+$" } } });
+      },
+      expected: "#/tools/0/inputSchema/$defs/Tag/pattern: pattern is not a valid regular expression with the u flag (as ajv compiles it): Invalid regular expression: /^[a-z+$/u: Unterminated character class",
     },
     {
       name: "required naming an undeclared property (mesage)",

@@ -70,7 +70,7 @@ describe("codegen/tools: generate --tools", function () {
     const schema = { type: "object", properties: { at: { $ref: "https://example.com/point.json" } }, required: ["at"] };
     writeFileSync(join(dir, "mcp.server.json"), JSON.stringify({ name: "demo", version: "0.1.0", transport: "stdio", tools: [{ name: "move", inputSchema: schema, example: { at: { x: 1 } } }] }));
     expect(await refusal(generateTools(join(dir, "mcp.server.json"), join(dir, "none")))).to.equal(
-      `${join(dir, "mcp.server.json")} has 1 problem (nothing was changed):\n  #/tools/0/inputSchema: can't resolve reference https://example.com/point.json from id #; every $ref must point into this schema (its $defs or definitions) or into a remote document given to generate --tools-remotes`,
+      `${join(dir, "mcp.server.json")} has 1 problem (nothing was changed):\n  #/tools/0/inputSchema/properties/at/$ref: $ref "https://example.com/point.json" names no place in this schema nor in a remote document you supplied (--tools-remotes <file.json>, a map from URI to schema; nothing is fetched)`,
     );
     expect(existsSync(join(dir, "none"))).to.equal(false);
 
