@@ -98,11 +98,19 @@ export function http(options: HttpOptions = {}): HttpEndpoint {
 /**
  * Streamable HTTP as a `(req, res)` listener for a server you run: express, fastify, node:http.
  * `server` is an McpServer; the returned handler has its endpoint as `handler.endpoint`.
+ * `parsedBody`: the body a parser already read; else `req.body` when the stream has been read
+ * (express.json()). A function there is express's `next`, not a body: `app.all("/mcp", handler)`.
  */
 export function httpHandler(server: Listenable, options: Omit<HttpOptions, "port" | "host"> = {}): HttpRequestHandler & { readonly endpoint: HttpEndpoint } {
   const endpoint = new HttpEndpoint(options, false);
   server.listen(endpoint).catch((error: Error) => (options.logger ?? stderrLogger)("error", `the HTTP handler could not start: ${error.message}`));
-  return Object.assign((req: IncomingMessage, res: ServerResponse, parsedBody?: unknown) => endpoint.handleNode(req, res, parsedBody), { endpoint });
+  return Object.assign(
+    (req: IncomingMessage, res: ServerResponse, parsedBody?: unknown) => {
+      const given = typeof parsedBody === "function" ? undefined : parsedBody;
+      endpoint.handleNode(req, res, given ?? (req.readableEnded ? (req as { body?: unknown }).body : undefined));
+    },
+    { endpoint },
+  );
 }
 
 /** An IncomingMessage as the endpoint reads it; a web Request is made only when asked for (authorization). */

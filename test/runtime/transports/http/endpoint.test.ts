@@ -226,6 +226,34 @@ describe("transports/http: idle sessions", () => {
   });
 });
 
+describe("transports/http: httpHandler mounted on express as is", () => {
+  // express calls a route's handler with (req, res, next): `next` is no body. Behind express.json() the stream is read
+  // and the body is on req.body. Either way the request is served (mutation: pass the third argument through and both fail).
+  for (const parser of [false, true])
+    it(parser ? "behind express.json(): the body express parsed" : "app.all(\"/mcp\", httpHandler(server)): next is not taken for the body", async () => {
+      const { default: express } = await import("express");
+      const server = createServer({ name: "express", version: "1.0.0", logger: () => {} });
+      server.tool({ name: "echo", description: "echo", inputSchema: { type: "object" } }, () => ({ content: [{ type: "text", text: "from express" }] }));
+      const app = express();
+      if (parser) app.use(express.json());
+      app.all("/mcp", httpHandler(server));
+      const http = await new Promise<ReturnType<typeof app.listen>>((resolve) => {
+        const listening = app.listen(0, "127.0.0.1", () => resolve(listening));
+      });
+      const url = `http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp`;
+      try {
+        const answer = await post(url, initializeRequest());
+        expect(answer.status, JSON.stringify(answer.json)).to.equal(200);
+        const call = stateless(1, "tools/call", { name: "echo", arguments: {} });
+        const statelessAnswer = await post(url, call.body, call.headers);
+        expect((statelessAnswer.json as { result: { content: { text: string }[] } }).result.content[0]!.text).to.equal("from express");
+      } finally {
+        await server.close();
+        await new Promise<void>((resolve) => http.close(() => resolve()));
+      }
+    });
+});
+
 describe("transports/http: httpHandler in a server of one's own, with CORS", () => {
   it("serves both eras at the path it is mounted on, and answers CORS only for allowed origins", async () => {
     const server = createServer({ name: "mounted", version: "1.0.0", logger: () => {} });
