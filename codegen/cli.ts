@@ -19,7 +19,7 @@ function packageRoot(): string {
 }
 
 const ROOT_OPTION = {
-  root: { type: "string", description: "project folder holding spec/ and generated/", placeholder: "dir" },
+  root: { type: "string", description: "the mcp-codegen checkout whose spec/ and generated/ to use (default: this package's own)", placeholder: "dir" },
 } as const;
 
 interface Command {
@@ -56,13 +56,19 @@ const COMMANDS: Record<string, Command> = {
       force: { type: "boolean", description: "ignore the stamp and regenerate everything requested" },
       ...ROOT_OPTION,
     },
-    async run({ values, root }) {
+    async run({ values, root, rootGiven }) {
       if (values.tools !== undefined) return generateTools(values);
       if (values["tools-remotes"] !== undefined) throw new UsageError("--tools-remotes goes with --tools: generate --tools mcp.server.json --tools-remotes remotes.json --out src/generated");
-      if (values.out !== undefined) return generateOut(values, root, false);
+      if (values.out !== undefined) return generateOut(values, root);
       if (values.extension !== undefined)
         throw new UsageError("--extension goes with --out: generate --out src/mcp --extension tasks/schema.json --name io.modelcontextprotocol/tasks");
       if (values.schema !== undefined || values.name !== undefined) throw new UsageError("--schema and --name go with --out: generate --out src/mcp --schema next/schema.json --name 2026-12-01");
+      // Installed, the package's own generated/ is in node_modules: a project writes its modules with --out.
+      if (!rootGiven && root.split(/[\\/]/).includes("node_modules"))
+        throw new UsageError(
+          "generate without --out regenerates mcp-codegen's own generated/, which an installed package does not write (it is in node_modules). " +
+            "In your project: `mcp-codegen scaffold .` (a scaffolded project), `generate --out src/mcp --revision R` (revision modules), `generate --tools mcp.server.json --out src/generated` (tool validators)",
+        );
       const { generate } = await import("./generate.js");
       const report = await generate({ root, revisions: values.revision as string[] | undefined, force: values.force === true });
       const rows = report.revisions.map((r) => {
@@ -86,7 +92,7 @@ const COMMANDS: Record<string, Command> = {
       ...ROOT_OPTION,
     },
     async run({ values, root, rootGiven }) {
-      if (values.out !== undefined) return generateOut(values, root, true);
+      if (values.out !== undefined) return checkProject(root, values.out as string);
       // In a user's project (not this package's own folder): what the project generated, found by its records.
       if (!rootGiven && resolve(process.cwd()) !== packageRoot()) return checkProject(root);
       const { check } = await import("./check.js");
@@ -317,7 +323,7 @@ async function addToProject(root: string, revision: string, from: string, replac
 const REVISION_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 
 /** `generate --out` and `check --out`. */
-async function generateOut(values: Record<string, unknown>, root: string, dryRun: boolean): Promise<number> {
+async function generateOut(values: Record<string, unknown>, root: string): Promise<number> {
   const out = values.out as string;
   const sources: { revision: string; schema?: string }[] = ((values.revision as string[] | undefined) ?? []).map((revision) => ({ revision }));
   const extensions: { id: string; schema: string; core: string }[] = [];
@@ -350,8 +356,7 @@ async function generateOut(values: Record<string, unknown>, root: string, dryRun
       }
   }
   const { generateOut: run } = await import("./out.js");
-  const report = await run({ root, out, sources: dryRun ? [] : sources, extensions: dryRun ? [] : extensions, dryRun });
-  if (dryRun) return staleness(out, report.revisions.map((r) => r.revision).join(", "), report.stale, `mcp-codegen generate --out ${out}`) ? 1 : 0;
+  const report = await run({ root, out, sources, extensions, dryRun: false });
   for (const r of report.revisions) console.log(`  ${r.revision}  ${r.era.padEnd(9)}  ${String(r.definitions).padStart(3)} definitions  from ${r.source}`);
   for (const e of report.extensions)
     console.log(`  ${e.folder}  ${e.id} on ${e.core}: ${e.definitions} definitions of its own (${e.imported} restated from ${e.core}, equal), ${e.methods} methods  from ${e.source}`);
@@ -393,31 +398,47 @@ function staleness(folder: string, what: string, stale: readonly { path: string;
   return true;
 }
 
-/** `check` in a user's project: every folder written by `generate --out` or `--tools`, found by its `.mcp-codegen.json`. */
-async function checkProject(root: string): Promise<number> {
-  const { findOutRecords, generateOut: run } = await import("./out.js");
+/**
+ * `check` in a user's project, or in a folder above several (a monorepo): every scaffolded project
+ * (mcp.server.json beside src/generated) and its pinned schemas, and every folder written by
+ * `generate --out` or `--tools`, found by its `.mcp-codegen.json`. `only` (check --out): that
+ * folder alone, whichever of the two wrote it.
+ */
+async function checkProject(root: string, only?: string): Promise<number> {
+  const { findOutRecords, projectFolders, generateOut: run } = await import("./out.js");
   const cwd = process.cwd();
-  const records = findOutRecords(cwd);
-  const scaffolded = existsSync(join(cwd, "mcp.server.json")) && existsSync(join(cwd, "src", "generated"));
-  if (records.length === 0 && !scaffolded && !existsSync(join(cwd, "mcp", "spec"))) {
+  const folders = only === undefined ? projectFolders(cwd) : [];
+  const records = only === undefined ? findOutRecords(cwd) : findOutRecords(resolve(only), 0);
+  if (only !== undefined && records.length === 0)
+    throw new Error(`${resolve(only)} has no .mcp-codegen.json: it was not written by \`mcp-codegen generate --out\` nor \`--tools\` (run \`mcp-codegen check\` without --out to check every folder that was)`);
+  const scaffolded = folders.filter((dir) => existsSync(join(dir, "mcp.server.json")) && existsSync(join(dir, "src", "generated")));
+  const pinning = folders.filter((dir) => existsSync(join(dir, "mcp", "spec")));
+  if (records.length === 0 && scaffolded.length === 0 && pinning.length === 0) {
     console.error(
-      `mcp-codegen check: nothing generated below ${cwd}: no .mcp-codegen.json, which \`generate --out\` and \`generate --tools\` write. ` +
+      `mcp-codegen check: nothing generated below ${cwd}: no .mcp-codegen.json, which \`generate --out\` and \`generate --tools\` write, and no scaffolded project (mcp.server.json beside src/generated). ` +
         "Run check from your project's folder (or, in the mcp-codegen checkout, give --root).",
     );
     return 1;
   }
   let stale = false;
   const { verifyProjectPins } = await import("./project-spec.js");
-  for (const problem of verifyProjectPins(cwd)) {
-    console.error(problem);
-    stale = true;
+  for (const dir of pinning) {
+    const folder = relative(cwd, dir);
+    for (const problem of verifyProjectPins(dir)) {
+      console.error(folder === "" ? problem : `${folder}/${problem}`);
+      stale = true;
+    }
   }
-  if (scaffolded) {
+  if (scaffolded.length > 0) {
     const { checkScaffold } = await import("./scaffold/scaffold.js");
-    stale = staleness(".", "with test/stubs.test.ts, as scaffold writes them from mcp.server.json", await checkScaffold(cwd, root), "mcp-codegen scaffold .", "src/generated/");
+    for (const dir of scaffolded) {
+      const folder = relative(cwd, dir) || ".";
+      const name = folder === "." ? "src/generated/" : `${folder}/src/generated/`;
+      stale = staleness(folder, "with test/stubs.test.ts, as scaffold writes them from mcp.server.json", await checkScaffold(dir, root), `mcp-codegen scaffold ${folder}`, name) || stale;
+    }
   }
   for (const record of records) {
-    const folder = relative(cwd, record.dir) || ".";
+    const folder = only ?? (relative(cwd, record.dir) || ".");
     // A support copy left in a folder of both kinds is reported once.
     let reported: readonly string[] = [];
     if (record.revisions.length > 0 || record.extensions.length > 0) {
@@ -591,8 +612,9 @@ export async function main(argv: string[]): Promise<number> {
     });
   } catch (error) {
     const unknown = /Unknown option '(--?[^']+)'/.exec((error as Error).message)?.[1];
-    const hint = unknown === undefined ? "" : didYouMean(unknown, Object.keys(command.options).map((option) => `--${option}`));
-    console.error(`mcp-codegen ${name}: ${(error as Error).message}${hint}\n\n${commandHelp(command)}`);
+    // Node's text goes on about positionals after `--`: an unknown flag is far likelier a typo.
+    const message = unknown === undefined ? (error as Error).message : `unknown option ${unknown}${didYouMean(unknown, Object.keys(command.options).map((option) => `--${option}`))}`;
+    console.error(`mcp-codegen ${name}: ${message}\n\n${commandHelp(command)}`);
     return 2;
   }
   if (parsed.values.help) {
@@ -600,8 +622,13 @@ export async function main(argv: string[]): Promise<number> {
     return 0;
   }
   const root = resolve((parsed.values.root as string | undefined) ?? global.root ?? packageRoot());
+  const rootGiven = parsed.values.root !== undefined || global.root !== undefined;
+  if (rootGiven && !existsSync(join(root, "spec", "pinned.json"))) {
+    console.error(`mcp-codegen ${name}: --root ${root} is not an mcp-codegen checkout (it has no spec/pinned.json). --root names the checkout whose spec/ and generated/ to use; in your project, run the command from the project's folder without --root.`);
+    return 2;
+  }
   try {
-    return await command.run({ ...parsed, root, rootGiven: parsed.values.root !== undefined || global.root !== undefined });
+    return await command.run({ ...parsed, root, rootGiven });
   } catch (error) {
     if (error instanceof UsageError) {
       console.error(`mcp-codegen ${name}: ${error.message}\n\n${commandHelp(command)}`);

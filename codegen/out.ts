@@ -227,28 +227,34 @@ export interface OutRecord {
 const NOT_SEARCHED = new Set(["node_modules", "dist", "build", "coverage"]);
 
 /**
- * The folders of a project written by `generate --out`, found by their `.mcp-codegen.json`
- * (below `project`, not in node_modules, dist or hidden folders), sorted by path.
+ * `project` and the folders below it, at most `depth` levels down, sorted by path: not
+ * node_modules, dist or hidden folders (`check` run from a monorepo's root finds its projects).
  */
-export function findOutRecords(project: string, depth = 6): OutRecord[] {
-  const found: OutRecord[] = [];
+export function projectFolders(project: string, depth = 6): string[] {
+  const found: string[] = [];
   const visit = (dir: string, level: number) => {
-    const record = join(dir, OUT_MANIFEST);
-    if (existsSync(record)) {
-      const manifest = readRecord(record);
-      found.push({
-        dir,
-        revisions: Object.keys(manifest.revisions).sort(),
-        extensions: Object.keys(manifest.extensions ?? {}).sort(),
-        ...(manifest.tools ? { tools: resolve(dir, manifest.tools.manifest) } : {}),
-      });
-    }
+    found.push(dir);
     if (level >= depth) return;
     for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name)))
       if (entry.isDirectory() && !entry.name.startsWith(".") && !NOT_SEARCHED.has(entry.name)) visit(join(dir, entry.name), level + 1);
   };
   if (existsSync(project)) visit(resolve(project), 0);
   return found;
+}
+
+/** The folders of a project written by `generate --out` or `--tools`, found by their `.mcp-codegen.json` (projectFolders). */
+export function findOutRecords(project: string, depth = 6): OutRecord[] {
+  return projectFolders(project, depth)
+    .filter((dir) => existsSync(join(dir, OUT_MANIFEST)))
+    .map((dir) => {
+      const manifest = readRecord(join(dir, OUT_MANIFEST));
+      return {
+        dir,
+        revisions: Object.keys(manifest.revisions).sort(),
+        extensions: Object.keys(manifest.extensions ?? {}).sort(),
+        ...(manifest.tools ? { tools: resolve(dir, manifest.tools.manifest) } : {}),
+      };
+    });
 }
 
 export function readRecord(path: string): Manifest {

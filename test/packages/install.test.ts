@@ -597,6 +597,13 @@ describe("the packed packages, installed as a user installs them", function () {
     });
 
 
+    it("generate without --out refuses to write into the installed package (node_modules), naming what a project runs instead", () => {
+      const refused = run("npx", ["mcp-codegen", "generate"], project);
+      expect(refused.status, describeRun(refused)).to.equal(2);
+      expect(refused.stderr).to.contain("an installed package does not write").and.contain("generate --out src/mcp --revision R");
+      expect(existsSync(join(project, "node_modules", "mcp-codegen", "generated"))).to.equal(false);
+    });
+
     it("upgrading a folder 0.2.0 wrote: generate --out removes its support copy and says so, keeps an edited one with a warning; check flags what is left", () => {
       const generated = run("npx", ["mcp-codegen", "generate", "--out", "src/upgraded", "--revision", "2025-11-25"], project);
       expect(generated.status, describeRun(generated)).to.equal(0);
