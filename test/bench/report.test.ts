@@ -1,7 +1,7 @@
 // docs/benchmarks.md is bench/report.ts's rendering of the committed results file
-// (bench/results/release.json, one run of `make bench`): regenerated here, it must come out the
-// same, so that no figure on the page lacks its run, and every recorded figure is on the page; the
-// README's front-door figures likewise.
+// (bench/results/release.json: one run of bench/run.ts, with benches merged in from later runs):
+// regenerated here, it must come out the same, so that no figure on the page lacks its run, and
+// every recorded figure is on the page; the README's front-door figures likewise.
 import { expect } from "chai";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
