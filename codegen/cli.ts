@@ -34,7 +34,7 @@ interface Command {
 const COMMANDS: Record<string, Command> = {
   generate: {
     usage: "generate [--out <dir>] [--revision R ...] [--schema|--extension <file> --name N] [--tools <manifest> [--assert-formats] [--tools-remotes <file.json>]] [--force]",
-    summary: "regenerate generated/ from the pinned schemas, or write revision and extension modules (and compiled tool validators) into your project with --out",
+    summary: "in the mcp-codegen checkout, regenerate generated/ from the pinned schemas; in your project, write revision and extension modules (and compiled tool validators) with --out",
     options: {
       revision: { type: "string", multiple: true, short: "r", description: "only this pinned revision (repeatable)", placeholder: "R" },
       out: { type: "string", description: "write revision modules into this folder of your project instead of generated/", placeholder: "dir" },
@@ -86,7 +86,7 @@ const COMMANDS: Record<string, Command> = {
   },
   check: {
     usage: "check [--out <dir>]",
-    summary: "exit 1 when what mcp-codegen generated is stale, saying why: in your project, every folder written by generate --out or --tools; in this checkout, generated/",
+    summary: "exit 1 when what mcp-codegen generated is stale, saying why: in your project (or a folder above several), every scaffolded project and every folder written by generate --out or --tools; in this checkout, generated/",
     options: {
       out: { type: "string", description: "check only this folder written by `generate --out`", placeholder: "dir" },
       ...ROOT_OPTION,
