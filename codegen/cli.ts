@@ -352,7 +352,12 @@ async function generateOut(values: Record<string, unknown>, root: string): Promi
     for (const [i, source] of sources.entries())
       if (source.schema === undefined && !Object.hasOwn(pinned, source.revision)) {
         const schema = projectSchemaPath(process.cwd(), source.revision);
-        if (schema !== undefined) sources[i] = { revision: source.revision, schema };
+        if (schema === undefined)
+          throw new Error(
+            `revision ${source.revision} is pinned neither with mcp-codegen (${Object.keys(pinned).join(", ")})${didYouMean(source.revision, Object.keys(pinned))} nor in this project's mcp/spec/: ` +
+              `pin it first (mcp-codegen spec add ${source.revision} --from <schema.json or URL>), or give its schema: --schema <file> --name ${source.revision}`,
+          );
+        sources[i] = { revision: source.revision, schema };
       }
   }
   const { generateOut: run } = await import("./out.js");

@@ -81,7 +81,7 @@ function structureProblems(raw: Record<string, unknown>): string[] {
 /** One tool schema: meta-validated in its dialect, compiled, its `required` names declared, its example valid. */
 function checkSchema(schema: Record<string, unknown>, at: string, remotes: Readonly<Record<string, unknown>>, example?: unknown, exampleAt?: string): string[] {
   const ajv = ajvFor(schema, remotes);
-  if (!ajv.validateSchema(schema)) return (ajv.errors ?? []).map((e) => `#${at}${e.instancePath}: ${metaProblem(e, schema)}`);
+  if (!ajv.validateSchema(schema)) return mostSpecific(ajv.errors ?? []).map((e) => `#${at}${e.instancePath}: ${metaProblem(e, schema)}`);
   const problems: string[] = [];
   walkObjects(schema, at, (node, pointer) => {
     if (!Array.isArray(node.required) || !object(node.properties)) return;
@@ -144,6 +144,27 @@ function loaderProblem(schema: Record<string, unknown>, at: string, remotes: Rea
     throw error;
   }
   return undefined;
+}
+
+/**
+ * An `anyOf` of the meta-schema (`type`: a name or a list of names) reports each alternative's
+ * error, then its own: the user gets one, the deepest (`type/1` over `type`), an enum first (it
+ * says "did you mean").
+ */
+function mostSpecific(errors: readonly ErrorObject[]): ErrorObject[] {
+  const rank = (e: ErrorObject) => e.instancePath.split("/").length * 2 + (e.keyword === "enum" ? 1 : 0);
+  const kept: ErrorObject[] = [];
+  for (const error of errors) {
+    // ajv reports an anyOf's alternatives before it: those at its place or below.
+    const alternatives = error.keyword === "anyOf" ? kept.filter((e) => e.instancePath === error.instancePath || e.instancePath.startsWith(`${error.instancePath}/`)) : [];
+    if (alternatives.length === 0) {
+      kept.push(error);
+      continue;
+    }
+    const best = alternatives.reduce((a, b) => (rank(b) > rank(a) ? b : a));
+    kept.splice(0, kept.length, ...kept.filter((e) => !alternatives.includes(e)), best);
+  }
+  return kept;
 }
 
 function metaProblem(error: ErrorObject, schema: Record<string, unknown>): string {

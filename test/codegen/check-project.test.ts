@@ -4,7 +4,7 @@
  * .mcp-codegen.json, no flag needed), says for each stale file why, and exits 1 with the command
  * that fixes it.
  */
-import { readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect } from "chai";
 import { describeRun, removeDir, ROOT, runCliAsync, tempDir } from "../support/project.js";
@@ -67,6 +67,13 @@ describe("codegen: check in a user's project", function () {
     const run = await runCliAsync(["check", "--outt", "src/mcp"], { cwd: project });
     expect(run.status).to.equal(2);
     expect(run.stderr).to.contain(`mcp-codegen check: unknown option --outt (did you mean "--out"?)`).and.not.contain("positional");
+  });
+
+  it("generate --out with a revision pinned nowhere: which are pinned, the likely one, and how to pin it; nothing written", async () => {
+    const run = await runCliAsync(["generate", "--out", "src/typo", "--revision", "2025-11-2"], { cwd: project });
+    expect(run.status, describeRun(run)).to.equal(1);
+    expect(run.stderr).to.contain('revision 2025-11-2 is pinned neither with mcp-codegen').and.contain('(did you mean "2025-11-25"?)').and.contain("mcp-codegen spec add 2025-11-2 --from");
+    expect(existsSync(join(project, "src", "typo"))).to.equal(false);
   });
 
   it("passes on what generate wrote: both folders, found without a flag", async () => {

@@ -134,6 +134,16 @@ describe("codegen/scaffold/manifest: every mistake named with its file, pointer 
       expect(message).to.contain(expected);
     });
 
+  it("a misspelt type, alone or in a list, is one problem: the name it likely meant, not the meta-schema's anyOf and its other branch", () => {
+    for (const [type, expected] of [
+      ["strnig", `#/tools/0/inputSchema/properties/message/type: "strnig" is not one of`],
+      [["string", "nul"], `#/tools/0/inputSchema/properties/message/type/1: "nul" is not one of`],
+    ] as const) {
+      const message = problems((m) => (input(m).properties.message!.type = type as never));
+      expect(message).to.contain(`${WHERE} has 1 problem`).and.contain(expected).and.contain("(did you mean").and.not.contain("anyOf");
+    }
+  });
+
   it("the published schema (as mcp.server.schema.json holds it) agrees with the checker: what it refuses is refused, what the checker accepts it accepts", () => {
     // A separate ajv in strict mode, on the JSON the package ships: the schema must be valid
     // 2020-12 itself, and no case may pass one and fail the other except the deep checks'.
