@@ -1,5 +1,6 @@
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
+import { didYouMean } from "../did-you-mean.js";
 import { writeAtomically } from "../spec/files.js";
 import { formatFiles, writeFiles } from "../write.js";
 import { findOutRecords } from "../out.js";
@@ -62,6 +63,7 @@ export async function scaffold(options: ScaffoldOptions): Promise<ScaffoldReport
   if (created) {
     if (existsSync(dir) && readdirSync(dir).length > 0)
       throw new Error(`${dir} is not empty and has no ${MANIFEST_FILE}: scaffold a new project into an empty or new folder`);
+    if (options.revisions) checkRevisions({ revisions: options.revisions }, options.toolkit, new Map(), "--revisions");
     if (!options.name) throw new Error("a new project needs --name");
     manifest = starterManifest(options.name, options.transport ?? "stdio", options.revisions);
     fresh.push(...projectFiles(manifest, options.toolkit, runtimeDependency(dir, options.runtime)));
@@ -196,17 +198,18 @@ function projectRevisions(dir: string): Map<string, ProjectRevision> {
   return found;
 }
 
-/** The revisions a manifest names must be ones the toolkit pins or the project generated. */
-function checkRevisions(manifest: Manifest, toolkit: string, generated: ReadonlyMap<string, ProjectRevision>): void {
+/** The revisions a manifest (or `--revisions`, `where`) names must be ones the toolkit pins or the project generated. */
+function checkRevisions(manifest: Pick<Manifest, "revisions">, toolkit: string, generated: ReadonlyMap<string, ProjectRevision>, where = MANIFEST_FILE): void {
   if (!manifest.revisions) return;
   const pinnedPath = join(toolkit, "spec", "pinned.json");
   const pinned = existsSync(pinnedPath) ? Object.keys((JSON.parse(readFileSync(pinnedPath, "utf8")) as { revisions: object }).revisions) : [];
-  const unknown = manifest.revisions.filter((r) => !pinned.includes(r) && !generated.has(r));
+  const known = [...pinned, ...generated.keys()];
+  const unknown = manifest.revisions.filter((r) => !known.includes(r));
   if (unknown.length)
     throw new Error(
-      `unknown MCP revision${unknown.length > 1 ? "s" : ""} ${unknown.join(", ")} in ${MANIFEST_FILE} (pinned: ${pinned.join(", ")}` +
+      `unknown MCP revision${unknown.length > 1 ? "s" : ""} ${unknown.map((r) => `${r}${didYouMean(r, known)}`).join(", ")} in ${where} (pinned: ${pinned.join(", ")}` +
         `${generated.size ? `; generated into this project: ${[...generated.keys()].join(", ")}` : ""}). ` +
-        `Generate ${unknown.length > 1 ? "each" : "it"} into the project first: mcp-codegen generate --out src/mcp --schema <schema.json> --name ${unknown[0]}`,
+        `A revision mcp-codegen does not pin: generate it into the project first: mcp-codegen generate --out src/mcp --schema <schema.json> --name ${unknown[0]}`,
     );
 }
 

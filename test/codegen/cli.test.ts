@@ -161,7 +161,7 @@ describe("codegen/cli", function () {
       const project = join(root, "project");
       const run = runCli(["scaffold", project, "--name", "x", "--revisions", "2026-07-28", "--root", root]);
       expect(run.status, describeRun(run)).to.equal(1);
-      expect(run.stderr).to.contain("unknown MCP revision 2026-07-28 in mcp.server.json (pinned: 2025-11-25)");
+      expect(run.stderr).to.contain("unknown MCP revision 2026-07-28 in --revisions (pinned: 2025-11-25)");
       expect(existsSync(project)).to.equal(false);
     });
 

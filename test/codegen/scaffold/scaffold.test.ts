@@ -254,9 +254,13 @@ describe("mcp-codegen scaffold, end to end", function () {
       }
       const unknown = runCli(["scaffold", join(dir, "other"), "--name", "other", "--revisions", "2025-06-18,1999-01-01"]);
       expect(unknown.status, describeRun(unknown)).to.equal(1);
-      expect(unknown.stderr).to.contain("unknown MCP revision 1999-01-01 in mcp.server.json (pinned: 2024-11-05, ");
-      expect(unknown.stderr).to.contain("Generate it into the project first: mcp-codegen generate --out src/mcp --schema <schema.json> --name 1999-01-01");
+      expect(unknown.stderr).to.contain("unknown MCP revision 1999-01-01 in --revisions (pinned: 2024-11-05, ");
+      expect(unknown.stderr).to.contain("generate it into the project first: mcp-codegen generate --out src/mcp --schema <schema.json> --name 1999-01-01");
       expect(existsSync(join(dir, "other"))).to.equal(false);
+      // A typo, before --name is missed: the revision it likely meant.
+      const typo = runCli(["scaffold", join(dir, "other"), "--revisions", "2025-11-2"]);
+      expect(typo.status, describeRun(typo)).to.equal(1);
+      expect(typo.stderr).to.contain('unknown MCP revision 2025-11-2 (did you mean "2025-11-25"?) in --revisions');
 
       const options = runCli(["scaffold", project, "--name", "other"]);
       expect(options.status, describeRun(options)).to.equal(1);
