@@ -35,7 +35,12 @@ export function loadSchema(
 
   const declared = document.$schema;
   const dialect = dialectNamed(declared);
-  if (!dialect) throw new GenerationError(revision, "#/$schema", `unknown dialect ${JSON.stringify(declared)} (supported: draft-07, 2020-12)`);
+  if (!dialect)
+    throw new GenerationError(
+      revision,
+      "#/$schema",
+      declared === undefined ? "missing: an MCP revision's schema.json names its JSON Schema dialect (draft-07 or 2020-12)" : `unknown dialect ${JSON.stringify(declared)} (supported: draft-07, 2020-12)`,
+    );
   const definitionsKey = DEFINITIONS_KEY[dialect];
 
   const carried = patches.filter((patch) => applyPatch(document, patch)).map((patch) => patch.name);

@@ -3,6 +3,7 @@ import { basename, dirname, join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { GenerationError } from "../errors.js";
 import { generate, type GenerateReport } from "../generate.js";
+import { parseJson } from "../json.js";
 import { loadSchema } from "../load/load.js";
 import { buildProtocol } from "../model/build.js";
 import type { Protocol } from "../model/protocol.js";
@@ -78,9 +79,9 @@ export async function addSpec(options: AddOptions): Promise<AddReport> {
   for (const [path, data] of source.files)
     if (path !== SCHEMA_FILE && path !== SCHEMA_TS_FILE) {
       try {
-        JSON.parse(data.toString("utf8"));
+        parseJson(data.toString("utf8"), `${source.description}: ${path}`);
       } catch (error) {
-        throw new Error(`${source.description}: ${path} is not valid JSON (${(error as Error).message}); nothing was changed`);
+        throw new Error(`${(error as Error).message}; nothing was changed`);
       }
     }
 
@@ -130,9 +131,9 @@ export function decide(revision: string, text: string, description: string): Pro
     throw new Error(`${description} is not an MCP schema: ${reason}; nothing was changed`);
   };
   try {
-    JSON.parse(text);
+    parseJson(text, description);
   } catch (error) {
-    return refuse(`not valid JSON (${(error as Error).message})`);
+    throw new Error(`${(error as Error).message}; nothing was changed`);
   }
   try {
     const loaded = loadSchema(revision, text);

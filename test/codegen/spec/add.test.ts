@@ -274,7 +274,9 @@ await server.close();
 
     const base = () => rawSchema(BASE).document;
     const CASES: { name: string; args?: string[]; content?: () => string; status?: number; message: RegExp }[] = [
-      { name: "not valid JSON", content: () => '{ "$schema": "https://json-schema.org/draft/2020-12/schema", "$defs": {', message: /is not an MCP schema: not valid JSON/ },
+      { name: "not valid JSON", content: () => '{ "$schema": "https://json-schema.org/draft/2020-12/schema", "$defs": {', message: /\.json:1:72: not valid JSON: Expected property name or .\}.; nothing was changed/ },
+      { name: "an unexpected token, at its line and column", content: () => '{\n  "$schema": "https://json-schema.org/draft/2020-12/schema",\n  "$defs": \n}\n', message: /\.json:4:1: not valid JSON: Unexpected token '\}'; nothing was changed/ },
+      { name: "JSON with no $schema", content: () => '{ "type": "object" }', message: /is not an MCP schema: #\/\$schema: missing: an MCP revision's schema\.json names its JSON Schema dialect/ },
       { name: "JSON that is not an object", content: () => "[1, 2, 3]", message: /is not an MCP schema: #: the schema is not a JSON object/ },
       {
         name: "an unknown dialect",
