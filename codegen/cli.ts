@@ -59,6 +59,7 @@ const COMMANDS: Record<string, Command> = {
     async run({ values, root, rootGiven }) {
       if (values.tools !== undefined) return generateTools(values);
       if (values["tools-remotes"] !== undefined) throw new UsageError("--tools-remotes goes with --tools: generate --tools mcp.server.json --tools-remotes remotes.json --out src/generated");
+      if (values["assert-formats"] !== undefined) throw new UsageError("--assert-formats goes with --tools: generate --tools mcp.server.json --assert-formats --out src/generated");
       if (values.out !== undefined) return generateOut(values, root);
       if (values.extension !== undefined)
         throw new UsageError("--extension goes with --out: generate --out src/mcp --extension tasks/schema.json --name io.modelcontextprotocol/tasks");

@@ -132,6 +132,10 @@ describe("codegen/cli", function () {
     const option = runCli(["generate", "--revison", "2025-11-25"]);
     expect(option.status, describeRun(option)).to.equal(2);
     expect(option.stderr).to.contain('unknown option --revison (did you mean "--revision"?)');
+    // A flag that belongs to --tools, given without it: which flag it goes with, not "nothing to generate".
+    const formats = runCli(["generate", "--assert-formats", "--out", "src/generated"]);
+    expect(formats.status, describeRun(formats)).to.equal(2);
+    expect(formats.stderr).to.contain("--assert-formats goes with --tools");
     const far = runCli(["frobnicate"]);
     expect(far.stderr).not.to.contain("did you mean");
   });
