@@ -375,7 +375,15 @@ async function generateOut(values: Record<string, unknown>, root: string): Promi
     const { extensionExportName } = await import("./out.js");
     console.log(`Extensions: import { ${report.extensions.map((e) => extensionExportName(e.id)).join(", ")} } from "${index}", then createServer({ extensions: [...] })`);
   }
-  if (existsSync("mcp.server.json")) console.log(`A scaffolded project: add ${report.revisions.map((r) => r.revision).join(", ")} to mcp.server.json's "revisions", then run \`mcp-codegen scaffold .\``);
+  if (existsSync("mcp.server.json")) {
+    // A broken manifest is scaffold's to report; here it only hides the hint.
+    let listed: unknown = [];
+    try {
+      listed = (JSON.parse(readFileSync("mcp.server.json", "utf8")) as { revisions?: unknown }).revisions ?? [];
+    } catch {}
+    const missing = report.revisions.map((r) => r.revision).filter((r) => !(Array.isArray(listed) && listed.includes(r)));
+    if (missing.length > 0) console.log(`A scaffolded project: add ${missing.join(", ")} to mcp.server.json's "revisions", then run \`mcp-codegen scaffold .\``);
+  }
   return 0;
 }
 

@@ -76,6 +76,21 @@ describe("codegen: check in a user's project", function () {
     expect(existsSync(join(project, "src", "typo"))).to.equal(false);
   });
 
+  it("generate --out beside mcp.server.json hints to list the revisions it generated, only those the manifest does not list", async () => {
+    const dir = tempDir("out-hint");
+    try {
+      writeFileSync(join(dir, "mcp.server.json"), JSON.stringify({ ...MANIFEST, revisions: ["2025-11-25"] }));
+      const listed = await runCliAsync(["generate", "--out", "src/mcp", "--revision", "2025-11-25"], { cwd: dir });
+      expect(listed.status, describeRun(listed)).to.equal(0);
+      expect(listed.stdout).not.to.contain("A scaffolded project");
+      const added = await runCliAsync(["generate", "--out", "src/mcp", "--revision", "2025-06-18"], { cwd: dir });
+      expect(added.status, describeRun(added)).to.equal(0);
+      expect(added.stdout).to.contain(`A scaffolded project: add 2025-06-18 to mcp.server.json's "revisions"`);
+    } finally {
+      removeDir(dir);
+    }
+  });
+
   it("passes on what generate wrote: both folders, found without a flag", async () => {
     const run = await check();
     expect(run.status, describeRun(run)).to.equal(0);
