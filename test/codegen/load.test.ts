@@ -240,7 +240,7 @@ describe("codegen/load", () => {
           const none = mutated(revision, (document) => {
             delete document.$schema;
           });
-          expectGenerationError(() => loadSchema(revision, none), revision, "#/$schema", /unknown dialect/);
+          expectGenerationError(() => loadSchema(revision, none), revision, "#/$schema", /missing: an MCP revision's schema\.json names its JSON Schema dialect/);
         });
 
         it("an unsupported format", () => {
