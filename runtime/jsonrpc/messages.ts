@@ -92,3 +92,13 @@ export function errorResponse(id: RequestId | null, code: number, message: strin
   return { jsonrpc: "2.0", id, error: data === undefined ? { code, message } : { code, message, data } };
 }
 
+/**
+ * A message as JSON text, or a TypeError: a value JSON has no text for (a BigInt, a cycle, a
+ * throwing toJSON, undefined) is refused when it is sent, not later where nobody answers for it.
+ */
+export function jsonText(message: unknown): string {
+  const text = JSON.stringify(message);
+  if (text === undefined) throw new TypeError("the message is not a JSON value");
+  return text;
+}
+

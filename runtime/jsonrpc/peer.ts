@@ -8,6 +8,7 @@ import {
   classify,
   errorResponse,
   invalidity,
+  jsonText,
   type ErrorResponse,
   type Message,
   type Notification,
@@ -380,7 +381,13 @@ export class Peer {
 
   private reply(response: Message | Message[], options?: SendOptions): void {
     if (this.isClosed) return;
-    this.transport.send(response, options).catch((error: Error) => this.logger("warn", `could not send a response: ${error.message}`));
+    this.transport.send(response, options).catch((error: Error) => {
+      // A result JSON has no text for (a BigInt, a cycle): its request is still answered, with an error.
+      const sendable = answerable(response);
+      if (sendable === undefined) return this.logger("warn", `could not send a response: ${error.message}`);
+      this.logger("error", `a handler's result is not JSON (${error.message}); its request is answered with ${ErrorCode.InternalError}`);
+      this.transport.send(sendable, options).catch((again: Error) => this.logger("warn", `could not send a response: ${again.message}`));
+    });
   }
 
   // -- outbound bookkeeping -----------------------------------------------------------------------
@@ -446,4 +453,24 @@ function describe(error: unknown): string {
 function sendOptions({ relatedRequestId, headers }: RequestOptions): SendOptions | undefined {
   if (relatedRequestId === undefined && headers === undefined) return undefined;
   return { ...(relatedRequestId !== undefined && { relatedRequestId }), ...(headers !== undefined && { headers }) };
+}
+
+/**
+ * `response` with each message JSON has no text for replaced by an Internal error for its id;
+ * undefined when every message has one (the send failed for another reason).
+ */
+function answerable(response: Message | Message[]): Message | Message[] | undefined {
+  let replaced = false;
+  const mend = (message: Message): Message => {
+    try {
+      jsonText(message);
+      return message;
+    } catch (error) {
+      replaced = true;
+      const id = (message as { id?: RequestId | null }).id ?? null;
+      return errorResponse(id, ErrorCode.InternalError, `Internal error: the result is not JSON (${(error as Error).message})`);
+    }
+  };
+  const mended = Array.isArray(response) ? response.map(mend) : mend(response);
+  return replaced ? mended : undefined;
 }

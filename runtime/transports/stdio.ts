@@ -1,5 +1,6 @@
 import type { Readable, Writable } from "node:stream";
 import { TransportClosedError } from "./closed-error.js";
+import { jsonText } from "../jsonrpc/messages.js";
 import { NdjsonDecoder } from "./ndjson-decoder.js";
 import { DEFAULT_MAX_BUFFERED_BYTES, DEFAULT_MAX_MESSAGE_BYTES, DEFAULT_STUCK_TIMEOUT_MS, type Receiver, type SendOptions, type Transport, type TransportFacts } from "../jsonrpc/transport.js";
 
@@ -123,13 +124,12 @@ export class StdioTransport implements Transport {
 
   send(message: unknown, options?: SendOptions): Promise<void> {
     if (this.isClosed || this.closing || !this.output.writable) return Promise.reject(new TransportClosedError());
-    let text: string | undefined;
+    let text: string;
     try {
-      text = JSON.stringify(message);
+      text = jsonText(message);
     } catch (error) {
       return Promise.reject(error);
     }
-    if (text === undefined) return Promise.reject(new TypeError("the message is not JSON-serializable"));
     if (options?.alone) return this.writeAlone(encodeLine(text));
     if (options?.apart) return this.writeAlone(encodeLine(text, APART_BYTES));
     if (this.corked === 0) {

@@ -86,8 +86,13 @@ export class HttpSession implements Transport {
 
   send(message: unknown, options?: SendOptions): Promise<void> {
     if (this.isClosed) return Promise.reject(new TransportClosedError());
-    // Backpressure: the sender waits until the stream it went on has room.
-    return this.route(message, options)?.room() ?? RESOLVED;
+    try {
+      // Backpressure: the sender waits until the stream it went on has room.
+      return this.route(message, options)?.room() ?? RESOLVED;
+    } catch (error) {
+      // A message JSON cannot carry: refused to the sender, which answers for it (jsonrpc/peer.ts).
+      return Promise.reject(error);
+    }
   }
 
   close(): Promise<void> {

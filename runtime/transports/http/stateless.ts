@@ -61,7 +61,12 @@ export class StatelessExchange implements Transport {
     if (this.isClosed) return Promise.reject(new TransportClosedError());
     // Only this request's messages exist here; a notification the client cannot take (no SSE) is dropped.
     // Backpressure: the sender waits for room; a client stuck past the bounds is cut off, which aborts the handler.
-    return this.stream.write(message) ? (this.stream.room() ?? RESOLVED) : RESOLVED;
+    try {
+      return this.stream.write(message) ? (this.stream.room() ?? RESOLVED) : RESOLVED;
+    } catch (error) {
+      // A message JSON cannot carry: refused to the sender, which answers for it (jsonrpc/peer.ts).
+      return Promise.reject(error);
+    }
   }
 
   close(): Promise<void> {

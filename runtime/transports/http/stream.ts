@@ -1,4 +1,4 @@
-import type { RequestId } from "../../jsonrpc/messages.js";
+import { jsonText, type RequestId } from "../../jsonrpc/messages.js";
 import type { EventStore, StoredEvent } from "../../stores/event-store.js";
 import type { Reply } from "./reply.js";
 import { sseEvent, ssePriming, startSse } from "./sse.js";
@@ -58,8 +58,8 @@ export class ResponseStream {
   private unlisten: (() => void) | undefined;
   private mode: "undecided" | "json" | "sse" = "undecided";
   private readonly pending: Set<RequestId>;
-  /** Responses held back for a JSON body. */
-  private held: unknown[] = [];
+  /** Responses held back for a JSON body, with their JSON text (made as each is written: one JSON cannot carry is refused then). */
+  private held: { readonly message: unknown; readonly text: string }[] = [];
   private isFinished = false;
   /** Anything was written or decided: an empty POST answer (202) is no longer possible. */
   private used = false;
@@ -99,8 +99,9 @@ export class ResponseStream {
    */
   refuse(message: unknown): boolean {
     if (this.isFinished || this.mode !== "undecided" || this.held.length > 0 || this.pending.size !== 1 || this.res?.started !== false) return this.write(message);
+    const text = jsonText(message);
     this.pending.clear();
-    this.sendJson(400, message);
+    this.sendJson(400, text);
     return true;
   }
 
@@ -129,6 +130,7 @@ export class ResponseStream {
    */
   write(message: unknown): boolean {
     if (this.isFinished) return false;
+    const text = jsonText(message);
     this.begin();
     const answered = answeredIds(message);
     if (answered === undefined) {
@@ -137,18 +139,18 @@ export class ResponseStream {
         if (!this.options.sse) return false;
         this.beginSse();
       } else if (this.mode === "json") return false;
-      this.emit(JSON.stringify(message));
+      this.emit(text);
       return true;
     }
     this.used = true;
     if (answered === "all") this.pending.clear();
     else for (const id of answered) this.pending.delete(id);
     if (this.mode === "sse") {
-      this.emit(JSON.stringify(message));
+      this.emit(text);
       if (this.pending.size === 0 && !this.standalone) this.finish();
       return true;
     }
-    this.held.push(message);
+    this.held.push({ message, text });
     if (this.pending.size === 0) this.complete();
     return true;
   }
@@ -172,22 +174,25 @@ export class ResponseStream {
   private complete(): void {
     if (!this.options.json) {
       this.beginSse();
-      for (const held of this.held.splice(0)) this.emit(JSON.stringify(held));
+      for (const held of this.held.splice(0)) this.emit(held.text);
       this.finish();
       return;
     }
-    const body = this.held.length === 1 ? this.held[0] : this.held.flat();
+    const [first] = this.held;
+    // One body: the single response, or every response (a batch's spread) in one array.
+    const body = this.held.length === 1 ? first!.message : this.held.flatMap((h) => (Array.isArray(h.message) ? h.message : [h.message]));
+    const text = this.held.length === 1 ? first!.text : `[${this.held.map((h) => (Array.isArray(h.message) ? h.text.slice(1, -1) : h.text)).filter((t) => t !== "").join(",")}]`;
     this.held = [];
-    this.sendJson(this.options.statusOf(body), body);
+    this.sendJson(this.options.statusOf(body), text);
   }
 
   /** The whole answer, as one JSON body. */
-  private sendJson(status: number, body: unknown): void {
+  private sendJson(status: number, text: string): void {
     this.mode = "json";
     this.used = true;
     const res = this.res;
     this.detach(false);
-    res?.send(status, { ...this.options.headers, "Content-Type": "application/json" }, JSON.stringify(body));
+    res?.send(status, { ...this.options.headers, "Content-Type": "application/json" }, text);
     this.finish();
   }
 
