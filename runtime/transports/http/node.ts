@@ -19,6 +19,8 @@ export interface HttpOptions extends EndpointOptions {
   readonly port?: number;
   /** The address to bind (`http()` only). Default 127.0.0.1: only this machine can connect. */
   readonly host?: string;
+  /** How long a request body may take to arrive, whole, in ms; then 408. Default 30 s (BODY_TIMEOUT_MS). */
+  readonly bodyTimeoutMs?: number;
 }
 
 /** A Node `(req, res)` request listener. A body already parsed (express.json()) may be passed as the third argument. */
@@ -52,7 +54,8 @@ export class HttpEndpoint extends StreamableHttpEndpoint {
     await super.listen(listener);
     if (!this.bind) return;
     const http = builtin<typeof import("node:http")>("node:http");
-    const server = http.createServer(this.handleNode);
+    // Without a Host header, node:http would answer 400 itself, with no body: the endpoint answers it (security.ts).
+    const server = http.createServer({ requireHostHeader: false }, this.handleNode);
     server.on("clientError", (error: NodeJS.ErrnoException, socket: import("node:stream").Duplex) => answerUnparsed(error, socket, http.maxHeaderSize));
     this.server = server;
     await new Promise<void>((resolve, reject) => {
@@ -77,7 +80,7 @@ export class HttpEndpoint extends StreamableHttpEndpoint {
 
   /** The request listener. */
   readonly handleNode: HttpRequestHandler = (req, res, parsedBody) => {
-    this.handle(nodeIncoming(req, parsedBody), new NodeReply(req, res, this.options, this.logger));
+    this.handle(nodeIncoming(req, parsedBody, this.nodeOptions.bodyTimeoutMs ?? BODY_TIMEOUT_MS), new NodeReply(req, res, this.options, this.logger));
   };
 }
 
@@ -114,7 +117,7 @@ export function httpHandler(server: Listenable, options: Omit<HttpOptions, "port
 }
 
 /** An IncomingMessage as the endpoint reads it; a web Request is made only when asked for (authorization). */
-function nodeIncoming(req: IncomingMessage, parsed: unknown): Incoming {
+function nodeIncoming(req: IncomingMessage, parsed: unknown, bodyTimeoutMs: number): Incoming {
   let request: Request | undefined;
   const url = req.url ?? "/";
   const query = url.indexOf("?");
@@ -127,7 +130,7 @@ function nodeIncoming(req: IncomingMessage, parsed: unknown): Incoming {
       return (Array.isArray(value) ? value[0] : value)?.trim();
     },
     headers: () => req.headers,
-    body: (limit) => readBody(req, limit),
+    body: (limit) => readBody(req, limit, bodyTimeoutMs),
     parsed,
     // From the raw header lines: req.headers keeps only the first Authorization (and Host...) when
     // a request repeats it, which would hide a second credential from the auth check.
@@ -145,6 +148,9 @@ function nodeIncoming(req: IncomingMessage, parsed: unknown): Incoming {
  * sending its request would lose the answer (RFC 9112 §9.6, "tear-down").
  */
 const LINGER_MS = 5000;
+
+/** How long a request's body may take to arrive, whole (408 after). */
+export const BODY_TIMEOUT_MS = 30_000;
 
 /** Sockets already answered: node:http reports each further chunk of a request it gave up on. */
 const unparsed = new WeakSet<object>();
@@ -203,7 +209,7 @@ function rawHeaderPairs(raw: readonly string[]): [string, string][] {
  * is read and dropped, so that the client can finish sending and read the answer. Resolves with
  * the bytes, or with the HttpError to answer.
  */
-export function readBody(req: IncomingMessage, limit: number): Promise<Uint8Array | HttpError> {
+export function readBody(req: IncomingMessage, limit: number, timeoutMs = BODY_TIMEOUT_MS): Promise<Uint8Array | HttpError> {
   const declared = Number(req.headers["content-length"]);
   if (Number.isFinite(declared) && declared > limit) {
     req.resume(); // read and drop it, so the client can finish sending and read the 413
@@ -213,9 +219,16 @@ export function readBody(req: IncomingMessage, limit: number): Promise<Uint8Arra
     const chunks: Buffer[] = [];
     let size = 0;
     let done = false;
+    // A body that trickles in (a byte now and then) would hold its connection and what it sent so far.
+    const timer = setTimeout(() => {
+      chunks.length = 0;
+      req.resume();
+      finish(new HttpError(408, TRANSPORT_ERROR, `Request Timeout: the body did not arrive within ${timeoutMs / 1000} s`));
+    }, timeoutMs);
     const finish = (result: Uint8Array | HttpError) => {
       if (done) return;
       done = true;
+      clearTimeout(timer);
       req.off("data", onData);
       req.off("end", onEnd);
       req.off("error", onError);

@@ -41,8 +41,9 @@ export function checkHostAndOrigin(req: Incoming, options: SecurityOptions): Htt
   const allowedHosts = options.allowedHosts ?? LOCAL_HOSTNAMES;
   if (allowedHosts !== "*") {
     const host = req.header("host");
-    if (host === undefined || !allowedHosts.includes(hostnameOf(host)))
-      return refuse.forbidden(`the Host header ${host === undefined ? "is missing" : JSON.stringify(host)} is not allowed`);
+    // RFC 9112 §3.2: a request without Host is a bad request, not a foreign one.
+    if (host === undefined) return refuse.badRequest("the Host header is missing");
+    if (!allowedHosts.includes(hostnameOf(host))) return refuse.forbidden(`the Host header ${JSON.stringify(host)} is not allowed`);
   }
   const origin = req.header("origin");
   if (origin !== undefined && !originAllowed(origin, options)) return refuse.forbidden(`the Origin ${JSON.stringify(origin)} is not allowed`);

@@ -155,6 +155,25 @@ describe("transports/http: bad input", () => {
     await stillServing();
   });
 
+  it("a request without a Host header: 400 with a JSON-RPC error body (not node:http's bare 400)", async () => {
+    const answer = await sendThenRead(running.url, Buffer.from("POST /mcp HTTP/1.1\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}"));
+    expect(answer.status).to.equal(400);
+    expect(expectJsonRpcError(answer.body, -32000).message).to.match(/the Host header is missing/);
+    await stillServing();
+  });
+
+  it("a body that trickles in: 408 once bodyTimeoutMs has passed, with a JSON-RPC error body", async () => {
+    const slow = await startServer({ bodyTimeoutMs: 300 });
+    try {
+      const head = `POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: 1000\r\n\r\n`;
+      const answer = await sendThenRead(slow.url, Buffer.from(`${head}{"jsonrpc":`));
+      expect(answer.status).to.equal(408);
+      expect(expectJsonRpcError(answer.body, -32000).message).to.match(/the body did not arrive within 0\.3 s/);
+    } finally {
+      await slow.close();
+    }
+  });
+
   it("an oversized body (declared): 413 before reading it", async () => {
     const body = JSON.stringify({ ...initializeRequest(), padding: "x".repeat(8192) });
     const answer = await post(running.url, body);
