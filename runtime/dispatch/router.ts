@@ -177,7 +177,13 @@ function finishResult(
     else if (!isValidResult(scope.module, descriptor, completed)) {
       const fallback = fallbackFor(result);
       if (fallback) throw fallback;
-      checkResult(scope.module, descriptor, describeRequest(request), completed);
+      try {
+        checkResult(scope.module, descriptor, describeRequest(request), completed);
+      } catch (error) {
+        // The handler's bug, not the client's: the server's log says so too.
+        options.logger("error", (error as Error).message);
+        throw error;
+      }
     }
   }
   return completed;

@@ -108,14 +108,16 @@ describe("server tools", () => {
       expect((await rejection(call(tuple("items"), { p: ["a"] }))).message).to.match(/not a valid JSON Schema/);
     });
 
-    it("an invalid result is -32603 naming the tool, not only tools/call; a const failure names the value", async () => {
-      const server = newServer()
+    it("an invalid result is -32603 naming the tool, not only tools/call, and the server's log says so; a const failure names the value", async () => {
+      const logged: string[] = [];
+      const server = createServer({ name: "tools-test", version: "1.0.0", logger: (level, message) => logged.push(`${level} ${message}`) })
         .tool<Record<string, unknown>>({ name: "notes_add", inputSchema: { type: "object" } }, () => ({ content: [{ type: "text" }] }) as never)
         .tool({ name: "k", inputSchema: { type: "object", properties: { v: { const: "on" } } } }, ok);
       const client = await connectClient(server, "2025-11-25");
       const error = await rejection(client.callTool("notes_add", {}));
       expect(error.code).to.equal(-32603);
       expect(error.message).to.match(/^the handler for tools\/call \(tool "notes_add"\) returned an invalid CallToolResult for MCP 2025-11-25: \/content\/0/);
+      expect(logged).to.include(`error ${error.message}`);
       expect(textOf(await client.callTool("k", { v: "off" }))).to.equal('Invalid arguments for tool k: /v: must be "on"');
     });
 
