@@ -45,7 +45,7 @@ export function challengeResponse(challenge: Challenge): Response {
     if (!carries || challenge.status === 503) return [];
     const params: string[] = [];
     if (error) params.push(`error="${error}"`);
-    if (challenge.description) params.push(`error_description="${quote(challenge.description)}"`);
+    if (challenge.description) params.push(`error_description="${description(challenge.description)}"`);
     return params;
   };
   const challenges: string[] = [];
@@ -63,6 +63,15 @@ export function challengeResponse(challenge: Challenge): Response {
   if (challenge.scope?.length) data.scope = challenge.scope.join(" ");
   const body = { jsonrpc: "2.0", id: null, error: { code: TRANSPORT_ERROR, message, data } };
   return new Response(JSON.stringify(body), { status: challenge.status, headers });
+}
+
+/** RFC 6750 §3: error_description is printable ASCII without `"` or `\`: "§" spelt out, other characters replaced. */
+function description(value: string): string {
+  return value
+    .replace(/§\s?/g, "section ")
+    .replace(/"/g, "'")
+    .replace(/\\/g, "/")
+    .replace(/[^\x20-\x7e]/g, "?");
 }
 
 /** An RFC 9110 quoted-string: backslash-escape `"` and `\`, drop control characters. */

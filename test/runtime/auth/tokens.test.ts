@@ -167,9 +167,13 @@ describe("authorization: bearer tokens", function () {
   });
 
   describe("JWT times: exp required, one leeway", () => {
-    it("a correctly signed token without exp is refused (RFC 9068 §2.2)", async () => {
+    it("a correctly signed token without exp is refused (RFC 9068 §2.2); the header's error_description is printable ASCII (RFC 6750 §3)", async () => {
       const { url } = await served(jwt());
-      expect(await outcome(await call(url, await sign(url, { exp: undefined })))).to.deep.include({ status: 401, error: "invalid_token", description: "the token has no exp claim (RFC 9068 §2.2 requires one)" });
+      const response = await call(url, await sign(url, { exp: undefined }));
+      const header = response.headers.get("www-authenticate") ?? "";
+      expect(header).to.include('error_description="the token has no exp claim (RFC 9068 section 2.2 requires one)"');
+      expect(header).to.match(/^[\x20-\x7e]*$/);
+      expect(await outcome(response)).to.deep.include({ status: 401, error: "invalid_token", description: "the token has no exp claim (RFC 9068 §2.2 requires one)" });
     });
 
     it("requiredClaims only adds claims: a token without jti is refused when jti is required, and exp stays required", async () => {
