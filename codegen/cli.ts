@@ -117,7 +117,7 @@ const COMMANDS: Record<string, Command> = {
   },
   diff: {
     usage: "diff <revA> <revB | --schema file> [--json]",
-    summary: "what changed from revA to revB: methods, definitions, properties; breaking or additive for servers and clients. A revision is one pinned here, one your project pinned (spec add) or generated (generate --out), or a schema file",
+    summary: "what changed from revA to revB: methods, definitions, properties; breaking or additive for servers and clients. A revision is one pinned here, or one your project pinned (spec add) or generated (generate --out); --schema compares with a schema file instead of revB",
     options: {
       schema: { type: "string", description: "compare revA with this schema.json instead of a second revision", placeholder: "file" },
       json: { type: "boolean", description: "print the report as JSON instead of Markdown" },
@@ -505,7 +505,7 @@ async function revisionSchema(root: string, revision: string): Promise<string> {
   const text = readProjectSchema(process.cwd(), revision);
   if (text !== undefined) return text;
   throw new Error(
-    `unknown revision ${revision}: not pinned with mcp-codegen (${pinnedRevisions(pinned).join(", ")}), nor pinned (spec add) or generated (generate --out) in ${process.cwd()}. ` +
+    `unknown revision ${revision}${didYouMean(revision, pinnedRevisions(pinned))}: not pinned with mcp-codegen (${pinnedRevisions(pinned).join(", ")}), nor pinned (spec add) or generated (generate --out) in ${process.cwd()}. ` +
       `Give its schema instead: mcp-codegen diff <revA> --schema <schema.json>`,
   );
 }
