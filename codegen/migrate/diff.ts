@@ -13,8 +13,9 @@ export function unifiedDiff(name: string, before: string, after: string): string
   let j = 0;
   while (i < a.length || j < b.length) {
     if (i < a.length && j < b.length && a[i] === b[j]) ops.push({ kind: " ", line: a[i]!, ai: i++, bi: j++ });
-    else if (j < b.length && (i === a.length || lcs[i]![j + 1]! >= lcs[i + 1]![j]!)) ops.push({ kind: "+", line: b[j]!, ai: i, bi: j++ });
-    else ops.push({ kind: "-", line: a[i]!, ai: i++, bi: j });
+    // On a tie the removed line first, then the added one, as diff -u prints a changed line.
+    else if (i < a.length && (j === b.length || lcs[i + 1]![j]! >= lcs[i]![j + 1]!)) ops.push({ kind: "-", line: a[i]!, ai: i++, bi: j });
+    else ops.push({ kind: "+", line: b[j]!, ai: i, bi: j++ });
   }
   const CONTEXT = 3;
   const out = [`--- a/${name}`, `+++ b/${name}`];

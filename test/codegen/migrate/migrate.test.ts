@@ -219,6 +219,8 @@ app.all("/mcp", async (c) => {
     const copy = temp({}, false);
     cpSync(join(dir, "src"), join(copy, "src"), { recursive: true });
     const patch = dry.stdout.slice(0, dry.stdout.lastIndexOf("\n", dry.stdout.search(/^\S+: would rewrite/m)) + 1);
+    // A changed line reads as diff -u prints it: the old line, then the new.
+    expect(patch).to.match(/^-import .*"@modelcontextprotocol\/sdk\/server\/mcp\.js";\n(-.*\n)*\+import /m);
     const apply = spawnSync("git", ["apply", "--directory=src", "-"], { cwd: copy, input: patch, encoding: "utf8" });
     expect(apply.status, apply.stderr).to.equal(0);
     migrate({ dir });
