@@ -36,8 +36,12 @@ export type Message = Request | Notification | ResultResponse | ErrorResponse;
 
 export type MessageKind = "request" | "notification" | "response" | "error" | "invalid";
 
+/**
+ * MCP's RequestId is a string or an integer. A number JSON.parse could not keep exactly (beyond
+ * 2^53) is refused: answered with the rounded id, two requests could share it.
+ */
 export function isRequestId(value: unknown): value is RequestId {
-  return typeof value === "string" || (typeof value === "number" && Number.isFinite(value));
+  return typeof value === "string" || Number.isSafeInteger(value);
 }
 
 /**
@@ -76,7 +80,7 @@ export function invalidity(value: unknown): { readonly id: RequestId | null; rea
     if (typeof message.method !== "string") return { id, reason: "method must be a string" };
     if (message.params !== undefined && (typeof message.params !== "object" || message.params === null || Array.isArray(message.params)))
       return { id, reason: "params must be an object" };
-    return { id: null, reason: "id must be a string or a number" };
+    return { id: null, reason: "id must be a string or an integer (of at most 2^53 - 1 in magnitude, which JSON numbers keep exactly)" };
   }
   if (message.result !== undefined) return { id: null, reason: "a response needs the id of its request" };
   if (message.error !== undefined) {

@@ -1,5 +1,5 @@
 import { ErrorCode } from "../../jsonrpc/errors.js";
-import type { RequestId } from "../../jsonrpc/messages.js";
+import { isRequestId, type RequestId } from "../../jsonrpc/messages.js";
 import { stderrLogger, type Logger } from "../../util/logger.js";
 import type { Era } from "../../contract.js";
 import type { MessageContext } from "../../jsonrpc/transport.js";
@@ -237,7 +237,7 @@ export class StreamableHttpEndpoint implements Endpoint {
     if (!Array.isArray(body) && (body as { method?: unknown }).method === "initialize") {
       // Without an id it is no request: no session may begin (its failure could not end it).
       const id = (body as { id?: unknown }).id;
-      if (typeof id !== "string" && typeof id !== "number") return fail(refuse.invalid("initialize must be a request: its id must be a string or a number"));
+      if (!isRequestId(id)) return fail(refuse.invalid("initialize must be a request: its id must be a string or an integer"));
       return this.initialize(res, body, accepts, contextOf("session"), auth, cors, fail);
     }
     if (Array.isArray(body) && body.some((m) => (m as { method?: unknown } | null)?.method === "initialize"))

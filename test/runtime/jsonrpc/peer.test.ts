@@ -345,6 +345,20 @@ describe("jsonrpc Peer", () => {
       ]);
     });
 
+    it("an id that is neither a string nor an integer JSON keeps exactly (a fraction, beyond 2^53): -32600 with id null; a safe integer is answered", async () => {
+      const { transport } = scripted();
+      transport.deliver({ jsonrpc: "2.0", id: 1.5, method: "ping" });
+      transport.deliver({ jsonrpc: "2.0", id: 2 ** 53, method: "ping" });
+      transport.deliver({ jsonrpc: "2.0", id: 2 ** 53 - 1, method: "ping" });
+      await flush();
+      const refusal = { code: -32600, message: "Invalid Request: id must be a string or an integer (of at most 2^53 - 1 in magnitude, which JSON numbers keep exactly)" };
+      expect(transport.sent).to.deep.equal([
+        { jsonrpc: "2.0", id: null, error: refusal },
+        { jsonrpc: "2.0", id: null, error: refusal },
+        { jsonrpc: "2.0", id: 2 ** 53 - 1, result: {} },
+      ]);
+    });
+
     it("notifications reach the handler and never get a response, even when the handler throws", async () => {
       const log = recordingLogger();
       const { transport, notifications } = scripted(

@@ -48,7 +48,7 @@ describe("transports/http: negotiation, security, headers", () => {
     expect(hostnameOf("LocalHost:80")).to.equal("localhost");
     for (const host of ["localhost:1", "127.0.0.1:8080", "[::1]:9", "localhost"]) expect(checkHostAndOrigin(req({ host }), {}), host).to.equal(undefined);
     for (const host of ["evil.example", "127.0.0.1.evil.example:80", "localhost.evil:1"]) expect(checkHostAndOrigin(req({ host }), {})?.status, host).to.equal(403);
-    expect(checkHostAndOrigin(req({}), {})?.status, "a missing Host").to.equal(403);
+    expect(checkHostAndOrigin(req({}), {})?.status, "a missing Host: a bad request (RFC 9112 §3.2)").to.equal(400);
     expect(checkHostAndOrigin(req({ host: "mcp.example.com" }), { allowedHosts: ["mcp.example.com"] })).to.equal(undefined);
     expect(originAllowed("http://localhost:5173", {})).to.equal(true);
     expect(originAllowed("https://evil.example", {})).to.equal(false);
