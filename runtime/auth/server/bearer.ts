@@ -1,3 +1,4 @@
+import { isRequestId, type RequestId } from "../../jsonrpc/messages.js";
 import type { AuthInfo } from "../types.js";
 import { challengeResponse, type DpopChallenge } from "./challenge.js";
 import { DpopProofError, dpopVerifier, type DpopOptions } from "./dpop.js";
@@ -73,8 +74,10 @@ export function bearerAuth(options: BearerAuthOptions): ResourceServerAuth {
     description?: string,
     scope?: readonly string[],
     proof?: { used: boolean; error?: DpopChallenge["error"]; nonce?: string },
+    id: RequestId | null = null,
   ) =>
     challengeResponse({
+      id,
       status,
       error,
       description,
@@ -147,7 +150,9 @@ export function bearerAuth(options: BearerAuthOptions): ResourceServerAuth {
         if (!kind || typeof name !== "string") continue;
         const missing = needs(kind, name).filter((s) => !auth.scopes.includes(s));
         // SEP-2350: name every scope the request needs, the ones already granted too.
-        if (missing.length) return refuse(403, "insufficient_scope", `${name} needs ${missing.join(" ")}`, union(union(auth.scopes, required), needs(kind, name)), { used: isDpopBound(auth) });
+        // A request alone is answered with its id; one of a batch with null (the batch gets one answer).
+        const id = !Array.isArray(message) && isRequestId((m as { id?: unknown }).id) ? ((m as { id: RequestId }).id) : null;
+        if (missing.length) return refuse(403, "insufficient_scope", `${name} needs ${missing.join(" ")}`, union(union(auth.scopes, required), needs(kind, name)), { used: isDpopBound(auth) }, id);
       }
       return undefined;
     },

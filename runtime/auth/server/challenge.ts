@@ -1,7 +1,11 @@
+import type { RequestId } from "../../jsonrpc/messages.js";
+
 /** Errors of the transport, not of a request: -32000, like ../../transports/http/errors.ts. */
 const TRANSPORT_ERROR = -32000;
 
 export interface Challenge {
+  /** The JSON-RPC id the error body answers: the request's, when the refusal is of one request (a tool's scope); else null. */
+  readonly id?: RequestId | null;
   readonly status: 401 | 403 | 400 | 503;
   /** RFC 6750 §3.1 error code; absent for a request that had no token at all (§3.1: no error then). */
   readonly error?: "invalid_token" | "insufficient_scope" | "invalid_request";
@@ -61,7 +65,7 @@ export function challengeResponse(challenge: Challenge): Response {
   if (error) data.error = error;
   if (challenge.description) data.error_description = challenge.description;
   if (challenge.scope?.length) data.scope = challenge.scope.join(" ");
-  const body = { jsonrpc: "2.0", id: null, error: { code: TRANSPORT_ERROR, message, data } };
+  const body = { jsonrpc: "2.0", id: challenge.id ?? null, error: { code: TRANSPORT_ERROR, message, data } };
   return new Response(JSON.stringify(body), { status: challenge.status, headers });
 }
 

@@ -161,4 +161,20 @@ describe("authorization: bad input at the resource server", function () {
     expect(logged.slice(before).map((e) => e.message)).to.deep.equal(["VerificationUnavailableError: the authorization server's keys could not be fetched in time"]);
     await expectServing();
   });
+
+  it("a request refused for a tool's scope is answered with its own id (403 insufficient_scope); a batch's with null", async () => {
+    const scoped = bearerAuth({
+      verifier: () => Promise.reject(new Error("not called: authorize reads the token's scopes")),
+      resourceMetadata: { resource: "http://127.0.0.1/mcp", authorizationServers: [ISSUER] },
+      scopes: { tools: { write: ["mcp:write"] } },
+    });
+    const token = { token: "t", scopes: ["mcp:read"] };
+    const call = (id: number) => ({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "write", arguments: {} } });
+    const alone = scoped.authorize(token, call(7))!;
+    expect(alone.status).to.equal(403);
+    expect(((await alone.json()) as { id: unknown }).id).to.equal(7);
+    const batch = scoped.authorize(token, [call(8)])!;
+    expect(((await batch.json()) as { id: unknown }).id).to.equal(null);
+    expect(scoped.authorize({ ...token, scopes: ["mcp:read", "mcp:write"] }, call(9))).to.equal(undefined);
+  });
 });
