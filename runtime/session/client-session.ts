@@ -6,6 +6,7 @@ import type { MessageContext, Transport } from "../jsonrpc/transport.js";
 import { SchemaCompiler, type SchemaValidator } from "../shared/json-schema.js";
 import type { Implementation, ServerCapabilities } from "../shared/types.js";
 import type { Logger } from "../util/logger.js";
+import { HttpStatusError } from "../transports/http/status-error.js";
 import { shallowCopy } from "../util/shallow-copy.js";
 import { withElicitationDefaults } from "./elicitation-defaults.js";
 import { META } from "./meta.js";
@@ -188,6 +189,8 @@ export class ClientSession {
     } catch (error) {
       probe = error;
     }
+    // 401 or 403: the server refuses this client, whatever the era; its error says what it requires.
+    if (probe instanceof HttpStatusError && probe.unauthorized) throw probe;
     if (this.peer.closed) throw new Error(`server/discover at ${stateless} failed, and the connection closed: ${message(probe)}`);
     try {
       await this.open(session, send);
