@@ -63,6 +63,11 @@ export interface ClientOptions {
   readonly tasks?: boolean;
   /** Default timeout of each request (default 60 s). */
   readonly requestTimeoutMs?: number;
+  /**
+   * How long `connect` may take in all, era probes included (default 10 s), each probe getting its
+   * share: a server that answers nothing fails fast. Raise it for a server slow to start.
+   */
+  readonly connectTimeoutMs?: number;
   /** Results and server-to-client requests against the revision's schema (default "strict"). */
   readonly validate?: ValidationMode;
   /**
@@ -135,6 +140,7 @@ export interface Subscription {
 }
 
 const DEFAULT_TIMEOUT_MS = 60_000;
+const DEFAULT_CONNECT_TIMEOUT_MS = 10_000;
 /** Stateless era: how many times one call may come back asking for input before we give up. */
 const MAX_INPUT_ROUNDS = 16;
 /** `all: true` stops after this many pages: a server that never stops paginating cannot hold us. */
@@ -183,6 +189,7 @@ export class McpClient {
         // 2026-07-28: the tasks extension in every request, unless tasks are off.
         statelessExtensions: options.tasks === false ? [] : [TASKS_EXTENSION],
         requestTimeoutMs: options.requestTimeoutMs ?? DEFAULT_TIMEOUT_MS,
+        connectTimeoutMs: options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
         validate: options.validate ?? "strict",
         logger: this.logger,
         hooks: installedHooks(options.hooks, options.logTraffic, options.logger),

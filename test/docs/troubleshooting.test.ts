@@ -203,6 +203,13 @@ const RUNTIME: Record<string, () => Promise<Got>> = {
       await new Promise((resolve) => plain.close(resolve));
     }
   },
+  "the server answered nothing within N ms (connectTimeoutMs): …": async () => {
+    // A server that reads every message and answers none.
+    const [clientEnd, serverEnd] = createMemoryPair();
+    serverEnd.start({ message: () => {}, malformed: () => {}, closed: () => {} });
+    const error = await thrown(() => McpClient.connect(clientEnd, { name: "c", version: "1", connectTimeoutMs: 200, logger: silentLogger }));
+    return { message: `${error.message} (${error.code})`, vars: { N: "200" } };
+  },
   "the server requires authorization (HTTP 401: …); WWW-Authenticate: …": async () => {
     // Our endpoint with bearerAuth, and a client with no token.
     const server = newServer();
