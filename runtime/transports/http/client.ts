@@ -137,7 +137,8 @@ export class HttpClientTransport implements Transport {
     if (status === 401 || status === 403 || (status === 404 && sentSession !== undefined)) {
       this.release(controller, m.id);
       const text = await response.text().catch(() => "");
-      if (status === 404 && this.sessionId === sentSession) {
+      // A notification's 404 leaves the session id: the next request meets the 404 too, and its caller starts the new session.
+      if (status === 404 && isRequest && this.sessionId === sentSession) {
         // "The client MUST start a new session by sending a new InitializeRequest without a session ID attached."
         this.sessionId = undefined;
         this.protocolVersion = undefined;

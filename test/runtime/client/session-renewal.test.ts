@@ -6,7 +6,7 @@ import { createServer as createHttpServer, type IncomingMessage, type Server } f
 import type { AddressInfo } from "node:net";
 import { expect } from "chai";
 import { createServer, McpClient, type McpServer } from "../../../runtime/index.js";
-import { http, HttpClientTransport } from "../../../runtime/http.js";
+import { http, HttpClientTransport, HttpStatusError } from "../../../runtime/http.js";
 import { silentLogger } from "../../../runtime/util/logger.js";
 import { rejection, until } from "../../support/mcp.js";
 
@@ -79,6 +79,25 @@ describe("McpClient over HTTP: a new session after 404", () => {
       expect(second.sessions()).to.equal(1);
       expect(answers[0].sessionId).to.equal(answers[1].sessionId);
       expect(second.calls).to.have.length(2);
+    } finally {
+      await client.close();
+      await second?.server.close();
+    }
+  });
+
+  it("a notification that meets the 404 fails with it, and the next call starts the new session", async () => {
+    const first = await serve(0);
+    const client = await McpClient.connect(new HttpClientTransport(first.url), OPTIONS);
+    let second: Awaited<ReturnType<typeof serve>> | undefined;
+    try {
+      await whoami(client);
+      await first.server.close();
+      second = await serve(first.port);
+      const refused = await rejection(client.notify("notifications/roots/list_changed"));
+      expect(refused).to.be.instanceOf(HttpStatusError);
+      expect(refused.status).to.equal(404);
+      expect((await whoami(client)).revision).to.equal(REVISION);
+      expect(second.sessions()).to.equal(1);
     } finally {
       await client.close();
       await second?.server.close();
