@@ -12,6 +12,7 @@ export {
   HttpEndpoint,
   StreamableHttpEndpoint,
   HttpClientTransport,
+  HttpStatusError,
   InMemoryEventStore,
   type AuthInfo,
   type AuthOptions,

@@ -26,6 +26,7 @@ import { installedHooks } from "../telemetry/traffic-log.js";
 import { ResponseCache, type CacheOptions } from "./cache.js";
 import { createdTask, followTask, type FollowOptions, type TaskChannel } from "../extensions/tasks/client.js";
 import { TASKS_EXTENSION } from "../extensions/tasks/protocol.js";
+import { HttpStatusError } from "../transports/http/status-error.js";
 
 export type { ClientHandlers, ValidationMode };
 
@@ -62,6 +63,11 @@ export interface ClientOptions {
   readonly tasks?: boolean;
   /** Default timeout of each request (default 60 s). */
   readonly requestTimeoutMs?: number;
+  /**
+   * How long `connect` may take in all, era probes included (default 30 s), each probe getting its
+   * share: a server that answers nothing fails fast. Raise it for a server slow to start.
+   */
+  readonly connectTimeoutMs?: number;
   /** Results and server-to-client requests against the revision's schema (default "strict"). */
   readonly validate?: ValidationMode;
   /**
@@ -134,6 +140,7 @@ export interface Subscription {
 }
 
 const DEFAULT_TIMEOUT_MS = 60_000;
+const DEFAULT_CONNECT_TIMEOUT_MS = 30_000;
 /** Stateless era: how many times one call may come back asking for input before we give up. */
 const MAX_INPUT_ROUNDS = 16;
 /** `all: true` stops after this many pages: a server that never stops paginating cannot hold us. */
@@ -159,6 +166,11 @@ export class McpClient {
   /** 2026-07-28: the `x-mcp-header` declarations of each listed tool, by name. */
   private readonly toolHeaders = new Map<string, readonly HeaderDeclaration[]>();
   private nextProgressToken = 1;
+  /**
+   * Streamable HTTP: the 404 that lost our session, and the new session being started (shared by
+   * the calls that met it); kept when that failed, so that the next call tries again first.
+   */
+  private lost: { readonly error: HttpStatusError; renewing?: Promise<void> } | undefined;
 
   private constructor(
     transport: Transport,
@@ -177,6 +189,7 @@ export class McpClient {
         // 2026-07-28: the tasks extension in every request, unless tasks are off.
         statelessExtensions: options.tasks === false ? [] : [TASKS_EXTENSION],
         requestTimeoutMs: options.requestTimeoutMs ?? DEFAULT_TIMEOUT_MS,
+        connectTimeoutMs: options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
         validate: options.validate ?? "strict",
         logger: this.logger,
         hooks: installedHooks(options.hooks, options.logTraffic, options.logger),
@@ -373,8 +386,22 @@ export class McpClient {
     return this.send<R>(method, params, options, true);
   }
 
-  /** `extension`: a method of that extension module, described and checked by it. */
-  private async send<R>(method: string, params: Record<string, unknown>, options: CallOptions, mayRetryVersion: boolean, extension?: LoadedExtension): Promise<R> {
+  /**
+   * `extension`: a method of that extension module, described and checked by it. `mayRenew`: a
+   * 404 to the session starts a new one and sends the request again, once (false while negotiating).
+   */
+  private async send<R>(
+    method: string,
+    params: Record<string, unknown>,
+    options: CallOptions,
+    mayRetryVersion: boolean,
+    extension?: LoadedExtension,
+    mayRenew = true,
+  ): Promise<R> {
+    if (mayRenew && this.lost) {
+      await this.renew(method);
+      mayRenew = false;
+    }
     const descriptor = (extension ?? this.session.module).methods.get(method);
     if (descriptor && (descriptor.kind !== "request" || !descriptor.senders.includes("client")))
       throw new RpcError(ErrorCode.MethodNotFound, `${method} is not a client request in MCP ${this.revision}`);
@@ -395,6 +422,11 @@ export class McpClient {
       if (cacheable) this.cache!.put(method, params, done as Record<string, unknown>);
       return done;
     } catch (error) {
+      // A 404 to a request in a session: the server never processed it, so it is sent again in a new session.
+      if (mayRenew && error instanceof HttpStatusError && error.sessionLost) {
+        await this.renew(method, error);
+        return this.send<R>(method, params, options, mayRetryVersion, extension, false);
+      }
       // SEP-2575: -32022 names the versions the server speaks: switch to one, once.
       const other = mayRetryVersion ? this.session.supportedVersion(error) : undefined;
       if (other === undefined) throw error;
@@ -557,7 +589,40 @@ export class McpClient {
 
   /** Negotiation (session/client-session.ts), its requests sent through this client's call path. */
   private open(wanted: Revision | "auto", mayRetryVersion = true): Promise<void> {
-    return this.session.open(wanted, (method, params, options) => this.send<Record<string, unknown>>(method, params, options, false), mayRetryVersion);
+    return this.session.open(wanted, (method, params, options) => this.send<Record<string, unknown>>(method, params, options, false, undefined, false), mayRetryVersion);
+  }
+
+  /**
+   * "When a client receives HTTP 404 in response to a request containing an Mcp-Session-Id, it
+   * MUST start a new session by sending a new InitializeRequest without a session ID attached"
+   * (2025-03-26 and later): initialize again at the negotiated revision, once for all the calls
+   * that met the 404. A 404 of a session already replaced needs no new one.
+   */
+  private async renew(method: string, error?: HttpStatusError): Promise<void> {
+    if (error && !this.lost) {
+      const current = this.session.peer.facts?.sessionId;
+      if (current !== undefined && current !== error.sessionId) return;
+      this.lost = { error };
+    }
+    const lost = this.lost!;
+    lost.renewing ??= this.open(this.revision, false).then(
+      () => {
+        if (this.lost === lost) this.lost = undefined;
+      },
+      (failure: unknown) => {
+        lost.renewing = undefined;
+        throw failure;
+      },
+    );
+    try {
+      await lost.renewing;
+    } catch (failure) {
+      const why = failure instanceof Error ? failure.message : String(failure);
+      throw new Error(
+        `${method} failed: the server no longer knows session ${lost.error.sessionId} (${lost.error.message}), and a new session could not be started: initialize at ${this.revision} failed (${why})`,
+        { cause: failure },
+      );
+    }
   }
 }
 

@@ -51,6 +51,12 @@ export interface RequestOptions {
   readonly headers?: Readonly<Record<string, string>>;
 }
 
+/** Inbound frames that were not JSON-RPC messages (not JSON, or JSON of another shape): how many, and the start of the first. */
+export interface Strays {
+  readonly count: number;
+  readonly first: string;
+}
+
 /** How a duplicate id's refusal is sent: it answers the message being delivered (SendOptions.refusal). */
 const REFUSAL: SendOptions = { refusal: true };
 
@@ -116,6 +122,7 @@ export class Peer {
   /** Called when the last inbound request is answered after the input ended. */
   private onIdle: (() => void) | undefined;
   private readonly logger: Logger;
+  private strayFrames: Strays | undefined;
 
   constructor(
     private readonly transport: Transport,
@@ -139,6 +146,11 @@ export class Peer {
   /** What the transport tells about the connection (Transport.facts). */
   get facts(): TransportFacts | undefined {
     return this.transport.facts;
+  }
+
+  /** What arrived that was not JSON-RPC (a server's banner or log lines on its stdout), if anything. */
+  get strays(): Strays | undefined {
+    return this.strayFrames;
   }
 
   /** Whether the other side may read several of our messages at once (Transport.coalesces). */
@@ -249,6 +261,7 @@ export class Peer {
         sink.none();
         return;
       case "invalid": {
+        this.stray(() => JSON.stringify(value));
         const { id, reason } = invalidity(value);
         sink.answer(errorResponse(id, ErrorCode.InvalidRequest, `Invalid Request: ${reason}`));
       }
@@ -368,15 +381,22 @@ export class Peer {
     this.reply(errorResponse(null, ErrorCode.InvalidRequest, why, data));
   }
 
+  private stray(first: () => string): void {
+    this.strayFrames = { count: (this.strayFrames?.count ?? 0) + 1, first: this.strayFrames?.first ?? first() };
+  }
+
   private malformed(problem: FrameProblem): void {
-    if (problem.kind === "parse") this.reply(errorResponse(null, ErrorCode.ParseError, `Parse error: ${problem.message}`));
-    else
+    if (problem.kind === "parse") {
+      this.stray(() => problem.excerpt ?? problem.message);
+      this.reply(errorResponse(null, ErrorCode.ParseError, `Parse error: ${problem.message}`));
+    } else {
       this.reply(
         errorResponse(null, ErrorCode.InvalidRequest, `Invalid Request: a message of ${problem.bytes} bytes exceeds the limit of ${problem.limit} bytes`, {
           bytes: problem.bytes,
           limit: problem.limit,
         }),
       );
+    }
   }
 
   private reply(response: Message | Message[], options?: SendOptions): void {

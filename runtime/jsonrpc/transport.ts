@@ -137,11 +137,12 @@ export interface AuthInfo {
 }
 
 /**
- * "parse": the frame is not JSON (`message` is the parser's). "oversized": the frame was larger
+ * "parse": the frame is not JSON (`message` is the parser's; `excerpt`, when the transport keeps
+ * it, the frame's first characters, to show what wrote it). "oversized": the frame was larger
  * than `limit`; `bytes` is its size, terminator excluded, and none of it was kept.
  */
 export type FrameProblem =
-  | { readonly kind: "parse"; readonly message: string }
+  | { readonly kind: "parse"; readonly message: string; readonly excerpt?: string }
   | { readonly kind: "oversized"; readonly bytes: number; readonly limit: number };
 
 /** The default largest message a byte transport accepts: 128 MiB (a 64 MiB payload and its envelope fit). */

@@ -6,6 +6,7 @@ import type { MessageContext, Transport } from "../jsonrpc/transport.js";
 import { SchemaCompiler, type SchemaValidator } from "../shared/json-schema.js";
 import type { Implementation, ServerCapabilities } from "../shared/types.js";
 import type { Logger } from "../util/logger.js";
+import { HttpStatusError } from "../transports/http/status-error.js";
 import { shallowCopy } from "../util/shallow-copy.js";
 import { withElicitationDefaults } from "./elicitation-defaults.js";
 import { META } from "./meta.js";
@@ -41,6 +42,8 @@ export interface ClientSessionOptions {
   readonly extensions: readonly string[];
   readonly statelessExtensions: readonly string[];
   readonly requestTimeoutMs: number;
+  /** The whole of `open` (every probe and retry) within this many milliseconds. */
+  readonly connectTimeoutMs: number;
   readonly validate: ValidationMode;
   readonly logger: Logger;
   /** Around every message in and out (shared/hooks.ts); empty: none of that machinery runs. */
@@ -48,7 +51,10 @@ export interface ClientSessionOptions {
 }
 
 /** How negotiation sends its own requests (server/discover, initialize): through the client's call path, checks included. */
-export type Send = (method: string, params: Record<string, unknown>, options: { readonly fresh?: boolean }) => Promise<Record<string, unknown>>;
+export type Send = (method: string, params: Record<string, unknown>, options: { readonly fresh?: boolean; readonly timeoutMs?: number }) => Promise<Record<string, unknown>>;
+
+/** How much of the first line that is not JSON-RPC is quoted. */
+const QUOTED_CHARS = 80;
 
 /** What the server may ask, by method: the handler that answers it. */
 const ANSWERS: Readonly<Record<string, keyof ClientHandlers>> = {
@@ -77,6 +83,8 @@ export class ClientSession {
   private serverInstructions: string | undefined;
   private readonly resultSchemas = new WeakMap<object, SchemaValidator>();
   private schemas: SchemaCompiler | undefined;
+  /** The lines that are not JSON-RPC were reported (once: in a failed open's error, or logged after one that worked). */
+  private straysReported = false;
 
   constructor(
     transport: Transport,
@@ -168,34 +176,83 @@ export class ClientSession {
 
   // -- negotiation ------------------------------------------------------------------------------------
 
-  /** Opens at `wanted`, or finds the era ("auto"); -32022 with `data.supported` is retried once with one of those. */
+  /**
+   * Opens at `wanted`, or finds the era ("auto"); -32022 with `data.supported` is retried once with
+   * one of those. All within `connectTimeoutMs`: each request gets its share of the time left, so a
+   * server that answers nothing fails fast, and says so.
+   */
   async open(wanted: Revision | "auto", send: Send, mayRetryVersion = true): Promise<void> {
+    const total = this.options.connectTimeoutMs;
+    const ends = Date.now() + total;
+    const asked: string[] = [];
+    let answered = false;
+    // A request's share of the time left, `requests` still to share it: the first of two era probes leaves half to the second.
+    const within = (requests: number): Send => (method, params, options) => {
+      asked.push(`${method} at ${this.negotiated.revision}`);
+      return send(method, params, { ...options, timeoutMs: Math.max(1, (ends - Date.now()) / requests) }).then(
+        (result) => ((answered = true), result),
+        (error: unknown) => {
+          if (!timedOut(error)) answered = true;
+          throw error;
+        },
+      );
+    };
+    try {
+      await this.negotiate(wanted, within, mayRetryVersion);
+    } catch (error) {
+      if (answered || !timedOut(error)) throw error;
+      throw new RpcError(ErrorCode.RequestTimeout, `the server answered nothing within ${total} ms (connectTimeoutMs): ${asked.join(", ")}${this.straysNote()}`, { timeout: total });
+    }
+    const strays = this.strays();
+    if (strays) this.options.logger("warn", `the server ${strays}`);
+  }
+
+  /** `open`'s steps; `share`: how many requests, this one included, are still to share the time left. */
+  private async negotiate(wanted: Revision | "auto", within: (share: number) => Send, mayRetryVersion: boolean, share = 1): Promise<void> {
     if (wanted !== "auto") {
       if (!isRevision(wanted)) throw new Error(`unknown MCP revision ${String(wanted)} (generated: ${ALL_REVISIONS.join(", ")})`);
+      const send = within(share);
       try {
         return await (eraOf(wanted) === "stateless" ? this.discoverAt(wanted, send) : this.initialize(wanted, send));
       } catch (error) {
         const other = mayRetryVersion ? this.supportedVersion(error) : undefined;
         if (other === undefined) throw error;
-        return this.open(other, send, false);
+        return this.negotiate(other, within, false, share);
       }
     }
     const stateless = latest("stateless");
     const session = latest("session");
     let probe: unknown;
     try {
-      return await this.open(stateless, send);
+      return await this.negotiate(stateless, within, true, 2);
     } catch (error) {
       probe = error;
     }
-    if (this.peer.closed) throw new Error(`server/discover at ${stateless} failed, and the connection closed: ${message(probe)}`);
+    // 401 or 403: the server refuses this client, whatever the era; its error says what it requires.
+    if (probe instanceof HttpStatusError && probe.unauthorized) throw probe;
+    if (this.peer.closed) throw new Error(`server/discover at ${stateless} failed, and the connection closed: ${message(probe)}${this.straysNote()}`);
     try {
-      await this.open(session, send);
+      await this.negotiate(session, within, true);
     } catch (error) {
-      throw new Error(`no MCP era works with this server: server/discover at ${stateless} failed (${message(probe)}), then initialize at ${session} failed (${message(error)})`, {
+      if (timedOut(probe) && timedOut(error)) throw error; // neither probe was answered: open says so
+      throw new Error(`no MCP era works with this server: server/discover at ${stateless} failed (${message(probe)}), then initialize at ${session} failed (${message(error)})${this.straysNote()}`, {
         cause: error,
       });
     }
+  }
+
+  /** What arrived that is not JSON-RPC, said once: "wrote N lines that are not JSON-RPC; the first: ...". */
+  private strays(): string | undefined {
+    const strays = this.peer.strays;
+    if (!strays || this.straysReported) return undefined;
+    this.straysReported = true;
+    const first = strays.first.length > QUOTED_CHARS ? `${strays.first.slice(0, QUOTED_CHARS)}…` : strays.first;
+    return `wrote ${strays.count} ${strays.count === 1 ? "line that is" : "lines that are"} not JSON-RPC; the first: ${JSON.stringify(first)}`;
+  }
+
+  private straysNote(): string {
+    const strays = this.strays();
+    return strays ? `; it ${strays}` : "";
   }
 
   private async discoverAt(revision: Revision, send: Send): Promise<void> {
@@ -370,6 +427,10 @@ export class ClientSession {
     }
     return this.plainMeta.meta;
   }
+}
+
+function timedOut(error: unknown): boolean {
+  return error instanceof RpcError && error.code === ErrorCode.RequestTimeout;
 }
 
 /** The newest generated revision of an era. */

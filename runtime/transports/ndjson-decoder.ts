@@ -6,6 +6,8 @@ export interface FrameSink {
   malformed(problem: FrameProblem): void;
 }
 
+/** How much of a line that is not JSON a "parse" problem quotes. */
+const EXCERPT_CHARS = 200;
 const NEWLINE = 0x0a;
 const CARRIAGE_RETURN = 0x0d;
 const SPACE = 0x20;
@@ -115,7 +117,9 @@ export class NdjsonDecoder {
     try {
       value = JSON.parse(line.toString("utf8", 0, bytes));
     } catch (error) {
-      this.sink.malformed({ kind: "parse", message: (error as Error).message });
+      // 4 bytes at most per character: enough for EXCERPT_CHARS whole characters.
+      const excerpt = line.toString("utf8", 0, Math.min(bytes, EXCERPT_CHARS * 4)).slice(0, EXCERPT_CHARS);
+      this.sink.malformed({ kind: "parse", message: (error as Error).message, excerpt });
       return;
     }
     // Outside the try: a throwing sink is its own bug, not a parse error.

@@ -16,7 +16,8 @@ import { join } from "node:path";
 import { expect } from "chai";
 import { extensionModule as tasks } from "../../generated/extensions/tasks/module.js";
 import { createMemoryPair, createServer, McpClient, type CallOptions, type McpServer } from "../../runtime/index.js";
-import { HttpClientTransport } from "../../runtime/http.js";
+import { bearerAuth, jwtVerifier } from "../../runtime/auth/index.js";
+import { http, HttpClientTransport } from "../../runtime/http.js";
 import { silentLogger } from "../../runtime/util/logger.js";
 import { CLI_ARGV, describeRun, removeDir, ROOT, runChild, runCliAsync, tempDir, tempProjectRoot } from "../support/project.js";
 import { oldCopy, plantOldCopies } from "../support/retired-copies.js";
@@ -200,6 +201,46 @@ const RUNTIME: Record<string, () => Promise<Got>> = {
       return { message: (await thrown(() => McpClient.connect(new HttpClientTransport(url), { name: "c", version: "1", logger: silentLogger }))).message };
     } finally {
       await new Promise((resolve) => plain.close(resolve));
+    }
+  },
+  "the server answered nothing within N ms (connectTimeoutMs): …": async () => {
+    // A server that reads every message and answers none.
+    const [clientEnd, serverEnd] = createMemoryPair();
+    serverEnd.start({ message: () => {}, malformed: () => {}, closed: () => {} });
+    const error = await thrown(() => McpClient.connect(clientEnd, { name: "c", version: "1", connectTimeoutMs: 200, logger: silentLogger }));
+    return { message: `${error.message} (${error.code})`, vars: { N: "200" } };
+  },
+  "the server requires authorization (HTTP 401: …); WWW-Authenticate: …": async () => {
+    // Our endpoint with bearerAuth, and a client with no token.
+    const server = newServer();
+    let auth: ReturnType<typeof bearerAuth> | undefined;
+    const endpoint = http({ port: 0, logger: silentLogger, auth: { authenticate: (r) => auth!.authenticate(r), routes: (r) => auth!.routes(r) } });
+    await server.listen(endpoint);
+    auth = bearerAuth({
+      verifier: jwtVerifier({ issuer: "https://as.example.test", audience: endpoint.url, jwksUrl: "http://127.0.0.1:9/jwks" }),
+      resourceMetadata: { resource: endpoint.url, authorizationServers: ["https://as.example.test"] },
+    });
+    try {
+      return { message: (await thrown(() => McpClient.connect(new HttpClientTransport(endpoint.url), { name: "c", version: "1", logger: silentLogger }))).message };
+    } finally {
+      await server.close();
+    }
+  },
+  "… failed: the server no longer knows session … and a new session could not be started: initialize at … failed (…)": async () => {
+    // A session-era server restarted on the same port as one that speaks only the stateless era.
+    const first = newServer();
+    const endpoint = http({ port: 0, logger: silentLogger });
+    await first.listen(endpoint);
+    const client = await McpClient.connect(new HttpClientTransport(endpoint.url), { name: "c", version: "1", revision: "2025-11-25", logger: silentLogger });
+    const port = Number(new URL(endpoint.url).port);
+    await first.close();
+    const second = newServer({ revisions: ["2026-07-28"] });
+    await second.listen(http({ port, logger: silentLogger }));
+    try {
+      return { message: (await thrown(() => client.ping())).message };
+    } finally {
+      await client.close();
+      await second.close();
     }
   },
   "the server does not speak R": async () => {

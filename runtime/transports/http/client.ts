@@ -5,6 +5,7 @@ import type { Receiver, SendOptions, Transport, TransportFacts } from "../../jso
 import { metaVersion, NAMED_BY } from "./headers.js";
 import { Cancel, fetchExchange, nodeExchange, type Answer, type Exchange } from "./exchange.js";
 import { SseParser } from "./sse-parser.js";
+import { HttpStatusError } from "./status-error.js";
 
 export interface HttpClientTransportOptions {
   /** Extra headers on every request (Authorization, ...). */
@@ -45,6 +46,9 @@ export interface HttpClientTransportOptions {
  *
  * An HTTP error whose body is a JSON-RPC error reaches the receiver as that error (with the
  * request's id when the server could not read it), so the request fails with the server's code.
+ * 401, 403, and 404 to a message sent in a session fail its `send` with an {@link HttpStatusError}
+ * instead, which keeps the status; after such a 404 the session id is forgotten, so that the next
+ * initialize goes without one (2025-03-26 and later, "Session Management").
  */
 export class HttpClientTransport implements Transport {
   private receiver: Receiver | undefined;
@@ -53,7 +57,8 @@ export class HttpClientTransport implements Transport {
   private initializeId: RequestId | undefined;
   private isClosed = false;
   private retryMs: number;
-  private streamOpen = false;
+  /** The session whose GET stream is open (or reconnecting). */
+  private streamSession: string | undefined;
   private readonly controllers = new Set<Cancel>();
   /** Stateless era: in-flight POSTs by request id, to abort on cancellation. */
   private readonly statelessInFlight = new Map<RequestId, Cancel>();
@@ -111,10 +116,12 @@ export class HttpClientTransport implements Transport {
       const named = param === undefined ? undefined : m.params?.[param];
       if (typeof named === "string") headers["Mcp-Name"] = encodeHeaderValue(named);
       Object.assign(headers, options?.headers);
-    } else {
+    } else if (m.method !== "initialize") {
+      // initialize starts a session: it never carries one.
       if (this.protocolVersion) headers["MCP-Protocol-Version"] = this.protocolVersion;
       if (this.sessionId) headers["Mcp-Session-Id"] = this.sessionId;
     }
+    const sentSession = headers["Mcp-Session-Id"];
 
     const controller = this.controller();
     if (stateless && isRequest) this.statelessInFlight.set(m.id!, controller);
@@ -126,9 +133,21 @@ export class HttpClientTransport implements Transport {
       if (controller.aborted && !this.isClosed) return; // cancelled by us: nothing to report
       throw error;
     }
+    const { status } = response;
+    if (status === 401 || status === 403 || (status === 404 && sentSession !== undefined)) {
+      this.release(controller, m.id);
+      const text = await response.text().catch(() => "");
+      // A notification's 404 leaves the session id: the next request meets the 404 too, and its caller starts the new session.
+      if (status === 404 && isRequest && this.sessionId === sentSession) {
+        // "The client MUST start a new session by sending a new InitializeRequest without a session ID attached."
+        this.sessionId = undefined;
+        this.protocolVersion = undefined;
+      }
+      throw HttpStatusError.of(status, text, response.header("www-authenticate") ?? undefined, status === 404 ? sentSession : undefined);
+    }
     const sessionId = response.header("mcp-session-id");
     if (sessionId && !stateless) this.sessionId = sessionId;
-    const ok = response.status >= 200 && response.status < 300;
+    const ok = status >= 200 && status < 300;
     if (response.status === 202 || (ok && !isRequest && response.header("content-length") === "0")) {
       this.release(controller, m.id);
       await response.discard();
@@ -237,15 +256,16 @@ export class HttpClientTransport implements Transport {
     }
   }
 
-  /** Session era: the GET stream for messages not tied to a request; resumed while the session lasts. */
+  /** Session era: the GET stream for messages not tied to a request; resumed while its session lasts. */
   private openStream(): void {
-    if (this.streamOpen || !this.sessionId) return;
-    this.streamOpen = true;
+    const session = this.sessionId;
+    if (!session || this.streamSession === session) return;
+    this.streamSession = session;
     void (async () => {
       let last: string | undefined;
-      for (let attempt = 0; attempt <= (this.options.maxReconnects ?? 5) && !this.isClosed; attempt++) {
+      for (let attempt = 0; attempt <= (this.options.maxReconnects ?? 5) && !this.isClosed && this.sessionId === session; attempt++) {
         if (attempt > 0) await delay(this.retryMs);
-        if (this.isClosed) return;
+        if (this.isClosed || this.sessionId !== session) return;
         const controller = this.controller();
         try {
           const response = await this.http.send("GET", this.streamHeaders(last), undefined, controller);
@@ -262,7 +282,9 @@ export class HttpClientTransport implements Transport {
           this.release(controller);
         }
       }
-    })();
+    })().finally(() => {
+      if (this.streamSession === session) this.streamSession = undefined;
+    });
   }
 
   private streamHeaders(lastEventId: string | undefined): Record<string, string> {

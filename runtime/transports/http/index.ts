@@ -13,5 +13,6 @@ export { DEFAULT_MAX_BODY_BYTES } from "./body.js";
 export { type BackpressureOptions, type PlatformContext } from "./reply.js";
 export { DEFAULT_MAX_BUFFERED_BYTES, DEFAULT_STUCK_TIMEOUT_MS } from "../../jsonrpc/transport.js";
 export { HttpClientTransport, type HttpClientTransportOptions } from "./client.js";
+export { HttpStatusError } from "./status-error.js";
 export { encodeHeaderValue } from "../../shared/header-value.js";
 export { SseParser, type SseEvent } from "./sse-parser.js";

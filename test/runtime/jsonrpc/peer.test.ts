@@ -359,6 +359,20 @@ describe("jsonrpc Peer", () => {
       ]);
     });
 
+    it("counts what is not JSON-RPC (not JSON, or JSON of another shape) and keeps the first: strays", async () => {
+      const { transport, peer } = scripted();
+      transport.deliver({ jsonrpc: "2.0", id: 1, method: "ping" });
+      expect(peer.strays).to.equal(undefined);
+      transport.problem({ kind: "parse", message: "Unexpected token 'S'", excerpt: "Starting up" });
+      transport.deliver({ level: "info" });
+      transport.problem({ kind: "parse", message: "Unexpected token 'r'" });
+      transport.problem({ kind: "oversized", bytes: 5000, limit: 4096 });
+      expect(peer.strays).to.deep.equal({ count: 3, first: "Starting up" });
+      const other = scripted();
+      other.transport.deliver({ level: "info" });
+      expect(other.peer.strays).to.deep.equal({ count: 1, first: '{"level":"info"}' });
+    });
+
     it("notifications reach the handler and never get a response, even when the handler throws", async () => {
       const log = recordingLogger();
       const { transport, notifications } = scripted(

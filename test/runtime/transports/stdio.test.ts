@@ -90,7 +90,7 @@ describe("StdioTransport framing", () => {
     input.write('{"jsonrpc": "2.0", "method": \n{"a":1}\n');
     await receiver.until(() => receiver.messages.length === 1);
     expect(receiver.problems).to.have.length(1);
-    expect(receiver.problems[0]).to.include({ kind: "parse" });
+    expect(receiver.problems[0]).to.include({ kind: "parse", excerpt: '{"jsonrpc": "2.0", "method": ' });
     expect((receiver.problems[0] as { message: string }).message).to.be.a("string").that.is.not.empty;
     expect(receiver.messages).to.deep.equal([{ a: 1 }]);
     expect(receiver.closings).to.deep.equal([]);
