@@ -162,9 +162,13 @@ export function isRevision(value: unknown): value is Revision {
   return typeof value === "string" && (loaded.has(value) || started.has(value) || isPinned(value));
 }
 
-/** Whether a loaded revision has tasks in its core protocol (2025-11-25's experimental tasks, before they became an extension): its module's features, read from its schema. */
+/**
+ * Whether a revision has tasks in its core protocol (2025-11-25's experimental tasks, before they
+ * became an extension): its features, known before its module is loaded (a fresh process answers
+ * its first initialize from the start-up module: featuresOf).
+ */
 export function hasCoreTasks(revision: Revision): boolean {
-  return loaded.get(revision)?.features.coreTasks ?? false;
+  return isRevision(revision) && featuresOf(revision).coreTasks;
 }
 
 /** Whether a loaded revision defines `method`: a notification one revision defines is not a vendor's in another that lacks it. */
