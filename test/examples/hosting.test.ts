@@ -88,7 +88,7 @@ const w :Workerd.Worker = (modules = [ (name = "worker", esModule = embed "worke
     const port = await freePort();
     return served(join(RUNTIMES, "bun"), [join(HOSTING, "bun.ts")], port, { PORT: String(port) });
   },
-  /** --sloppy-imports: only this checkout needs it (the snippet imports runtime/*.ts as .js). */
+  /** --sloppy-imports, as the snippet says: its imports name .ts files as .js, as TypeScript's do. */
   async deno() {
     const port = await freePort();
     return served(join(RUNTIMES, "deno"), ["serve", "--host", "127.0.0.1", "--port", String(port), "--allow-env", "--allow-read", "--sloppy-imports", join(HOSTING, "deno.ts")], port);
