@@ -134,7 +134,8 @@ describe("transports/http: fuzzing the endpoint and bearerAuth (fast-check)", fu
             const other = principal === "bob" ? "alice" : "bob";
             const sessionId =
               one.session === "own" ? sessions[principal ?? "alice"].at(-1) : one.session === "other" ? sessions[other].at(-1) : one.session === "random" ? "0123456789abcdef" : undefined;
-            const owner = one.session === "own" ? (principal ?? "alice") : one.session === "other" ? other : undefined;
+            // No session left to name (all deleted): no header goes, and the request is nobody's session's.
+            const owner = sessionId === undefined ? undefined : one.session === "own" ? (principal ?? "alice") : one.session === "other" ? other : undefined;
             const headers: Record<string, string> = {};
             if (one.who !== "none") headers.authorization = `Bearer ${tokens[one.who]}`;
             if (sessionId) headers["mcp-session-id"] = sessionId;
