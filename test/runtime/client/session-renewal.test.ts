@@ -33,99 +33,85 @@ async function whoami(client: McpClient): Promise<{ client: Record<string, unkno
 
 const OPTIONS = { name: "renewing-client", version: "2.0.0", revision: REVISION, capabilities: { experimental: { probe: {} } }, logger: silentLogger } as const;
 
+type Served = Awaited<ReturnType<typeof serve>>;
+
+/**
+ * A client in a session with a server that then restarts on the same port (`revisions`: the new
+ * server's); `test` runs with the new server (`restart` replaces it again), then both close.
+ */
+async function afterRestart(
+  test: (run: { client: McpClient; transport: HttpClientTransport; before: Awaited<ReturnType<typeof whoami>>; second: () => Served; restart: (revisions?: readonly string[]) => Promise<Served> }) => Promise<void>,
+  revisions?: readonly string[],
+): Promise<void> {
+  const first = await serve(0);
+  const transport = new HttpClientTransport(first.url);
+  const client = await McpClient.connect(transport, OPTIONS);
+  let second: Served | undefined;
+  const restart = async (next?: readonly string[]) => {
+    await second?.server.close();
+    return (second = await serve(first.port, next));
+  };
+  try {
+    const before = await whoami(client);
+    await first.server.close();
+    await restart(revisions);
+    await test({ client, transport, before, second: () => second!, restart });
+  } finally {
+    await client.close();
+    await second?.server.close();
+  }
+}
+
 describe("McpClient over HTTP: a new session after 404", () => {
-  it("after the server restarts, the call starts a new session (same identity and revision) and is answered there, once; the GET stream follows", async () => {
-    const first = await serve(0);
-    const transport = new HttpClientTransport(first.url);
-    const client = await McpClient.connect(transport, OPTIONS);
-    let second: Awaited<ReturnType<typeof serve>> | undefined;
-    try {
-      const before = await whoami(client);
-      await first.server.close();
-      second = await serve(first.port);
+  it("after the server restarts, the call starts a new session (same identity and revision) and is answered there, once; the GET stream follows", () =>
+    afterRestart(async ({ client, transport, before, second }) => {
       const after = await whoami(client);
       expect(after.sessionId).to.be.a("string").and.not.equal(before.sessionId);
       expect(transport.session).to.equal(after.sessionId);
       expect(after.client).to.deep.equal(before.client);
       expect(after.revision).to.equal(REVISION);
       expect(client.revision).to.equal(REVISION);
-      expect(second.sessions(), "one new session").to.equal(1);
-      expect(second.calls, "the failed call ran once, in the new session").to.deep.equal([after.sessionId]);
+      expect(second().sessions(), "one new session").to.equal(1);
+      expect(second().calls, "the failed call ran once, in the new session").to.deep.equal([after.sessionId]);
       // What the new server sends on its own reaches the client: the GET stream is the new session's.
       let changed = 0;
       let added = 0;
       client.on("notifications/tools/list_changed", () => changed++);
-      const server = second.server;
       // Sent only on an open GET stream, which opens after notifications/initialized: add a tool until one is heard.
       await until(() => {
-        server.tool({ name: `late${added++}`, inputSchema: { type: "object" } }, () => ({ content: [] }));
+        second().server.tool({ name: `late${added++}`, inputSchema: { type: "object" } }, () => ({ content: [] }));
         return changed > 0;
       }, 5_000, "tools/list_changed on the new session's GET stream");
-    } finally {
-      await client.close();
-      await second?.server.close();
-    }
-  });
+    }));
 
-  it("calls that meet the 404 together share one new session", async () => {
-    const first = await serve(0);
-    const client = await McpClient.connect(new HttpClientTransport(first.url), OPTIONS);
-    let second: Awaited<ReturnType<typeof serve>> | undefined;
-    try {
-      await whoami(client);
-      await first.server.close();
-      second = await serve(first.port);
+  it("calls that meet the 404 together share one new session", () =>
+    afterRestart(async ({ client, second }) => {
       const answers = await Promise.all([whoami(client), whoami(client), client.ping()]);
-      expect(second.sessions()).to.equal(1);
+      expect(second().sessions()).to.equal(1);
       expect(answers[0].sessionId).to.equal(answers[1].sessionId);
-      expect(second.calls).to.have.length(2);
-    } finally {
-      await client.close();
-      await second?.server.close();
-    }
-  });
+      expect(second().calls).to.have.length(2);
+    }));
 
-  it("a notification that meets the 404 fails with it, and the next call starts the new session", async () => {
-    const first = await serve(0);
-    const client = await McpClient.connect(new HttpClientTransport(first.url), OPTIONS);
-    let second: Awaited<ReturnType<typeof serve>> | undefined;
-    try {
-      await whoami(client);
-      await first.server.close();
-      second = await serve(first.port);
+  it("a notification that meets the 404 fails with it, and the next call starts the new session", () =>
+    afterRestart(async ({ client, second }) => {
       const refused = await rejection(client.notify("notifications/roots/list_changed"));
       expect(refused).to.be.instanceOf(HttpStatusError);
       expect(refused.status).to.equal(404);
       expect((await whoami(client)).revision).to.equal(REVISION);
-      expect(second.sessions()).to.equal(1);
-    } finally {
-      await client.close();
-      await second?.server.close();
-    }
-  });
+      expect(second().sessions()).to.equal(1);
+    }));
 
-  it("when the new initialize fails, the call fails naming the lost session and the refused initialize", async () => {
-    const first = await serve(0);
-    const client = await McpClient.connect(new HttpClientTransport(first.url), OPTIONS);
-    let second: Awaited<ReturnType<typeof serve>> | undefined;
-    try {
-      await whoami(client);
-      await first.server.close();
-      // Back on the same port, but speaking only the stateless era: initialize at 2025-11-25 is refused.
-      second = await serve(first.port, ["2026-07-28"]);
+  it("when the new initialize fails, the call fails naming the lost session and the refused initialize", () =>
+    // Back on the same port, but speaking only the stateless era: initialize at 2025-11-25 is refused.
+    afterRestart(async ({ client, second, restart }) => {
       const error = await rejection(whoami(client));
       expect(error.message).to.contain("no such session").and.contain("a new session could not be started").and.contain("initialize");
-      expect(second.sessions()).to.equal(0);
+      expect(second().sessions()).to.equal(0);
       // The next call tries again: the server is back at the session era.
-      await second.server.close();
-      second = await serve(first.port);
+      const third = await restart();
       expect((await whoami(client)).revision).to.equal(REVISION);
-      expect(second.sessions()).to.equal(1);
-    } finally {
-      await client.close();
-      await second?.server.close();
-    }
-  });
+      expect(third.sessions()).to.equal(1);
+    }, ["2026-07-28"]));
 
   it("starts one new session per failed call: a server that forgets every session is not asked again and again", async () => {
     // A server that issues a session at initialize and answers every later request 404.
