@@ -27,9 +27,9 @@ export interface MethodsHost {
   /** Served revisions, oldest first. */
   readonly revisions: readonly Revision[];
   readonly instructions: string | undefined;
-  readonly tools: Pick<ToolRegistry, "size" | "hasTaskTools" | "list" | "call">;
-  readonly resources: Pick<ResourceRegistry, "size" | "list" | "listTemplates" | "read" | "template">;
-  readonly prompts: Pick<PromptRegistry, "size" | "list" | "render" | "get">;
+  readonly tools: Pick<ToolRegistry, "offered" | "hasTaskTools" | "list" | "call">;
+  readonly resources: Pick<ResourceRegistry, "offered" | "list" | "listTemplates" | "read" | "template">;
+  readonly prompts: Pick<PromptRegistry, "offered" | "list" | "render" | "get">;
   readonly subscriptions: Pick<Subscriptions, "subscribe" | "unsubscribe" | "listen">;
   readonly coreTasks: Pick<CoreTasks, "get" | "result" | "cancel" | "list">;
   readonly paginator: Pick<Paginator, "page">;
@@ -53,7 +53,7 @@ export function runtimeMethods(host: MethodsHost): ReadonlyMap<string, Handler> 
   const offering =
     <P, R>(kind: ListKind, handler: (params: P, context: RequestContext) => R) =>
     (params: P, context: RequestContext): R => {
-      if (host[kind].size === 0) throw new RpcError(ErrorCode.MethodNotFound, `Method not found: this server offers no ${kind}`);
+      if (!host[kind].offered) throw new RpcError(ErrorCode.MethodNotFound, `Method not found: this server offers no ${kind}`);
       return handler(params, context);
     };
   const offeringTasks =

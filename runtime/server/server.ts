@@ -224,7 +224,7 @@ export class McpServer<Types extends RevisionTypes = any> {
     this.tasks = new TaskManager(options.tasks ?? {}, this.logger, loadTasksExtension, (task, origin) => this.coreTasks.observe(task, origin));
     this.coreTasks = new CoreTasks(this.tasks, this.logger);
     for (const [method, served] of tasksExtensionMethods(this.tasks)) this.extensions.set(method, served);
-    this.subscriptions = new Subscriptions(() => this.sessions, (kind) => this.registry(kind).size > 0, this.logger, this.tasks);
+    this.subscriptions = new Subscriptions(() => this.sessions, (kind) => this.registry(kind).offered, this.logger, this.tasks);
 
     const info = { ...options.info, name: options.name, version: options.version };
     this.core = {
@@ -548,9 +548,9 @@ export class McpServer<Types extends RevisionTypes = any> {
       if (eraOf(revision) === "stateless") capabilities.extensions = { [TASKS_EXTENSION]: {} };
       else if (hasCoreTasks(revision)) capabilities.tasks = { list: {}, cancel: {}, requests: { tools: { call: {} } } };
     }
-    if (this.tools.size > 0) capabilities.tools = { listChanged: true };
-    if (this.resources.size > 0) capabilities.resources = { subscribe: true, listChanged: true };
-    if (this.prompts.size > 0) capabilities.prompts = { listChanged: true };
+    if (this.tools.offered) capabilities.tools = { listChanged: true };
+    if (this.resources.offered) capabilities.resources = { subscribe: true, listChanged: true };
+    if (this.prompts.offered) capabilities.prompts = { listChanged: true };
     if (this.prompts.hasCompleters || this.resources.hasCompleters) capabilities.completions = {};
     const extensions = {
       ...(capabilities.extensions as Record<string, unknown> | undefined),
@@ -561,7 +561,7 @@ export class McpServer<Types extends RevisionTypes = any> {
     return capabilities;
   }
 
-  private registry(kind: ListKind): { size: number } {
+  private registry(kind: ListKind): { readonly offered: boolean } {
     return kind === "tools" ? this.tools : kind === "prompts" ? this.prompts : this.resources;
   }
 

@@ -80,6 +80,37 @@ describe("features: subscriptions and list changes", () => {
     return server;
   };
 
+  it("removing the last tool, prompt and resource: the lists answer empty, as the capability promised, not -32601; a server that never had them still refuses", async () => {
+    const server = createServer({ name: "emptied", version: "1.0.0", logger: quiet });
+    server.tool({ name: "only", inputSchema: { type: "object" } }, noop);
+    server.prompt({ name: "p" }, () => ({ messages: [] }));
+    server.resource({ uri: "res://only", name: "only" }, read);
+    const [serverEnd, clientEnd] = createMemoryPair();
+    server.connect(serverEnd);
+    const client = await McpClient.connect(clientEnd, { name: "c", version: "1", revision: "2025-11-25", logger: quiet });
+    try {
+      expect(server.removeTool("only") && server.removePrompt("p") && server.removeResource("res://only")).to.equal(true);
+      expect((await client.listTools()).items).to.deep.equal([]);
+      expect((await client.request("prompts/list", {})).prompts).to.deep.equal([]);
+      expect((await client.request("resources/list", {})).resources).to.deep.equal([]);
+    } finally {
+      await client.close();
+    }
+    const bare = createServer({ name: "bare", version: "1.0.0", logger: quiet });
+    const [bareEnd, bareClient] = createMemoryPair();
+    bare.connect(bareEnd);
+    const other = await McpClient.connect(bareClient, { name: "c", version: "1", revision: "2025-11-25", logger: quiet });
+    try {
+      const refused = await other.request("tools/list", {}).then(
+        () => undefined,
+        (error: { code?: number }) => error.code,
+      );
+      expect(refused).to.equal(-32601);
+    } finally {
+      await other.close();
+    }
+  });
+
   for (const revision of SESSION_ERA) {
     it(`${revision} through the SDK: adding or removing a tool, prompt, resource or template sends that list's list_changed`, async () => {
       const server = make({ revisions: [revision] });
