@@ -290,7 +290,7 @@ export class McpServer<Types extends RevisionTypes = any> {
     definition: Omit<ToolDefinition, "inputSchema" | "outputSchema"> & { readonly inputSchema: Input; readonly outputSchema?: Output | ToolSchema },
     handler: ToolHandler<
       [NoInfer<Args>] extends [never] ? ([Input] extends [StandardSchemaV1] ? InferOutput<Input> : ToolArguments<Input>) : NoInfer<Args>,
-      [Output] extends [never] ? ServedResult<Types, "tools/call"> : ToolResult<Output, ServedResult<Types, "tools/call">>,
+      ToolResult<[Output] extends [never] ? undefined : Output, ServedResult<Types, "tools/call">>,
       ServedContext<Types>
     >,
   ): this;

@@ -37,10 +37,17 @@ export type ToolHandler<Args = Record<string, unknown>, Result = CallToolResult,
  * (what a Standard Schema accepts: its library's output is what is sent), unless it is an error.
  */
 export type ToolResult<Output, Base = CallToolResult> = Output extends StandardSchemaV1
-  ? (Base & { structuredContent: InferInput<Output> }) | (Base & { isError: true })
+  ? (ContentOptional<Base> & { structuredContent: InferInput<Output> }) | (Base & { isError: true })
   : Output extends ObjectSchema
-    ? (Base & { structuredContent: FromSchema<Output> }) | (Base & { isError: true })
-    : Base;
+    ? (ContentOptional<Base> & { structuredContent: FromSchema<Output> }) | (Base & { isError: true })
+    : Base | (ContentOptional<Base> & { structuredContent: Record<string, unknown> });
+
+/**
+ * `Base` with `content` optional: a result with structuredContent and no content gets its text
+ * copy (withTextCopy). Keys remapped rather than Omit, which keeps only the index signature of a
+ * type that has one (every result type: `[x: string]: unknown`).
+ */
+type ContentOptional<Base> = Base extends unknown ? { [K in keyof Base as K extends "content" ? never : K]: Base[K] } & { content?: Base extends { content: infer C } ? C : never } : never;
 
 /** A tool as tools/list shows it: its schemas as JSON Schemas. */
 type ListedTool = Omit<ToolDefinition, "inputSchema" | "outputSchema"> & { readonly inputSchema: ObjectSchema; readonly outputSchema?: ObjectSchema };

@@ -122,6 +122,10 @@ describe("runtime/server/schema-types through tsc, as a user writes a server", f
     // Declared apart, `as const`: the same inference.
     source.push(`const input = { type: "object", properties: { n: { type: "number" } }, required: ["n"] } as const;`);
     mark("as const schema", `server.tool({ name: "apart", inputSchema: input }, ({ n }) => ({ content: [{ type: "text", text: n.toFixed(1) }] , nope: n.length }));`);
+    // structuredContent without content: the runtime adds the text copy, so the types let it be left out.
+    source.push(`server.tool({ name: "structured", inputSchema: { type: "object" }, outputSchema: { type: "object", properties: { id: { type: "integer" } }, required: ["id"] } }, () => ({ structuredContent: { id: 7 } }));`);
+    source.push(`server.tool({ name: "structured_plain", inputSchema: { type: "object" } }, () => ({ structuredContent: { id: 7 } }));`);
+    mark("neither content nor structuredContent", `server.tool({ name: "empty", inputSchema: { type: "object" } }, () => ({ isError: false }));`);
     // The explicit form still works: the type given wins.
     source.push(`server.tool<{ n: number }>({ name: "explicit", inputSchema: { type: "object" } }, ({ n }) => ({ content: [{ type: "text", text: n.toFixed(1) }] }));`);
     writeFileSync(join(dir, "src", "notes.ts"), `${source.join("\n")}\n`);
@@ -152,6 +156,7 @@ describe("runtime/server/schema-types through tsc, as a user writes a server", f
     "enum value outside it": /TS2322: Type '("low" \| "high"|"high" \| "low")' is not assignable to type '"medium"'/,
     "structuredContent of the wrong type": /^[^\n]*error TS2345: Argument of type '\(args[^]*The types of 'structuredContent\.id' are incompatible[^]*Type 'string' is not assignable to type 'number'/,
     "as const schema": /Property 'length' does not exist on type 'number'/,
+    "neither content nor structuredContent": /error TS2(322|345)/,
   };
   for (const [name, pattern] of Object.entries(EXPECTED))
     it(`fails where a user gets it wrong: ${name}`, () => {
