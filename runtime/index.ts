@@ -13,7 +13,7 @@ export {
   type ServerOptions,
 } from "./server/server.js";
 export type { Completer, Completers } from "./server/completion.js";
-export type { ToolDefinition, ToolHandler, ToolResult, ToolSchema } from "./server/tools.js";
+export type { ContentOptional, ToolDefinition, ToolHandler, ToolResult, ToolSchema } from "./server/tools.js";
 export type { InferInput, InferOutput, StandardIssue, StandardJsonSchemaConverter, StandardResult, StandardSchemaProps, StandardSchemaV1 } from "./shared/standard-schema.js";
 export type { CompiledSchema, CompiledToolValidators } from "./shared/json-schema.js";
 export type { FromSchema, ObjectSchema, ToolArguments } from "./server/schema-types.js";

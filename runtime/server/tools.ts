@@ -47,7 +47,7 @@ export type ToolResult<Output, Base = CallToolResult> = Output extends StandardS
  * copy (withTextCopy). Keys remapped rather than Omit, which keeps only the index signature of a
  * type that has one (every result type: `[x: string]: unknown`).
  */
-type ContentOptional<Base> = Base extends unknown ? { [K in keyof Base as K extends "content" ? never : K]: Base[K] } & { content?: Base extends { content: infer C } ? C : never } : never;
+export type ContentOptional<Base> = Base extends unknown ? { [K in keyof Base as K extends "content" ? never : K]: Base[K] } & { content?: Base extends { content: infer C } ? C : never } : never;
 
 /** A tool as tools/list shows it: its schemas as JSON Schemas. */
 type ListedTool = Omit<ToolDefinition, "inputSchema" | "outputSchema"> & { readonly inputSchema: ObjectSchema; readonly outputSchema?: ObjectSchema };
