@@ -64,8 +64,8 @@ const COMMANDS: Record<string, Command> = {
       if (values.extension !== undefined)
         throw new UsageError("--extension goes with --out: generate --out src/mcp --extension tasks/schema.json --name io.modelcontextprotocol/tasks");
       if (values.schema !== undefined || values.name !== undefined) throw new UsageError("--schema and --name go with --out: generate --out src/mcp --schema next/schema.json --name 2026-12-01");
-      // Installed, the package's own generated/ is in node_modules: a project writes its modules with --out.
-      if (!rootGiven && root.split(/[\\/]/).includes("node_modules"))
+      // Installed (no generator sources beside it), the package's own generated/ is no project's: a project writes its modules with --out.
+      if (!rootGiven && !existsSync(join(root, "codegen", "cli.ts")))
         throw new UsageError(
           "generate without --out regenerates mcp-codegen's own generated/, which an installed package does not write (it is in node_modules). " +
             "In your project: `mcp-codegen scaffold .` (a scaffolded project), `generate --out src/mcp --revision R` (revision modules), `generate --tools mcp.server.json --out src/generated` (tool validators)",
@@ -422,7 +422,7 @@ async function checkProject(root: string, only?: string): Promise<number> {
   const { findOutRecords, projectFolders, generateOut: run } = await import("./out.js");
   const cwd = process.cwd();
   const folders = only === undefined ? projectFolders(cwd) : [];
-  const records = only === undefined ? findOutRecords(cwd) : findOutRecords(resolve(only), 0);
+  const records = findOutRecords(only === undefined ? folders : [resolve(only)]);
   if (only !== undefined && records.length === 0)
     throw new Error(`${resolve(only)} has no .mcp-codegen.json: it was not written by \`mcp-codegen generate --out\` nor \`--tools\` (run \`mcp-codegen check\` without --out to check every folder that was)`);
   const scaffolded = folders.filter((dir) => existsSync(join(dir, "mcp.server.json")) && existsSync(join(dir, "src", "generated")));

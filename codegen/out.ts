@@ -242,9 +242,9 @@ export function projectFolders(project: string, depth = 6): string[] {
   return found;
 }
 
-/** The folders of a project written by `generate --out` or `--tools`, found by their `.mcp-codegen.json` (projectFolders). */
-export function findOutRecords(project: string, depth = 6): OutRecord[] {
-  return projectFolders(project, depth)
+/** Of `folders` (projectFolders, or a project folder's path), those written by `generate --out` or `--tools`: found by their `.mcp-codegen.json`. */
+export function findOutRecords(folders: string | readonly string[]): OutRecord[] {
+  return (typeof folders === "string" ? projectFolders(folders) : folders)
     .filter((dir) => existsSync(join(dir, OUT_MANIFEST)))
     .map((dir) => {
       const manifest = readRecord(join(dir, OUT_MANIFEST));

@@ -147,12 +147,12 @@ function loaderProblem(schema: Record<string, unknown>, at: string, remotes: Rea
 }
 
 /**
- * An `anyOf` of the meta-schema (`type`: a name or a list of names) reports each alternative's
- * error, then its own: the user gets one, the deepest (`type/1` over `type`), an enum first (it
- * says "did you mean").
+ * An `anyOf` of the meta-schema (`type`: a name or a list of names; draft-07's `items`: a schema or
+ * a list) reports each alternative's errors, then its own. The user gets the errors below its
+ * place (every problem of the branch that was meant), else one at its place, an enum first (it
+ * says "did you mean"); the other branches' "must be array" and the anyOf itself are dropped.
  */
 function mostSpecific(errors: readonly ErrorObject[]): ErrorObject[] {
-  const rank = (e: ErrorObject) => e.instancePath.split("/").length * 2 + (e.keyword === "enum" ? 1 : 0);
   const kept: ErrorObject[] = [];
   for (const error of errors) {
     // ajv reports an anyOf's alternatives before it: those at its place or below.
@@ -161,8 +161,9 @@ function mostSpecific(errors: readonly ErrorObject[]): ErrorObject[] {
       kept.push(error);
       continue;
     }
-    const best = alternatives.reduce((a, b) => (rank(b) > rank(a) ? b : a));
-    kept.splice(0, kept.length, ...kept.filter((e) => !alternatives.includes(e)), best);
+    const below = alternatives.filter((e) => e.instancePath !== error.instancePath);
+    const chosen = below.length > 0 ? below : [alternatives.find((e) => e.keyword === "enum") ?? alternatives.find((e) => e.keyword !== "type") ?? alternatives[0]!];
+    kept.splice(0, kept.length, ...kept.filter((e) => !alternatives.includes(e) || chosen.includes(e)));
   }
   return kept;
 }
@@ -175,7 +176,7 @@ function metaProblem(error: ErrorObject, schema: Record<string, unknown>): strin
     const hint = typeof found === "string" ? didYouMean(found, allowed) : "";
     return `${JSON.stringify(found)} is not one of ${allowed.map((v) => JSON.stringify(v)).join(", ")}${hint}`;
   }
-  return `${error.message ?? error.keyword} (not a valid JSON Schema ${error.schemaPath.includes("draft-07") ? "draft-07" : "2020-12"} keyword value)`;
+  return `${error.message ?? error.keyword} (not a valid JSON Schema ${dialectOf(schema)} keyword value)`;
 }
 
 function instanceProblem(error: ErrorObject): string {

@@ -171,6 +171,8 @@ export class McpClient {
    * the calls that met it); kept when that failed, so that the next call tries again first.
    */
   private lost: { readonly error: HttpStatusError; renewing?: Promise<void> } | undefined;
+  /** What the session holds that a new one must be told again (session era): the resources subscribed to, the log level. */
+  private readonly held: { readonly subscribed: Set<string>; logLevel?: string } = { subscribed: new Set() };
 
   private constructor(
     transport: Transport,
@@ -310,11 +312,12 @@ export class McpClient {
 
   /** Asks for notifications/resources/updated when the resource at `uri` changes (session era). */
   subscribeResource(uri: string, options?: CallOptions): Promise<Record<string, unknown>> {
-    return this.request("resources/subscribe", { uri }, options);
+    return this.request("resources/subscribe", { uri }, options).then((result) => (this.held.subscribed.add(uri), result));
   }
 
   /** Stops the notifications `subscribeResource` asked for. */
   unsubscribeResource(uri: string, options?: CallOptions): Promise<Record<string, unknown>> {
+    this.held.subscribed.delete(uri);
     return this.request("resources/unsubscribe", { uri }, options);
   }
 
@@ -342,7 +345,7 @@ export class McpClient {
 
   /** Session era: the least severe log level the server should send. */
   setLoggingLevel(level: string, options?: CallOptions): Promise<Record<string, unknown>> {
-    return this.request("logging/setLevel", { level }, options);
+    return this.request("logging/setLevel", { level }, options).then((result) => ((this.held.logLevel = level), result));
   }
 
   /** Stateless era: opens a subscriptions/listen stream; its notifications reach `on` listeners. */
@@ -606,8 +609,13 @@ export class McpClient {
     }
     const lost = this.lost!;
     lost.renewing ??= this.open(this.revision, false).then(
-      () => {
+      async () => {
         if (this.lost === lost) this.lost = undefined;
+        // The new session is told what the lost one held: its log level, its subscriptions.
+        const { logLevel, subscribed } = this.held;
+        const again: Promise<unknown>[] = [...subscribed].map((uri) => this.request("resources/subscribe", { uri }));
+        if (logLevel !== undefined) again.push(this.request("logging/setLevel", { level: logLevel }));
+        await Promise.all(again);
       },
       (failure: unknown) => {
         lost.renewing = undefined;

@@ -80,9 +80,9 @@ export function invalidity(value: unknown): { readonly id: RequestId | null; rea
     if (typeof message.method !== "string") return { id, reason: "method must be a string" };
     if (message.params !== undefined && (typeof message.params !== "object" || message.params === null || Array.isArray(message.params)))
       return { id, reason: "params must be an object" };
-    return { id: null, reason: "id must be a string or an integer (of at most 2^53 - 1 in magnitude, which JSON numbers keep exactly)" };
+    return { id: null, reason: "id must be a string or an integer (of at most 2^53 - 1 in magnitude, which JavaScript numbers keep exactly)" };
   }
-  if (message.result !== undefined) return { id: null, reason: "a response needs the id of its request" };
+  if (message.result !== undefined) return { id: null, reason: raw === undefined || raw === null ? "a response needs the id of its request" : "a response's id must be a string or an integer" };
   if (message.error !== undefined) {
     const error = message.error as Record<string, unknown> | null;
     if (typeof error !== "object" || error === null || typeof error.code !== "number" || typeof error.message !== "string")

@@ -381,8 +381,9 @@ export class Peer {
     this.reply(errorResponse(null, ErrorCode.InvalidRequest, why, data));
   }
 
+  /** Counts a frame that is not JSON-RPC; the first is kept, cut to STRAY_CHARS (a peer lives long: a 4 MiB message must not). */
   private stray(first: () => string): void {
-    this.strayFrames = { count: (this.strayFrames?.count ?? 0) + 1, first: this.strayFrames?.first ?? first() };
+    this.strayFrames = { count: (this.strayFrames?.count ?? 0) + 1, first: this.strayFrames?.first ?? first().slice(0, STRAY_CHARS) };
   }
 
   private malformed(problem: FrameProblem): void {
@@ -494,3 +495,6 @@ function answerable(response: Message | Message[]): Message | Message[] | undefi
   const mended = Array.isArray(response) ? response.map(mend) : mend(response);
   return replaced ? mended : undefined;
 }
+
+/** How much of the first frame that is not JSON-RPC a peer keeps (the client quotes less). */
+const STRAY_CHARS = 200;

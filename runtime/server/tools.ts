@@ -44,7 +44,7 @@ export type ToolResult<Output, Base = CallToolResult> = Output extends StandardS
 
 /**
  * `Base` with `content` optional: a result with structuredContent and no content gets its text
- * copy (withTextCopy). Keys remapped rather than Omit, which keeps only the index signature of a
+ * copy (withText). Keys remapped rather than Omit, which keeps only the index signature of a
  * type that has one (every result type: `[x: string]: unknown`).
  */
 export type ContentOptional<Base> = Base extends unknown ? { [K in keyof Base as K extends "content" ? never : K]: Base[K] } & { content?: Base extends { content: infer C } ? C : never } : never;

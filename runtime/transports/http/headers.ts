@@ -1,6 +1,6 @@
 import { decodeHeaderValue } from "../../shared/header-value.js";
 import { ErrorCode } from "../../jsonrpc/errors.js";
-import type { RequestId } from "../../jsonrpc/messages.js";
+import { isRequestId } from "../../jsonrpc/messages.js";
 import { HttpError } from "./errors.js";
 import type { Incoming } from "./incoming.js";
 
@@ -40,7 +40,7 @@ export function metaVersion(message: unknown): unknown {
  * A mismatch or a missing header is -32020 with HTTP 400, except a notification's missing Mcp-Method.
  */
 export function checkStatelessHeaders(req: Incoming, message: Record<string, unknown>): HttpError | undefined {
-  const id = typeof message.id === "string" || typeof message.id === "number" ? (message.id as RequestId) : null;
+  const id = isRequestId(message.id) ? message.id : null;
   const mismatch = (what: string, found: string | undefined, expected: string) =>
     new HttpError(
       400,

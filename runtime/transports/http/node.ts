@@ -109,15 +109,28 @@ export function httpHandler(server: Listenable, options: Omit<HttpOptions, "port
   server.listen(endpoint).catch((error: Error) => (options.logger ?? stderrLogger)("error", `the HTTP handler could not start: ${error.message}`));
   return Object.assign(
     (req: IncomingMessage, res: ServerResponse, parsedBody?: unknown) => {
-      const given = typeof parsedBody === "function" ? undefined : parsedBody;
-      endpoint.handleNode(req, res, given ?? (req.readableEnded ? (req as { body?: unknown }).body : undefined));
+      // A function is express's `next`, no body. A body parser leaves what it read on req.body: JSON
+      // parsed (express.json()), or its text or bytes (express.text(), express.raw()), parsed here.
+      const passed = typeof parsedBody === "function" ? undefined : parsedBody;
+      const given = passed ?? (req.readableEnded ? (req as { body?: unknown }).body : undefined);
+      endpoint.handleNode(req, res, typeof given === "string" || given instanceof Uint8Array ? new RawBody(given) : given);
     },
     { endpoint },
   );
 }
 
+/** A body a middleware read as text or bytes: the endpoint parses it as it parses what it reads. */
+class RawBody {
+  readonly bytes: Uint8Array;
+  constructor(body: string | Uint8Array) {
+    this.bytes = typeof body === "string" ? new TextEncoder().encode(body) : body;
+  }
+}
+
 /** An IncomingMessage as the endpoint reads it; a web Request is made only when asked for (authorization). */
-function nodeIncoming(req: IncomingMessage, parsed: unknown, bodyTimeoutMs: number): Incoming {
+function nodeIncoming(req: IncomingMessage, given: unknown, bodyTimeoutMs: number): Incoming {
+  const raw = given instanceof RawBody ? given : undefined;
+  const parsed = raw ? undefined : given;
   let request: Request | undefined;
   const url = req.url ?? "/";
   const query = url.indexOf("?");
@@ -130,7 +143,7 @@ function nodeIncoming(req: IncomingMessage, parsed: unknown, bodyTimeoutMs: numb
       return (Array.isArray(value) ? value[0] : value)?.trim();
     },
     headers: () => req.headers,
-    body: (limit) => readBody(req, limit, bodyTimeoutMs),
+    body: (limit) => (raw ? Promise.resolve(raw.bytes.length > limit ? refuse.tooLarge(raw.bytes.length, limit) : raw.bytes) : readBody(req, limit, bodyTimeoutMs)),
     parsed,
     // From the raw header lines: req.headers keeps only the first Authorization (and Host...) when
     // a request repeats it, which would hide a second credential from the auth check.
@@ -210,6 +223,8 @@ function rawHeaderPairs(raw: readonly string[]): [string, string][] {
  * the bytes, or with the HttpError to answer.
  */
 export function readBody(req: IncomingMessage, limit: number, timeoutMs = BODY_TIMEOUT_MS): Promise<Uint8Array | HttpError> {
+  // Read already, by something before us that kept nothing we were given: no byte will come.
+  if (req.readableEnded) return Promise.resolve(refuse.badRequest("the body was already read by another middleware: give httpHandler the body it parsed as its third argument"));
   const declared = Number(req.headers["content-length"]);
   if (Number.isFinite(declared) && declared > limit) {
     req.resume(); // read and drop it, so the client can finish sending and read the 413

@@ -1,4 +1,4 @@
-import type { RequestId } from "../../jsonrpc/messages.js";
+import { isRequestId, jsonText, type RequestId } from "../../jsonrpc/messages.js";
 import { TransportClosedError } from "../closed-error.js";
 import type { MessageContext, Receiver, SendOptions, Transport, TransportFacts } from "../../jsonrpc/transport.js";
 import type { Logger } from "../../util/logger.js";
@@ -130,7 +130,7 @@ export class HttpSession implements Transport {
     const ids: RequestId[] = [];
     for (const message of messages) {
       const m = message as { method?: unknown; id?: unknown } | null;
-      if (typeof m === "object" && m !== null && typeof m.method === "string" && (typeof m.id === "string" || typeof m.id === "number")) {
+      if (typeof m === "object" && m !== null && typeof m.method === "string" && isRequestId(m.id)) {
         ids.push(m.id);
         const effect = shared?.effect(this.id, m.method, (m as { params?: Record<string, unknown> }).params);
         if (effect && !this.effects.has(m.id)) this.effects.set(m.id, effect);
@@ -263,6 +263,8 @@ export class HttpSession implements Transport {
     }
     const responseId = responseIdOf(message);
     if (responseId !== NOT_A_RESPONSE) {
+      // Its JSON text first: a result JSON cannot carry is refused before the session's state moves (initializeId, effects).
+      const text = jsonText(message);
       const stream = (responseId === null ? undefined : this.streamAnswering(message, responseId)) ?? this.delivering;
       const failed = (message as { error?: unknown }).error !== undefined;
       // The effect of the request that holds the id (not of a batch answered elsewhere that repeats it).
@@ -277,20 +279,20 @@ export class HttpSession implements Transport {
       // Many instances: the client learns of a change once every instance can see it.
       if (effect && !failed && stream)
         return void effect().then(
-          () => stream.write(message),
+          () => stream.write(message, text),
           (error: Error) => {
             this.settings.logger("error", `session ${this.id}: the session store failed: ${error.message}`);
             stream.write({ jsonrpc: "2.0", id: responseId, error: { code: -32603, message: "Internal error: the session store failed" } });
           },
         );
-      if (stream?.write(message)) return;
+      if (stream?.write(message, text)) return;
       this.settings.logger("debug", `dropped a response for request ${JSON.stringify(responseId)}: its stream is gone`);
       return;
     }
     const shared = this.settings.shared;
     const m = message as { method?: unknown; id?: unknown };
     // Many instances: the client answers our request to any instance, which finds us by the id.
-    if (shared && typeof m.method === "string" && (typeof m.id === "string" || typeof m.id === "number")) message = { ...m, id: shared.outboundId(m.id) };
+    if (shared && typeof m.method === "string" && isRequestId(m.id)) message = { ...m, id: shared.outboundId(m.id) };
     const related = options?.relatedRequestId;
     const stream = related === undefined ? undefined : this.byRequest.get(related);
     if (stream?.write(message)) return stream;

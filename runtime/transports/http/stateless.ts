@@ -1,3 +1,4 @@
+import { isRequestId } from "../../jsonrpc/messages.js";
 import { TransportClosedError } from "../closed-error.js";
 import type { MessageContext, Receiver, SendOptions, Transport, TransportFacts } from "../../jsonrpc/transport.js";
 import { statusOfResponse } from "./errors.js";
@@ -32,7 +33,7 @@ export class StatelessExchange implements Transport {
   ) {
     // Only a request is answered: a response (or anything without a method) waits for nothing.
     const { id, method } = message as { id?: unknown; method?: unknown };
-    const ids = typeof method === "string" && (typeof id === "string" || typeof id === "number") ? [id] : [];
+    const ids = typeof method === "string" && isRequestId(id) ? [id] : [];
     this.stream = new ResponseStream(
       // No event store here: the stream is never resumed, so its id is never used (a random one cost 1-3% of a call).
       "",

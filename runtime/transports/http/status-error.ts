@@ -23,7 +23,7 @@ export class HttpStatusError extends RpcError {
     super(code, message, data);
   }
 
-  /** The server requires authorization (401), or refuses this token or client (403). */
+  /** The server refuses this client whatever the era: authorization required (401), or a 403 (a token without the scope, or a Host or Origin it does not allow; the message says which). */
   get unauthorized(): boolean {
     return this.status === 401 || this.status === 403;
   }

@@ -97,9 +97,8 @@ export class ResponseStream {
    * HTTP: "If the server cannot accept the input, it MUST return an HTTP error status code");
    * otherwise it is an answer like any other.
    */
-  refuse(message: unknown): boolean {
-    if (this.isFinished || this.mode !== "undecided" || this.held.length > 0 || this.pending.size !== 1 || this.res?.started !== false) return this.write(message);
-    const text = jsonText(message);
+  refuse(message: unknown, text = jsonText(message)): boolean {
+    if (this.isFinished || this.mode !== "undecided" || this.held.length > 0 || this.pending.size !== 1 || this.res?.started !== false) return this.write(message, text);
     this.pending.clear();
     this.sendJson(400, text);
     return true;
@@ -128,9 +127,8 @@ export class ResponseStream {
    * or request for a client that does not accept SSE, or a finished stream. The caller then sends
    * it elsewhere.
    */
-  write(message: unknown): boolean {
+  write(message: unknown, text = jsonText(message)): boolean {
     if (this.isFinished) return false;
-    const text = jsonText(message);
     this.begin();
     const answered = answeredIds(message);
     if (answered === undefined) {

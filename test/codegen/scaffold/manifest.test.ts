@@ -144,6 +144,16 @@ describe("codegen/scaffold/manifest: every mistake named with its file, pointer 
     }
   });
 
+  it("draft-07's items (an anyOf of a schema or a list): every problem of the schema meant, none of the list's, in the dialect's name", () => {
+    const message = problems((m) => {
+      Object.assign(input(m), { $schema: "http://json-schema.org/draft-07/schema#" });
+      input(m).properties.message = { type: "array", items: { type: "strin", minimum: "x" } };
+    });
+    expect(message).to.contain(`${WHERE} has 2 problems`);
+    expect(message).to.contain(`#/tools/0/inputSchema/properties/message/items/type: "strin" is not one of`).and.contain('(did you mean "string"?)');
+    expect(message).to.contain("#/tools/0/inputSchema/properties/message/items/minimum: must be number (not a valid JSON Schema draft-07 keyword value)");
+  });
+
   it("the published schema (as mcp.server.schema.json holds it) agrees with the checker: what it refuses is refused, what the checker accepts it accepts", () => {
     // A separate ajv in strict mode, on the JSON the package ships: the schema must be valid
     // 2020-12 itself, and no case may pass one and fail the other except the deep checks'.

@@ -20,6 +20,12 @@ async function serve(port: number, revisions?: readonly string[]): Promise<{ ser
     calls.push(ctx.sessionId ?? "");
     return { content: [{ type: "text", text: JSON.stringify({ client: ctx.client, revision: ctx.revision, sessionId: ctx.sessionId }) }] };
   });
+  server.resource({ uri: "res://watched", name: "watched" }, (uri) => ({ contents: [{ uri, text: "w" }] }));
+  server.tool({ name: "chatter", inputSchema: { type: "object" } }, async (_args, ctx) => {
+    await ctx.log("debug", "a debug line");
+    await ctx.log("error", "an error line");
+    return { content: [] };
+  });
   const endpoint = http({ port, host: "127.0.0.1" });
   await server.listen(endpoint);
   const url = endpoint.url;
@@ -83,6 +89,29 @@ describe("McpClient over HTTP: a new session after 404", () => {
         return changed > 0;
       }, 5_000, "tools/list_changed on the new session's GET stream");
     }));
+
+  it("the new session is told what the lost one held: its resource subscriptions and its log level", async () => {
+    const first = await serve(0);
+    const client = await McpClient.connect(new HttpClientTransport(first.url), OPTIONS);
+    let second: Served | undefined;
+    try {
+      await client.subscribeResource("res://watched");
+      await client.setLoggingLevel("error");
+      await first.server.close();
+      second = await serve(first.port);
+      const updated: unknown[] = [];
+      const logged: unknown[] = [];
+      client.on("notifications/resources/updated", (params) => updated.push(params));
+      client.on("notifications/message", (params) => logged.push((params as { data: unknown }).data));
+      await client.callTool("chatter");
+      expect(logged, "the level set before the restart holds in the new session").to.deep.equal(["an error line"]);
+      second.server.notifyResourceUpdated("res://watched");
+      await until(() => updated.length > 0, 5_000, "resources/updated in the new session");
+    } finally {
+      await client.close();
+      await second?.server.close();
+    }
+  });
 
   it("calls that meet the 404 together share one new session", () =>
     afterRestart(async ({ client, second }) => {

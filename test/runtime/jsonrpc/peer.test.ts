@@ -351,7 +351,7 @@ describe("jsonrpc Peer", () => {
       transport.deliver({ jsonrpc: "2.0", id: 2 ** 53, method: "ping" });
       transport.deliver({ jsonrpc: "2.0", id: 2 ** 53 - 1, method: "ping" });
       await flush();
-      const refusal = { code: -32600, message: "Invalid Request: id must be a string or an integer (of at most 2^53 - 1 in magnitude, which JSON numbers keep exactly)" };
+      const refusal = { code: -32600, message: "Invalid Request: id must be a string or an integer (of at most 2^53 - 1 in magnitude, which JavaScript numbers keep exactly)" };
       expect(transport.sent).to.deep.equal([
         { jsonrpc: "2.0", id: null, error: refusal },
         { jsonrpc: "2.0", id: null, error: refusal },
@@ -368,6 +368,10 @@ describe("jsonrpc Peer", () => {
       transport.problem({ kind: "parse", message: "Unexpected token 'r'" });
       transport.problem({ kind: "oversized", bytes: 5000, limit: 4096 });
       expect(peer.strays).to.deep.equal({ count: 3, first: "Starting up" });
+      // What is kept is bounded: a peer lives as long as its session, a message may be MiBs.
+      const big = scripted();
+      big.transport.deliver({ jsonrpc: "2.0", id: 1.5, method: "ping", params: { pad: "x".repeat(1_000_000) } });
+      expect(big.peer.strays!.first.length).to.be.at.most(200);
       const other = scripted();
       other.transport.deliver({ level: "info" });
       expect(other.peer.strays).to.deep.equal({ count: 1, first: '{"level":"info"}' });

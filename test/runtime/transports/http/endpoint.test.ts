@@ -229,13 +229,13 @@ describe("transports/http: idle sessions", () => {
 describe("transports/http: httpHandler mounted on express as is", () => {
   // express calls a route's handler with (req, res, next): `next` is no body. Behind express.json() the stream is read
   // and the body is on req.body. Either way the request is served (mutation: pass the third argument through and both fail).
-  for (const parser of [false, true])
-    it(parser ? "behind express.json(): the body express parsed" : "app.all(\"/mcp\", httpHandler(server)): next is not taken for the body", async () => {
+  for (const parser of [undefined, "json", "text", "raw"] as const)
+    it(parser ? `behind express.${parser}(): the body express read` : "app.all(\"/mcp\", httpHandler(server)): next is not taken for the body", async () => {
       const { default: express } = await import("express");
       const server = createServer({ name: "express", version: "1.0.0", logger: () => {} });
       server.tool({ name: "echo", description: "echo", inputSchema: { type: "object" } }, () => ({ content: [{ type: "text", text: "from express" }] }));
       const app = express();
-      if (parser) app.use(express.json());
+      if (parser) app.use(express[parser]({ type: "application/json" }));
       app.all("/mcp", httpHandler(server));
       const http = await new Promise<ReturnType<typeof app.listen>>((resolve) => {
         const listening = app.listen(0, "127.0.0.1", () => resolve(listening));
@@ -252,6 +252,28 @@ describe("transports/http: httpHandler mounted on express as is", () => {
         await new Promise<void>((resolve) => http.close(() => resolve()));
       }
     });
+});
+
+describe("transports/http: httpHandler after a middleware that read the body and kept nothing", () => {
+  it("answers 400 at once, saying so, rather than waiting for bytes that will not come", async () => {
+    const server = createServer({ name: "consumed", version: "1.0.0", logger: () => {} });
+    const handler = httpHandler(server);
+    const http = createHttpServer((req, res) => {
+      req.resume();
+      req.on("end", () => handler(req, res));
+    });
+    await new Promise<void>((resolve) => http.listen(0, "127.0.0.1", resolve));
+    try {
+      const started = Date.now();
+      const answer = await post(`http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp`, initializeRequest());
+      expect(answer.status).to.equal(400);
+      expect(JSON.stringify(answer.json)).to.contain("the body was already read by another middleware");
+      expect(Date.now() - started, "at once, not after bodyTimeoutMs").to.be.below(10_000);
+    } finally {
+      await server.close();
+      await new Promise<void>((resolve) => http.close(() => resolve()));
+    }
+  });
 });
 
 describe("transports/http: httpHandler in a server of one's own, with CORS", () => {
