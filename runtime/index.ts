@@ -19,7 +19,7 @@ export type { CompiledSchema, CompiledToolValidators } from "./shared/json-schem
 export type { FromSchema, ObjectSchema, ToolArguments } from "./server/schema-types.js";
 export type { ResourceDefinition, ResourceHandler, ResourceLister, ResourceTemplateDefinition, ResourceTemplateHandler } from "./server/resources.js";
 export { resourceNotFound } from "./server/resources.js";
-export type { PromptDefinition, PromptHandler } from "./server/prompts.js";
+export type { PromptArguments, PromptDefinition, PromptHandler } from "./server/prompts.js";
 export { UriTemplate, type TemplateValues } from "./shared/uri-template.js";
 export type * from "./shared/types.js";
 

@@ -6,6 +6,15 @@ import type { GetPromptResult, Prompt } from "../shared/types.js";
 /** What `server.prompt` registers: the protocol's `Prompt`, as prompts/list lists it. */
 export type PromptDefinition = Prompt;
 
+/**
+ * A prompt's arguments as its definition declares them: a `required` one a string, the others a
+ * string or absent; nothing else. A list not written out (a variable of `PromptArgument[]`): any
+ * name, each possibly absent.
+ */
+export type PromptArguments<D> = D extends { readonly arguments?: readonly (infer A extends { readonly name: string })[] }
+  ? { [N in Extract<A, { readonly required: true }>["name"]]: string } & { [N in Exclude<A, { readonly required: true }>["name"]]?: string }
+  : Record<never, never>;
+
 /** Answers prompts/get: the prompt's arguments (strings, by name) in, its messages out. */
 export type PromptHandler<Args = Record<string, string>> = (args: Args, context: RequestContext) => GetPromptResult | Promise<GetPromptResult>;
 

@@ -33,7 +33,7 @@ import { extensionMethod, generatedMethod, type MethodSchemas } from "./extensio
 import { SchemaCompiler, type CompiledToolValidators, type SchemaEngine } from "../shared/json-schema.js";
 import { runtimeMethods, type MethodsHost } from "./methods.js";
 import { Paginator } from "./pagination.js";
-import { PromptRegistry, type PromptDefinition, type PromptHandler } from "./prompts.js";
+import { PromptRegistry, type PromptArguments, type PromptDefinition, type PromptHandler } from "./prompts.js";
 import {
   ResourceRegistry,
   type ResourceDefinition,
@@ -318,7 +318,11 @@ export class McpServer<Types extends RevisionTypes = any> {
    * Serves a prompt: `handler` answers prompts/get with its arguments; a missing required argument
    * is refused with -32602. `options.complete` completes the arguments.
    */
-  prompt<Args = Record<string, string>>(definition: PromptDefinition, handler: PromptHandler<Args>, options: PromptOptions = {}): this {
+  prompt<Args = never, const Definition extends PromptDefinition = PromptDefinition>(
+    definition: Definition,
+    handler: PromptHandler<[Args] extends [never] ? PromptArguments<Definition> : Args>,
+    options: PromptOptions = {},
+  ): this {
     this.prompts.register(definition, handler, options.complete);
     return this.changed("prompts");
   }

@@ -126,6 +126,16 @@ describe("runtime/server/schema-types through tsc, as a user writes a server", f
     source.push(`server.tool({ name: "structured", inputSchema: { type: "object" }, outputSchema: { type: "object", properties: { id: { type: "integer" } }, required: ["id"] } }, () => ({ structuredContent: { id: 7 } }));`);
     source.push(`server.tool({ name: "structured_plain", inputSchema: { type: "object" } }, () => ({ structuredContent: { id: 7 } }));`);
     mark("neither content nor structuredContent", `server.tool({ name: "empty", inputSchema: { type: "object" } }, () => ({ isError: false }));`);
+    // A prompt's arguments from its definition: required ones strings, the others possibly absent, no others.
+    source.push(`server.prompt({ name: "summarize", arguments: [{ name: "note", required: true }, { name: "tone" }] }, (args) => {`);
+    source.push(`  const note: string = args.note;`);
+    source.push(`  const tone: string | undefined = args.tone;`);
+    mark("optional prompt argument used as required", `  const sure: string = args.tone;`);
+    mark("prompt argument not declared", `  void args.nott;`);
+    source.push(`  void note; void tone; void sure;`);
+    source.push(`  return { messages: [] };`);
+    source.push(`});`);
+    source.push(`server.prompt<{ any: string }>({ name: "typed" }, ({ any }) => ({ messages: [{ role: "user", content: { type: "text", text: any } }] }));`);
     // The explicit form still works: the type given wins.
     source.push(`server.tool<{ n: number }>({ name: "explicit", inputSchema: { type: "object" } }, ({ n }) => ({ content: [{ type: "text", text: n.toFixed(1) }] }));`);
     writeFileSync(join(dir, "src", "notes.ts"), `${source.join("\n")}\n`);
@@ -157,6 +167,8 @@ describe("runtime/server/schema-types through tsc, as a user writes a server", f
     "structuredContent of the wrong type": /^[^\n]*error TS2345: Argument of type '\(args[^]*The types of 'structuredContent\.id' are incompatible[^]*Type 'string' is not assignable to type 'number'/,
     "as const schema": /Property 'length' does not exist on type 'number'/,
     "neither content nor structuredContent": /error TS2(322|345)/,
+    "optional prompt argument used as required": /TS2322: Type 'string \| undefined' is not assignable to type 'string'/,
+    "prompt argument not declared": /TS2339: Property 'nott' does not exist/,
   };
   for (const [name, pattern] of Object.entries(EXPECTED))
     it(`fails where a user gets it wrong: ${name}`, () => {
