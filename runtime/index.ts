@@ -58,6 +58,7 @@ export { FrontmatterError, parseFrontmatter, type Frontmatter, type YamlValue } 
 export {
   LOG_LEVELS,
   type AskOptions,
+  type AskResult,
   type ClientIdentity,
   type Handler,
   type LogLevelName,

@@ -31,6 +31,18 @@ export type NotifyArgs<T, M extends string> = [NotificationParams<T, M>] extends
     ? [params?: NonNullable<NotificationParams<T, M>>]
     : [params: NotificationParams<T, M>];
 
+/**
+ * What the client answers `ctx.elicit`/`sample`/`listRoots` (`M`) with under the revisions' method
+ * maps `T`: its primary result in one of them (not a task: these are never asked as one; held at run
+ * time to the request's own); any object where none
+ * defines `M`. Their params stay any object: a schema declared apart widens its `type` to string.
+ */
+export type AskResult<
+  T,
+  M extends string,
+  R = T extends { readonly ServerRequests: infer S } ? (M extends keyof S ? (S[M] extends { readonly handlerResult: infer H } ? H : never) : never) : never,
+> = [R] extends [never] ? Record<string, unknown> : R;
+
 /** The method maps of every pinned revision: what `ctx.notify` is typed by (checked at run time against the request's own). */
 export type PinnedTypes = RevisionTypesByName[PinnedRevision];
 
@@ -88,11 +100,11 @@ export interface RequestContext<Types = PinnedTypes> {
    */
   notify<M extends string>(method: M, ...params: NotifyArgs<Types, M>): Promise<void>;
   /** Asks the user, through the client (elicitation/create). */
-  elicit(params: Record<string, unknown>, options?: AskOptions): Promise<Record<string, unknown>>;
+  elicit(params: Record<string, unknown>, options?: AskOptions): Promise<AskResult<Types, "elicitation/create">>;
   /** Asks the client's model (sampling/createMessage). */
-  sample(params: Record<string, unknown>, options?: AskOptions): Promise<Record<string, unknown>>;
+  sample(params: Record<string, unknown>, options?: AskOptions): Promise<AskResult<Types, "sampling/createMessage">>;
   /** Asks the client for its roots (roots/list). */
-  listRoots(options?: AskOptions): Promise<Record<string, unknown>>;
+  listRoots(options?: AskOptions): Promise<AskResult<Types, "roots/list">>;
   /**
    * Whether this request may be answered with a task: 2026-07-28, when the request's client
    * capabilities declare the io.modelcontextprotocol/tasks extension; 2025-11-25, when the
@@ -107,11 +119,11 @@ export interface RequestContext<Types = PinnedTypes> {
    * ({@link canCreateTask}), `work` runs at once and its result is the answer, or, with
    * `required`, the request fails (-32021 in 2026-07-28, -32601 in 2025-11-25).
    */
-  task<R>(work: (task: TaskContext) => R | Promise<R>, options?: TaskOptions): Promise<R>;
+  task<R>(work: (task: TaskContext<Types>) => R | Promise<R>, options?: TaskOptions): Promise<R>;
 }
 
 /** What a task's work can do: a request context whose questions park the task in input_required. */
-export interface TaskContext extends RequestContext {
+export interface TaskContext<Types = PinnedTypes> extends RequestContext<Types> {
   /** The task's id; undefined when the work runs inline because the client cannot take a task. */
   readonly taskId: string | undefined;
   /** Replaces the task's statusMessage (tasks/get shows it). */
@@ -168,16 +180,17 @@ export type AskMethod = keyof typeof ASKS;
 
 /** The questions a handler asks the client, written once: each context says how they travel (`ask`). */
 export abstract class Asking {
-  elicit(params: Record<string, unknown>, options?: AskOptions): Promise<Record<string, unknown>> {
-    return this.ask("elicitation/create", params, options?.key);
+  // The answer is held to the request's revision's definition (ask): typed as the pinned revisions' results.
+  elicit(params: Record<string, unknown>, options?: AskOptions): Promise<AskResult<PinnedTypes, "elicitation/create">> {
+    return this.ask("elicitation/create", params, options?.key) as Promise<AskResult<PinnedTypes, "elicitation/create">>;
   }
 
-  sample(params: Record<string, unknown>, options?: AskOptions): Promise<Record<string, unknown>> {
-    return this.ask("sampling/createMessage", params, options?.key);
+  sample(params: Record<string, unknown>, options?: AskOptions): Promise<AskResult<PinnedTypes, "sampling/createMessage">> {
+    return this.ask("sampling/createMessage", params, options?.key) as Promise<AskResult<PinnedTypes, "sampling/createMessage">>;
   }
 
-  listRoots(options?: AskOptions): Promise<Record<string, unknown>> {
-    return this.ask("roots/list", {}, options?.key);
+  listRoots(options?: AskOptions): Promise<AskResult<PinnedTypes, "roots/list">> {
+    return this.ask("roots/list", {}, options?.key) as Promise<AskResult<PinnedTypes, "roots/list">>;
   }
 
   /** Sends the question and returns the client's answer, held to the revision's definition. */

@@ -336,7 +336,7 @@ export class McpServer<Types extends RevisionTypes = any> {
    */
   handle<M extends ServedMethod<Types>>(method: M, handler: MethodHandler<Types, M>): this;
   handle(method: string, handler: (params: Record<string, unknown>, context: RequestContext) => unknown, schemas: MethodSchemas): this;
-  handle(method: string, handler: (params: never, context: RequestContext) => unknown, schemas?: MethodSchemas): this {
+  handle(method: string, handler: (params: never, context: never) => unknown, schemas?: MethodSchemas): this {
     const extension = schemas ? undefined : this.extensionOf(method);
     // A served extension's method replaces the runtime's own answer where it gives one (the tasks
     // extension's tasks/*, runtime/extensions/tasks). Core tasks/* (a revision whose schema has

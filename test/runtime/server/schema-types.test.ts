@@ -136,6 +136,15 @@ describe("runtime/server/schema-types through tsc, as a user writes a server", f
     source.push(`  return { messages: [] };`);
     source.push(`});`);
     source.push(`server.prompt<{ any: string }>({ name: "typed" }, ({ any }) => ({ messages: [{ role: "user", content: { type: "text", text: any } }] }));`);
+    // What the client answers ctx.listRoots and ctx.elicit with: the revisions' results.
+    source.push(`server.tool({ name: "asks", inputSchema: { type: "object" } }, async (_args, ctx) => {`);
+    source.push(`  const { roots } = await ctx.listRoots();`);
+    source.push(`  const uri: string = roots[0]?.uri ?? "";`);
+    source.push(`  const answer = await ctx.elicit({ message: "sure?", requestedSchema: { type: "object", properties: {} } });`);
+    source.push(`  const action: "accept" | "decline" | "cancel" = answer.action;`);
+    mark("a root's uri taken for a number", `  const wrongUri: number = roots[0]!.uri;`);
+    source.push(`  return { content: [{ type: "text", text: uri + action + String(wrongUri) }] };`);
+    source.push(`});`);
     // The explicit form still works: the type given wins.
     source.push(`server.tool<{ n: number }>({ name: "explicit", inputSchema: { type: "object" } }, ({ n }) => ({ content: [{ type: "text", text: n.toFixed(1) }] }));`);
     writeFileSync(join(dir, "src", "notes.ts"), `${source.join("\n")}\n`);
@@ -169,6 +178,7 @@ describe("runtime/server/schema-types through tsc, as a user writes a server", f
     "neither content nor structuredContent": /error TS2(322|345)/,
     "optional prompt argument used as required": /TS2322: Type 'string \| undefined' is not assignable to type 'string'/,
     "prompt argument not declared": /TS2339: Property 'nott' does not exist/,
+    "a root's uri taken for a number": /TS2322: Type 'string' is not assignable to type 'number'/,
   };
   for (const [name, pattern] of Object.entries(EXPECTED))
     it(`fails where a user gets it wrong: ${name}`, () => {
