@@ -20,7 +20,7 @@ export type { FromSchema, ObjectSchema, ToolArguments } from "./server/schema-ty
 export type { ResourceDefinition, ResourceHandler, ResourceLister, ResourceTemplateDefinition, ResourceTemplateHandler } from "./server/resources.js";
 export { resourceNotFound } from "./server/resources.js";
 export type { PromptArguments, PromptDefinition, PromptHandler } from "./server/prompts.js";
-export { UriTemplate, type TemplateValues } from "./shared/uri-template.js";
+export { UriTemplate, type TemplateValues, type TemplateVariables } from "./shared/uri-template.js";
 export type * from "./shared/types.js";
 
 export {

@@ -16,9 +16,9 @@ export type ResourceTemplateDefinition = ResourceTemplate;
 export type ResourceHandler = (uri: string, context: RequestContext) => ReadResourceResult | Promise<ReadResourceResult>;
 
 /** Reads a resource that matched a template; `variables` are the template's values in `uri`. */
-export type ResourceTemplateHandler = (
+export type ResourceTemplateHandler<Variables = TemplateValues> = (
   uri: string,
-  variables: TemplateValues,
+  variables: Variables,
   context: RequestContext,
 ) => ReadResourceResult | Promise<ReadResourceResult>;
 

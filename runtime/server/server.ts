@@ -42,6 +42,7 @@ import {
   type ResourceTemplateDefinition,
   type ResourceTemplateHandler,
 } from "./resources.js";
+import type { TemplateVariables } from "../shared/uri-template.js";
 import type { ServedContext, ServedMethod, ServedNotifyArgs, ServedParams, ServedResult, ServedTypes } from "./served.js";
 import { SkillCatalog, type SkillFiles, type SkillOptions } from "../extensions/skills/server.js";
 import { Subscriptions, type ListKind } from "./subscriptions.js";
@@ -309,8 +310,12 @@ export class McpServer<Types extends RevisionTypes = any> {
    * Serves the resources an RFC 6570 URI template matches, tried in registration order after the
    * exact URIs; `options.complete` completes its variables.
    */
-  resourceTemplate(definition: ResourceTemplateDefinition, handler: ResourceTemplateHandler, options: ResourceTemplateOptions = {}): this {
-    this.resources.registerTemplate(definition, handler, options.complete, options.list);
+  resourceTemplate<const Definition extends ResourceTemplateDefinition>(
+    definition: Definition,
+    handler: ResourceTemplateHandler<TemplateVariables<Definition["uriTemplate"]>>,
+    options: ResourceTemplateOptions = {},
+  ): this {
+    this.resources.registerTemplate(definition, handler as ResourceTemplateHandler, options.complete, options.list);
     return this.changed("resources");
   }
 

@@ -5,6 +5,23 @@
  */
 export type TemplateValues = Record<string, string | string[]>;
 
+type Operator = "+" | "#" | "." | "/" | ";" | "?" | "&";
+/** A varspec's name: without its prefix (`:3`) or explode (`*`) modifier. */
+type VariableName<V extends string> = V extends `${infer N}:${string}` ? N : V extends `${infer N}*` ? N : V;
+type VariableNames<List extends string> = List extends `${infer Head},${infer Tail}` ? VariableName<Head> | VariableNames<Tail> : VariableName<List>;
+type Expressions<S extends string> = S extends `${string}{${infer E}}${infer Rest}` ? E | Expressions<Rest> : never;
+/** Query expressions (`{?q}`, `{&page}`) may be absent from a URI; the others are always there. */
+type PresentNames<E extends string> = E extends `${"?" | "&"}${string}` ? never : E extends `${Operator}${infer L}` ? VariableNames<L> : VariableNames<E>;
+type QueryNames<E extends string> = E extends `${"?" | "&"}${infer L}` ? VariableNames<L> : never;
+
+/**
+ * The values a URI matching template `S` gives, by the variables `S` names (RFC 6570): those of a
+ * query expression possibly absent. Any names where `S` is not a literal.
+ */
+export type TemplateVariables<S extends string> = string extends S
+  ? TemplateValues
+  : { [N in PresentNames<Expressions<S>>]: string | string[] } & { [N in QueryNames<Expressions<S>>]?: string | string[] };
+
 /** What `expand` takes per variable (RFC 6570 section 2.3): a string, a list, an associative array, or undefined. */
 export type ExpansionValue = string | readonly string[] | Readonly<Record<string, string>> | undefined;
 

@@ -145,6 +145,16 @@ describe("runtime/server/schema-types through tsc, as a user writes a server", f
     mark("a root's uri taken for a number", `  const wrongUri: number = roots[0]!.uri;`);
     source.push(`  return { content: [{ type: "text", text: uri + action + String(wrongUri) }] };`);
     source.push(`});`);
+    // A resource template's variables from its uriTemplate (RFC 6570): a query's possibly absent, no others.
+    source.push(`server.resourceTemplate({ name: "note", uriTemplate: "notes://{+folder}/{id}{?tag,page}" }, (uri, vars) => {`);
+    source.push(`  const id: string | string[] = vars.id;`);
+    source.push(`  const folder: string | string[] = vars.folder;`);
+    source.push(`  const tag: string | string[] | undefined = vars.tag;`);
+    mark("template query variable used as always present", `  const page: string | string[] = vars.page;`);
+    mark("template variable not in the template", `  void vars.nam;`);
+    source.push(`  void id; void folder; void tag; void page;`);
+    source.push(`  return { contents: [{ uri, text: "" }] };`);
+    source.push(`});`);
     // The explicit form still works: the type given wins.
     source.push(`server.tool<{ n: number }>({ name: "explicit", inputSchema: { type: "object" } }, ({ n }) => ({ content: [{ type: "text", text: n.toFixed(1) }] }));`);
     writeFileSync(join(dir, "src", "notes.ts"), `${source.join("\n")}\n`);
@@ -179,6 +189,8 @@ describe("runtime/server/schema-types through tsc, as a user writes a server", f
     "optional prompt argument used as required": /TS2322: Type 'string \| undefined' is not assignable to type 'string'/,
     "prompt argument not declared": /TS2339: Property 'nott' does not exist/,
     "a root's uri taken for a number": /TS2322: Type 'string' is not assignable to type 'number'/,
+    "template query variable used as always present": /TS2322: Type 'string \| string\[\] \| undefined' is not assignable/,
+    "template variable not in the template": /TS2339: Property 'nam' does not exist/,
   };
   for (const [name, pattern] of Object.entries(EXPECTED))
     it(`fails where a user gets it wrong: ${name}`, () => {
