@@ -53,6 +53,8 @@ export interface HttpClientTransportOptions {
 export class HttpClientTransport implements Transport {
   private receiver: Receiver | undefined;
   private sessionId: string | undefined;
+  /** The session a 404 ended, until a new one begins: a message meant for it fails here as that 404 did. */
+  private lostSession: { readonly id: string; readonly error: string } | undefined;
   private protocolVersion: string | undefined;
   private initializeId: RequestId | undefined;
   private isClosed = false;
@@ -117,6 +119,8 @@ export class HttpClientTransport implements Transport {
       if (typeof named === "string") headers["Mcp-Name"] = encodeHeaderValue(named);
       Object.assign(headers, options?.headers);
     } else if (m.method !== "initialize") {
+      // A call that started before its caller learned of the 404: not sent without a session (a 400), but failed as the 404 was, so that it too renews.
+      if (this.sessionId === undefined && this.lostSession) throw HttpStatusError.of(404, this.lostSession.error, undefined, this.lostSession.id);
       // initialize starts a session: it never carries one.
       if (this.protocolVersion) headers["MCP-Protocol-Version"] = this.protocolVersion;
       if (this.sessionId) headers["Mcp-Session-Id"] = this.sessionId;
@@ -138,15 +142,19 @@ export class HttpClientTransport implements Transport {
       this.release(controller, m.id);
       const text = await response.text().catch(() => "");
       // A notification's 404 leaves the session id: the next request meets the 404 too, and its caller starts the new session.
-      if (status === 404 && isRequest && this.sessionId === sentSession) {
+      if (status === 404 && isRequest && sentSession !== undefined && this.sessionId === sentSession) {
         // "The client MUST start a new session by sending a new InitializeRequest without a session ID attached."
         this.sessionId = undefined;
         this.protocolVersion = undefined;
+        this.lostSession = { id: sentSession, error: text };
       }
       throw HttpStatusError.of(status, text, response.header("www-authenticate") ?? undefined, status === 404 ? sentSession : undefined);
     }
     const sessionId = response.header("mcp-session-id");
-    if (sessionId && !stateless) this.sessionId = sessionId;
+    if (sessionId && !stateless) {
+      this.sessionId = sessionId;
+      this.lostSession = undefined;
+    }
     const ok = status >= 200 && status < 300;
     if (response.status === 202 || (ok && !isRequest && response.header("content-length") === "0")) {
       this.release(controller, m.id);

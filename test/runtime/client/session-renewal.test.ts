@@ -113,6 +113,40 @@ describe("McpClient over HTTP: a new session after 404", () => {
     }
   });
 
+  it("after the transport forgot the session, a request meant for it fails as the 404 did, unsent, so that its caller renews too (not a 400 for a missing session)", async () => {
+    let posts = 0;
+    const counting: Server = createHttpServer((req: IncomingMessage, res) => {
+      let body = "";
+      req.on("data", (chunk: Buffer) => (body += chunk.toString()));
+      req.on("end", () => {
+        posts++;
+        const message = JSON.parse(body) as { id?: number; method: string; params?: { protocolVersion?: string } };
+        if (message.method === "initialize") {
+          res.writeHead(200, { "Content-Type": "application/json", "Mcp-Session-Id": "s1" });
+          return void res.end(JSON.stringify({ jsonrpc: "2.0", id: message.id, result: { protocolVersion: REVISION, capabilities: {}, serverInfo: { name: "gone", version: "0" } } }));
+        }
+        res.writeHead(404, { "Content-Type": "application/json" }).end(JSON.stringify({ jsonrpc: "2.0", id: null, error: { code: -32000, message: "Not Found: no such session" } }));
+      });
+    });
+    await new Promise<void>((resolve) => counting.listen(0, "127.0.0.1", resolve));
+    const transport = new HttpClientTransport(`http://127.0.0.1:${(counting.address() as AddressInfo).port}/mcp`, { openStream: false });
+    transport.start({ message: () => {}, problem: () => {}, closed: () => {} });
+    try {
+      await transport.send({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: REVISION, capabilities: {}, clientInfo: { name: "c", version: "1" } } });
+      const first = await rejection(transport.send({ jsonrpc: "2.0", id: 2, method: "ping" }));
+      expect((first as HttpStatusError).sessionLost).to.equal(true);
+      const second = await rejection(transport.send({ jsonrpc: "2.0", id: 3, method: "ping" }));
+      expect(second).to.be.instanceOf(HttpStatusError);
+      expect((second as HttpStatusError).sessionLost, "the same 404, for the lost session").to.equal(true);
+      expect((second as HttpStatusError).sessionId).to.equal("s1");
+      expect(posts, "the second ping was not sent").to.equal(2);
+    } finally {
+      await transport.close();
+      counting.closeAllConnections();
+      await new Promise((resolve) => counting.close(resolve));
+    }
+  });
+
   it("calls that meet the 404 together share one new session", () =>
     afterRestart(async ({ client, second }) => {
       const answers = await Promise.all([whoami(client), whoami(client), client.ping()]);
