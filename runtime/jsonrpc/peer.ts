@@ -8,6 +8,7 @@ import {
   classify,
   errorResponse,
   invalidity,
+  isRequestId,
   jsonText,
   type ErrorResponse,
   type Message,
@@ -263,6 +264,15 @@ export class Peer {
       case "invalid": {
         this.stray(() => JSON.stringify(value));
         const { id, reason } = invalidity(value);
+        // A response is never answered (JSON-RPC 2.0 §5): a bad one settles our request, if it names one, and is logged;
+        // answering it would let two peers trade error responses for ever.
+        if (looksLikeResponse(value)) {
+          const pending = isRequestId((value as { id?: unknown }).id) ? this.settle((value as { id: RequestId }).id) : undefined;
+          if (pending) pending.reject(new RpcError(ErrorCode.InvalidRequest, `the answer to ${pending.method} is not a JSON-RPC response: ${reason}`));
+          else this.logger("warn", `dropped an invalid response: ${reason}`);
+          sink.none();
+          return;
+        }
         sink.answer(errorResponse(id, ErrorCode.InvalidRequest, `Invalid Request: ${reason}`));
       }
     }
@@ -498,3 +508,10 @@ function answerable(response: Message | Message[]): Message | Message[] | undefi
 
 /** How much of the first frame that is not JSON-RPC a peer keeps (the client quotes less). */
 const STRAY_CHARS = 200;
+
+/** An object without a method but with a result or an error: meant as a response, however malformed. */
+function looksLikeResponse(value: unknown): boolean {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
+  const m = value as Record<string, unknown>;
+  return m.method === undefined && ("result" in m || "error" in m);
+}

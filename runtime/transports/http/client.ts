@@ -200,7 +200,14 @@ export class HttpClientTransport implements Transport {
         await this.resume(outcome.lastEventId, requestId);
       return;
     }
-    const text = await response.text();
+    let text: string;
+    try {
+      text = await response.text();
+    } catch (error) {
+      // Too long, or cut short: the request it answers is answered with why, not left to time out.
+      if (requestId !== undefined) this.deliver({ jsonrpc: "2.0", id: requestId, error: { code: -32000, message: `HTTP ${response.status}: ${(error as Error).message}` } });
+      return;
+    }
     let value: unknown;
     try {
       value = text === "" ? undefined : JSON.parse(text);

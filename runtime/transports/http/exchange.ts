@@ -12,8 +12,8 @@ export interface Answer {
   readonly statusText: string;
   /** A response header, by its lower-case name; null when absent. */
   header(name: string): string | null;
-  /** The whole body as text. */
-  text(): Promise<string>;
+  /** The whole body as text; rejects (and drops the rest) past `limit` characters (MAX_ANSWER_CHARS). */
+  text(limit?: number): Promise<string>;
   /** Feeds the body's text to `onText` as it arrives, until it ends, fails, or `onText` returns true (then the rest is dropped). */
   read(onText: (text: string) => boolean): Promise<void>;
   /** Drops the body. */
@@ -50,6 +50,14 @@ export class Cancel {
   }
 }
 
+/**
+ * The longest answer body read whole, in characters: a server that never ends its body must not
+ * grow a string until V8 throws (an uncaught RangeError); the stdio transport's limit too.
+ */
+export const MAX_ANSWER_CHARS = 128 * 1024 * 1024;
+
+const tooLong = (limit: number) => new Error(`the answer's body exceeds ${limit} characters: not read further`);
+
 export interface Exchange {
   send(method: "POST" | "GET" | "DELETE", headers: Record<string, string>, body: string | undefined, cancel: Cancel): Promise<Answer>;
   /** Lets go of kept-alive connections. */
@@ -61,18 +69,25 @@ export function fetchExchange(url: URL, fetcher: typeof fetch): Exchange {
     send: async (method, headers, body, cancel) => {
       const controller = new AbortController();
       cancel.onAbort(() => controller.abort());
-      return fetchAnswer(await fetcher(url, { method, headers, body, signal: controller.signal }));
+      // Not followed: a redirect elsewhere would take the session id, the headers and the body along.
+      return fetchAnswer(await fetcher(url, { method, headers, body, signal: controller.signal, redirect: "manual" }));
     },
     close: () => {},
   };
 }
 
 function fetchAnswer(response: Response): Answer {
-  return {
+  const answer: Answer = {
     status: response.status,
     statusText: response.statusText,
     header: (name) => response.headers.get(name),
-    text: () => response.text(),
+    text: async (limit = MAX_ANSWER_CHARS) => {
+      let text = "";
+      let long = false;
+      await answer.read((chunk) => ((text += chunk), (long = text.length > limit)));
+      if (long) throw tooLong(limit);
+      return text;
+    },
     discard: async () => void (await response.body?.cancel().catch(() => {})),
     read: async (onText) => {
       const body = response.body;
@@ -87,6 +102,7 @@ function fetchAnswer(response: Response): Answer {
       if (stopped) await body.cancel().catch(() => {});
     },
   };
+  return answer;
 }
 
 type NodeHttp = typeof import("node:http");
@@ -141,11 +157,16 @@ function nodeAnswer(res: IncomingMessage): Answer {
       const value = res.headers[name];
       return value === undefined ? null : Array.isArray(value) ? value.join(", ") : value;
     },
-    text: () =>
+    text: (limit = MAX_ANSWER_CHARS) =>
       new Promise<string>((resolve, reject) => {
         let text = "";
         res.setEncoding("utf8");
-        res.on("data", (chunk: string) => (text += chunk));
+        res.on("data", (chunk: string) => {
+          text += chunk;
+          if (text.length <= limit) return;
+          res.destroy();
+          reject(tooLong(limit));
+        });
         res.once("end", () => resolve(text));
         res.once("error", reject);
         res.once("close", () => (res.complete ? resolve(text) : reject(new Error("the response was cut short"))));

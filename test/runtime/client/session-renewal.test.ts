@@ -130,7 +130,7 @@ describe("McpClient over HTTP: a new session after 404", () => {
     });
     await new Promise<void>((resolve) => counting.listen(0, "127.0.0.1", resolve));
     const transport = new HttpClientTransport(`http://127.0.0.1:${(counting.address() as AddressInfo).port}/mcp`, { openStream: false });
-    transport.start({ message: () => {}, problem: () => {}, closed: () => {} });
+    transport.start({ message: () => {}, malformed: () => {}, closed: () => {} });
     try {
       await transport.send({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: REVISION, capabilities: {}, clientInfo: { name: "c", version: "1" } } });
       const first = await rejection(transport.send({ jsonrpc: "2.0", id: 2, method: "ping" }));
