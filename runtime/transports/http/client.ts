@@ -223,8 +223,9 @@ export class HttpClientTransport implements Transport {
   }
 
   /** Reads an SSE answer; says whether the response to `requestId` came, and the last event id. */
-  private async readStream(response: Answer, requestId: RequestId | undefined): Promise<{ answered: boolean; lastEventId?: string }> {
+  private async readStream(response: Answer, requestId: RequestId | undefined): Promise<{ answered: boolean; delivered: number; lastEventId?: string }> {
     let answered = false;
+    let delivered = 0;
     let lastEventId: string | undefined;
     const parser = new SseParser(
       (event) => {
@@ -237,14 +238,16 @@ export class HttpClientTransport implements Transport {
           return; // not ours to report: the stream goes on
         }
         if (requestId !== undefined && answers(value, requestId)) answered = true;
+        delivered++;
         this.deliver(value);
       },
-      (ms) => (this.retryMs = ms),
+      // At least MIN_RETRY_MS: a server's `retry: 0` must not make reconnecting a busy loop.
+      (ms) => (this.retryMs = Math.max(ms, MIN_RETRY_MS)),
     );
     // Aborted or broken, the read just ends: the caller decides whether to resume.
     await response.read((text) => (parser.push(text), answered));
     parser.end();
-    return { answered, lastEventId };
+    return { answered, delivered, lastEventId };
   }
 
   /** Resumes a broken stream with GET + Last-Event-ID until `requestId` is answered, a bounded number of times. */
@@ -288,9 +291,10 @@ export class HttpClientTransport implements Transport {
             await response.discard();
             return; // 405: the server offers no GET stream
           }
-          attempt = 0;
           const outcome = await this.readStream(response, undefined);
           if (outcome.lastEventId !== undefined) last = outcome.lastEventId;
+          // A stream that carried messages starts the count again; one that only opened and ended counts as a failed attempt.
+          if (outcome.delivered > 0) attempt = 0;
         } catch {
           // reconnect, within the bound
         } finally {
@@ -354,3 +358,6 @@ function answers(value: unknown, id: RequestId): boolean {
 function delay(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, Math.min(Math.max(ms, 0), 30_000)));
 }
+
+/** The shortest wait before reconnecting a stream, whatever `retry` the server sends. */
+const MIN_RETRY_MS = 100;

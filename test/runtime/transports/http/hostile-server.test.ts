@@ -99,4 +99,31 @@ describe("transports/http: the client against a hostile server", function () {
       await shut(server);
     }
   });
+
+  it("a GET stream that opens and ends at once, with retry: 0, is reopened a bounded number of times, not for ever", async () => {
+    let gets = 0;
+    const { server, url } = await listening((req, res, body) => {
+      if (req.method === "GET") {
+        gets++;
+        res.writeHead(200, { "Content-Type": "text/event-stream" });
+        return void res.end("retry: 0\nid: 1\ndata: \n\n");
+      }
+      if (req.method === "DELETE") return void res.writeHead(200).end();
+      const message = JSON.parse(body) as { id?: number; method?: string; params?: { protocolVersion?: string } };
+      if (message.method === "initialize") {
+        res.writeHead(200, { "Content-Type": "application/json", "Mcp-Session-Id": "s1" });
+        return void res.end(JSON.stringify({ jsonrpc: "2.0", id: message.id, result: { protocolVersion: message.params!.protocolVersion, capabilities: {}, serverInfo: { name: "hostile", version: "0" } } }));
+      }
+      res.writeHead(202).end();
+    });
+    const client = await McpClient.connect(new HttpClientTransport(url, { reconnectDelayMs: 10 }), { name: "c", version: "1", revision: "2025-11-25", logger: silentLogger });
+    try {
+      await new Promise((resolve) => setTimeout(resolve, 2_000));
+      // The first GET and maxReconnects (5) more, each at least 100 ms apart.
+      expect(gets).to.be.within(1, 6);
+    } finally {
+      await client.close();
+      await shut(server);
+    }
+  });
 });
