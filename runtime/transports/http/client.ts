@@ -3,7 +3,7 @@ import type { RequestId } from "../../jsonrpc/messages.js";
 import { TransportClosedError } from "../closed-error.js";
 import type { Receiver, SendOptions, Transport, TransportFacts } from "../../jsonrpc/transport.js";
 import { metaVersion, NAMED_BY } from "./headers.js";
-import { Cancel, fetchExchange, nodeExchange, type Answer, type Exchange } from "./exchange.js";
+import { Cancel, fetchExchange, MAX_ANSWER_CHARS, nodeExchange, type Answer, type Exchange } from "./exchange.js";
 import { SseParser } from "./sse-parser.js";
 import { HttpStatusError } from "./status-error.js";
 
@@ -243,10 +243,16 @@ export class HttpClientTransport implements Transport {
       },
       // At least MIN_RETRY_MS: a server's `retry: 0` must not make reconnecting a busy loop.
       (ms) => (this.retryMs = Math.max(ms, MIN_RETRY_MS)),
+      MAX_ANSWER_CHARS,
     );
     // Aborted or broken, the read just ends: the caller decides whether to resume.
-    await response.read((text) => (parser.push(text), answered));
+    await response.read((text) => (parser.push(text), answered || parser.overflowed));
     parser.end();
+    if (parser.overflowed && requestId !== undefined && !answered) {
+      // Its answer would have been in the event that grew too long: the request is answered with why.
+      this.deliver({ jsonrpc: "2.0", id: requestId, error: { code: -32000, message: `an event of the answer's stream exceeds ${MAX_ANSWER_CHARS} characters: not read further` } });
+      answered = true;
+    }
     return { answered, delivered, lastEventId };
   }
 

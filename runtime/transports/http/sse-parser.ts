@@ -12,22 +12,37 @@ export interface SseEvent {
  */
 export class SseParser {
   private buffer = "";
+  /** Where the buffer may hold a line break not yet seen: the text before it has none (no rescanning: a long line stays linear). */
+  private scanned = 0;
   private data: string[] = [];
+  private dataChars = 0;
   private id: string | undefined;
   private event = "";
   private sawField = false;
+  /** An event grew past `limit`: the rest of the stream is not read (`overflowed` tells the reader). */
+  overflowed = false;
 
   constructor(
     private readonly onEvent: (event: SseEvent) => void,
     private readonly onRetry: (ms: number) => void = () => {},
+    /** The most characters one event (its lines and data) may hold. */
+    private readonly limit = Number.POSITIVE_INFINITY,
   ) {}
 
   push(text: string): void {
+    if (this.overflowed) return;
     this.buffer += text;
+    if (this.buffer.length + this.dataChars > this.limit) {
+      this.overflowed = true;
+      this.buffer = "";
+      this.reset();
+      return;
+    }
     let start = 0;
     for (;;) {
-      const lf = this.buffer.indexOf("\n", start);
-      const cr = this.buffer.indexOf("\r", start);
+      const from = Math.max(start, this.scanned);
+      const lf = this.buffer.indexOf("\n", from);
+      const cr = this.buffer.indexOf("\r", from);
       let end: number;
       let next: number;
       if (cr >= 0 && (lf < 0 || cr < lf)) {
@@ -41,13 +56,17 @@ export class SseParser {
       } else break;
       this.line(this.buffer.slice(start, end));
       start = next;
+      if (this.overflowed) return;
     }
     this.buffer = this.buffer.slice(start);
+    // All of it was searched; a CR left last may start a CRLF: looked at again.
+    this.scanned = Math.max(0, this.buffer.length - 1);
   }
 
   /** The stream ended: an event without its blank line is dropped, as the format says. */
   end(): void {
     this.buffer = "";
+    this.scanned = 0;
     this.reset();
   }
 
@@ -66,6 +85,8 @@ export class SseParser {
     switch (field) {
       case "data":
         this.data.push(value);
+        this.dataChars += value.length + 1;
+        if (this.dataChars > this.limit) this.overflowed = true;
         break;
       case "id":
         if (!value.includes("\0")) this.id = value;
@@ -81,6 +102,7 @@ export class SseParser {
 
   private reset(): void {
     this.data = [];
+    this.dataChars = 0;
     this.id = undefined;
     this.event = "";
     this.sawField = false;

@@ -39,4 +39,22 @@ describe("transports/http/sse-parser", () => {
     parser.push("data: half");
     parser.end();
   });
+
+  it("an event past its limit, in data lines or in a line that never ends, is not kept: overflowed, and nothing more is read", () => {
+    const events: SseEvent[] = [];
+    const lines = new SseParser((e) => events.push(e), undefined, 1_000);
+    for (let k = 0; k < 100 && !lines.overflowed; k++) lines.push(`data: ${"y".repeat(100)}\n`);
+    expect(lines.overflowed).to.equal(true);
+    lines.push("\n");
+    expect(events).to.deep.equal([]);
+    const endless = new SseParser((e) => events.push(e), undefined, 1_000);
+    endless.push("data: ");
+    for (let k = 0; k < 100 && !endless.overflowed; k++) endless.push("x".repeat(100));
+    expect(endless.overflowed).to.equal(true);
+    // Under the limit, the same stream parses as before.
+    const fine = new SseParser((e) => events.push(e), undefined, 1_000);
+    fine.push(`data: ${"z".repeat(500)}\n\n`);
+    expect(fine.overflowed).to.equal(false);
+    expect(events).to.deep.equal([{ id: undefined, event: "message", data: "z".repeat(500) }]);
+  });
 });
