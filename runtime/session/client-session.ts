@@ -235,6 +235,8 @@ export class ClientSession {
       await this.negotiate(session, within, true);
     } catch (error) {
       if (timedOut(probe) && timedOut(error)) throw error; // neither probe was answered: open says so
+      // The second probe refused for authorization: that refusal is the answer, with its status and challenge.
+      if (error instanceof HttpStatusError && error.unauthorized) throw error;
       throw new Error(`no MCP era works with this server: server/discover at ${stateless} failed (${message(probe)}), then initialize at ${session} failed (${message(error)})${this.straysNote()}`, {
         cause: error,
       });

@@ -151,6 +151,12 @@ export class HttpClientTransport implements Transport {
       throw HttpStatusError.of(status, text, response.header("www-authenticate") ?? undefined, status === 404 ? sentSession : undefined);
     }
     const sessionId = response.header("mcp-session-id");
+    // Streamable HTTP: a session id is visible ASCII (0x21 to 0x7E); bounded here, as it goes back on every request.
+    if (sessionId && !stateless && !SESSION_ID.test(sessionId)) {
+      this.release(controller, m.id);
+      await response.discard();
+      throw new Error(`the server's Mcp-Session-Id is not 1 to ${MAX_SESSION_ID} visible ASCII characters (0x21 to 0x7E): refused`);
+    }
     if (sessionId && !stateless) {
       this.sessionId = sessionId;
       this.lostSession = undefined;
@@ -367,3 +373,7 @@ function delay(ms: number): Promise<void> {
 
 /** The shortest wait before reconnecting a stream, whatever `retry` the server sends. */
 const MIN_RETRY_MS = 100;
+
+/** The longest Mcp-Session-Id accepted from a server (it is sent back with every request). */
+const MAX_SESSION_ID = 1024;
+const SESSION_ID = new RegExp(`^[\\x21-\\x7e]{1,${MAX_SESSION_ID}}$`);

@@ -41,11 +41,12 @@ export class HttpStatusError extends RpcError {
     } catch {
       error = undefined;
     }
-    const said = typeof error?.message === "string" ? error.message : body.slice(0, 200);
+    // The server's words go into a message a log prints: control characters (CR, LF, BEL...) become spaces.
+    const said = (typeof error?.message === "string" ? error.message : body.slice(0, 200)).replace(/[\x00-\x1f\x7f]/g, " ");
     const code = typeof error?.code === "number" ? error.code : TRANSPORT_ERROR;
     const why =
       status === 401 || (status === 403 && wwwAuthenticate !== undefined)
-        ? `the server requires authorization (HTTP ${status}${said ? `: ${said}` : ""})${wwwAuthenticate ? `; WWW-Authenticate: ${wwwAuthenticate.slice(0, 300)}` : ""}`
+        ? `the server requires authorization (HTTP ${status}${said ? `: ${said}` : ""})${wwwAuthenticate ? `; WWW-Authenticate: ${wwwAuthenticate.slice(0, 300).replace(/[\x00-\x1f\x7f]/g, " ")}` : ""}`
         : `HTTP ${status}${said ? `: ${said}` : ""}`;
     return new HttpStatusError(status, code, why, error?.data, wwwAuthenticate, sessionId);
   }

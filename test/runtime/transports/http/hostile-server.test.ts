@@ -9,7 +9,7 @@ import { expect } from "chai";
 import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { McpClient } from "../../../../runtime/index.js";
-import { HttpClientTransport } from "../../../../runtime/http.js";
+import { HttpClientTransport, HttpStatusError } from "../../../../runtime/http.js";
 import { Cancel, fetchExchange, nodeExchange } from "../../../../runtime/transports/http/exchange.js";
 import { silentLogger } from "../../../../runtime/util/logger.js";
 import { rejection } from "../../../support/mcp.js";
@@ -123,6 +123,39 @@ describe("transports/http: the client against a hostile server", function () {
       expect(gets).to.be.within(1, 6);
     } finally {
       await client.close();
+      await shut(server);
+    }
+  });
+
+  it("a session id that is not visible ASCII is refused at connect, with why", async () => {
+    const { server, url } = await listening((_req, res, body) => {
+      const message = JSON.parse(body) as { id?: number; params?: { protocolVersion?: string } };
+      res.writeHead(200, { "Content-Type": "application/json", "Mcp-Session-Id": "a b" });
+      res.end(JSON.stringify({ jsonrpc: "2.0", id: message.id, result: { protocolVersion: message.params?.protocolVersion, capabilities: {}, serverInfo: { name: "hostile", version: "0" } } }));
+    });
+    try {
+      const refused = await rejection(McpClient.connect(new HttpClientTransport(url, { openStream: false }), { name: "c", version: "1", revision: "2025-11-25", logger: silentLogger }));
+      expect(refused.message).to.contain("Mcp-Session-Id is not 1 to 1024 visible ASCII characters");
+    } finally {
+      await shut(server);
+    }
+  });
+
+  it("a 401 to the second era's probe is the HttpStatusError itself, its server text without control characters", async () => {
+    const { server, url } = await listening((_req, res, body) => {
+      const message = JSON.parse(body) as { id?: number; method?: string };
+      if (message.method === "server/discover")
+        return void res.writeHead(200, { "Content-Type": "application/json" }).end(JSON.stringify({ jsonrpc: "2.0", id: message.id, error: { code: -32601, message: "Method not found" } }));
+      res.writeHead(401, { "Content-Type": "text/plain", "WWW-Authenticate": 'Bearer resource_metadata="http://127.0.0.1/.well-known/oauth-protected-resource"' });
+      res.end("auth \u0007 please\r\nInjected: yes");
+    });
+    try {
+      const refused = await rejection(McpClient.connect(new HttpClientTransport(url, { openStream: false }), { name: "c", version: "1", logger: silentLogger }));
+      expect(refused).to.be.instanceOf(HttpStatusError);
+      expect((refused as HttpStatusError).status).to.equal(401);
+      expect(refused.message).to.contain("the server requires authorization").and.contain("resource_metadata");
+      expect(refused.message).not.to.match(/[\x00-\x1f\x7f]/);
+    } finally {
       await shut(server);
     }
   });
