@@ -211,7 +211,7 @@ export class HttpClientTransport implements Transport {
       text = await response.text();
     } catch (error) {
       // Too long, or cut short: the request it answers is answered with why, not left to time out.
-      if (requestId !== undefined) this.deliver({ jsonrpc: "2.0", id: requestId, error: { code: -32000, message: `HTTP ${response.status}: ${(error as Error).message}` } });
+      if (requestId !== undefined) this.fail(requestId, `HTTP ${response.status}: ${(error as Error).message}`);
       return;
     }
     let value: unknown;
@@ -225,7 +225,7 @@ export class HttpClientTransport implements Transport {
       return;
     }
     if (requestId !== undefined)
-      this.deliver({ jsonrpc: "2.0", id: requestId, error: { code: -32000, message: `HTTP ${response.status}: ${text.slice(0, 200) || response.statusText}` } });
+      this.fail(requestId, `HTTP ${response.status}: ${text.slice(0, 200) || response.statusText}`);
   }
 
   /** Reads an SSE answer; says whether the response to `requestId` came, and the last event id. */
@@ -256,7 +256,7 @@ export class HttpClientTransport implements Transport {
     parser.end();
     if (parser.overflowed && requestId !== undefined && !answered) {
       // Its answer would have been in the event that grew too long: the request is answered with why.
-      this.deliver({ jsonrpc: "2.0", id: requestId, error: { code: -32000, message: `an event of the answer's stream exceeds ${MAX_ANSWER_CHARS} characters: not read further` } });
+      this.fail(requestId, `an event of the answer's stream exceeds ${MAX_ANSWER_CHARS} characters: not read further`);
       answered = true;
     }
     return { answered, delivered, lastEventId };
@@ -324,6 +324,11 @@ export class HttpClientTransport implements Transport {
     if (this.protocolVersion) headers["MCP-Protocol-Version"] = this.protocolVersion;
     if (lastEventId !== undefined) headers["Last-Event-ID"] = lastEventId;
     return headers;
+  }
+
+  /** Answers our request `requestId` with an error of the transport (-32000): its answer could not be read. */
+  private fail(requestId: RequestId, message: string): void {
+    this.deliver({ jsonrpc: "2.0", id: requestId, error: { code: -32000, message } });
   }
 
   private deliver(value: unknown): void {

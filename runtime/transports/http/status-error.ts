@@ -41,13 +41,17 @@ export class HttpStatusError extends RpcError {
     } catch {
       error = undefined;
     }
-    // The server's words go into a message a log prints: control characters (CR, LF, BEL...) become spaces.
-    const said = (typeof error?.message === "string" ? error.message : body.slice(0, 200)).replace(/[\x00-\x1f\x7f]/g, " ");
+    const said = printable(typeof error?.message === "string" ? error.message : body.slice(0, 200));
     const code = typeof error?.code === "number" ? error.code : TRANSPORT_ERROR;
     const why =
       status === 401 || (status === 403 && wwwAuthenticate !== undefined)
-        ? `the server requires authorization (HTTP ${status}${said ? `: ${said}` : ""})${wwwAuthenticate ? `; WWW-Authenticate: ${wwwAuthenticate.slice(0, 300).replace(/[\x00-\x1f\x7f]/g, " ")}` : ""}`
+        ? `the server requires authorization (HTTP ${status}${said ? `: ${said}` : ""})${wwwAuthenticate ? `; WWW-Authenticate: ${printable(wwwAuthenticate.slice(0, 300))}` : ""}`
         : `HTTP ${status}${said ? `: ${said}` : ""}`;
     return new HttpStatusError(status, code, why, error?.data, wwwAuthenticate, sessionId);
   }
+}
+
+/** The server's words as a log may print them: control characters (CR, LF, BEL...) become spaces. */
+function printable(text: string): string {
+  return text.replace(/[\x00-\x1f\x7f]/g, " ");
 }

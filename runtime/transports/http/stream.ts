@@ -97,8 +97,9 @@ export class ResponseStream {
    * HTTP: "If the server cannot accept the input, it MUST return an HTTP error status code");
    * otherwise it is an answer like any other.
    */
-  refuse(message: unknown, text = jsonText(message)): boolean {
-    if (this.isFinished || this.mode !== "undecided" || this.held.length > 0 || this.pending.size !== 1 || this.res?.started !== false) return this.write(message, text);
+  refuse(message: unknown, given?: string): boolean {
+    if (this.isFinished || this.mode !== "undecided" || this.held.length > 0 || this.pending.size !== 1 || this.res?.started !== false) return this.write(message, given);
+    const text = given ?? jsonText(message);
     this.pending.clear();
     this.sendJson(400, text);
     return true;
@@ -127,19 +128,21 @@ export class ResponseStream {
    * or request for a client that does not accept SSE, or a finished stream. The caller then sends
    * it elsewhere.
    */
-  write(message: unknown, text = jsonText(message)): boolean {
+  write(message: unknown, given?: string): boolean {
     if (this.isFinished) return false;
     this.begin();
     const answered = answeredIds(message);
     if (answered === undefined) {
-      // A notification or a request of ours.
+      // A notification or a request of ours: its text made only when this stream carries it.
       if (this.mode === "undecided") {
         if (!this.options.sse) return false;
         this.beginSse();
       } else if (this.mode === "json") return false;
-      this.emit(text);
+      this.emit(given ?? jsonText(message));
       return true;
     }
+    // A response: its text before the pending ids move (one JSON cannot carry is refused to the sender, which answers for it).
+    const text = given ?? jsonText(message);
     this.used = true;
     if (answered === "all") this.pending.clear();
     else for (const id of answered) this.pending.delete(id);

@@ -264,11 +264,10 @@ describe("transports/http: httpHandler after a middleware that read the body and
     });
     await new Promise<void>((resolve) => http.listen(0, "127.0.0.1", resolve));
     try {
-      const started = Date.now();
       const answer = await post(`http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp`, initializeRequest());
+      // Waiting for the bytes would end in 408 after bodyTimeoutMs: the status and the reason tell the two apart, no clock needed.
       expect(answer.status).to.equal(400);
       expect(JSON.stringify(answer.json)).to.contain("the body was already read by another middleware");
-      expect(Date.now() - started, "at once, not after bodyTimeoutMs").to.be.below(10_000);
     } finally {
       await server.close();
       await new Promise<void>((resolve) => http.close(() => resolve()));
