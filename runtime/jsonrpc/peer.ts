@@ -3,6 +3,7 @@ import { stderrLogger, type Logger } from "../util/logger.js";
 import { isThenable } from "../util/thenable.js";
 import { Deadlines } from "./deadlines.js";
 import { MAX_NESTING_DEPTH, nestingTooDeep } from "./depth.js";
+import { frameEnds } from "./frame-ends.js";
 import { ErrorCode, RpcError } from "./errors.js";
 import {
   classify,
@@ -401,13 +402,30 @@ export class Peer {
       this.stray(() => problem.excerpt ?? problem.message);
       this.reply(errorResponse(null, ErrorCode.ParseError, `Parse error: ${problem.message}`));
     } else {
-      this.reply(
-        errorResponse(null, ErrorCode.InvalidRequest, `Invalid Request: a message of ${problem.bytes} bytes exceeds the limit of ${problem.limit} bytes`, {
-          bytes: problem.bytes,
-          limit: problem.limit,
-        }),
-      );
+      this.oversized(problem);
     }
+  }
+
+  /**
+   * A frame over the size limit: none of it was kept, but its ends usually name it
+   * (frame-ends.ts). A request is refused with its id and an answer fails the request it was for,
+   * where either can be told; anything else is refused with id null. Each is logged.
+   */
+  private oversized({ bytes, limit, head = "", tail = "" }: Extract<FrameProblem, { kind: "oversized" }>): void {
+    const why = `a message of ${bytes} bytes exceeds the limit of ${limit} bytes`;
+    const data = { bytes, limit };
+    const members = frameEnds(head, tail);
+    const id = members.get("id");
+    const method = members.get("method");
+    if (method === undefined && isRequestId(id)) {
+      const pending = this.settle(id);
+      if (pending) return pending.reject(new RpcError(ErrorCode.InvalidRequest, `the answer to ${pending.method}: ${why} (maxMessageBytes)`, data));
+      // A response is never answered (JSON-RPC 2.0 §5).
+      if (members.has("result") || members.has("error")) return this.logger("warn", `dropped a response to unknown request id ${JSON.stringify(id)}: ${why} (maxMessageBytes)`);
+    }
+    const named = typeof method === "string" ? `${method}${isRequestId(id) ? ` (id ${JSON.stringify(id)})` : ""}` : "a message";
+    this.logger("warn", `refused ${named}: ${why} (maxMessageBytes)`);
+    this.reply(errorResponse(typeof method === "string" && isRequestId(id) ? id : null, ErrorCode.InvalidRequest, `Invalid Request: ${why}`, data));
   }
 
   private reply(response: Message | Message[], options?: SendOptions): void {

@@ -139,11 +139,13 @@ export interface AuthInfo {
 /**
  * "parse": the frame is not JSON (`message` is the parser's; `excerpt`, when the transport keeps
  * it, the frame's first characters, to show what wrote it). "oversized": the frame was larger
- * than `limit`; `bytes` is its size, terminator excluded, and none of it was kept.
+ * than `limit`; `bytes` is its size, terminator excluded, and none of it was kept but, where the
+ * transport keeps them, its first and last 200 characters (`head`, `tail`: what names the message,
+ * jsonrpc/frame-ends.ts).
  */
 export type FrameProblem =
   | { readonly kind: "parse"; readonly message: string; readonly excerpt?: string }
-  | { readonly kind: "oversized"; readonly bytes: number; readonly limit: number };
+  | { readonly kind: "oversized"; readonly bytes: number; readonly limit: number; readonly head?: string; readonly tail?: string };
 
 /** The default largest message a byte transport accepts: 128 MiB (a 64 MiB payload and its envelope fit). */
 export const DEFAULT_MAX_MESSAGE_BYTES = 128 * 1024 * 1024;

@@ -6,8 +6,10 @@ export interface FrameSink {
   malformed(problem: FrameProblem): void;
 }
 
-/** How much of a line that is not JSON a "parse" problem quotes. */
+/** How much of a line that is not JSON a "parse" problem quotes, and how much of each end of an oversized one is kept. */
 const EXCERPT_CHARS = 200;
+/** 4 bytes at most per character: enough for EXCERPT_CHARS whole characters. */
+const EXCERPT_BYTES = EXCERPT_CHARS * 4;
 const NEWLINE = 0x0a;
 const CARRIAGE_RETURN = 0x0d;
 const SPACE = 0x20;
@@ -27,7 +29,7 @@ const TAB = 0x09;
  * Per line: a trailing '\r' is dropped (CRLF), a blank line is skipped, bad JSON is reported as
  * a "parse" problem, and a line longer than `maxMessageBytes` (terminator excluded) is not kept:
  * its bytes are counted and dropped up to its '\n', then reported once as "oversized" with its full
- * size. In every case the next line decodes normally. Invalid UTF-8 becomes U+FFFD, as with
+ * size and its first and last 200 characters. In every case the next line decodes normally. Invalid UTF-8 becomes U+FFFD, as with
  * TextDecoder: refusing it would turn one bad byte in a log string into a lost response.
  */
 export class NdjsonDecoder {
@@ -38,6 +40,11 @@ export class NdjsonDecoder {
   private discarding = false;
   private discardedBytes = 0;
   private discardedEndsWithCarriageReturn = false;
+  /** The first and the latest bytes of the line being discarded (FrameProblem's head and tail). */
+  private discardedHead = "";
+  private discardedTail: Buffer = Buffer.alloc(0);
+  /** The input ended: a line decoded now had no '\n'. */
+  private ending = false;
 
   constructor(
     private readonly sink: FrameSink,
@@ -65,6 +72,7 @@ export class NdjsonDecoder {
 
   /** The input ended: a last line without its '\n' still counts (a peer may omit the final newline). */
   end(): void {
+    this.ending = true;
     if (this.discarding || this.pieceBytes > 0) this.endLine(Buffer.alloc(0), 0, 0);
   }
 
@@ -73,13 +81,17 @@ export class NdjsonDecoder {
     if (this.discarding) {
       this.discardedBytes += length;
       this.discardedEndsWithCarriageReturn = chunk[chunk.length - 1] === CARRIAGE_RETURN;
+      this.discardedTail = lastBytes([this.discardedTail, chunk.subarray(start)]);
       return;
     }
     // One byte of slack: the line may yet end in "\r\n", and the '\r' does not count.
     if (this.pieceBytes + length > this.maxMessageBytes + 1) {
+      this.pieces.push(chunk.subarray(start));
       this.discarding = true;
       this.discardedBytes = this.pieceBytes + length;
       this.discardedEndsWithCarriageReturn = chunk[chunk.length - 1] === CARRIAGE_RETURN;
+      this.discardedHead = firstChars(this.pieces);
+      this.discardedTail = lastBytes(this.pieces);
       this.pieces = [];
       this.pieceBytes = 0;
       return;
@@ -96,11 +108,16 @@ export class NdjsonDecoder {
     const bytes = (this.discarding ? this.discardedBytes : this.pieceBytes) + tail - (endsWithCarriageReturn ? 1 : 0);
     if (this.discarding || bytes > this.maxMessageBytes) {
       // Checked before joining, so an oversized line is never copied.
+      const last = chunk.subarray(start, end);
+      const head = this.discarding ? this.discardedHead : firstChars([...this.pieces, last]);
+      const ends = lastBytes(this.discarding ? [this.discardedTail, last] : [...this.pieces, last]);
       this.discarding = false;
       this.discardedBytes = 0;
+      this.discardedHead = "";
+      this.discardedTail = Buffer.alloc(0);
       this.pieces = [];
       this.pieceBytes = 0;
-      this.sink.malformed({ kind: "oversized", bytes, limit: this.maxMessageBytes });
+      this.sink.malformed({ kind: "oversized", bytes, limit: this.maxMessageBytes, head: head.trimEnd(), tail: ends.toString("utf8").trimEnd().slice(-EXCERPT_CHARS) });
       return;
     }
     let line: Buffer;
@@ -117,14 +134,29 @@ export class NdjsonDecoder {
     try {
       value = JSON.parse(line.toString("utf8", 0, bytes));
     } catch (error) {
-      // 4 bytes at most per character: enough for EXCERPT_CHARS whole characters.
-      const excerpt = line.toString("utf8", 0, Math.min(bytes, EXCERPT_CHARS * 4)).slice(0, EXCERPT_CHARS);
-      this.sink.malformed({ kind: "parse", message: (error as Error).message, excerpt });
+      const excerpt = line.toString("utf8", 0, Math.min(bytes, EXCERPT_BYTES)).slice(0, EXCERPT_CHARS);
+      // A line cut short by the end of the input: the writer died or closed in the middle of a message.
+      const message = this.ending ? `the input ended in the middle of a line of ${bytes} bytes (${(error as Error).message})` : (error as Error).message;
+      this.sink.malformed({ kind: "parse", message, excerpt });
       return;
     }
     // Outside the try: a throwing sink is its own bug, not a parse error.
     this.sink.message(value);
   }
+}
+
+/** The first EXCERPT_CHARS characters of the bytes in `pieces`. */
+function firstChars(pieces: readonly Buffer[]): string {
+  const joined = Buffer.concat(pieces, Math.min(EXCERPT_BYTES, pieces.reduce((sum, piece) => sum + piece.length, 0)));
+  return joined.toString("utf8").slice(0, EXCERPT_CHARS);
+}
+
+/** A copy of the last EXCERPT_BYTES bytes of the bytes in `pieces` (a copy: a chunk it came from is not kept alive). */
+function lastBytes(pieces: readonly Buffer[]): Buffer {
+  let first = pieces.length;
+  for (let bytes = 0; first > 0 && bytes < EXCERPT_BYTES; ) bytes += pieces[--first]!.length;
+  const joined = Buffer.concat(pieces.slice(first));
+  return Buffer.from(joined.subarray(Math.max(0, joined.length - EXCERPT_BYTES)));
 }
 
 /** Only spaces and tabs (a '\r' was already dropped). Stops at the first other byte, so it is O(1) for JSON. */

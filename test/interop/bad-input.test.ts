@@ -143,11 +143,19 @@ describe("bad input over stdio (fixture initialized at 2025-11-25, 4 KiB limit)"
     await raw.waitForStderr(/unknown request id 424242/);
   });
 
-  it(`an oversized message (over ${LIMIT} bytes): -32600 with its size and the limit, and the next message works`, async () => {
-    const line = JSON.stringify({ jsonrpc: "2.0", id: "big", method: "tools/call", params: { name: "echo", arguments: { text: "é".repeat(LIMIT) } } });
-    raw.writeLine(line);
-    const error = await expectError(raw, null, -32600);
-    expect(error.data).to.deep.equal({ bytes: Buffer.byteLength(line), limit: LIMIT });
+  it(`an oversized message (over ${LIMIT} bytes): -32600 with its size and the limit, with its id where its ends carry it, and the next message works`, async () => {
+    const params = { name: "echo", arguments: { text: "é".repeat(LIMIT) } };
+    const cases: [string, unknown][] = [
+      [JSON.stringify({ jsonrpc: "2.0", id: "big", method: "tools/call", params }), "big"], // id first: ours, Python's
+      [JSON.stringify({ method: "tools/call", params, jsonrpc: "2.0", id: 7 }), 7], // id last: the official SDKs
+      [JSON.stringify({ jsonrpc: "2.0", params, id: 8, more: params, method: "tools/call" }), null], // id between two large members
+      [JSON.stringify({ jsonrpc: "2.0", method: "notifications/message", params }), null],
+    ];
+    for (const [line, id] of cases) {
+      raw.writeLine(line);
+      const error = await expectError(raw, id, -32600);
+      expect(error.data).to.deep.equal({ bytes: Buffer.byteLength(line), limit: LIMIT });
+    }
     const next = await raw.request({ jsonrpc: "2.0", id: "small", method: "tools/call", params: { name: "echo", arguments: { text: "fits" } } });
     expect(next.result).to.deep.equal({ content: [{ type: "text", text: "fits" }] });
     await expectAliveAndQuiet(raw);

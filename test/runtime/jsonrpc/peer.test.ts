@@ -345,6 +345,29 @@ describe("jsonrpc Peer", () => {
       ]);
     });
 
+    it("an oversized frame whose ends name it: a request is refused with its id, an answer fails its request unsent, an unknown answer is dropped; each is logged", async () => {
+      const log = recordingLogger();
+      const { transport, peer } = scripted({ logger: log.logger });
+      const size = { kind: "oversized", bytes: 5000, limit: 4096 } as const;
+      transport.problem({ ...size, head: '{"jsonrpc":"2.0","id":"r1","method":"tools/call","params":{"pad":"xxx', tail: 'xxx"}}' });
+      transport.problem({ ...size, head: '{"method":"tools/call","params":{"pad":"xx', tail: 'xx"}},"jsonrpc":"2.0","id":9}' });
+      const answer = peer.request("tools/call", {});
+      transport.problem({ ...size, head: '{"result":{"content":[{"type":"text","text":"xxx', tail: 'xxx"}]},"jsonrpc":"2.0","id":1}' });
+      const error = await rejection(answer);
+      expect(error).to.be.instanceOf(RpcError).with.property("code", -32600);
+      expect((error as RpcError).message).to.equal("the answer to tools/call: a message of 5000 bytes exceeds the limit of 4096 bytes (maxMessageBytes)");
+      transport.problem({ ...size, head: '{"jsonrpc":"2.0","id":44,"result":{"pad":"x', tail: 'x"}}' });
+      await flush();
+      const refusal = (id: unknown) => ({ jsonrpc: "2.0", id, error: { code: -32600, message: "Invalid Request: a message of 5000 bytes exceeds the limit of 4096 bytes", data: { bytes: 5000, limit: 4096 } } });
+      // Sent: the two refusals and our own request, never an answer to an answer.
+      expect(transport.sent).to.deep.equal([refusal("r1"), refusal(9), { jsonrpc: "2.0", id: 1, method: "tools/call", params: {} }]);
+      expect(log.lines).to.deep.equal([
+        ["warn", 'refused tools/call (id "r1"): a message of 5000 bytes exceeds the limit of 4096 bytes (maxMessageBytes)'],
+        ["warn", "refused tools/call (id 9): a message of 5000 bytes exceeds the limit of 4096 bytes (maxMessageBytes)"],
+        ["warn", "dropped a response to unknown request id 44: a message of 5000 bytes exceeds the limit of 4096 bytes (maxMessageBytes)"],
+      ]);
+    });
+
     it("an id that is neither a string nor an integer JSON keeps exactly (a fraction, beyond 2^53): -32600 with id null; a safe integer is answered", async () => {
       const { transport } = scripted();
       transport.deliver({ jsonrpc: "2.0", id: 1.5, method: "ping" });

@@ -28,12 +28,13 @@ describe("stdio() in a child process", function () {
   it("answers on stdout only, survives bad and oversized lines, and exits once its stdin ends", async () => {
     const { transport, receiver, stderr } = await startServer();
     await transport.send({ n: 1 });
-    await transport.send({ big: "x".repeat(2000) }); // over the server's 1024-byte limit
+    const big = JSON.stringify({ big: "x".repeat(2000) }); // over the server's 1024-byte limit
+    await transport.send(JSON.parse(big));
     await transport.send({ n: 2 });
     await receiver.until(() => receiver.messages.length === 3);
     expect(receiver.messages).to.deep.equal([
       { echo: { n: 1 } },
-      { malformed: { kind: "oversized", bytes: JSON.stringify({ big: "x".repeat(2000) }).length, limit: 1024 } },
+      { malformed: { kind: "oversized", bytes: big.length, limit: 1024, head: big.slice(0, 200), tail: big.slice(-200) } },
       { echo: { n: 2 } },
     ]);
     expect(receiver.problems).to.deep.equal([]);

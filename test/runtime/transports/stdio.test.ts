@@ -113,7 +113,8 @@ describe("StdioTransport framing", () => {
     expect(receiver.problems).to.deep.equal([]); // reported when the line ends, with its size
     input.write('\r\n{"after":true}\n');
     await receiver.until(() => receiver.messages.length === 1);
-    expect(receiver.problems).to.deep.equal([{ kind: "oversized", bytes: oversized, limit }]);
+    // Its first and last 200 characters are kept: what names a message (jsonrpc/frame-ends.ts).
+    expect(receiver.problems).to.deep.equal([{ kind: "oversized", bytes: oversized, limit, head: "x".repeat(200), tail: "x".repeat(200) }]);
     expect(receiver.messages).to.deep.equal([{ after: true }]);
     expect(largestHeld).to.be.at.most(limit + 1);
     expect(heldBytes(transport)).to.equal(0);
@@ -129,8 +130,8 @@ describe("StdioTransport framing", () => {
     await receiver.until(() => receiver.messages.length + receiver.problems.length === 4);
     expect(receiver.messages).to.have.length(2);
     expect(receiver.problems).to.deep.equal([
-      { kind: "oversized", bytes: limit + 1, limit },
-      { kind: "oversized", bytes: limit + 1, limit },
+      { kind: "oversized", bytes: limit + 1, limit, head: over, tail: over },
+      { kind: "oversized", bytes: limit + 1, limit, head: over, tail: over },
     ]);
   });
 
