@@ -40,6 +40,8 @@ export interface PeerOptions {
    * (MCP: notifications/cancelled). Not called for requests that got their answer.
    */
   readonly cancel?: (id: RequestId, method: string, reason: string) => void;
+  /** Called after each frame that is not JSON-RPC is counted (see `strays`). */
+  readonly onStray?: (strays: Strays) => void;
 }
 
 /** Options of one JSON-RPC request: abort signal, timeout, progress. */
@@ -53,10 +55,13 @@ export interface RequestOptions {
   readonly headers?: Readonly<Record<string, string>>;
 }
 
-/** Inbound frames that were not JSON-RPC messages (not JSON, or JSON of another shape): how many, and the start of the first. */
+/** Inbound frames that were not JSON-RPC messages (not JSON, or JSON of another shape): how many, and the start of the first and of the last. */
 export interface Strays {
   readonly count: number;
   readonly first: string;
+  readonly last: string;
+  /** Why the last is not JSON, when it is not (the parser's message). */
+  readonly why?: string;
 }
 
 /** How a duplicate id's refusal is sent: it answers the message being delivered (SendOptions.refusal). */
@@ -263,7 +268,7 @@ export class Peer {
         sink.none();
         return;
       case "invalid": {
-        this.stray(() => JSON.stringify(value));
+        this.stray(JSON.stringify(value));
         const { id, reason } = invalidity(value);
         // A response is never answered (JSON-RPC 2.0 §5): a bad one settles our request, if it names one, and is logged;
         // answering it would let two peers trade error responses for ever.
@@ -392,14 +397,16 @@ export class Peer {
     this.reply(errorResponse(null, ErrorCode.InvalidRequest, why, data));
   }
 
-  /** Counts a frame that is not JSON-RPC; the first is kept, cut to STRAY_CHARS (a peer lives long: a 4 MiB message must not). */
-  private stray(first: () => string): void {
-    this.strayFrames = { count: (this.strayFrames?.count ?? 0) + 1, first: this.strayFrames?.first ?? first().slice(0, STRAY_CHARS) };
+  /** Counts a frame that is not JSON-RPC; the first and the last are kept, cut to STRAY_CHARS (a peer lives long: a 4 MiB message must not). */
+  private stray(text: string, why?: string): void {
+    const last = text.slice(0, STRAY_CHARS);
+    this.strayFrames = { count: (this.strayFrames?.count ?? 0) + 1, first: this.strayFrames?.first ?? last, last, ...(why !== undefined && { why }) };
+    this.options.onStray?.(this.strayFrames);
   }
 
   private malformed(problem: FrameProblem): void {
     if (problem.kind === "parse") {
-      this.stray(() => problem.excerpt ?? problem.message);
+      this.stray(problem.excerpt ?? problem.message, problem.message);
       this.reply(errorResponse(null, ErrorCode.ParseError, `Parse error: ${problem.message}`));
     } else {
       this.oversized(problem);

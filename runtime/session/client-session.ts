@@ -1,6 +1,6 @@
 import { ErrorCode, RpcError } from "../jsonrpc/errors.js";
 import type { Notification, Request } from "../jsonrpc/messages.js";
-import { Peer, type RequestOptions } from "../jsonrpc/peer.js";
+import { Peer, type RequestOptions, type Strays } from "../jsonrpc/peer.js";
 import { HookExchange, reportClosed, runHooks, sendThroughHooks, type Hook } from "../shared/hooks.js";
 import type { MessageContext, Transport } from "../jsonrpc/transport.js";
 import { SchemaCompiler, type SchemaValidator } from "../shared/json-schema.js";
@@ -53,8 +53,13 @@ export interface ClientSessionOptions {
 /** How negotiation sends its own requests (server/discover, initialize): through the client's call path, checks included. */
 export type Send = (method: string, params: Record<string, unknown>, options: { readonly fresh?: boolean; readonly timeoutMs?: number }) => Promise<Record<string, unknown>>;
 
-/** How much of the first line that is not JSON-RPC is quoted. */
+/** How much of a line that is not JSON-RPC is quoted. */
 const QUOTED_CHARS = 80;
+
+/** A line from the server as the client quotes it: QUOTED_CHARS at most, as a JSON string. */
+function quoted(line: string): string {
+  return JSON.stringify(line.length > QUOTED_CHARS ? `${line.slice(0, QUOTED_CHARS)}…` : line);
+}
 
 /** What the server may ask, by method: the handler that answers it. */
 const ANSWERS: Readonly<Record<string, keyof ClientHandlers>> = {
@@ -85,6 +90,9 @@ export class ClientSession {
   private schemas: SchemaCompiler | undefined;
   /** The lines that are not JSON-RPC were reported (once: in a failed open's error, or logged after one that worked). */
   private straysReported = false;
+  /** After open: how many lines that are not JSON-RPC had been reported when last reported, and at what count they next are. */
+  private straysLogged: number | undefined;
+  private nextStraysLog = Number.POSITIVE_INFINITY;
 
   constructor(
     transport: Transport,
@@ -96,7 +104,7 @@ export class ClientSession {
     this.peer = new Peer(
       transport,
       hooks.length === 0
-        ? { request: (request) => this.answer(request), notification }
+        ? { request: (request) => this.answer(request), notification, closed: () => this.straysAtClose() }
         : {
             request: (request, inbound) => {
               const seen = this.exchange("incoming", "request", request.method, request.params, inbound.context, inbound);
@@ -110,6 +118,7 @@ export class ClientSession {
               );
             },
             closed: (error) => {
+              this.straysAtClose();
               const module = this.negotiated as LoadedRevision | undefined;
               reportClosed(hooks, { side: "client", revision: module?.revision, era: module?.era, transport: this.peer.facts, durationMs: performance.now() - openedAt, error });
             },
@@ -120,6 +129,7 @@ export class ClientSession {
         cancel: (id, method, reason) => {
           if (method !== "initialize") void this.notify("notifications/cancelled", { requestId: id, reason }).catch(() => {});
         },
+        onStray: (strays) => this.strayed(strays),
       },
     );
   }
@@ -205,6 +215,26 @@ export class ClientSession {
     }
     const strays = this.strays();
     if (strays) this.options.logger("warn", `the server ${strays}`);
+    this.straysLogged = this.peer.strays?.count ?? 0;
+    this.nextStraysLog = this.straysLogged + 1;
+  }
+
+  /** A line that is not JSON-RPC after open (a log line on stdout): logged, the first and then at ten times as many. */
+  private strayed(strays: Strays): void {
+    if (strays.count >= this.nextStraysLog) this.logStrays(strays);
+  }
+
+  /** The connection closed: lines not logged yet are, with the last (often a message the server's exit cut short). */
+  private straysAtClose(): void {
+    const strays = this.peer.strays;
+    if (strays && this.straysLogged !== undefined && strays.count > this.straysLogged) this.logStrays(strays);
+  }
+
+  private logStrays(strays: Strays): void {
+    this.straysLogged = strays.count;
+    this.nextStraysLog = strays.count * 10;
+    const why = strays.why === undefined ? "" : ` (${strays.why})`;
+    this.options.logger("warn", `the server has written ${strays.count} ${strays.count === 1 ? "line that is" : "lines that are"} not JSON-RPC; the last: ${quoted(strays.last)}${why}`);
   }
 
   /** `open`'s steps; `share`: how many requests, this one included, are still to share the time left. */
@@ -248,8 +278,7 @@ export class ClientSession {
     const strays = this.peer.strays;
     if (!strays || this.straysReported) return undefined;
     this.straysReported = true;
-    const first = strays.first.length > QUOTED_CHARS ? `${strays.first.slice(0, QUOTED_CHARS)}…` : strays.first;
-    return `wrote ${strays.count} ${strays.count === 1 ? "line that is" : "lines that are"} not JSON-RPC; the first: ${JSON.stringify(first)}`;
+    return `wrote ${strays.count} ${strays.count === 1 ? "line that is" : "lines that are"} not JSON-RPC; the first: ${quoted(strays.first)}`;
   }
 
   private straysNote(): string {

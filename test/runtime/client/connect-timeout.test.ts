@@ -50,4 +50,35 @@ describe("McpClient.connect: a server that answers nothing", () => {
       await client.close();
     }
   });
+
+  it("after connect: lines that are not JSON-RPC are logged, the first and then at ten times as many; a message cut short by the server's exit is named", async () => {
+    const logged: [LogLevel, string][] = [];
+    const client = await McpClient.connect(await spawn("serve"), { name: "c", version: "1", revision: "2025-11-25", logger: (level, message) => logged.push([level, message]) });
+    const about = () => logged.filter(([, message]) => message.startsWith("the server has written")).map(([, message]) => message);
+    try {
+      await client.callTool("babble", { lines: 1 }); // the 4th line: logged
+      await client.callTool("babble", { lines: 36 }); // up to the 40th: logged once, at the 40th
+      await client.ping();
+      expect(about()).to.deep.equal([
+        `the server has written 4 lines that are not JSON-RPC; the last: ${QUOTED} (${parseMessage(BANNER[0]!)})`,
+        `the server has written 40 lines that are not JSON-RPC; the last: ${JSON.stringify(BANNER[35 % 3])} (${parseMessage(BANNER[35 % 3]!)})`,
+      ]);
+      logged.length = 0;
+      await rejection(client.callTool("die", {}));
+      expect(about()).to.have.length(1);
+      expect(about()[0]).to.match(/^the server has written 41 lines that are not JSON-RPC; the last: "\{\\"jsonrpc\\":\\"2.0\\",\\"id\\":" \(the input ended in the middle of a line of 22 bytes \(/);
+    } finally {
+      await client.close();
+    }
+  });
 });
+
+/** What JSON.parse says of `line`. */
+function parseMessage(line: string): string {
+  try {
+    JSON.parse(line);
+  } catch (error) {
+    return (error as Error).message;
+  }
+  throw new Error(`${line} is JSON`);
+}

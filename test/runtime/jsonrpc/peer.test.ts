@@ -382,22 +382,28 @@ describe("jsonrpc Peer", () => {
       ]);
     });
 
-    it("counts what is not JSON-RPC (not JSON, or JSON of another shape) and keeps the first: strays", async () => {
-      const { transport, peer } = scripted();
+    it("counts what is not JSON-RPC (not JSON, or JSON of another shape), keeps the first and the last, and says so each time: strays", async () => {
+      const told: unknown[] = [];
+      const { transport, peer } = scripted({ onStray: (strays) => told.push(strays) });
       transport.deliver({ jsonrpc: "2.0", id: 1, method: "ping" });
       expect(peer.strays).to.equal(undefined);
       transport.problem({ kind: "parse", message: "Unexpected token 'S'", excerpt: "Starting up" });
       transport.deliver({ level: "info" });
       transport.problem({ kind: "parse", message: "Unexpected token 'r'" });
       transport.problem({ kind: "oversized", bytes: 5000, limit: 4096 });
-      expect(peer.strays).to.deep.equal({ count: 3, first: "Starting up" });
+      expect(peer.strays).to.deep.equal({ count: 3, first: "Starting up", last: "Unexpected token 'r'", why: "Unexpected token 'r'" });
+      expect(told).to.deep.equal([
+        { count: 1, first: "Starting up", last: "Starting up", why: "Unexpected token 'S'" },
+        { count: 2, first: "Starting up", last: '{"level":"info"}' },
+        { count: 3, first: "Starting up", last: "Unexpected token 'r'", why: "Unexpected token 'r'" },
+      ]);
       // What is kept is bounded: a peer lives as long as its session, a message may be MiBs.
       const big = scripted();
       big.transport.deliver({ jsonrpc: "2.0", id: 1.5, method: "ping", params: { pad: "x".repeat(1_000_000) } });
       expect(big.peer.strays!.first.length).to.be.at.most(200);
       const other = scripted();
       other.transport.deliver({ level: "info" });
-      expect(other.peer.strays).to.deep.equal({ count: 1, first: '{"level":"info"}' });
+      expect(other.peer.strays).to.deep.equal({ count: 1, first: '{"level":"info"}', last: '{"level":"info"}' });
     });
 
     it("notifications reach the handler and never get a response, even when the handler throws", async () => {

@@ -141,6 +141,16 @@ describe("StdioTransport framing", () => {
     await receiver.until(() => receiver.closings.length === 1);
     expect(receiver.messages).to.deep.equal([{ a: 1 }, { last: true }]);
   });
+
+  it("says so when the input ends in the middle of a message (the writer died while writing it)", async () => {
+    const { input, receiver } = await open();
+    input.end('{"a":1}\n{"jsonrpc":"2.0","id":3,"res');
+    await receiver.until(() => receiver.closings.length === 1);
+    expect(receiver.messages).to.deep.equal([{ a: 1 }]);
+    expect(receiver.problems).to.have.length(1);
+    expect(receiver.problems[0]).to.deep.include({ kind: "parse", excerpt: '{"jsonrpc":"2.0","id":3,"res' });
+    expect((receiver.problems[0] as { message: string }).message).to.match(/^the input ended in the middle of a line of 28 bytes \(/);
+  });
 });
 
 describe("StdioTransport lifecycle", () => {
