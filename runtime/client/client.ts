@@ -64,6 +64,11 @@ export interface ClientOptions {
   /** Default timeout of each request (default 60 s). */
   readonly requestTimeoutMs?: number;
   /**
+   * How many of the server's requests (sampling, elicitation, roots) run at once (default 1024):
+   * one more is answered -32603 at once, without calling its handler.
+   */
+  readonly maxConcurrentRequests?: number;
+  /**
    * How long `connect` may take in all, era probes included (default 30 s), each probe getting its
    * share: a server that answers nothing fails fast. Raise it for a server slow to start.
    */
@@ -191,6 +196,7 @@ export class McpClient {
         // 2026-07-28: the tasks extension in every request, unless tasks are off.
         statelessExtensions: options.tasks === false ? [] : [TASKS_EXTENSION],
         requestTimeoutMs: options.requestTimeoutMs ?? DEFAULT_TIMEOUT_MS,
+        maxConcurrentRequests: options.maxConcurrentRequests,
         connectTimeoutMs: options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
         validate: options.validate ?? "strict",
         logger: this.logger,

@@ -42,7 +42,16 @@ export interface PeerOptions {
   readonly cancel?: (id: RequestId, method: string, reason: string) => void;
   /** Called after each frame that is not JSON-RPC is counted (see `strays`). */
   readonly onStray?: (strays: Strays) => void;
+  /** How many of the other side's requests run at once (default {@link DEFAULT_MAX_CONCURRENT_REQUESTS}); one more is refused. */
+  readonly maxConcurrentRequests?: number;
 }
+
+/**
+ * How many of the other side's requests a connection runs at once by default: 1024. Past it a
+ * request is answered -32603 at once, so a flood (a million sampling requests from a server, a
+ * million calls from a client) costs a refusal each, not a handler each, held in memory.
+ */
+export const DEFAULT_MAX_CONCURRENT_REQUESTS = 1024;
 
 /** Options of one JSON-RPC request: abort signal, timeout, progress. */
 export interface RequestOptions {
@@ -130,6 +139,10 @@ export class Peer {
   private onIdle: (() => void) | undefined;
   private readonly logger: Logger;
   private strayFrames: Strays | undefined;
+  private readonly maxConcurrent: number;
+  /** Requests refused for maxConcurrentRequests, logged at the first, then at ten times as many. */
+  private refusedBusy = 0;
+  private nextBusyLog = 1;
 
   constructor(
     private readonly transport: Transport,
@@ -137,6 +150,8 @@ export class Peer {
     private readonly options: PeerOptions = {},
   ) {
     this.logger = options.logger ?? stderrLogger;
+    this.maxConcurrent = options.maxConcurrentRequests ?? DEFAULT_MAX_CONCURRENT_REQUESTS;
+    if (!(this.maxConcurrent >= 1)) throw new RangeError(`maxConcurrentRequests must be at least 1, got ${options.maxConcurrentRequests}`);
     const receiver: Receiver = {
       message: (value, context) => this.receive(value, context),
       malformed: (problem) => this.malformed(problem),
@@ -290,6 +305,7 @@ export class Peer {
       sink.answer(errorResponse(id, ErrorCode.InvalidRequest, `Invalid Request: request id ${JSON.stringify(id)} is already in flight`), REFUSAL);
       return;
     }
+    if (this.inbound.size >= this.maxConcurrent) return this.busy(request, sink);
     const inbound = new InboundRequest(id, request.method, context, sink);
     this.inbound.set(id, inbound);
     let outcome: unknown;
@@ -305,6 +321,16 @@ export class Peer {
         (error) => this.failed(inbound, error),
       );
     else this.succeeded(inbound, outcome);
+  }
+
+  /** One request more than maxConcurrentRequests: refused now, its handler never called. */
+  private busy(request: Request, sink: Sink): void {
+    const why = `${this.maxConcurrent} requests of yours are running, the most this side runs at once (maxConcurrentRequests); send it again once one is answered`;
+    if (++this.refusedBusy === this.nextBusyLog) {
+      this.nextBusyLog *= 10;
+      this.logger("warn", `refused ${request.method} (${this.refusedBusy} so far): ${this.maxConcurrent} requests are running (maxConcurrentRequests)`);
+    }
+    sink.answer(errorResponse(request.id, ErrorCode.InternalError, `Internal error: ${why}`, { maxConcurrentRequests: this.maxConcurrent }));
   }
 
   private succeeded(inbound: InboundRequest, result: unknown): void {

@@ -89,6 +89,11 @@ export interface ServerOptions<
   readonly inputRequired?: InputRequiredOptions;
   /** Timeout of the requests handlers send the client: elicitation, sampling, roots (default 5 minutes). */
   readonly clientRequestTimeoutMs?: number;
+  /**
+   * How many requests of one connection (a stdio client, an HTTP session) run at once (default
+   * 1024): one more is answered -32603 at once, without calling its handler.
+   */
+  readonly maxConcurrentRequests?: number;
   /** A client notification the runtime does not consume itself, e.g. notifications/roots/list_changed. */
   readonly onNotification?: (method: string, params: Record<string, unknown>, session: ServerSession) => void;
   /** Where the runtime reports what it cannot answer (default: stderr). */
@@ -246,6 +251,7 @@ export class McpServer<Types extends RevisionTypes = any> {
       notification: options.onNotification,
       closed: (session) => this.sessions.delete(session),
       logger: this.logger,
+      maxConcurrentRequests: options.maxConcurrentRequests,
       hooks: installedHooks(options.hooks, options.logTraffic, options.logger),
     };
     for (const module of options.extensions ?? []) this.useExtension(module);

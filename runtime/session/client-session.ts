@@ -42,6 +42,8 @@ export interface ClientSessionOptions {
   readonly extensions: readonly string[];
   readonly statelessExtensions: readonly string[];
   readonly requestTimeoutMs: number;
+  /** PeerOptions.maxConcurrentRequests. */
+  readonly maxConcurrentRequests?: number;
   /** The whole of `open` (every probe and retry) within this many milliseconds. */
   readonly connectTimeoutMs: number;
   readonly validate: ValidationMode;
@@ -126,6 +128,7 @@ export class ClientSession {
       {
         logger: options.logger,
         requestTimeoutMs: options.requestTimeoutMs,
+        maxConcurrentRequests: options.maxConcurrentRequests,
         cancel: (id, method, reason) => {
           if (method !== "initialize") void this.notify("notifications/cancelled", { requestId: id, reason }).catch(() => {});
         },

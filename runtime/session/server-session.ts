@@ -36,6 +36,8 @@ export interface ServerCore {
   notification?(method: string, params: Record<string, unknown>, session: ServerSession): void;
   closed?(session: ServerSession): void;
   readonly logger: Logger;
+  /** PeerOptions.maxConcurrentRequests. */
+  readonly maxConcurrentRequests?: number;
   /** Around every message in and out (shared/hooks.ts); empty: none of that machinery runs. */
   readonly hooks: readonly Hook[];
 }
@@ -84,6 +86,7 @@ export class ServerSession {
       },
       {
         logger: core.logger,
+        maxConcurrentRequests: core.maxConcurrentRequests,
         cancel: (id, method, reason) => {
           if (method !== "initialize") void this.notify("notifications/cancelled", { requestId: id, reason }).catch(() => {});
         },

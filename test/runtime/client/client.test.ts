@@ -242,8 +242,44 @@ describe("McpClient", () => {
       expect(heard).to.deep.equal([{}]);
       await client.close();
     });
+
+    it("runs at most maxConcurrentRequests of its requests at once: the rest are answered -32603 at once, their handler never called", async () => {
+      const server = new ScriptedServer(sessionScript());
+      let calls = 0;
+      const release: (() => void)[] = [];
+      const logged: string[] = [];
+      const client = await server.connect({
+        revision: "2025-11-25",
+        maxConcurrentRequests: 8,
+        logger: (_level, message) => logged.push(message),
+        handlers: { sampling: () => (calls++, new Promise((resolve) => release.push(() => resolve(SAMPLED)))) },
+      });
+      const flood = 300;
+      for (let i = 0; i < flood; i++) void server.send({ jsonrpc: "2.0", id: `s${i}`, method: "sampling/createMessage", params: { messages: [], maxTokens: 1 } });
+      await until(() => server.received.filter((m) => typeof m.id === "string").length === flood - 8, 5_000, "the refusals");
+      expect(calls).to.equal(8);
+      const refusals = server.received.filter((m) => typeof m.id === "string");
+      expect(refusals.map((m) => m.id)).to.deep.equal(Array.from({ length: flood - 8 }, (_, i) => `s${i + 8}`));
+      for (const refusal of refusals) {
+        expect(refusal.error.code).to.equal(-32603);
+        expect(refusal.error.data).to.deep.equal({ maxConcurrentRequests: 8 });
+      }
+      // Logged at the 1st, 10th and 100th refusal, not once each.
+      expect(logged.filter((line) => line.includes("maxConcurrentRequests")).map((line) => line.match(/\((\d+) so far\)/)?.[1])).to.deep.equal(["1", "10", "100"]);
+      // Room again once one is answered.
+      release.shift()!();
+      await until(() => server.received.some((m) => m.id === "s0"), 2_000, "the first answer");
+      await server.send({ jsonrpc: "2.0", id: "again", method: "sampling/createMessage", params: { messages: [], maxTokens: 1 } });
+      await until(() => calls === 9, 2_000, "the next request's handler");
+      for (const go of release) go();
+      await until(() => server.received.some((m) => m.id === "again"), 2_000, "its answer");
+      expect(server.received.find((m) => m.id === "again").result).to.deep.equal(SAMPLED);
+      await client.close();
+    });
   });
 });
+
+const SAMPLED = { role: "assistant", content: { type: "text", text: "hi" }, model: "m" };
 
 const DISCOVERED = {
   resultType: "complete",

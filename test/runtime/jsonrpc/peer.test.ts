@@ -368,6 +368,10 @@ describe("jsonrpc Peer", () => {
       ]);
     });
 
+    it("maxConcurrentRequests must be at least 1", () => {
+      for (const bad of [0, -1, Number.NaN]) expect(() => scripted({ maxConcurrentRequests: bad })).to.throw(RangeError, /maxConcurrentRequests must be at least 1/);
+    });
+
     it("an id that is neither a string nor an integer JSON keeps exactly (a fraction, beyond 2^53): -32600 with id null; a safe integer is answered", async () => {
       const { transport } = scripted();
       transport.deliver({ jsonrpc: "2.0", id: 1.5, method: "ping" });
