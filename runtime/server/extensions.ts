@@ -2,8 +2,8 @@ import type { Handler, RequestContext } from "../dispatch/context.js";
 import { CACHEABLE_EXTENSION, type ExtensionMethod } from "../dispatch/router.js";
 import { ErrorCode, RpcError } from "../jsonrpc/errors.js";
 import { declaredExtension, type LoadedExtension } from "../session/extensions.js";
-import { checkRequest, checkResult, isValidResult } from "../session/validate.js";
-import type { MethodSchemas, SchemaCompiler, SchemaValidator } from "../shared/json-schema.js";
+import { checkRequest, checkResult, isValidResult, reported, summarize } from "../session/validate.js";
+import type { CompiledCheck, MethodSchemas, SchemaCompiler } from "../shared/json-schema.js";
 import { isThenable } from "../util/thenable.js";
 
 export type { MethodSchemas };
@@ -15,21 +15,20 @@ export type { MethodSchemas };
  * method's first call, as tool schemas do (runtime/server/tools.ts).
  */
 export function extensionMethod(method: string, handler: Handler, schemas: MethodSchemas, compiler: SchemaCompiler): ExtensionMethod {
-  const compiled: Partial<Record<"params" | "result", SchemaValidator>> = {};
-  const check = (which: "params" | "result", value: unknown): string | undefined => {
-    let validate = compiled[which];
-    if (!validate) {
-      try {
-        validate = compiled[which] = compiler.compile(schemas[which] ?? { type: "object" });
-      } catch (error) {
-        throw new RpcError(ErrorCode.InternalError, `the ${which} schema of ${method} cannot be used: ${(error as Error).message}`);
-      }
+  const compiled: Partial<Record<"params" | "result", CompiledCheck>> = {};
+  const schema = (which: "params" | "result"): CompiledCheck => {
+    try {
+      return (compiled[which] ??= compiler.compileCheck(schemas[which] ?? { type: "object" }));
+    } catch (error) {
+      throw new RpcError(ErrorCode.InternalError, `the ${which} schema of ${method} cannot be used: ${(error as Error).message}`);
     }
-    return validate(value);
   };
+  // As a core method's: -32602, each issue's path from the message's root (`/params/uri`), in `data.issues`.
   const checkParams = (value: unknown): void => {
-    const problem = check("params", value);
-    if (problem !== undefined) throw new RpcError(ErrorCode.InvalidParams, `Invalid params for ${method}: ${problem}`);
+    const params = schema("params");
+    if (params.validate(value) === undefined) return;
+    const issues = params.issues(value).map((issue) => ({ ...issue, path: `/params${issue.path}` }));
+    throw new RpcError(ErrorCode.InvalidParams, `Invalid params for ${method}: ${summarize(issues)}`, { issues: reported(issues) });
   };
   return {
     // The dispatcher checks params before it calls the handler; until the engine has loaded (a
@@ -47,7 +46,7 @@ export function extensionMethod(method: string, handler: Handler, schemas: Metho
       if (!isThenable(compiler.load())) checkParams(value);
     },
     checkResult(value) {
-      const problem = check("result", value);
+      const problem = schema("result").validate(value);
       if (problem !== undefined) throw new RpcError(ErrorCode.InternalError, `the handler for ${method} returned an invalid result: ${problem}`);
     },
   };

@@ -5,6 +5,7 @@ import { canonicalJson } from "../util/canonical-json.js";
 import { newAjv, type AjvClasses } from "./ajv.js";
 import type { Dialect } from "../json-schema/dialect.js";
 import type { Logger } from "../util/logger.js";
+import type { ValidationIssue } from "../support/validation.js";
 import { isEdge } from "../util/platform.js";
 
 
@@ -18,6 +19,13 @@ export interface MethodSchemas {
 
 /** A compiled tool schema: undefined when `value` conforms, else what is wrong ("/city: must be string; ..."). */
 export type SchemaValidator = (value: unknown) => string | undefined;
+
+/** A schema compiled by {@link SchemaCompiler}: its validator, and the issues as data for a caller that reports them so (`error.data.issues`). */
+export interface CompiledCheck {
+  readonly validate: SchemaValidator;
+  /** Each issue at a JSON Pointer into `value`; empty when it conforms. */
+  issues(value: unknown): readonly ValidationIssue[];
+}
 
 /** One schema compiled at build time by `mcp-codegen generate --tools`, with the schema it was compiled from. */
 export interface CompiledSchema {
@@ -71,7 +79,7 @@ export interface SchemaOptions {
   readonly formats?: CompileOptions["formats"];
 }
 
-type Engine = (schema: Record<string, unknown>) => SchemaValidator;
+type Engine = (schema: Record<string, unknown>) => CompiledCheck;
 
 /**
  * Compiles the JSON Schemas users give their tools, once each. The dialect follows `$schema`:
@@ -122,6 +130,11 @@ export class SchemaCompiler {
 
   /** Compiles `schema`; throws when it is not a usable schema. Call `load()` first. */
   compile(schema: Record<string, unknown>): SchemaValidator {
+    return this.compileCheck(schema).validate;
+  }
+
+  /** As `compile`, with the issues as data too. */
+  compileCheck(schema: Record<string, unknown>): CompiledCheck {
     if (!this.engine) throw new Error("SchemaCompiler.compile before load()");
     return this.engine(schema);
   }
@@ -161,7 +174,11 @@ function ajvEngine({ draft07, draft2020, formats: all, dialectOf }: AjvModules, 
   return (schema) => {
     const dialect = dialectOf(schema);
     const validate = (ajvs[dialect] ??= newAjv(classes, dialect, { logger, formats })).compile(schema);
-    return (value) => (validate(value) ? undefined : describeErrors(validate.errors));
+    return {
+      validate: (value) => (validate(value) ? undefined : describeErrors(validate.errors)),
+      issues: (value) =>
+        validate(value) ? [] : (validate.errors ?? []).map((error) => ({ path: error.instancePath, schemaPath: error.schemaPath, keyword: error.keyword, message: describeError(error) })),
+    };
   };
 }
 
@@ -175,7 +192,7 @@ function interpreterEngine({ compileSchema }: typeof import("../json-schema/comp
     // The dialect by `$schema`: draft-07 when it says so, 2020-12 otherwise (the compiler's default).
     const validator = compileSchema(schema, { ...options, mode: code ? "auto" : "closures" });
     // The issues joined as they are found (render-check.ts, render/closures.ts): describeIssues' string, no issue objects.
-    return (value) => (validator.is(value) ? undefined : validator.describe(value));
+    return { validate: (value) => (validator.is(value) ? undefined : validator.describe(value)), issues: (value) => validator.check(value) };
   };
 }
 

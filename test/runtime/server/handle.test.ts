@@ -55,6 +55,27 @@ describe("server.handle", () => {
       }
     });
 
+  for (const toolSchemaEngine of ["auto", "interpreter", "ajv"] as const)
+    it(`bad params get -32602 as a core method's do: each issue in data.issues, its path from the message's root (${toolSchemaEngine})`, async () => {
+      const server = createServer({ name: "handle", version: "1.0.0", logger: quiet, toolSchemaEngine });
+      server.handle("acme/echo", (params) => ({ echo: params.text }), { params: PARAMS, result: RESULT });
+      const client = await connectClient(server, "2025-11-25");
+      try {
+        const wrongType = await rejectionOf(client.request("acme/echo", { text: 5 }));
+        // Our compiler says what it found ("must be string, found integer"); ajv does not.
+        expect(wrongType.message).to.match(/^Invalid params for acme\/echo: \/params\/text: must be string(, found integer)?$/);
+        expect(wrongType.data.issues).to.have.length(1);
+        expect(wrongType.data.issues[0]).to.deep.include({ path: "/params/text", schemaPath: "#/properties/text/type", keyword: "type" });
+        expect(wrongType.data.issues[0].message).to.match(/^must be string/);
+        const missing = await rejectionOf(client.request("acme/echo", {}));
+        expect(missing.message).to.equal("Invalid params for acme/echo: /params: must have required property 'text'");
+        expect(missing.data.issues).to.deep.equal([{ path: "/params", schemaPath: "#/required", keyword: "required", message: "must have required property 'text'" }]);
+      } finally {
+        await client.close();
+        await server.close();
+      }
+    });
+
   it("the very first call, before the schema engine has loaded (it loads on first use), is held to the params schema: -32602, and the handler does not run", async () => {
     // A fresh compiler per server: each server's first extension call waits for its engine.
     for (const revision of ["2025-11-25", "2026-07-28"] as const) {

@@ -54,6 +54,10 @@ describe("server.skill", () => {
 
         const unknown = await rejectionOf(client.request("skills/get", { uri: "skill://nope/SKILL.md" }));
         expect(unknown.code).to.equal(-32602);
+        // Invalid params name the field from the message's root, as a core method's do.
+        const noUri = await rejectionOf(client.request("skills/get", {}));
+        expect([noUri.code, noUri.message]).to.deep.equal([-32602, "Invalid params for skills/get: /params: must have required property 'uri'"]);
+        expect(noUri.data.issues[0]).to.deep.include({ path: "/params", keyword: "required" });
 
         // The files are resources: SKILL.md named and described from its frontmatter.
         const resources = (await client.listResources()).items;
