@@ -211,7 +211,8 @@ export class McpClient {
    * default) and returns a client ready for requests.
    */
   static async connect(transport: Transport, options: ClientOptions): Promise<McpClient> {
-    const client = new McpClient(transport, options);
+    // `this`, not the class's name: esbuild would emit a class that names itself as `class _McpClient`.
+    const client = new this(transport, options);
     try {
       await client.open(options.revision === undefined || options.revision === "auto" ? "auto" : revisionName(options.revision));
     } catch (error) {

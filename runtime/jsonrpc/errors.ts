@@ -37,6 +37,11 @@ export class RpcError extends Error {
 
   /** Rebuilds an error received from the other side. */
   static from(error: { code: number; message: string; data?: unknown }): RpcError {
-    return new RpcError(error.code, error.message, error.data);
+    return rebuilt(error);
   }
+}
+
+// Outside the class: esbuild emits a class that names itself in its body as `class _RpcError`, its constructor's name.
+function rebuilt(error: { code: number; message: string; data?: unknown }): RpcError {
+  return new RpcError(error.code, error.message, error.data);
 }

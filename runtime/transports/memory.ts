@@ -40,8 +40,9 @@ export class MemoryTransport implements Transport {
 
   /** Two transports linked to each other, as `createMemoryPair` returns them. */
   static linkedPair(): [MemoryTransport, MemoryTransport] {
-    const a = new MemoryTransport();
-    const b = new MemoryTransport();
+    // `this`, not the class's name: esbuild would emit a class that names itself as `class _MemoryTransport`.
+    const a = new this();
+    const b = new this();
     a.other = b;
     b.other = a;
     return [a, b];

@@ -492,6 +492,43 @@ describe("the packed packages, installed as a user installs them", function () {
       expect(JSON.parse(node.stdout)).to.deep.equal({ tool: "function", transport: "function" });
     });
 
+    it("every class any entry point exports keeps its name through bundling (constructor.name, what logs and stack traces show)", () => {
+      const script = `
+        import { readFileSync } from "node:fs";
+        const manifest = JSON.parse(readFileSync("node_modules/@mcp-codegen/runtime/package.json", "utf8"));
+        const entries = Object.keys(manifest.exports).filter((entry) => !entry.endsWith(".json") && !entry.includes("*"));
+        const classes = [];
+        const wrong = [];
+        const peers = Object.keys(manifest.peerDependencies ?? {});
+        const needPeers = [];
+        for (const entry of entries) {
+          let module;
+          try {
+            module = await import(entry === "." ? "@mcp-codegen/runtime" : "@mcp-codegen/runtime" + entry.slice(1));
+          } catch (error) {
+            // An entry of an optional peer this project did not install (/otel): nothing of it loads.
+            if (error.code === "ERR_MODULE_NOT_FOUND" && peers.some((peer) => error.message.includes("'" + peer + "'"))) {
+              needPeers.push(entry);
+              continue;
+            }
+            throw error;
+          }
+          for (const [name, value] of Object.entries(module)) {
+            if (typeof value !== "function" || !/^class\\b/.test(Function.prototype.toString.call(value))) continue;
+            classes.push(name);
+            if (value.name !== name) wrong.push(entry + ": " + name + " is named " + value.name);
+          }
+        }
+        console.log(JSON.stringify({ classes: classes.length, wrong, needPeers }));`;
+      writeFiles(project, { "class-names.mjs": script });
+      const node = run(process.execPath, ["class-names.mjs"], project);
+      expect(node.status, describeRun(node)).to.equal(0);
+      const { classes, wrong, needPeers } = JSON.parse(node.stdout) as { classes: number; wrong: string[]; needPeers: string[] };
+      expect(wrong).to.deep.equal([]);
+      expect(classes).to.be.at.least(10); // RpcError, McpClient, HttpClientTransport, ...
+      expect(needPeers).to.deep.equal(["./otel"]);
+    });
+
     it("/support, what generated modules import, loads without the main entry; every revision's default handlers throw its one MethodNotFound", () => {
       const script = `
         ${RECORD_LOADED}

@@ -47,7 +47,8 @@ export class HttpStatusError extends RpcError {
       status === 401 || (status === 403 && wwwAuthenticate !== undefined)
         ? `the server requires authorization (HTTP ${status}${said ? `: ${said}` : ""})${wwwAuthenticate ? `; WWW-Authenticate: ${printable(wwwAuthenticate.slice(0, 300))}` : ""}`
         : `HTTP ${status}${said ? `: ${said}` : ""}`;
-    return new HttpStatusError(status, code, why, error?.data, wwwAuthenticate, sessionId);
+    // `this`, not the class's name: esbuild would emit a class that names itself as `class _HttpStatusError`.
+    return new this(status, code, why, error?.data, wwwAuthenticate, sessionId);
   }
 }
 
