@@ -211,8 +211,7 @@ export class McpClient {
    * default) and returns a client ready for requests.
    */
   static async connect(transport: Transport, options: ClientOptions): Promise<McpClient> {
-    // `this`, not the class's name: esbuild would emit a class that names itself as `class _McpClient`.
-    const client = new this(transport, options);
+    const client = newClient(transport, options);
     try {
       await client.open(options.revision === undefined || options.revision === "auto" ? "auto" : revisionName(options.revision));
     } catch (error) {
@@ -639,6 +638,11 @@ export class McpClient {
       );
     }
   }
+}
+
+// Outside the class: esbuild emits a class that names itself in its body as `class _McpClient`, its constructor's name.
+function newClient(transport: Transport, options: ClientOptions): McpClient {
+  return new (McpClient as unknown as new (transport: Transport, options: ClientOptions) => McpClient)(transport, options);
 }
 
 /** What `requestExtension` sends for `M`: the params of the extension's request (`{}` for one that takes none). */

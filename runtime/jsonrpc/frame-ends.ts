@@ -16,17 +16,25 @@
 /** The value of a member that is an object or an array (not read). */
 const NESTED: unique symbol = Symbol("nested");
 
-/** The members read at the outer level of the object whose text starts with `head` and ends with `tail`: a primitive's value, or NESTED. */
+/**
+ * The members read at the outer level of the object whose text starts with `head` and ends with
+ * `tail`: a primitive's value, or NESTED. A name that comes twice has its last value, as with
+ * JSON.parse (one between the ends is not seen). Text that is not JSON ends a scan, never throws.
+ */
 export function frameEnds(head: string, tail: string): ReadonlyMap<string, unknown> {
-  const members = new Map<string, unknown>();
-  forward(head, members);
-  backward(tail, members);
-  return members;
+  const first = new Map<string, unknown>();
+  const last = new Map<string, unknown>();
+  forward(head, first);
+  backward(tail, last);
+  for (const [key, value] of last) first.set(key, value);
+  return first;
 }
 
 const SPACE = /[ \t\r\n]/;
-const PRIMITIVE = /"(?:[^"\\]|\\.)*"|-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?|true|false|null/y;
-const KEY = /"(?:[^"\\]|\\.)*"/y;
+// JSON's own grammar (RFC 8259), so that what matches is what JSON.parse reads.
+const STRING = String.raw`"(?:[^"\\\u0000-\u001f]|\\["\\/bfnrt]|\\u[0-9a-fA-F]{4})*"`;
+const PRIMITIVE = new RegExp(String.raw`${STRING}|-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?|true|false|null`, "y");
+const KEY = new RegExp(STRING, "y");
 
 function forward(text: string, into: Map<string, unknown>): void {
   let i = skip(text, 0, 1);
@@ -38,14 +46,14 @@ function forward(text: string, into: Map<string, unknown>): void {
     i = skip(text, KEY.lastIndex, 1);
     if (text[i] !== ":") return;
     i = skip(text, i + 1, 1);
-    if (text[i] === "{" || text[i] === "[") return note(into, key[0], NESTED);
+    if (text[i] === "{" || text[i] === "[") return void into.set(JSON.parse(key[0]) as string, NESTED);
     PRIMITIVE.lastIndex = i;
     const value = PRIMITIVE.exec(text);
     if (!value) return;
     i = skip(text, PRIMITIVE.lastIndex, 1);
     // The value is whole only when a ',' or the closing '}' follows it (the head may end inside it).
     if (text[i] !== "," && text[i] !== "}") return;
-    note(into, key[0], JSON.parse(value[0]));
+    into.set(JSON.parse(key[0]) as string, JSON.parse(value[0]));
     if (text[i] === "}") return;
     i = skip(text, i + 1, 1);
   }
@@ -96,10 +104,14 @@ function parse(token: string): { value: unknown } | undefined {
   return { value: JSON.parse(token) };
 }
 
+/** Backward, the first reading of a name is its last in the text: the one JSON.parse keeps. */
 function note(into: Map<string, unknown>, quotedKey: string, value: unknown): void {
+  if (!KEY_ALONE.test(quotedKey)) return;
   const key = JSON.parse(quotedKey) as string;
   if (!into.has(key)) into.set(key, value);
 }
+
+const KEY_ALONE = new RegExp(`^${STRING}$`);
 
 function skip(text: string, i: number, step: 1 | -1): number {
   while (i >= 0 && i < text.length && SPACE.test(text[i]!)) i += step;

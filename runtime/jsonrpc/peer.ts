@@ -140,6 +140,8 @@ export class Peer {
   private readonly logger: Logger;
   private strayFrames: Strays | undefined;
   private readonly maxConcurrent: number;
+  /** Handlers of the other side's requests still running, cancelled ones included: what maxConcurrentRequests bounds. */
+  private running = 0;
   /** Requests refused for maxConcurrentRequests, logged at the first, then at ten times as many. */
   private refusedBusy = 0;
   private nextBusyLog = 1;
@@ -283,7 +285,7 @@ export class Peer {
         sink.none();
         return;
       case "invalid": {
-        this.stray(JSON.stringify(value));
+        this.stray(excerpt(value, STRAY_CHARS));
         const { id, reason } = invalidity(value);
         // A response is never answered (JSON-RPC 2.0 §5): a bad one settles our request, if it names one, and is logged;
         // answering it would let two peers trade error responses for ever.
@@ -305,9 +307,10 @@ export class Peer {
       sink.answer(errorResponse(id, ErrorCode.InvalidRequest, `Invalid Request: request id ${JSON.stringify(id)} is already in flight`), REFUSAL);
       return;
     }
-    if (this.inbound.size >= this.maxConcurrent) return this.busy(request, sink);
+    if (this.running >= this.maxConcurrent) return this.busy(request, sink);
     const inbound = new InboundRequest(id, request.method, context, sink);
     this.inbound.set(id, inbound);
+    this.running++;
     let outcome: unknown;
     try {
       outcome = this.handler.request(request, inbound);
@@ -325,7 +328,7 @@ export class Peer {
 
   /** One request more than maxConcurrentRequests: refused now, its handler never called. */
   private busy(request: Request, sink: Sink): void {
-    const why = `${this.maxConcurrent} requests of yours are running, the most this side runs at once (maxConcurrentRequests); send it again once one is answered`;
+    const why = `${this.maxConcurrent} requests of yours are running (cancelled ones until their handlers stop), the most this side runs at once (maxConcurrentRequests); send it again once one is answered`;
     if (++this.refusedBusy === this.nextBusyLog) {
       this.nextBusyLog *= 10;
       this.logger("warn", `refused ${request.method} (${this.refusedBusy} so far): ${this.maxConcurrent} requests are running (maxConcurrentRequests)`);
@@ -334,11 +337,13 @@ export class Peer {
   }
 
   private succeeded(inbound: InboundRequest, result: unknown): void {
+    this.running--;
     if (this.finish(inbound)) inbound.sink.answer({ jsonrpc: "2.0", id: inbound.id, result: result as Record<string, unknown> }, inbound.replyOptions);
     this.checkIdle();
   }
 
   private failed(inbound: InboundRequest, error: unknown): void {
+    this.running--;
     if (this.finish(inbound)) inbound.sink.answer(toErrorResponse(inbound.id, error, inbound.method, this.logger), inbound.replyOptions);
     this.checkIdle();
   }
@@ -450,11 +455,12 @@ export class Peer {
     const members = frameEnds(head, tail);
     const id = members.get("id");
     const method = members.get("method");
-    if (method === undefined && isRequestId(id)) {
+    // An answer only where its ends say so: ids run independently each way, so a request's id may be one of ours too.
+    if (method === undefined && isRequestId(id) && (members.has("result") || members.has("error"))) {
       const pending = this.settle(id);
       if (pending) return pending.reject(new RpcError(ErrorCode.InvalidRequest, `the answer to ${pending.method}: ${why} (maxMessageBytes)`, data));
       // A response is never answered (JSON-RPC 2.0 §5).
-      if (members.has("result") || members.has("error")) return this.logger("warn", `dropped a response to unknown request id ${JSON.stringify(id)}: ${why} (maxMessageBytes)`);
+      return this.logger("warn", `dropped a response to unknown request id ${JSON.stringify(id)}: ${why} (maxMessageBytes)`);
     }
     const named = typeof method === "string" ? `${method}${isRequestId(id) ? ` (id ${JSON.stringify(id)})` : ""}` : "a message";
     this.logger("warn", `refused ${named}: ${why} (maxMessageBytes)`);
@@ -557,8 +563,35 @@ function answerable(response: Message | Message[]): Message | Message[] | undefi
   return replaced ? mended : undefined;
 }
 
-/** How much of the first frame that is not JSON-RPC a peer keeps (the client quotes less). */
+/** How much of a frame that is not JSON-RPC a peer keeps (the client quotes less). */
 const STRAY_CHARS = 200;
+
+/**
+ * The first `max` characters of `value`'s JSON text, made without the rest: a frame of the wrong
+ * shape may be MiBs, and only its start is kept. Its depth is bounded (MAX_NESTING_DEPTH) before.
+ */
+function excerpt(value: unknown, max: number): string {
+  let out = "";
+  const write = (v: unknown): boolean => {
+    if (typeof v === "string") out += JSON.stringify(v.length > max ? v.slice(0, max) : v);
+    else if (v === null || typeof v !== "object") out += String(JSON.stringify(v) ?? null);
+    else {
+      const array = Array.isArray(v);
+      out += array ? "[" : "{";
+      let first = true;
+      for (const key in v) {
+        if (!Object.hasOwn(v, key)) continue;
+        out += (first ? "" : ",") + (array ? "" : `${JSON.stringify(key)}:`);
+        first = false;
+        if (out.length >= max || !write((v as Record<string, unknown>)[key])) return false;
+      }
+      out += array ? "]" : "}";
+    }
+    return out.length < max;
+  };
+  write(value);
+  return out.slice(0, max);
+}
 
 /** An object without a method but with a result or an error: meant as a response, however malformed. */
 function looksLikeResponse(value: unknown): boolean {

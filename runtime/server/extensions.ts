@@ -23,11 +23,14 @@ export function extensionMethod(method: string, handler: Handler, schemas: Metho
       throw new RpcError(ErrorCode.InternalError, `the ${which} schema of ${method} cannot be used: ${(error as Error).message}`);
     }
   };
-  // As a core method's: -32602, each issue's path from the message's root (`/params/uri`), in `data.issues`.
-  const checkParams = (value: unknown): void => {
+  // As a core method's: -32602, each issue's path from the message's root (`/params/uri`), in
+  // `data.issues`; params the request left out are missing at the root, not wrong at /params.
+  const checkParams = (value: unknown, absent: boolean): void => {
     const params = schema("params");
     if (params.validate(value) === undefined) return;
-    const issues = params.issues(value).map((issue) => ({ ...issue, path: `/params${issue.path}` }));
+    const issues = absent
+      ? [{ path: "", schemaPath: "#", keyword: "required", message: "must have required property 'params'" }]
+      : params.issues(value).map((issue) => ({ ...issue, path: `/params${issue.path}` }));
     throw new RpcError(ErrorCode.InvalidParams, `Invalid params for ${method}: ${summarize(issues)}`, { issues: reported(issues) });
   };
   return {
@@ -37,13 +40,13 @@ export function extensionMethod(method: string, handler: Handler, schemas: Metho
       const engine = compiler.load();
       if (!isThenable(engine)) return handler(params, context);
       return Promise.resolve(engine).then(() => {
-        checkParams(params);
+        checkParams(params, false);
         return handler(params, context);
       });
     },
     descriptor: schemas.cacheable ? CACHEABLE_EXTENSION : undefined,
-    checkParams(value) {
-      if (!isThenable(compiler.load())) checkParams(value);
+    checkParams(value, request) {
+      if (!isThenable(compiler.load())) checkParams(value, request.params === undefined);
     },
     checkResult(value) {
       const problem = schema("result").validate(value);

@@ -91,7 +91,8 @@ export interface ServerOptions<
   readonly clientRequestTimeoutMs?: number;
   /**
    * How many requests of one connection (a stdio client, an HTTP session) run at once (default
-   * 1024): one more is answered -32603 at once, without calling its handler.
+   * 1024): one more is answered -32603 at once, without calling its handler. A cancelled request
+   * counts until its handler returns. Stateless HTTP requests are each a connection of their own.
    */
   readonly maxConcurrentRequests?: number;
   /** A client notification the runtime does not consume itself, e.g. notifications/roots/list_changed. */

@@ -41,8 +41,7 @@ export class NdjsonDecoder {
   private discardedBytes = 0;
   private discardedEndsWithCarriageReturn = false;
   /** The first and the latest bytes of the line being discarded (FrameProblem's head and tail). */
-  private discardedHead = "";
-  private discardedTail: Buffer = Buffer.alloc(0);
+  private discardedEnds: LineEnds | undefined;
   /** The input ended: a line decoded now had no '\n'. */
   private ending = false;
 
@@ -81,7 +80,7 @@ export class NdjsonDecoder {
     if (this.discarding) {
       this.discardedBytes += length;
       this.discardedEndsWithCarriageReturn = chunk[chunk.length - 1] === CARRIAGE_RETURN;
-      this.discardedTail = lastBytes([this.discardedTail, chunk.subarray(start)]);
+      this.discardedEnds!.add(chunk.subarray(start));
       return;
     }
     // One byte of slack: the line may yet end in "\r\n", and the '\r' does not count.
@@ -90,8 +89,7 @@ export class NdjsonDecoder {
       this.discarding = true;
       this.discardedBytes = this.pieceBytes + length;
       this.discardedEndsWithCarriageReturn = chunk[chunk.length - 1] === CARRIAGE_RETURN;
-      this.discardedHead = firstChars(this.pieces);
-      this.discardedTail = lastBytes(this.pieces);
+      this.discardedEnds = new LineEnds(this.pieces);
       this.pieces = [];
       this.pieceBytes = 0;
       return;
@@ -108,16 +106,14 @@ export class NdjsonDecoder {
     const bytes = (this.discarding ? this.discardedBytes : this.pieceBytes) + tail - (endsWithCarriageReturn ? 1 : 0);
     if (this.discarding || bytes > this.maxMessageBytes) {
       // Checked before joining, so an oversized line is never copied.
-      const last = chunk.subarray(start, end);
-      const head = this.discarding ? this.discardedHead : firstChars([...this.pieces, last]);
-      const ends = lastBytes(this.discarding ? [this.discardedTail, last] : [...this.pieces, last]);
+      const ends = this.discardedEnds ?? new LineEnds(this.pieces);
+      ends.add(chunk.subarray(start, end));
       this.discarding = false;
       this.discardedBytes = 0;
-      this.discardedHead = "";
-      this.discardedTail = Buffer.alloc(0);
+      this.discardedEnds = undefined;
       this.pieces = [];
       this.pieceBytes = 0;
-      this.sink.malformed({ kind: "oversized", bytes, limit: this.maxMessageBytes, head: head.trimEnd(), tail: ends.toString("utf8").trimEnd().slice(-EXCERPT_CHARS) });
+      this.sink.malformed({ kind: "oversized", bytes, limit: this.maxMessageBytes, ...ends.texts() });
       return;
     }
     let line: Buffer;
@@ -145,18 +141,39 @@ export class NdjsonDecoder {
   }
 }
 
-/** The first EXCERPT_CHARS characters of the bytes in `pieces`. */
-function firstChars(pieces: readonly Buffer[]): string {
-  const joined = Buffer.concat(pieces, Math.min(EXCERPT_BYTES, pieces.reduce((sum, piece) => sum + piece.length, 0)));
-  return joined.toString("utf8").slice(0, EXCERPT_CHARS);
-}
+/**
+ * The first and the last EXCERPT_BYTES of a line that is not kept, as its pieces pass: bounded
+ * memory, and a bounded copy per piece (a large piece gives a copy of its end, so the chunk it
+ * came from is not kept alive; small ones are compacted once they hold twice what is kept).
+ */
+class LineEnds {
+  private head = Buffer.alloc(0);
+  private tail: Buffer[] = [];
+  private tailBytes = 0;
 
-/** A copy of the last EXCERPT_BYTES bytes of the bytes in `pieces` (a copy: a chunk it came from is not kept alive). */
-function lastBytes(pieces: readonly Buffer[]): Buffer {
-  let first = pieces.length;
-  for (let bytes = 0; first > 0 && bytes < EXCERPT_BYTES; ) bytes += pieces[--first]!.length;
-  const joined = Buffer.concat(pieces.slice(first));
-  return Buffer.from(joined.subarray(Math.max(0, joined.length - EXCERPT_BYTES)));
+  constructor(pieces: readonly Buffer[]) {
+    for (const piece of pieces) this.add(piece);
+  }
+
+  add(piece: Buffer): void {
+    if (this.head.length < EXCERPT_BYTES) this.head = Buffer.concat([this.head, piece.subarray(0, EXCERPT_BYTES - this.head.length)]);
+    this.tail.push(piece.length > EXCERPT_BYTES ? Buffer.from(piece.subarray(piece.length - EXCERPT_BYTES)) : piece);
+    this.tailBytes += Math.min(piece.length, EXCERPT_BYTES);
+    if (this.tailBytes > 2 * EXCERPT_BYTES) {
+      this.tail = [this.last()];
+      this.tailBytes = EXCERPT_BYTES;
+    }
+  }
+
+  /** The first and the last EXCERPT_CHARS characters, a '\r' of CRLF and other trailing blanks left out. */
+  texts(): { head: string; tail: string } {
+    return { head: this.head.toString("utf8").slice(0, EXCERPT_CHARS).trimEnd(), tail: this.last().toString("utf8").trimEnd().slice(-EXCERPT_CHARS) };
+  }
+
+  private last(): Buffer {
+    const joined = Buffer.concat(this.tail);
+    return Buffer.from(joined.subarray(Math.max(0, joined.length - EXCERPT_BYTES)));
+  }
 }
 
 /** Only spaces and tabs (a '\r' was already dropped). Stops at the first other byte, so it is O(1) for JSON. */

@@ -47,9 +47,13 @@ export class HttpStatusError extends RpcError {
       status === 401 || (status === 403 && wwwAuthenticate !== undefined)
         ? `the server requires authorization (HTTP ${status}${said ? `: ${said}` : ""})${wwwAuthenticate ? `; WWW-Authenticate: ${printable(wwwAuthenticate.slice(0, 300))}` : ""}`
         : `HTTP ${status}${said ? `: ${said}` : ""}`;
-    // `this`, not the class's name: esbuild would emit a class that names itself as `class _HttpStatusError`.
-    return new this(status, code, why, error?.data, wwwAuthenticate, sessionId);
+    return statusError(status, code, why, error?.data, wwwAuthenticate, sessionId);
   }
+}
+
+// Outside the class: esbuild emits a class that names itself in its body as `class _HttpStatusError`, its constructor's name.
+function statusError(...args: ConstructorParameters<typeof HttpStatusError>): HttpStatusError {
+  return new HttpStatusError(...args);
 }
 
 /** The server's words as a log may print them: control characters (CR, LF, BEL...) become spaces. */

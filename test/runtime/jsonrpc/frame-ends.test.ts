@@ -75,6 +75,26 @@ describe("jsonrpc/frame-ends", () => {
     );
   });
 
+  it("never throws, whatever the text (a log line, JSON's look-alikes: leading zeros, bad escapes, raw control characters)", () => {
+    fc.assert(
+      fc.property(fc.string({ unit: "binary" }), fc.string({ unit: fc.constantFrom('"', "\\", "{", "}", ",", ":", "0", "1", "x", "\t", "u", "e", "-", ".") }), (a, b) => {
+        for (const text of [a, b, `{${b}`, `${b}}`, `{"id":${b}}`]) frameEnds(text, text);
+      }),
+      { numRuns: 5000 },
+    );
+    for (const text of ['{"id":01,"method":"x"}', '{"id":"\\x","method":"x"}', '{"id":"\\u12","m":1}', '{"id":"a\tb","m":1}', '{"a":{},"id":007}']) {
+      expect(() => frameEnds(text, text), text).not.to.throw();
+      expect(frameEnds(text, text).get("id"), text).to.equal(undefined);
+    }
+  });
+
+  it("a name that comes twice has its last value, as with JSON.parse", () => {
+    const text = '{"id":1,"method":"a","params":{"x":"' + "y".repeat(500) + '"},"id":2,"method":"b"}';
+    const read = frameEnds(text.slice(0, 200), text.slice(-200));
+    expect([read.get("id"), read.get("method")]).to.deep.equal([2, "b"]);
+    expect(frameEnds('{"id":1,"id":3,"params":{}', "").get("id")).to.equal(3);
+  });
+
   it("reads what it can tell and nothing more: a tail that starts inside a string, text that is not an object", () => {
     // x's value is the string `","id":9}`; this tail opens with one of its escaped quotes.
     const text = JSON.stringify({ x: '","id":9}', id: 1 });

@@ -1,6 +1,7 @@
 // The JSON-RPC peer on its own, no MCP: two peers on an in-memory pair, or one peer on a scripted
 // transport that records what it sends and lets the test inject frames.
 import { expect } from "chai";
+import fc from "fast-check";
 import { ErrorCode, RpcError } from "../../../runtime/jsonrpc/errors.js";
 import type { Notification, Request, RequestId } from "../../../runtime/jsonrpc/messages.js";
 import { Peer, type InboundRequest, type PeerHandler, type PeerOptions } from "../../../runtime/jsonrpc/peer.js";
@@ -368,6 +369,33 @@ describe("jsonrpc Peer", () => {
       ]);
     });
 
+    it("maxConcurrentRequests counts a cancelled request until its handler stops: cancelling does not make room", async () => {
+      const release: (() => void)[] = [];
+      const transport = new ScriptedTransport();
+      let calls = 0;
+      const peer = new Peer(
+        transport,
+        handler({ slow: () => (calls++, new Promise((resolve) => release.push(() => resolve({})))) }),
+        { logger: () => {}, maxConcurrentRequests: 2 },
+      );
+      for (let id = 1; id <= 4; id++) {
+        transport.deliver({ jsonrpc: "2.0", id, method: "slow" });
+        peer.cancelInbound(id); // as notifications/cancelled does; the handler ignores its signal
+      }
+      await flush();
+      expect(calls).to.equal(2);
+      expect(transport.sent.map((m) => [m.id, m.error?.data])).to.deep.equal([
+        [3, { maxConcurrentRequests: 2 }],
+        [4, { maxConcurrentRequests: 2 }],
+      ]);
+      release.shift()!(); // one handler stops: room for one
+      await flush();
+      transport.deliver({ jsonrpc: "2.0", id: 5, method: "slow" });
+      await flush();
+      expect(calls).to.equal(3);
+      for (const go of release) go();
+    });
+
     it("maxConcurrentRequests must be at least 1", () => {
       for (const bad of [0, -1, Number.NaN]) expect(() => scripted({ maxConcurrentRequests: bad })).to.throw(RangeError, /maxConcurrentRequests must be at least 1/);
     });
@@ -405,6 +433,17 @@ describe("jsonrpc Peer", () => {
       const big = scripted();
       big.transport.deliver({ jsonrpc: "2.0", id: 1.5, method: "ping", params: { pad: "x".repeat(1_000_000) } });
       expect(big.peer.strays!.first.length).to.be.at.most(200);
+      // The last is the start of its JSON text, made without the rest (a frame may be MiBs).
+      fc.assert(
+        fc.property(fc.jsonValue({ maxDepth: 4 }), fc.string({ minLength: 150, maxLength: 400 }), (value, long) => {
+          for (const stray of [{ level: "info", value }, { list: [value, long] }, { long, value }]) {
+            const one = scripted();
+            one.transport.deliver(stray);
+            expect(one.peer.strays!.last).to.equal(JSON.stringify(stray).slice(0, 200));
+          }
+        }),
+        { numRuns: 300 },
+      );
       const other = scripted();
       other.transport.deliver({ level: "info" });
       expect(other.peer.strays).to.deep.equal({ count: 1, first: '{"level":"info"}', last: '{"level":"info"}' });

@@ -4,7 +4,7 @@ import { expect } from "chai";
 import { ERAS, FEATURES, REVISIONS } from "../../../generated/registry.js";
 import { PROTOCOLS } from "../../../generated/index.js";
 import { createServer } from "../../../runtime/index.js";
-import { quiet, rejectionOf } from "../../support/features-server.js";
+import { quiet, RawPeer, rejectionOf } from "../../support/features-server.js";
 import { connectClient } from "../../support/mcp.js";
 
 const CLIENT_REQUESTS: Record<string, readonly string[]> = Object.fromEntries(Object.entries(PROTOCOLS).map(([r, m]) => [r, m.CLIENT_REQUEST_METHODS]));
@@ -70,6 +70,14 @@ describe("server.handle", () => {
         const missing = await rejectionOf(client.request("acme/echo", {}));
         expect(missing.message).to.equal("Invalid params for acme/echo: /params: must have required property 'text'");
         expect(missing.data.issues).to.deep.equal([{ path: "/params", schemaPath: "#/required", keyword: "required", message: "must have required property 'text'" }]);
+        // No params at all: missing at the root, as a core method says it, not wrong at a /params the message lacks.
+        const raw = new RawPeer(server);
+        await raw.request("initialize", { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "raw", version: "1" } });
+        await raw.send({ jsonrpc: "2.0", method: "notifications/initialized" });
+        await raw.send({ jsonrpc: "2.0", id: "none", method: "acme/echo" });
+        const { error: none } = await raw.response("none");
+        expect(none.message).to.equal("Invalid params for acme/echo: (root): must have required property 'params'");
+        expect(none.data.issues).to.deep.equal([{ path: "", schemaPath: "#", keyword: "required", message: "must have required property 'params'" }]);
       } finally {
         await client.close();
         await server.close();
