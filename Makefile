@@ -32,7 +32,12 @@ tools/%/node_modules/.package-lock.json: tools/%/package.json tools/%/package-lo
 redis:
 	tools/redis/ensure-redis-server.sh
 
-spec: install
+# The closures renderer's pool of templates, written before anything loads the runtime (packages/closure-pool.ts).
+POOL := runtime/json-schema/render/pool.ts
+$(POOL): packages/closure-pool.ts | install
+	node --import tsx packages/closure-pool.ts
+
+spec: install $(POOL)
 	$(CLI) spec fetch
 
 generate: spec
@@ -109,5 +114,5 @@ bench: pack tools
 
 # Everything `make` produced; generated/README.md and spec/pinned.json stay.
 clean:
-	rm -rf dist pack api-docs spec/*/
+	rm -rf dist pack api-docs spec/*/ $(POOL)
 	find generated -mindepth 1 ! -name README.md -exec rm -rf {} +

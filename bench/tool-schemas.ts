@@ -28,7 +28,10 @@
  *   interleaved across engines); figures are median ops per CPU second;
  * - compiling, as a server does at registration: a fresh compiler per run, its ajv instances warm,
  *   compiling fresh copies of the schemas, each batch from a collected heap; figures are median
- *   compiles per CPU second.
+ *   compiles per CPU second. Every case's validation is timed before any compiling is: those
+ *   runs compile thousands of copies, and each copy would take a template of the closures' pool
+ *   (render/closures.ts, handed out once, to one run for good, as a server compiles its tools
+ *   once) from the validators of the cases after it.
  * Tables per server and for the suite, and the worst and the median of each engine / ajv.
  *
  * Our runtime is the build users run, dist/ (bench/support/ours.ts: run `make` first; a missing or
@@ -125,8 +128,21 @@ console.log(`node ${process.version}, ${RUNS} runs of ~${RUN_MS} ms per pair, me
 const overData = (checks: readonly SchemaValidator[]): ((values: unknown) => boolean) =>
   new Function("checks", "return (values) => { let accepted = 0; for (const { schema, value } of values) if (checks[schema](value) === undefined) accepted++; return accepted >= 0; };")(checks);
 
-/** Times `c` (validation of its valid and invalid data, compiling its schemas), records the figures and returns its table row. */
-function measure(c: Case): string[] | undefined {
+/** A case whose validation was timed: its engines, its data by verdict, and the median ops of each (kind, engine). */
+interface Measured {
+  readonly c: Case;
+  readonly engines: readonly { name: Name; checks: SchemaValidator[] }[];
+  readonly sets: Record<"valid" | "invalid", { schema: number; value: unknown }[]>;
+  readonly ops: Partial<Record<Kind, Partial<Record<Name, number>>>>;
+}
+
+const put = (m: Measured, kind: Kind, name: Name, runs: number[]) => {
+  (m.ops[kind] ??= {})[name] = median(runs);
+  record({ bench: BENCH, measure: `${m.c.id}, ${kind}`, contender: name, unit: "ops/s", median: median(runs), runs });
+};
+
+/** Times the validation of `c`'s valid and invalid data, and records the figures. */
+function validation(c: Case): Measured | undefined {
   const engines: { name: Name; checks: SchemaValidator[] }[] = [];
   for (const name of RUNTIME_ENGINES) {
     try {
@@ -161,19 +177,20 @@ function measure(c: Case): string[] | undefined {
   if (peer && peerWrong > 0) notes.push(`${c.id}: @cfworker/json-schema gets ${peerWrong} of ${c.data.length} verdicts wrong or throws (not timed)`);
   else if (peer) engines.push({ name: "cfworker", checks: peer });
 
-  const ops: Partial<Record<Kind, Partial<Record<Name, number>>>> = {};
-  const put = (kind: Kind, name: Name, runs: number[]) => {
-    (ops[kind] ??= {})[name] = median(runs);
-    record({ bench: BENCH, measure: `${c.id}, ${kind}`, contender: name, unit: "ops/s", median: median(runs), runs });
-  };
+  const measured: Measured = { c, engines, sets, ops: {} };
   for (const kind of ["valid", "invalid"] as const) {
     const data = sets[kind];
     if (data.length === 0) continue;
     const pairs = engines.map(({ name, checks }) => newPair(name, overData(checks)));
     timePairs(pairs, data, TIMING, RUNS);
-    for (const pair of pairs) put(kind, pair.name, [...pair.opsPerSecond]);
+    for (const pair of pairs) put(measured, kind, pair.name, [...pair.opsPerSecond]);
   }
+  return measured;
+}
 
+/** Times compiling `m`'s schemas, and records the figures. */
+function compiling(m: Measured): void {
+  const { c, engines } = m;
   // Compiling at registration: copies enough for about COMPILE_BATCH_MS of ajv (one where ajv
   // would keep them by $id), the same count for each engine.
   let copies = 1;
@@ -194,8 +211,11 @@ function measure(c: Case): string[] | undefined {
       for (const schema of schemas) compiler.compile(schema);
       compileRuns[name].push((schemas.length * 1000) / Math.max(cpuMs() - begin, 0.001));
     }
-  for (const name of compilers) put("compile", name, compileRuns[name]);
+  for (const name of compilers) put(m, "compile", name, compileRuns[name]);
+}
 
+/** The table row of a measured case. */
+function row({ c, sets, ops }: Measured): string[] {
   const cell = (kind: Kind, name: Name) => {
     const [ours, ajv] = [ops[kind]?.[name], ops[kind]?.ajv];
     if (ours === undefined || ajv === undefined) return "-";
@@ -214,11 +234,12 @@ function measure(c: Case): string[] | undefined {
 }
 
 const HEADER = ["schema", "valid", "invalid", "valid code/ajv", "closures/ajv", "compiled/ajv", "invalid code/ajv", "closures/ajv", "compiled/ajv", "compile code/ajv", "closures/ajv", "closures/cfworker valid", "invalid"];
+/** The tables, each case's validation timed as it comes; compiling is timed, and the tables printed, once all are. */
+const tables: { title: string; measured: Measured[] }[] = [];
 const table = (title: string, cases: readonly Case[]) => {
-  const rows = cases.map(measure).filter((row) => row !== undefined);
-  console.log(`\n${title} (valid, invalid: how many data, ajv's ops/s on them all)`);
-  printTable([HEADER, ...rows]);
+  tables.push({ title, measured: cases.map(validation).filter((m) => m !== undefined) });
 };
+const compiledDirs: string[] = [];
 
 // -- public servers ------------------------------------------------------------------------------
 
@@ -281,7 +302,7 @@ for (const { server, version, tools } of captured) {
     };
   });
   table(version, cases);
-  if (compiled) removeDir(compiled.dir);
+  if (compiled) compiledDirs.push(compiled.dir);
 }
 
 // -- the suite -----------------------------------------------------------------------------------
@@ -311,6 +332,13 @@ for (const draft of ["draft2020-12", "draft7"] as const)
       });
   }
 table("The JSON Schema Test Suite (required files, the groups every engine compiles and gets right)", suite);
+
+for (const { measured } of tables) for (const m of measured) compiling(m);
+for (const { title, measured } of tables) {
+  console.log(`\n${title} (valid, invalid: how many data, ajv's ops/s on them all)`);
+  printTable([HEADER, ...measured.map(row)]);
+}
+for (const dir of compiledDirs) removeDir(dir);
 
 // -- summary -------------------------------------------------------------------------------------
 

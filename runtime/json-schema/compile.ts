@@ -4,7 +4,7 @@ import type { SchemaIssue } from "./issue.js";
 import { loadDocument } from "./model/document.js";
 import type { Schema } from "./model/schema.js";
 import type { Node } from "./keywords/ir.js";
-import { ClosureRenderer, Joined } from "./render/closures.js";
+import { ClosureRenderer, Joined, type Templates } from "./render/closures.js";
 import { sequence } from "./render/inline.js";
 import { CALL, leafOf } from "./render/leaf.js";
 import { Lowering } from "./render/lower.js";
@@ -34,6 +34,8 @@ export interface CompileOptions {
    * (closures where that throws an EvalError). "auto": code where it pays (`pays`), else closures.
    */
   readonly mode?: "closures" | "code" | "auto";
+  /** @internal Where closures get a run's templates (render/closures.ts); tests hand out one to every run, or none. */
+  readonly templates?: Templates;
 }
 
 export interface CompiledValidator {
@@ -75,7 +77,7 @@ export function compileSchema(schema: unknown, options: CompileOptions = {}): Co
     const code = generate(definitions, lowering);
     if (code) return code;
   }
-  const closures = new ClosureRenderer(lowering);
+  const closures = new ClosureRenderer(lowering, options.templates);
   const is = closures.is(ROOT);
   const check = closures.check(ROOT);
   return {

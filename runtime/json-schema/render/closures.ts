@@ -8,6 +8,7 @@ import { escapeToken } from "../pointer.js";
 import { sequence } from "./inline.js";
 import { CALL, leafOf, oneOf, runLeaf, type Leaf } from "./leaf.js";
 import type { Lowering } from "./lower.js";
+import { CHECK_POOL, POOL, WIDTH, type CheckStep, type CheckTemplate, type Step, type Template } from "./pool.js";
 
 /**
  * The check IR as closures, for platforms that forbid code generation (Workers): the third
@@ -25,7 +26,9 @@ import type { Lowering } from "./lower.js";
  * type or enum test runs inline in it as an op code (leaf.ts), issues are records `report` reads,
  * and the issue check makes a part's path only when the part has an issue. The issue check
  * writes to a Sink: the issues, or their text joined as it goes (`describe`, what a tool's
- * caller reads).
+ * caller reads). A run of properties the boolean check reads most, up to WIDTH distinct names,
+ * gets a template of the pool for good while the pool lasts (pool.ts, packages/closure-pool.ts):
+ * a function literal of its own, whose reads by name V8 makes as fast as the printed code's.
  */
 
 type Is = (v: unknown) => boolean;
@@ -62,7 +65,11 @@ export class ClosureRenderer {
   private readonly isSlots = new Map<string, Slot<Is>>();
   private readonly checkSlots = new Map<string, Slot<Check>>();
 
-  constructor(private readonly lowering: Lowering) {}
+  /** `templates`: where a run's templates come from (default: the pool's next, until it is spent). */
+  constructor(
+    private readonly lowering: Lowering,
+    private readonly templates: Templates = POOL_TEMPLATES,
+  ) {}
 
   /** The boolean check of a definition. */
   is(definition: string): Is {
@@ -111,7 +118,12 @@ export class ClosureRenderer {
       else {
         // additionalProperties: false right after the properties it allows: one loop does both.
         const closed = closedBy(runs[k + 1], run) !== undefined;
-        tests.push(byName(run, closed) ? this.isPropertyReads(run, gated) : this.isPropertyKeys(run, closed, gated));
+        const template = poolable(run) ? this.templates.is() : undefined;
+        if (template) {
+          const { required, ops, args } = this.propertyLeaves(run);
+          const step: Step = (x, i) => (x === undefined ? !required[i] : runLeaf(ops[i]!, args[i], x));
+          tests.push(template(gated, closed, run.length, run.map((node) => node.name), step));
+        } else tests.push(byName(run, closed) ? this.isPropertyReads(run, gated, closed) : this.isPropertyKeys(run, closed, gated));
         if (closed) k++;
       }
     }
@@ -161,10 +173,11 @@ export class ClosureRenderer {
     return { required: nodes.map((node) => node.required !== undefined), ops: leaves.map((leaf) => leaf.op), args: leaves.map((leaf) => leaf.arg) };
   }
 
-  /** Consecutive property nodes in one loop over their names (a name may come twice: allOf). */
-  private isPropertyReads(nodes: readonly PropertyNode[], gated: boolean): Is {
+  /** Consecutive property nodes in one loop over their names (a name may come twice: allOf); `closed`: any other key fails. */
+  private isPropertyReads(nodes: readonly PropertyNode[], gated: boolean, closed: boolean): Is {
     const { names, own, count } = table(nodes);
     const { required, ops, args } = this.propertyLeaves(nodes);
+    const known = closed ? new Set(names) : undefined;
     return (v) => {
       if (gated && !isObject(v)) return false;
       const object = v as Record<string, unknown>;
@@ -174,6 +187,7 @@ export class ClosureRenderer {
           if (required[i]) return false;
         } else if (!runLeaf(ops[i]!, args[i], value)) return false;
       }
+      if (known) for (const key in object) if (!known.has(key)) return false;
       return true;
     };
   }
@@ -362,7 +376,25 @@ export class ClosureRenderer {
 
   /** A run of properties, read as the boolean check reads it (byName), so that both see the same values; `refuse` and `gate` as for checkPropertyKeys. */
   private checkPropertyRun(nodes: readonly PropertyNode[], refuse: Failure | undefined, gate: Report | undefined): Check {
-    return byName(nodes, refuse !== undefined) ? this.checkProperties(nodes, gate) : this.checkPropertyKeys(nodes, refuse, gate);
+    const template = poolable(nodes) ? this.templates.check() : undefined;
+    if (template) {
+      const values = this.checkValues(nodes);
+      const step: CheckStep<Sink> = (x, i, v, path, issues) => checkValue(values, i, x, v, path, issues);
+      const refused = refuse ? this.failure(refuse) : undefined;
+      return template(
+        gate && ((v, path, issues) => report(gate, v, path, issues)),
+        refused && ((v, path, issues) => report(refused, v, path, issues)),
+        nodes.length,
+        nodes.map((node) => node.name),
+        values.fails.map((fail) => fail !== undefined),
+        values.ops,
+        values.args,
+        values.bodies,
+        values.tokens,
+        step,
+      );
+    }
+    return byName(nodes, refuse !== undefined) ? this.checkProperties(nodes, refuse, gate) : this.checkPropertyKeys(nodes, refuse, gate);
   }
 
   /**
@@ -421,16 +453,19 @@ export class ClosureRenderer {
     };
   }
 
-  /** Consecutive property nodes in one loop over their names (a name may come twice: allOf); a property's path is made only when it has an issue, where its checks are chains. `gate` as for checkPropertyKeys. */
-  private checkProperties(nodes: readonly PropertyNode[], gate: Report | undefined): Check {
+  /** Consecutive property nodes in one loop over their names (a name may come twice: allOf); a property's path is made only when it has an issue, where its checks are chains. `refuse` and `gate` as for checkPropertyKeys. */
+  private checkProperties(nodes: readonly PropertyNode[], refuse: Failure | undefined, gate: Report | undefined): Check {
     const { names, own, count } = table(nodes);
     const values = this.checkValues(nodes);
+    const refused = refuse ? this.failure(refuse) : undefined;
+    const known = new Set(names);
     return (v, path, issues) => {
       if (gate && !isObject(v)) return report(gate, v, path, issues);
       const object = v as Record<string, unknown>;
       const found = new Array<unknown>(count);
       for (let i = 0; i < count; i++) found[i] = own[i] ? ownProperty(object, names[i]!) : object[names[i]!];
       checkValues(values, v, found, path, issues);
+      if (refused) for (const key in object) if (!known.has(key)) report(refused, v, `${path}/${pointerToken(key)}`, issues);
     };
   }
 
@@ -728,23 +763,24 @@ interface Values {
 
 /** Checks the properties' values (undefined: absent), the path of each made only when it has an issue, where its checks are chains. */
 function checkValues(values: Values, v: unknown, found: readonly unknown[], path: string, issues: Sink): void {
-  const { missing, chains, tokens, bodies, fails } = values;
-  for (let i = 0; i < found.length; i++) {
-    const value = found[i];
-    if (value === undefined) {
-      const fail = missing[i];
-      if (fail) report(fail, v, path, issues);
-      continue;
-    }
-    const fail = fails[i];
-    if (fail !== undefined) {
-      if (!runLeaf(values.ops[i]!, values.args[i], value)) report(fail, value, `${path}/${tokens[i]}`, issues);
-      continue;
-    }
-    const chain = chains[i];
-    if (chain) runChains(chain, value, path, tokens[i]!, issues);
-    else bodies[i]!(value, path, tokens[i]!, issues);
+  for (let i = 0; i < found.length; i++) checkValue(values, i, found[i], v, path, issues);
+}
+
+/** The issues of the `i`th property, of `value` (undefined: absent), in the subject `v` at `path`. */
+function checkValue(values: Values, i: number, value: unknown, v: unknown, path: string, issues: Sink): void {
+  if (value === undefined) {
+    const fail = values.missing[i];
+    if (fail) report(fail, v, path, issues);
+    return;
   }
+  const fail = values.fails[i];
+  if (fail !== undefined) {
+    if (!runLeaf(values.ops[i]!, values.args[i], value)) report(fail, value, `${path}/${values.tokens[i]}`, issues);
+    return;
+  }
+  const chain = values.chains[i];
+  if (chain) runChains(chain, value, path, values.tokens[i]!, issues);
+  else values.bodies[i]!(value, path, values.tokens[i]!, issues);
 }
 
 /** Runs each chain on `value` until a link fails; the failure's path, `${path}/${token}`, is made only then. */
@@ -819,6 +855,31 @@ function gateOf(run: Node | PropertyNode[]): string | undefined {
   return args.length === 1 && args[0]!.kind === "subject" ? callee : undefined;
 }
 
+/** Where a renderer gets a run's templates: undefined when there is none for it. */
+export interface Templates {
+  is(): Template | undefined;
+  check(): CheckTemplate | undefined;
+}
+
+/**
+ * The pool's templates, each handed out once, to one run for good, so that its feedback stays
+ * that run's: until the pool is spent (a server registers its tools once; 96 runs are some
+ * hundred tools), then the shared closures.
+ */
+const POOL_TEMPLATES: Templates = (() => {
+  let is = 0;
+  let check = 0;
+  return {
+    is: () => (is < POOL.length ? POOL[is++] : undefined),
+    check: () => (check < CHECK_POOL.length ? CHECK_POOL[check++] : undefined),
+  };
+})();
+
+/** A run a template reads: at most WIDTH distinct names, none of Object.prototype's (those are read as own properties). */
+function poolable(nodes: readonly PropertyNode[]): boolean {
+  return nodes.length <= WIDTH && unique(nodes) && nodes.every((node) => !(node.name in Object.prototype));
+}
+
 /** The property nodes name distinct properties. */
 function unique(nodes: readonly PropertyNode[]): boolean {
   return new Set(nodes.map((node) => node.name)).size === nodes.length;
@@ -826,13 +887,14 @@ function unique(nodes: readonly PropertyNode[]): boolean {
 
 /**
  * Whether a run of properties is read by name rather than by a for-in over the object's keys:
- * where a name comes twice (allOf), or where nothing refuses other keys and at most one read can
- * miss (a miss walks the prototype chain; measured up to 1.3x faster than the for-in, whose cost
- * is a step per key the object has). The boolean and the issue check decide alike, so they read
- * the same values, whatever the object (a getter, a property not enumerable).
+ * where a name comes twice (allOf), where a template of the pool may read it (fast by name), or
+ * where nothing refuses other keys and at most one read can miss (a miss walks the prototype
+ * chain; measured up to 1.3x faster than the for-in, whose cost is a step per key the object
+ * has). The boolean and the issue check decide alike, so they read the same values, whatever the
+ * object (a getter, a property not enumerable), a template or not.
  */
 function byName(nodes: readonly PropertyNode[], closed: boolean): boolean {
-  return !unique(nodes) || (!closed && nodes.filter((node) => node.required === undefined).length <= 1);
+  return !unique(nodes) || poolable(nodes) || (!closed && nodes.filter((node) => node.required === undefined).length <= 1);
 }
 
 /** The failure of the entries node after `properties`, when it refuses every key but theirs. */

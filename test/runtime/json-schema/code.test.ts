@@ -6,15 +6,24 @@
  * mode's `describe` the same string as the closures' issues joined; `is` agrees
  * with `check` and, on required files, with the suite and with ajv wherever ajv agrees with the
  * suite (optional files hold what we leave out on purpose, such as 2020-12's `dependencies`).
- * Every document the IR compiles is generated in code mode: none is left to closures.
+ * Every document the IR compiles is generated in code mode: none is left to closures. The
+ * closures run twice: with a template of the pool for every run it fits (cycling through the
+ * pool: a template's verdicts do not depend on whose it was before), and with none.
  */
 import { expect } from "chai";
 import { compileSchema, type CompiledValidator } from "../../../runtime/json-schema/compile.js";
+import type { Templates } from "../../../runtime/json-schema/render/closures.js";
+import { CHECK_POOL, POOL } from "../../../runtime/json-schema/render/pool.js";
 import { describeIssues, SchemaCompiler } from "../../../runtime/shared/json-schema.js";
 import { silentLogger } from "../../../runtime/util/logger.js";
 import { asToolSchema, suiteFiles, suiteGroups, suiteRemotes, type SuiteDraft } from "../../support/json-schema-suite.js";
 
 const DIALECT = { "draft2020-12": "2020-12", draft7: "draft-07" } as const;
+
+/** A template for every run that fits one (counted), cycling through the pool; or none. */
+const handedOut = { is: 0, check: 0 };
+const EVERY_RUN: Templates = { is: () => POOL[handedOut.is++ % POOL.length], check: () => CHECK_POOL[handedOut.check++ % CHECK_POOL.length] };
+const NO_RUN: Templates = { is: () => undefined, check: () => undefined };
 
 /** ajv's verdict; undefined where it refused the schema or threw (it overflows its stack on some of the suite's recursive schemas). */
 function ajvVerdict(validate: ((value: unknown) => string | undefined) | undefined, value: unknown): boolean | undefined {
@@ -48,8 +57,11 @@ describe("json-schema: code mode and closures, the same issues on every datum of
             const where = `${draft}/${file} "${group.description}"`;
             let code: CompiledValidator;
             let closures: CompiledValidator;
+            let shared: CompiledValidator;
             try {
-              [code, closures] = (["code", "closures"] as const).map((mode) => compileSchema(schema, { dialect: DIALECT[draft], remotes, formats, mode })) as [CompiledValidator, CompiledValidator];
+              code = compileSchema(schema, { dialect: DIALECT[draft], remotes, formats, mode: "code" });
+              closures = compileSchema(schema, { dialect: DIALECT[draft], remotes, formats, mode: "closures", templates: EVERY_RUN });
+              shared = compileSchema(schema, { dialect: DIALECT[draft], remotes, formats, mode: "closures", templates: NO_RUN });
             } catch {
               continue; // refusals are json-schema-suite.test.ts's to judge
             }
@@ -70,10 +82,13 @@ describe("json-schema: code mode and closures, the same issues on every datum of
               const expected = closures.check(test.data);
               if (issues.length > 0) withIssues++;
               if (JSON.stringify(issues) !== JSON.stringify(expected)) problems.push(`${at}:\n  code:     ${JSON.stringify(issues)}\n  closures: ${JSON.stringify(expected)}`);
+              const withoutTemplates = shared.check(test.data);
+              if (JSON.stringify(withoutTemplates) !== JSON.stringify(expected)) problems.push(`${at}:\n  closures, no templates: ${JSON.stringify(withoutTemplates)}\n  closures: ${JSON.stringify(expected)}`);
               // What a tool's caller reads: each mode's one-pass string, the closures' issues joined.
-              for (const [name, validator] of [["code", code], ["closures", closures]] as const) {
+              for (const [name, validator] of [["code", code], ["closures", closures], ["closures, no templates", shared]] as const) {
                 const described = validator.describe(test.data);
                 if (described !== describeIssues(expected)) problems.push(`${at}:\n  ${name}' describe: ${JSON.stringify(described)}\n  closures joined: ${JSON.stringify(describeIssues(expected))}`);
+                if (validator.is(test.data) !== (expected.length === 0)) problems.push(`${at}: ${name}' is says ${validator.is(test.data)}, closures found ${expected.length} issue(s)`);
               }
               const verdict = code.is(test.data);
               if (verdict !== (issues.length === 0)) problems.push(`${at}: is says ${verdict}, check found ${issues.length} issue(s)`);
@@ -88,6 +103,7 @@ describe("json-schema: code mode and closures, the same issues on every datum of
       expect(data, "data compared").to.be.greaterThan(1500);
       expect(withIssues / data, "share of data with issues").to.be.within(0.3, 0.7);
       expect(inClosures, "compiled in closures though code mode was asked for").to.deep.equal([]);
+      expect(Math.min(handedOut.is, handedOut.check), "runs read by a template").to.be.greaterThan(100);
       expect(generated, "groups in code mode").to.be.greaterThan(draft === "draft7" ? 300 : 440);
       if (draft === "draft2020-12") expect(unevaluated, "groups with unevaluated* in code mode").to.be.greaterThan(60);
     });

@@ -1,0 +1,105 @@
+/**
+ * `make` (before anything loads the runtime): writes runtime/json-schema/render/pool.ts (git-ignored),
+ * the closures renderer's pool of property-run checks, SLOTS copies of one template.
+ *
+ * Why copies: V8 keeps type feedback per function literal in the source, so every closure made at
+ * one place shares it. A run of properties read by names held in data (`o[names[0]]`) is then a
+ * megamorphic keyed load in a renderer that serves every schema, about 5 ns a read; in a literal of
+ * its own, given to one run for good, the same read sees one name and one shape and costs what a
+ * read the code names costs (docs/decisions.md, "The JSON Schema compiler"). Code generation at run
+ * time (`new Function`) is what closures exist to avoid (Workers forbid it); copies written at
+ * build time are ordinary source.
+ *
+ *   node --import tsx packages/closure-pool.ts
+ */
+import { writeFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+
+/** How many runs get a template of their own: a server's tools have about one run each (64 public tools: 75). */
+export const SLOTS = 96;
+/** The most properties a template reads; a longer run is read by the shared closures. */
+export const WIDTH = 8;
+
+const OUT = fileURLToPath(new URL("../runtime/json-schema/render/pool.ts", import.meta.url));
+
+/**
+ * One copy of each check of a run. Only what must be the copy's own is in it: the reads by name,
+ * the for-in over the keys and, in the issue check, a one-test property that passes (most of an
+ * invalid value's). What else is done with a value (\`s\`) is a closure of the run's, called from
+ * one place in the copy, so that V8 may inline it there.
+ */
+function templates(slot: number): string {
+  const tests = Array.from({ length: WIDTH }, (_, i) => `(n > ${i} && !s(o[k[${i}]!], ${i}))`).join(" || ");
+  const checks = Array.from(
+    { length: WIDTH },
+    (_, i) => `    if (n > ${i} && ((x = o[k[${i}]!]) === undefined || (l[${i}] ? !runLeaf(p[${i}]!, a[${i}], x) : b[${i}] ? (b[${i}]!(x, path, t[${i}]!, issues), false) : true))) s(x, ${i}, v, path, issues);\n`,
+  ).join("");
+  const others = Array.from({ length: WIDTH }, (_, i) => `y !== k[${i}]`).join(" && ");
+  return `function t${slot}(g: boolean, c: boolean, n: number, k: readonly string[], s: Step): Is {
+  return (v) => {
+    if (g && !isObject(v)) return false;
+    const o = v as Record<string, unknown>;
+    if (${tests}) return false;
+    if (c) for (const y in o) if (${others}) return false;
+    return true;
+  };
+}
+function c${slot}<S>(g: Refuse<S> | undefined, c: Refuse<S> | undefined, n: number, k: readonly string[], l: readonly boolean[], p: readonly number[], a: readonly unknown[], b: readonly (Part<S> | undefined)[], t: readonly string[], s: CheckStep<S>): Check<S> {
+  return (v, path, issues) => {
+    if (g && !isObject(v)) return g(v, path, issues);
+    const o = v as Record<string, unknown>;
+    let x: unknown;
+${checks}    if (c) for (const y in o) if (${others}) c(v, \`\${path}/\${pointerToken(y)}\`, issues);
+  };
+}
+`;
+}
+
+export function poolSource(): string {
+  const copies = Array.from({ length: SLOTS }, (_, slot) => templates(slot)).join("");
+  return `// Written by packages/closure-pool.ts (\`make\`): ${SLOTS} copies of one template, each a function literal of its own.
+import { isObject, pointerToken } from "../../support/validation.js";
+import { runLeaf } from "./leaf.js";
+
+type Is = (v: unknown) => boolean;
+/** An issue check, writing to \`issues\` (closures.ts's Sink). */
+export type Check<S> = (v: unknown, path: string, issues: S) => void;
+/** Whether the run's \`i\`th property, of value \`x\` (undefined: absent), passes. */
+export type Step = (x: unknown, i: number) => boolean;
+/** The issues of the run's \`i\`th property, of value \`x\` (undefined: absent), in the subject \`v\` at \`path\`. */
+export type CheckStep<S> = (x: unknown, i: number, v: unknown, path: string, issues: S) => void;
+/** The issue check of a property's value, at \`\${path}/\${token}\`. */
+export type Part<S> = (value: unknown, path: string, token: string, issues: S) => void;
+/** Reports an issue of \`v\` at \`path\`. */
+export type Refuse<S> = (v: unknown, path: string, issues: S) => void;
+
+/** The boolean check of a run of at most WIDTH distinct names \`k\` (\`n\` of them): \`g\` the subject must be an object, \`c\` no other key is allowed. */
+export type Template = (g: boolean, c: boolean, n: number, k: readonly string[], s: Step) => Is;
+/**
+ * The issue check of the same run: \`g\` and \`c\` report a subject that is not an object and another
+ * key; a property whose check is one test (\`l\`: op \`p\`, argument \`a\`, leaf.ts) that passes, or
+ * a part check (\`b\`, at the token \`t\`), is done here; anything else (absent, failed, chains) goes
+ * to \`s\`.
+ */
+export type CheckTemplate = <S>(
+  g: Refuse<S> | undefined,
+  c: Refuse<S> | undefined,
+  n: number,
+  k: readonly string[],
+  l: readonly boolean[],
+  p: readonly number[],
+  a: readonly unknown[],
+  b: readonly (Part<S> | undefined)[],
+  t: readonly string[],
+  s: CheckStep<S>,
+) => Check<S>;
+
+export const WIDTH = ${WIDTH};
+
+${copies}
+export const POOL: readonly Template[] = [${Array.from({ length: SLOTS }, (_, slot) => `t${slot}`).join(", ")}];
+export const CHECK_POOL: readonly CheckTemplate[] = [${Array.from({ length: SLOTS }, (_, slot) => `c${slot}`).join(", ")}];
+`;
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) writeFileSync(OUT, poolSource());
