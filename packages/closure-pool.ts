@@ -12,7 +12,7 @@
  *
  *   node --import tsx packages/closure-pool.ts
  */
-import { writeFileSync } from "node:fs";
+import { realpathSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 
 /** How many runs get a template of their own: a server's tools have about one run each (the bench's four public servers: 75). */
@@ -102,4 +102,5 @@ export const CHECK_POOL: readonly CheckTemplate[] = [${Array.from({ length: SLOT
 `;
 }
 
-if (process.argv[1] === fileURLToPath(import.meta.url)) writeFileSync(OUT, poolSource());
+// Run as a script (not imported): argv[1] as the real path, as import.meta.url is (a symlinked checkout).
+if (process.argv[1] !== undefined && realpathSync(process.argv[1]) === fileURLToPath(import.meta.url)) writeFileSync(OUT, poolSource());

@@ -654,15 +654,16 @@ export class ClosureRenderer {
     const f = this.callee(callee);
     // The common shapes without a closure per argument: f(subject), f(subject, constants...).
     if (args.length === 1 && args[0]!.kind === "subject") return f;
-    const constants = args.map((a) => this.constantOf(a));
-    if (args.length === 2 && args[0]!.kind === "subject" && constants[1] !== NOT_CONSTANT) {
+    // Told by kind before anything is compiled: a sub-schema's test is compiled once (it takes templates of the pool).
+    if (args[0]!.kind === "subject" && args.slice(1).every(constantKind)) {
+      const constants = args.slice(1).map((a) => this.constantOf(a));
       // f(subject, a constant), the most frequent (hasMaxLength(v, 140)): no arguments array.
-      const constant = constants[1];
-      return (v) => f(v, constant);
-    }
-    if (args[0]!.kind === "subject" && constants.slice(1).every((c) => c !== NOT_CONSTANT)) {
+      if (constants.length === 1) {
+        const constant = constants[0];
+        return (v) => f(v, constant);
+      }
       // One arguments array per call site, its first slot the subject: apply copies it into the callee's frame, so a re-entrant call cannot disturb it.
-      const list = [undefined, ...constants.slice(1)];
+      const list = [undefined, ...constants];
       return (v) => {
         list[0] = v;
         return f.apply(undefined, list);
@@ -688,12 +689,11 @@ export class ClosureRenderer {
     return fn as (...a: unknown[]) => unknown;
   }
 
-  /** The value of an expression that does not depend on the subject (a literal, a constant, a sub-schema's test), else NOT_CONSTANT. */
+  /** The value of an expression of a constantKind: a literal, a constant, a sub-schema's test. */
   private constantOf(e: Expr): unknown {
     if (e.kind === "literal") return e.value;
     if (e.kind === "name") return this.named(e.name);
-    if (e.kind === "test") return this.isNodes(e.branch.body);
-    return NOT_CONSTANT;
+    return this.isNodes((e as Extract<Expr, { kind: "test" }>).branch.body);
   }
 
   /** A module-level name of the printed source: a RegExp, a JSON constant, or a global. */
@@ -704,7 +704,10 @@ export class ClosureRenderer {
 }
 
 const NOT_LITERAL = Symbol("not a literal");
-const NOT_CONSTANT = Symbol("not a constant");
+/** An expression that does not depend on the subject. */
+function constantKind(e: Expr): boolean {
+  return e.kind === "literal" || e.kind === "name" || e.kind === "test";
+}
 
 /** `typeof v === t` for each t, so that a type test is one closure, not a compare over a typeof. */
 const TYPE_IS: ReadonlyMap<unknown, Is> = new Map<unknown, Is>([

@@ -40,6 +40,7 @@ describe("json-schema: code mode and closures, the same issues on every datum of
 
   for (const draft of ["draft2020-12", "draft7"] as const satisfies readonly SuiteDraft[]) {
     it(`${draft}: the same issues in both modes; on required files the suite's verdicts, and ajv's where it agrees with the suite`, async () => {
+      handedOut.is = handedOut.check = 0;
       const ajv = { annotation: new SchemaCompiler(silentLogger, "ajv", { remotes }), assert: new SchemaCompiler(silentLogger, "ajv", { remotes, formats: "assert" }) };
       await ajv.annotation.load();
       await ajv.assert.load();
@@ -103,7 +104,7 @@ describe("json-schema: code mode and closures, the same issues on every datum of
       expect(data, "data compared").to.be.greaterThan(1500);
       expect(withIssues / data, "share of data with issues").to.be.within(0.3, 0.7);
       expect(inClosures, "compiled in closures though code mode was asked for").to.deep.equal([]);
-      expect(Math.min(handedOut.is, handedOut.check), "runs read by a template").to.be.greaterThan(100);
+      expect(Math.min(handedOut.is, handedOut.check), "runs read by a template").to.be.greaterThan(40);
       expect(generated, "groups in code mode").to.be.greaterThan(draft === "draft7" ? 300 : 440);
       if (draft === "draft2020-12") expect(unevaluated, "groups with unevaluated* in code mode").to.be.greaterThan(60);
     });

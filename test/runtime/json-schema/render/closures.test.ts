@@ -7,6 +7,7 @@
 import { expect } from "chai";
 import fc from "fast-check";
 import { compileSchema, type CompiledValidator } from "../../../../runtime/json-schema/compile.js";
+import { CHECK_POOL, POOL } from "../../../../runtime/json-schema/render/pool.js";
 import { describeIssues } from "../../../../runtime/shared/json-schema.js";
 
 /** Names that are special somewhere: Object.prototype's, array-index-like, empty, escaped in a pointer, longer than any in a schema. */
@@ -96,5 +97,36 @@ describe("json-schema/render/closures", () => {
         }
     // Not vacuous: some of these values are refused (the getter's 5 is no string, an array is no object).
     expect(refused).to.be.greaterThan(10);
+  });
+});
+
+describe("closures: the pool's templates", () => {
+  /** Compiles `schema` with a template for every run, each counting its calls. */
+  function counted(schema: unknown) {
+    const made: { calls: number }[] = [];
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    const counting = (template: (...args: any[]) => (...a: any[]) => unknown): any =>
+      // eslint-disable-next-line @typescript-eslint/no-explicit-any
+      (...args: any[]) => {
+        const run = template(...args);
+        const record = { calls: 0 };
+        made.push(record);
+        return (...a: unknown[]) => (record.calls++, run(...a));
+      };
+    const validator = compileSchema(schema, { mode: "closures", templates: { is: () => counting(POOL[0]!), check: () => counting(CHECK_POOL[0]!) } });
+    return { validator, made };
+  }
+
+  it("go only to closures that run: none is handed to a sub-schema's check compiled and then dropped", () => {
+    const run = { type: "object", properties: { a: { type: "string" }, b: { type: "number" } }, required: ["a"] };
+    // contains under a condition with unevaluatedItems: its test is an argument of a call whose other arguments are not constants.
+    const { validator, made } = counted({ type: "array", contains: run, if: { minItems: 2 }, then: { prefixItems: [{}] }, unevaluatedItems: false });
+    const values = [[], [{ a: "x" }], [{ a: 1 }], [1, { a: "x", b: 2 }], [{ a: "x" }, { a: "y", b: "z" }, 3]];
+    for (const value of values) {
+      validator.is(value);
+      validator.check(value);
+    }
+    expect(made.length).to.be.greaterThan(0);
+    expect(made.filter((template) => template.calls === 0)).to.have.length(0);
   });
 });
