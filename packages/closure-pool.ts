@@ -52,6 +52,20 @@ function c${slot}<S>(g: Refuse<S> | undefined, c: Refuse<S> | undefined, n: numb
 ${checks}    if (c) for (const y in o) if (${others}) c(v, \`\${path}/\${pointerToken(y)}\`, issues);
   };
 }
+function i${slot}(g: boolean, f: number, s: Is): Is {
+  return (v) => {
+    if (g && !Array.isArray(v)) return false;
+    const a = v as unknown[];
+    for (let i = f; i < a.length; i++) if (!s(a[i])) return false;
+    return true;
+  };
+}
+function j${slot}<S>(f: number, s: Is, c: Check<S>): Check<S> {
+  return (v, path, issues) => {
+    const a = v as unknown[];
+    for (let i = f; i < a.length; i++) if (!s(a[i])) c(a[i], \`\${path}/\${i}\`, issues);
+  };
+}
 `;
 }
 
@@ -97,8 +111,15 @@ export type CheckTemplate = <S>(
 export const WIDTH = ${WIDTH};
 
 ${copies}
+/** The boolean check of the items from index \`f\` (\`g\`: the subject must be an array), each by \`s\`. */
+export type ItemsTemplate = (g: boolean, f: number, s: Is) => Is;
+/** The issue check of the same items: \`c\` at each item \`s\` refuses. */
+export type CheckItemsTemplate = <S>(f: number, s: Is, c: Check<S>) => Check<S>;
+
 export const POOL: readonly Template[] = [${Array.from({ length: SLOTS }, (_, slot) => `t${slot}`).join(", ")}];
 export const CHECK_POOL: readonly CheckTemplate[] = [${Array.from({ length: SLOTS }, (_, slot) => `c${slot}`).join(", ")}];
+export const ITEMS_POOL: readonly ItemsTemplate[] = [${Array.from({ length: SLOTS }, (_, slot) => `i${slot}`).join(", ")}];
+export const CHECK_ITEMS_POOL: readonly CheckItemsTemplate[] = [${Array.from({ length: SLOTS }, (_, slot) => `j${slot}`).join(", ")}];
 `;
 }
 

@@ -8,7 +8,19 @@ import { escapeToken } from "../pointer.js";
 import { sequence } from "./inline.js";
 import { CALL, leafOf, oneOf, runLeaf, type Leaf } from "./leaf.js";
 import type { Lowering } from "./lower.js";
-import { CHECK_POOL, POOL, WIDTH, type CheckStep, type CheckTemplate, type Step, type Template } from "./pool.js";
+import {
+  CHECK_ITEMS_POOL,
+  CHECK_POOL,
+  ITEMS_POOL,
+  POOL,
+  WIDTH,
+  type CheckItemsTemplate,
+  type CheckStep,
+  type CheckTemplate,
+  type ItemsTemplate,
+  type Step,
+  type Template,
+} from "./pool.js";
 
 /**
  * The check IR as closures, for platforms that forbid code generation (Workers): the third
@@ -232,6 +244,9 @@ export class ClosureRenderer {
   private isItems(node: ItemsNode, gated: boolean): Is {
     const { op, arg } = this.isLeaf(node.body);
     const from = node.from ?? 0;
+    // Items checked by a closure (an object's run, a union): a loop of their own calls it from one place, where V8 inlines it.
+    const template = op === CALL ? this.templates.items() : undefined;
+    if (template) return template(gated, from, arg as Is);
     return (v) => {
       if (gated && !Array.isArray(v)) return false;
       const array = v as unknown[];
@@ -332,8 +347,11 @@ export class ClosureRenderer {
       }
       case "items": {
         const chains = this.chainsOf(node.body);
-        const body = chains ? undefined : this.partCheck(node.body);
         const from = node.from ?? 0;
+        const leaf = chains ? undefined : this.isLeaf(node.body);
+        const template = leaf?.op === CALL ? this.templates.checkItems() : undefined;
+        if (template) return template(from, leaf!.arg as Is, this.checkNodes(node.body));
+        const body = chains ? undefined : this.partCheck(node.body, leaf);
         return (v, path, issues) => {
           const array = v as unknown[];
           for (let i = from; i < array.length; i++) {
@@ -445,8 +463,8 @@ export class ClosureRenderer {
    * boolean check first: both give one verdict, so a part that passes has no issue, and its path
    * is never made.
    */
-  private partCheck(nodes: readonly Node[]): (value: unknown, path: string, token: string | number, issues: Sink) => void {
-    const { op, arg } = this.isLeaf(nodes);
+  private partCheck(nodes: readonly Node[], leaf: Leaf = this.isLeaf(nodes)): (value: unknown, path: string, token: string | number, issues: Sink) => void {
+    const { op, arg } = leaf;
     const check = this.checkNodes(nodes);
     return (value, path, token, issues) => {
       if (!runLeaf(op, arg, value)) check(value, `${path}/${token}`, issues);
@@ -862,6 +880,8 @@ function gateOf(run: Node | PropertyNode[]): string | undefined {
 export interface Templates {
   is(): Template | undefined;
   check(): CheckTemplate | undefined;
+  items(): ItemsTemplate | undefined;
+  checkItems(): CheckItemsTemplate | undefined;
 }
 
 /**
@@ -870,11 +890,13 @@ export interface Templates {
  * hundred tools), then the shared closures.
  */
 const POOL_TEMPLATES: Templates = (() => {
-  let is = 0;
-  let check = 0;
+  const taken = { is: 0, check: 0, items: 0, checkItems: 0 };
+  const next = <T>(pool: readonly T[], which: keyof typeof taken): T | undefined => (taken[which] < pool.length ? pool[taken[which]++] : undefined);
   return {
-    is: () => (is < POOL.length ? POOL[is++] : undefined),
-    check: () => (check < CHECK_POOL.length ? CHECK_POOL[check++] : undefined),
+    is: () => next(POOL, "is"),
+    check: () => next(CHECK_POOL, "check"),
+    items: () => next(ITEMS_POOL, "items"),
+    checkItems: () => next(CHECK_ITEMS_POOL, "checkItems"),
   };
 })();
 

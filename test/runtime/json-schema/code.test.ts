@@ -13,7 +13,7 @@
 import { expect } from "chai";
 import { compileSchema, type CompiledValidator } from "../../../runtime/json-schema/compile.js";
 import type { Templates } from "../../../runtime/json-schema/render/closures.js";
-import { CHECK_POOL, POOL } from "../../../runtime/json-schema/render/pool.js";
+import { CHECK_ITEMS_POOL, CHECK_POOL, ITEMS_POOL, POOL } from "../../../runtime/json-schema/render/pool.js";
 import { describeIssues, SchemaCompiler } from "../../../runtime/shared/json-schema.js";
 import { silentLogger } from "../../../runtime/util/logger.js";
 import { asToolSchema, suiteFiles, suiteGroups, suiteRemotes, type SuiteDraft } from "../../support/json-schema-suite.js";
@@ -21,9 +21,14 @@ import { asToolSchema, suiteFiles, suiteGroups, suiteRemotes, type SuiteDraft } 
 const DIALECT = { "draft2020-12": "2020-12", draft7: "draft-07" } as const;
 
 /** A template for every run that fits one (counted), cycling through the pool; or none. */
-const handedOut = { is: 0, check: 0 };
-const EVERY_RUN: Templates = { is: () => POOL[handedOut.is++ % POOL.length], check: () => CHECK_POOL[handedOut.check++ % CHECK_POOL.length] };
-const NO_RUN: Templates = { is: () => undefined, check: () => undefined };
+const handedOut = { is: 0, check: 0, items: 0, checkItems: 0 };
+const EVERY_RUN: Templates = {
+  is: () => POOL[handedOut.is++ % POOL.length],
+  check: () => CHECK_POOL[handedOut.check++ % CHECK_POOL.length],
+  items: () => ITEMS_POOL[handedOut.items++ % ITEMS_POOL.length],
+  checkItems: () => CHECK_ITEMS_POOL[handedOut.checkItems++ % CHECK_ITEMS_POOL.length],
+};
+const NO_RUN: Templates = { is: () => undefined, check: () => undefined, items: () => undefined, checkItems: () => undefined };
 
 /** ajv's verdict; undefined where it refused the schema or threw (it overflows its stack on some of the suite's recursive schemas). */
 function ajvVerdict(validate: ((value: unknown) => string | undefined) | undefined, value: unknown): boolean | undefined {
@@ -40,7 +45,7 @@ describe("json-schema: code mode and closures, the same issues on every datum of
 
   for (const draft of ["draft2020-12", "draft7"] as const satisfies readonly SuiteDraft[]) {
     it(`${draft}: the same issues in both modes; on required files the suite's verdicts, and ajv's where it agrees with the suite`, async () => {
-      handedOut.is = handedOut.check = 0;
+      handedOut.is = handedOut.check = handedOut.items = handedOut.checkItems = 0;
       const ajv = { annotation: new SchemaCompiler(silentLogger, "ajv", { remotes }), assert: new SchemaCompiler(silentLogger, "ajv", { remotes, formats: "assert" }) };
       await ajv.annotation.load();
       await ajv.assert.load();
@@ -105,6 +110,7 @@ describe("json-schema: code mode and closures, the same issues on every datum of
       expect(withIssues / data, "share of data with issues").to.be.within(0.3, 0.7);
       expect(inClosures, "compiled in closures though code mode was asked for").to.deep.equal([]);
       expect(Math.min(handedOut.is, handedOut.check), "runs read by a template").to.be.greaterThan(40);
+      expect(Math.min(handedOut.items, handedOut.checkItems), "item loops in a template").to.be.greaterThan(5);
       expect(generated, "groups in code mode").to.be.greaterThan(draft === "draft7" ? 300 : 440);
       if (draft === "draft2020-12") expect(unevaluated, "groups with unevaluated* in code mode").to.be.greaterThan(60);
     });

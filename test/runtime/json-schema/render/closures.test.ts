@@ -7,7 +7,7 @@
 import { expect } from "chai";
 import fc from "fast-check";
 import { compileSchema, type CompiledValidator } from "../../../../runtime/json-schema/compile.js";
-import { CHECK_POOL, POOL } from "../../../../runtime/json-schema/render/pool.js";
+import { CHECK_ITEMS_POOL, CHECK_POOL, ITEMS_POOL, POOL } from "../../../../runtime/json-schema/render/pool.js";
 import { describeIssues } from "../../../../runtime/shared/json-schema.js";
 
 /** Names that are special somewhere: Object.prototype's, array-index-like, empty, escaped in a pointer, longer than any in a schema. */
@@ -113,7 +113,13 @@ describe("closures: the pool's templates", () => {
         made.push(record);
         return (...a: unknown[]) => (record.calls++, run(...a));
       };
-    const validator = compileSchema(schema, { mode: "closures", templates: { is: () => counting(POOL[0]!), check: () => counting(CHECK_POOL[0]!) } });
+    const validator = compileSchema(schema, { mode: "closures", templates: {
+        is: () => counting(POOL[0]!),
+        check: () => counting(CHECK_POOL[0]!),
+        items: () => counting(ITEMS_POOL[0]!),
+        checkItems: () => counting(CHECK_ITEMS_POOL[0]!),
+      },
+    });
     return { validator, made };
   }
 
