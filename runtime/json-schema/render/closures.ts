@@ -38,9 +38,10 @@ import {
  * type or enum test runs inline in it as an op code (leaf.ts), issues are records `report` reads,
  * and the issue check makes a part's path only when the part has an issue. The issue check
  * writes to a Sink: the issues, or their text joined as it goes (`describe`, what a tool's
- * caller reads). A run of properties the boolean check reads most, up to WIDTH distinct names,
- * gets a template of the pool for good while the pool lasts (pool.ts, packages/closure-pool.ts):
- * a function literal of its own, whose reads by name V8 makes as fast as the printed code's.
+ * caller reads). A run of up to WIDTH distinct properties, and a loop over items checked by a
+ * closure, gets a template of the pool for good while the pool lasts (pool.ts,
+ * packages/closure-pool.ts): a function literal of its own, whose reads by name and calls V8
+ * makes as fast as the printed code's.
  */
 
 type Is = (v: unknown) => boolean;
@@ -76,6 +77,8 @@ interface Slot<F> {
 export class ClosureRenderer {
   private readonly isSlots = new Map<string, Slot<Is>>();
   private readonly checkSlots = new Map<string, Slot<Check>>();
+  /** Per property node, once its run is first rendered: whether the run is read through templates (by name, in both checks). */
+  private readonly templated = new WeakMap<PropertyNode, boolean>();
 
   /** `templates`: where a run's templates come from (default: the pool's next, until it is spent). */
   constructor(
@@ -130,12 +133,12 @@ export class ClosureRenderer {
       else {
         // additionalProperties: false right after the properties it allows: one loop does both.
         const closed = closedBy(runs[k + 1], run) !== undefined;
-        const template = poolable(run) ? this.templates.is() : undefined;
+        const template = this.templateFor(run, () => this.templates.is());
         if (template) {
           const { required, ops, args } = this.propertyLeaves(run);
           const step: Step = (x, i) => (x === undefined ? !required[i] : runLeaf(ops[i]!, args[i], x));
           tests.push(template(gated, closed, run.length, run.map((node) => node.name), step));
-        } else tests.push(byName(run, closed) ? this.isPropertyReads(run, gated, closed) : this.isPropertyKeys(run, closed, gated));
+        } else tests.push(this.byName(run, closed) ? this.isPropertyReads(run, gated, closed) : this.isPropertyKeys(run, closed, gated));
         if (closed) k++;
       }
     }
@@ -394,7 +397,7 @@ export class ClosureRenderer {
 
   /** A run of properties, read as the boolean check reads it (byName), so that both see the same values; `refuse` and `gate` as for checkPropertyKeys. */
   private checkPropertyRun(nodes: readonly PropertyNode[], refuse: Failure | undefined, gate: Report | undefined): Check {
-    const template = poolable(nodes) ? this.templates.check() : undefined;
+    const template = this.templateFor(nodes, () => this.templates.check());
     if (template) {
       const values = this.checkValues(nodes);
       const step: CheckStep<Sink> = (x, i, v, path, issues) => checkValue(values, i, x, v, path, issues);
@@ -412,7 +415,24 @@ export class ClosureRenderer {
         step,
       );
     }
-    return byName(nodes, refuse !== undefined) ? this.checkProperties(nodes, refuse, gate) : this.checkPropertyKeys(nodes, refuse, gate);
+    return this.byName(nodes, refuse !== undefined) ? this.checkProperties(nodes, refuse, gate) : this.checkPropertyKeys(nodes, refuse, gate);
+  }
+
+  /**
+   * A template for a run, decided at its first rendering (the boolean or the issue check) for
+   * both: a run that got one is read by name in both, with a template or, where that pool is
+   * spent, by the shared closures; a run that got none reads as byName says, in both.
+   */
+  private templateFor<T>(run: readonly PropertyNode[], take: () => T | undefined): T | undefined {
+    if (!poolable(run) || this.templated.get(run[0]!) === false) return undefined;
+    const template = take();
+    if (!this.templated.has(run[0]!)) for (const node of run) this.templated.set(node, template !== undefined);
+    return template;
+  }
+
+  /** Whether a run is read by name: byName's rule, or a template was given to it (templateFor). */
+  private byName(run: readonly PropertyNode[], closed: boolean): boolean {
+    return byName(run, closed) || run.every((node) => this.templated.get(node) === true);
   }
 
   /**
@@ -476,14 +496,14 @@ export class ClosureRenderer {
     const { names, own, count } = table(nodes);
     const values = this.checkValues(nodes);
     const refused = refuse ? this.failure(refuse) : undefined;
-    const known = new Set(names);
+    const known = refused && new Set(names);
     return (v, path, issues) => {
       if (gate && !isObject(v)) return report(gate, v, path, issues);
       const object = v as Record<string, unknown>;
       const found = new Array<unknown>(count);
       for (let i = 0; i < count; i++) found[i] = own[i] ? ownProperty(object, names[i]!) : object[names[i]!];
       checkValues(values, v, found, path, issues);
-      if (refused) for (const key in object) if (!known.has(key)) report(refused, v, `${path}/${pointerToken(key)}`, issues);
+      if (refused) for (const key in object) if (!known!.has(key)) report(refused, v, `${path}/${pointerToken(key)}`, issues);
     };
   }
 
@@ -912,14 +932,14 @@ function unique(nodes: readonly PropertyNode[]): boolean {
 
 /**
  * Whether a run of properties is read by name rather than by a for-in over the object's keys:
- * where a name comes twice (allOf), where a template of the pool may read it (fast by name), or
- * where nothing refuses other keys and at most one read can miss (a miss walks the prototype
- * chain; measured up to 1.3x faster than the for-in, whose cost is a step per key the object
- * has). The boolean and the issue check decide alike, so they read the same values, whatever the
- * object (a getter, a property not enumerable), a template or not.
+ * where a name comes twice (allOf), or where nothing refuses other keys and at most one read can
+ * miss (a miss walks the prototype chain; measured up to 1.3x faster than the for-in, whose cost
+ * is a step per key the object has); a run given a template is read by name too (templateFor).
+ * The boolean and the issue check decide alike, so they read the same values, whatever the
+ * object (a getter, a property not enumerable).
  */
 function byName(nodes: readonly PropertyNode[], closed: boolean): boolean {
-  return !unique(nodes) || poolable(nodes) || (!closed && nodes.filter((node) => node.required === undefined).length <= 1);
+  return !unique(nodes) || (!closed && nodes.filter((node) => node.required === undefined).length <= 1);
 }
 
 /** The failure of the entries node after `properties`, when it refuses every key but theirs. */
