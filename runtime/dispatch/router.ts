@@ -1,4 +1,4 @@
-import { ErrorCode, RpcError } from "../jsonrpc/errors.js";
+import { ErrorCode, HandlerFault, RpcError } from "../jsonrpc/errors.js";
 import type { Request } from "../jsonrpc/messages.js";
 import type { InboundRequest } from "../jsonrpc/peer.js";
 import { META } from "../session/meta.js";
@@ -170,20 +170,14 @@ function finishResult(
   context.done();
   if (result instanceof ExtensionResult) return scope.module.era === "stateless" ? completeStateless(result.value, descriptor, options) : result.value;
   if (typeof result !== "object" || result === null || Array.isArray(result))
-    throw new RpcError(ErrorCode.InternalError, `the handler for ${describeRequest(request)} returned ${result === null ? "null" : typeof result}, not a result object`);
+    throw new HandlerFault(`the handler for ${describeRequest(request)} returned ${result === null ? "null" : typeof result}, not a result object`);
   const completed = scope.module.era === "stateless" ? completeStateless(result as Record<string, unknown>, descriptor, options) : result;
   if (options.validateResults) {
     if (extension) extension.checkResult(completed);
     else if (!isValidResult(scope.module, descriptor, completed)) {
       const fallback = fallbackFor(result);
       if (fallback) throw fallback;
-      try {
-        checkResult(scope.module, descriptor, describeRequest(request), completed);
-      } catch (error) {
-        // The handler's bug, not the client's: the server's log says so too.
-        options.logger("error", (error as Error).message);
-        throw error;
-      }
+      checkResult(scope.module, descriptor, describeRequest(request), completed);
     }
   }
   return completed;

@@ -41,6 +41,17 @@ export class RpcError extends Error {
   }
 }
 
+/**
+ * A handler answered with what may not be sent (a result its schema refuses, no result object):
+ * -32603 to the other side, and this side's own bug, so the side that answers with it logs it
+ * (peer.ts), wherever it was found.
+ */
+export class HandlerFault extends RpcError {
+  constructor(message: string, data?: unknown) {
+    super(ErrorCode.InternalError, message, data);
+  }
+}
+
 // Outside the class: esbuild emits a class that names itself in its body as `class _RpcError`, its constructor's name.
 function rebuilt(error: { code: number; message: string; data?: unknown }): RpcError {
   return new RpcError(error.code, error.message, error.data);

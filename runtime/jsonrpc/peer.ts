@@ -4,7 +4,7 @@ import { isThenable } from "../util/thenable.js";
 import { Deadlines } from "./deadlines.js";
 import { MAX_NESTING_DEPTH, nestingTooDeep } from "./depth.js";
 import { frameEnds } from "./frame-ends.js";
-import { ErrorCode, RpcError } from "./errors.js";
+import { ErrorCode, HandlerFault, RpcError } from "./errors.js";
 import {
   classify,
   errorResponse,
@@ -523,6 +523,7 @@ export class Peer {
 }
 
 function toErrorResponse(id: RequestId, error: unknown, method: string, logger: Logger): ErrorResponse {
+  if (error instanceof HandlerFault) logger("error", error.message);
   if (error instanceof RpcError) return errorResponse(id, error.code, error.message, error.data);
   logger("error", `handler for ${method} threw: ${describe(error)}`);
   return errorResponse(id, ErrorCode.InternalError, `Internal error in ${method}: ${error instanceof Error ? error.message : String(error)}`);

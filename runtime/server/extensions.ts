@@ -1,6 +1,6 @@
 import type { Handler, RequestContext } from "../dispatch/context.js";
 import { CACHEABLE_EXTENSION, type ExtensionMethod } from "../dispatch/router.js";
-import { ErrorCode, RpcError } from "../jsonrpc/errors.js";
+import { ErrorCode, HandlerFault, RpcError } from "../jsonrpc/errors.js";
 import { declaredExtension, type LoadedExtension } from "../session/extensions.js";
 import { checkRequest, checkResult, isValidResult, reported, summarize } from "../session/validate.js";
 import type { CompiledCheck, MethodSchemas, SchemaCompiler } from "../shared/json-schema.js";
@@ -50,7 +50,7 @@ export function extensionMethod(method: string, handler: Handler, schemas: Metho
     },
     checkResult(value) {
       const problem = schema("result").validate(value);
-      if (problem !== undefined) throw new RpcError(ErrorCode.InternalError, `the handler for ${method} returned an invalid result: ${problem}`);
+      if (problem !== undefined) throw new HandlerFault(`the handler for ${method} returned an invalid result: ${problem}`);
     },
   };
 }

@@ -3,7 +3,7 @@ import { ExtensionResult } from "../dispatch/router.js";
 import { taskRequired } from "../extensions/tasks/task-manager.js";
 import { isThenable } from "../util/thenable.js";
 import { runtimeResult } from "../session/validate.js";
-import { ErrorCode, RpcError } from "../jsonrpc/errors.js";
+import { ErrorCode, HandlerFault, RpcError } from "../jsonrpc/errors.js";
 import { precompiled, type CompiledToolValidators, type SchemaCompiler, type SchemaValidator } from "../shared/json-schema.js";
 import { withDefaults } from "../shared/schema-defaults.js";
 import { isStandardSchema, standardJsonSchema, validateStandard, type Checked, type InferInput, type StandardSchemaV1 } from "../shared/standard-schema.js";
@@ -319,11 +319,11 @@ function checked(name: string, output: Check | undefined, result: CallToolResult
   if (typeof result !== "object" || result === null || result instanceof ExtensionResult) return result;
   if (!output || result.isError) return withText(result);
   if (result.structuredContent === undefined)
-    throw new RpcError(ErrorCode.InternalError, `tool ${name} declares an outputSchema but returned no structuredContent`);
+    throw new HandlerFault(`tool ${name} declares an outputSchema but returned no structuredContent`);
   const verdict = output(result.structuredContent);
   const send = (checked: Checked): CallToolResult => {
     if (checked.problem !== undefined)
-      throw new RpcError(ErrorCode.InternalError, `tool ${name} returned structuredContent that does not match its outputSchema: ${checked.problem}`);
+      throw new HandlerFault(`tool ${name} returned structuredContent that does not match its outputSchema: ${checked.problem}`);
     return withText(checked.value === result.structuredContent ? result : { ...result, structuredContent: checked.value as Record<string, unknown> });
   };
   return isThenable(verdict) ? verdict.then(send) : send(verdict);

@@ -1,5 +1,5 @@
 import type { ValidationIssue } from "../contract.js";
-import { ErrorCode, RpcError } from "../jsonrpc/errors.js";
+import { ErrorCode, HandlerFault, RpcError } from "../jsonrpc/errors.js";
 import type { Request } from "../jsonrpc/messages.js";
 import type { MethodDescriptor, LoadedRevision } from "./revisions.js";
 
@@ -68,9 +68,7 @@ export function checkResult(module: Validating, descriptor: MethodDescriptor, me
   const candidates = resultCandidates(descriptor.results ?? [], result);
   const primary = candidates[0]!;
   const issues = module.validator(primary).check(result);
-  throw new RpcError(ErrorCode.InternalError, `the handler for ${method} returned an invalid ${primary} for MCP ${module.revision}: ${summarize(issues)}`, {
-    issues: reported(issues),
-  });
+  throw new HandlerFault(`the handler for ${method} returned an invalid ${primary} for MCP ${module.revision}: ${summarize(issues)}`, { issues: reported(issues) });
 }
 
 /** "/params/name: must be string, found number (and 2 more issues)": the count is of issues, not of the values listed. */

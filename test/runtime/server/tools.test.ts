@@ -119,6 +119,23 @@ describe("server tools", () => {
       expect(error.message).to.match(/^the handler for tools\/call \(tool "notes_add"\) returned an invalid CallToolResult for MCP 2025-11-25: \/content\/0/);
       expect(logged).to.include(`error ${error.message}`);
       expect(textOf(await client.callTool("k", { v: "off" }))).to.equal('Invalid arguments for tool k: /v: must be "on"');
+      await client.close();
+    });
+
+    it("every result a handler may not send is logged where it is answered: structuredContent against the outputSchema, none at all, an extension method's result", async () => {
+      const logged: string[] = [];
+      const server = createServer({ name: "tools-test", version: "1.0.0", logger: (level, message) => logged.push(`${level} ${message}`) })
+        .tool({ name: "wrong", inputSchema: { type: "object" }, outputSchema: { type: "object", properties: { n: { type: "number" } } } }, () => ({ structuredContent: { n: "x" } }) as never)
+        .tool({ name: "none", inputSchema: { type: "object" }, outputSchema: { type: "object" } }, () => ({ content: [] }) as never);
+      server.handle("acme/broken", () => ({ echo: 5 }), { result: { type: "object", properties: { echo: { type: "string" } } } });
+      const client = await connectClient(server, "2025-11-25");
+      for (const call of [client.callTool("wrong", {}), client.callTool("none", {}), client.request("acme/broken", {})]) {
+        const error = await rejection(call);
+        expect(error.code).to.equal(-32603);
+        expect(logged).to.include(`error ${error.message}`);
+      }
+      expect(logged.filter((line) => line.startsWith("error"))).to.have.length(3);
+      await client.close();
     });
 
     it("reports every broken argument with its path, and never calls the handler", async () => {
