@@ -1,5 +1,5 @@
 import { ErrorCode, RpcError } from "../jsonrpc/errors.js";
-import type { Notification, Request, RequestId } from "../jsonrpc/messages.js";
+import { isRequestId, type Notification, type Request, type RequestId } from "../jsonrpc/messages.js";
 import { Peer, type InboundRequest, type RequestOptions } from "../jsonrpc/peer.js";
 import type { MessageContext, SendOptions, Transport, TransportFacts } from "../jsonrpc/transport.js";
 import type { Logger } from "../util/logger.js";
@@ -260,7 +260,7 @@ export class ServerSession {
         if (this.negotiated) this.negotiated.initialized = true;
         return;
       case "notifications/cancelled":
-        if (typeof params.requestId === "string" || typeof params.requestId === "number")
+        if (isRequestId(params.requestId))
           this.peer.cancelInbound(params.requestId, String(params.reason ?? "cancelled by the client"));
         return;
       default:

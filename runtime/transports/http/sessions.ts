@@ -2,6 +2,7 @@ import { CHANNELS, MemoryEventBus, type EventBus } from "../../stores/event-bus.
 import type { EventStore, Replay, StoredEvent } from "../../stores/event-store.js";
 import type { SessionRecord, SessionStore } from "../../stores/session-store.js";
 import type { Logger } from "../../util/logger.js";
+import { isRequestId } from "../../jsonrpc/messages.js";
 import { refuse, writeError } from "./errors.js";
 import { InMemoryEventStore } from "./event-store.js";
 import type { Reply } from "./reply.js";
@@ -215,7 +216,7 @@ export class SharedSessions {
     } catch {
       return message;
     }
-    if (typeof id !== "string" && typeof id !== "number") return message;
+    if (!isRequestId(id)) return message;
     const local = { ...m, id };
     const instance = m.id.slice(0, cut);
     if (instance === this.instanceId) return local;

@@ -58,6 +58,23 @@ describe("transports/http: the client against a hostile server", function () {
       }
     });
 
+  for (const [name, exchangeOf] of [
+    ["node:http", (url: URL) => nodeExchange(url)!],
+    ["fetch", (url: URL) => fetchExchange(url, fetch)],
+  ] as const)
+    it(`${name}: a body cut short rejects, never gives what came of it`, async () => {
+      const { server, url } = await listening((_req, res) => {
+        res.writeHead(200, { "Content-Type": "application/json", "Content-Length": "1000" });
+        res.write('{"jsonrpc":"2.0",', () => res.destroy());
+      });
+      try {
+        const answer = await exchangeOf(new URL(url)).send("POST", { "Content-Type": "application/json" }, "{}", new Cancel());
+        await rejection(answer.text());
+      } finally {
+        await shut(server);
+      }
+    });
+
   it("fetch: a redirect is not followed; the other origin gets nothing of the request", async () => {
     let stolen = 0;
     const other = await listening((_req, res) => {
