@@ -21,25 +21,13 @@ export type PromptHandler<Args = Record<string, string>> = (args: Args, context:
 export class PromptRegistry {
   private readonly prompts = new Map<string, { definition: PromptDefinition; handler: PromptHandler<never>; completers?: Completers }>();
 
-  get size(): number {
-    return this.prompts.size;
-  }
-
-  /**
-   * Whether the server offers this kind: true from the first registration on, removals
-   * notwithstanding. Sessions were told the capability; an empty list is then the answer
-   * (`list_changed` tells them to ask again), not "Method not found".
-   */
-  get offered(): boolean {
-    return this.everRegistered;
-  }
-
-  private everRegistered = false;
+  /** Whether the server offers this kind: from the first registration on, removals notwithstanding (ServerCapabilities, server.ts). */
+  offered = false;
 
   register<Args>(definition: PromptDefinition, handler: PromptHandler<Args>, completers?: Completers): void {
     if (this.prompts.has(definition.name)) throw new Error(`prompt ${definition.name} is already registered`);
     this.prompts.set(definition.name, { definition, handler: handler as PromptHandler<never>, completers });
-    this.everRegistered = true;
+    this.offered = true;
   }
 
   remove(name: string): boolean {

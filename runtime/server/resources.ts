@@ -42,25 +42,13 @@ export class ResourceRegistry {
   private readonly resources = new Map<string, { definition: ResourceDefinition; handler: ResourceHandler }>();
   private readonly templates = new Map<string, RegisteredTemplate>();
 
-  get size(): number {
-    return this.resources.size + this.templates.size;
-  }
-
-  /**
-   * Whether the server offers this kind: true from the first registration on, removals
-   * notwithstanding. Sessions were told the capability; an empty list is then the answer
-   * (`list_changed` tells them to ask again), not "Method not found".
-   */
-  get offered(): boolean {
-    return this.everRegistered;
-  }
-
-  private everRegistered = false;
+  /** Whether the server offers this kind: from the first registration on, removals notwithstanding (ServerCapabilities, server.ts). */
+  offered = false;
 
   register(definition: ResourceDefinition, handler: ResourceHandler): void {
     if (this.resources.has(definition.uri)) throw new Error(`resource ${definition.uri} is already registered`);
     this.resources.set(definition.uri, { definition, handler });
-    this.everRegistered = true;
+    this.offered = true;
   }
 
   registerTemplate(definition: ResourceTemplateDefinition, handler: ResourceTemplateHandler, completers?: Completers, list?: ResourceLister): void {
@@ -69,7 +57,7 @@ export class ResourceRegistry {
     for (const name of Object.keys(completers ?? {}))
       if (!template.variables.includes(name)) throw new Error(`resource template ${definition.uriTemplate} has no variable ${name} to complete`);
     this.templates.set(definition.uriTemplate, { definition, template, handler, completers, list });
-    this.everRegistered = true;
+    this.offered = true;
   }
 
   /** Removes a resource (by URI) or a template (by its uriTemplate). */

@@ -85,20 +85,8 @@ export class ToolRegistry {
     private readonly applyDefaults = false,
   ) {}
 
-  get size(): number {
-    return this.tools.size;
-  }
-
-  /**
-   * Whether the server offers this kind: true from the first registration on, removals
-   * notwithstanding. Sessions were told the capability; an empty list is then the answer
-   * (`list_changed` tells them to ask again), not "Method not found".
-   */
-  get offered(): boolean {
-    return this.everRegistered;
-  }
-
-  private everRegistered = false;
+  /** Whether the server offers this kind: from the first registration on, removals notwithstanding (ServerCapabilities, server.ts). */
+  offered = false;
 
   /**
    * Whether a tool may run as a task (`execution.taskSupport` optional or required): the server
@@ -138,7 +126,7 @@ export class ToolRegistry {
         this.logger("warn", `tool ${name}: its schemas differ from those its compiled validators were generated from; checking it with the ${this.schemas.kind} engine (run mcp-codegen generate --tools again)`);
     }
     this.tools.set(name, tool);
-    this.everRegistered = true;
+    this.offered = true;
     this.taskTools = undefined;
   }
 
