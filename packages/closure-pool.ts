@@ -24,21 +24,23 @@ const OUT = fileURLToPath(new URL("../runtime/json-schema/render/pool.ts", impor
 
 /**
  * One copy of each check of a run. Only what must be the copy's own is in it: the reads by name,
- * the for-in over the keys and, in the issue check, a one-test property that passes (most of an
- * invalid value's). What else is done with a value (\`s\`) is a closure of the run's, called from
- * one place in the copy, so that V8 may inline it there.
+ * the for-in over the keys, the leaves of the boolean check (a module function, runLeaf, which V8
+ * inlines) and, in the issue check, a one-test property that passes (most of an invalid value's).
+ * What else the issue check does with a value (\`s\`) is a closure of the run's, called from one
+ * place in the copy, so that V8 may inline it there.
  */
 function templates(slot: number): string {
-  const tests = Array.from({ length: WIDTH }, (_, i) => `(n > ${i} && !s(o[k[${i}]!], ${i}))`).join(" || ");
+  const tests = Array.from({ length: WIDTH }, (_, i) => `(n > ${i} && ((x = o[k[${i}]!]) === undefined ? r[${i}] : !runLeaf(p[${i}]!, a[${i}], x)))`).join(" || ");
   const checks = Array.from(
     { length: WIDTH },
     (_, i) => `    if (n > ${i} && ((x = o[k[${i}]!]) === undefined || (l[${i}] ? !runLeaf(p[${i}]!, a[${i}], x) : b[${i}] ? (b[${i}]!(x, path, t[${i}]!, issues), false) : true))) s(x, ${i}, v, path, issues);\n`,
   ).join("");
   const others = Array.from({ length: WIDTH }, (_, i) => `y !== k[${i}]`).join(" && ");
-  return `function t${slot}(g: boolean, c: boolean, n: number, k: readonly string[], s: Step): Is {
+  return `function t${slot}(g: boolean, c: boolean, n: number, k: readonly string[], r: readonly boolean[], p: readonly number[], a: readonly unknown[]): Is {
   return (v) => {
     if (g && !isObject(v)) return false;
     const o = v as Record<string, unknown>;
+    let x: unknown;
     if (${tests}) return false;
     if (c) for (const y in o) if (${others}) return false;
     return true;
@@ -78,8 +80,6 @@ import { runLeaf } from "./leaf.js";
 type Is = (v: unknown) => boolean;
 /** An issue check, writing to \`issues\` (closures.ts's Sink). */
 export type Check<S> = (v: unknown, path: string, issues: S) => void;
-/** Whether the run's \`i\`th property, of value \`x\` (undefined: absent), passes. */
-export type Step = (x: unknown, i: number) => boolean;
 /** The issues of the run's \`i\`th property, of value \`x\` (undefined: absent), in the subject \`v\` at \`path\`. */
 export type CheckStep<S> = (x: unknown, i: number, v: unknown, path: string, issues: S) => void;
 /** The issue check of a property's value, at \`\${path}/\${token}\`. */
@@ -87,8 +87,12 @@ export type Part<S> = (value: unknown, path: string, token: string, issues: S) =
 /** Reports an issue of \`v\` at \`path\`. */
 export type Refuse<S> = (v: unknown, path: string, issues: S) => void;
 
-/** The boolean check of a run of at most WIDTH distinct names \`k\` (\`n\` of them): \`g\` the subject must be an object, \`c\` no other key is allowed. */
-export type Template = (g: boolean, c: boolean, n: number, k: readonly string[], s: Step) => Is;
+/**
+ * The boolean check of a run of at most WIDTH distinct names \`k\` (\`n\` of them): \`g\` the subject
+ * must be an object, \`c\` no other key is allowed; each property's leaf (op \`p\`, argument \`a\`,
+ * leaf.ts) runs in the copy, with no call of a closure shared by every run; \`r\`: it is required.
+ */
+export type Template = (g: boolean, c: boolean, n: number, k: readonly string[], r: readonly boolean[], p: readonly number[], a: readonly unknown[]) => Is;
 /**
  * The issue check of the same run: \`g\` and \`c\` report a subject that is not an object and another
  * key; a property whose check is one test (\`l\`: op \`p\`, argument \`a\`, leaf.ts) that passes, or

@@ -6,7 +6,7 @@ import { typeTest } from "../keywords/expr.js";
 import type { AnyOfNode, Assert, Branch, EntriesNode, Expr, Failure, ItemsNode, Node, PropertyNode } from "../keywords/ir.js";
 import { escapeToken } from "../pointer.js";
 import { sequence } from "./inline.js";
-import { CALL, leafOf, oneOf, runLeaf, type Leaf } from "./leaf.js";
+import { boundedLeaf, CALL, leafOf, oneOf, runLeaf, type Leaf } from "./leaf.js";
 import type { Lowering } from "./lower.js";
 import {
   CHECK_ITEMS_POOL,
@@ -18,7 +18,6 @@ import {
   type CheckStep,
   type CheckTemplate,
   type ItemsTemplate,
-  type Step,
   type Template,
 } from "./pool.js";
 
@@ -136,8 +135,7 @@ export class ClosureRenderer {
         const template = this.templateFor(run, () => this.templates.is());
         if (template) {
           const { required, ops, args } = this.propertyLeaves(run);
-          const step: Step = (x, i) => (x === undefined ? !required[i] : runLeaf(ops[i]!, args[i], x));
-          tests.push(template(gated, closed, run.length, run.map((node) => node.name), step));
+          tests.push(template(gated, closed, run.length, run.map((node) => node.name), required, ops, args));
         } else tests.push(this.byName(run, closed) ? this.isPropertyReads(run, gated, closed) : this.isPropertyKeys(run, closed, gated));
         if (closed) k++;
       }
@@ -149,7 +147,8 @@ export class ClosureRenderer {
   private isLeaf(nodes: readonly Node[]): Leaf {
     const flat = sequence(nodes);
     if (flat.length === 1 && flat[0]!.kind === "assert") return leafOf(flat[0]!.valid, (e) => this.test(e));
-    return { op: CALL, arg: this.isNodes(flat) };
+    const bounded = flat.every((node) => node.kind === "assert") ? boundedLeaf(flat.map((node) => (node as Assert).valid)) : undefined;
+    return bounded ?? { op: CALL, arg: this.isNodes(flat) };
   }
 
   /**

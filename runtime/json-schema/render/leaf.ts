@@ -1,8 +1,9 @@
+import { hasMaxLength, hasMinLength } from "../../support/validation.js";
 import type { Expr } from "../keywords/ir.js";
 
 /**
- * The tests closures run most (a `type` of one property, an `enum` of strings) as data a loop
- * runs inline, without a call: a closure per test costs a call V8 cannot inline, as every
+ * The tests closures run most (a `type` of one property, an `enum` of strings, a `type` with its
+ * bounds: `minimum`, `maxLength` and the like) as data a loop runs inline, without a call: a closure per test costs a call V8 cannot inline, as every
  * closure made at one place in the source shares that place's (megamorphic) call feedback.
  */
 
@@ -15,6 +16,10 @@ const STRING = 3;
 const NUMBER = 4;
 const BOOLEAN = 5;
 const OBJECT = 6;
+/** A number in bounds (`type` number or integer with minimum, maximum and their exclusive forms): a Range. */
+const NUMBER_IN = 7;
+/** A string of bounded length (`type` string with minLength, maxLength): a Range of code points. */
+const STRING_IN = 8;
 const TYPE_NAMES: ReadonlyMap<unknown, Leaf["op"]> = new Map<unknown, Leaf["op"]>([
   ["string", STRING],
   ["number", NUMBER],
@@ -22,10 +27,19 @@ const TYPE_NAMES: ReadonlyMap<unknown, Leaf["op"]> = new Map<unknown, Leaf["op"]
   ["object", OBJECT],
 ]);
 
-/** A type test, `arg.has(v)`, or `arg(v)`. */
+/** A type test, `arg.has(v)`, `arg(v)`, or a type test with bounds (`arg` a Range). */
 export interface Leaf {
-  readonly op: typeof ONE_OF | typeof CALL | typeof STRING | typeof NUMBER | typeof BOOLEAN | typeof OBJECT;
+  readonly op: typeof ONE_OF | typeof CALL | typeof STRING | typeof NUMBER | typeof BOOLEAN | typeof OBJECT | typeof NUMBER_IN | typeof STRING_IN;
   readonly arg: unknown;
+}
+
+/** Inclusive and exclusive bounds (infinite where the schema has none), and whether a number must be an integer. */
+interface Range {
+  integer: boolean;
+  min: number;
+  max: number;
+  above: number;
+  below: number;
 }
 
 export function runLeaf(op: number, arg: unknown, v: unknown): boolean {
@@ -40,6 +54,14 @@ export function runLeaf(op: number, arg: unknown, v: unknown): boolean {
       return typeof v === "object";
     case ONE_OF:
       return (arg as Set<unknown>).has(v);
+    case NUMBER_IN: {
+      const r = arg as Range;
+      return typeof v === "number" && v >= r.min && v <= r.max && v > r.above && v < r.below && (!r.integer || Number.isInteger(v));
+    }
+    case STRING_IN: {
+      const r = arg as Range;
+      return typeof v === "string" && hasMinLength(v, r.min) && hasMaxLength(v, r.max);
+    }
     default:
       return (arg as Is)(v);
   }
@@ -55,6 +77,40 @@ export function leafOf(e: Expr, closure: (e: Expr) => Is): Leaf {
   const constants = oneOf(e);
   if (constants) return { op: ONE_OF, arg: new Set(constants) };
   return { op: CALL, arg: closure(e) };
+}
+
+/**
+ * The tests of a sequence of asserts as one leaf, where they are a type test and its bounds (the
+ * most frequent number and string properties of tool schemas: `"type": "integer", "minimum": 1`),
+ * else undefined. The type test must be there: without it a bound says nothing of other types.
+ */
+export function boundedLeaf(tests: readonly Expr[]): Leaf | undefined {
+  const operands = tests.flatMap((e) => (e.kind === "and" ? e.operands : [e]));
+  const r: Range = { integer: false, min: -Infinity, max: Infinity, above: -Infinity, below: Infinity };
+  let type: unknown;
+  let compares = false;
+  let lengths = false;
+  for (const e of operands) {
+    if (e.kind === "compare" && e.op === "===" && e.left.kind === "typeof" && e.left.operand.kind === "subject" && e.right.kind === "literal" && type === undefined) type = e.right.value;
+    else if (e.kind === "call" && e.callee === "Number.isInteger" && e.args.length === 1 && e.args[0]!.kind === "subject") r.integer = true;
+    else if (e.kind === "compare" && e.left.kind === "subject" && e.right.kind === "literal" && typeof e.right.value === "number") {
+      const bound = e.right.value;
+      compares = true;
+      if (e.op === ">=") r.min = Math.max(r.min, bound);
+      else if (e.op === "<=") r.max = Math.min(r.max, bound);
+      else if (e.op === ">") r.above = Math.max(r.above, bound);
+      else if (e.op === "<") r.below = Math.min(r.below, bound);
+      else return undefined;
+    } else if (e.kind === "call" && (e.callee === "hasMinLength" || e.callee === "hasMaxLength") && e.args.length === 2 && e.args[0]!.kind === "subject" && e.args[1]!.kind === "literal" && typeof e.args[1]!.value === "number") {
+      const bound = e.args[1]!.value;
+      lengths = true;
+      if (e.callee === "hasMinLength") r.min = Math.max(r.min, bound);
+      else r.max = Math.min(r.max, bound);
+    } else return undefined;
+  }
+  if (type === "number" && !lengths) return { op: NUMBER_IN, arg: r };
+  if (type === "string" && !compares && !r.integer) return { op: STRING_IN, arg: r };
+  return undefined;
 }
 
 /**

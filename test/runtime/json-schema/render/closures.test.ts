@@ -66,6 +66,32 @@ describe("json-schema/render/closures", () => {
     }
   });
 
+  it("a property's type with its bounds, run as one leaf (leaf.ts, boundedLeaf), agrees with code mode at, around and between the bounds", () => {
+    const schemas = [
+      { type: "object", properties: { n: { type: "integer", minimum: 1, maximum: 10 } } },
+      { type: "object", properties: { n: { type: "number", exclusiveMinimum: 0, exclusiveMaximum: 2.5 }, m: { type: "integer", exclusiveMaximum: 3 } } },
+      { type: "object", properties: { n: { type: "number", minimum: -1, exclusiveMinimum: -1.5, maximum: 2, exclusiveMaximum: 2 } }, required: ["n"] },
+      { type: "object", properties: { s: { type: "string", minLength: 2, maxLength: 3 }, t: { type: "string", maxLength: 1 } }, additionalProperties: false },
+    ];
+    const numbers = [-2, -1.5, -1, -0.5, 0, 0.5, 1, 1.5, 2, 2.5, 3, 9, 10, 10.5, 11];
+    // Strings of code points: a surrogate pair is one character (hasMaxLength), and a lone surrogate one too.
+    const strings = ["", "a", "ab", "abc", "abcd", "\u{1F600}", "\u{1F600}\u{1F600}", "a\u{1F600}\u{1F600}", "\u{1F600}\u{1F600}\u{1F600}\u{1F600}", "\ud800", "\ud800\ud800"];
+    const values = [...numbers, ...strings, null, true, [], {}];
+    let refused = 0;
+    for (const schema of schemas) {
+      const [[, code], [, closures]] = both(schema) as [[string, CompiledValidator], [string, CompiledValidator]];
+      for (const x of values)
+        for (const v of [{ n: x, m: x, s: x, t: x }, { n: x }, { s: x }, { m: x, t: x }]) {
+          const at = `${JSON.stringify(schema)} ${JSON.stringify(v)}`;
+          expect(closures.is(v), at).to.equal(code.is(v));
+          expect(closures.check(v), at).to.deep.equal(code.check(v));
+          if (!closures.is(v)) refused++;
+        }
+    }
+    // Not vacuous: each bound refuses some values and passes others.
+    expect(refused).to.be.within(50, schemas.length * values.length * 4 - 50);
+  });
+
   it("on values that are not plain JSON, each mode's boolean check agrees with its issues, and a refusal always says why", () => {
     const getter = new (class {
       get a() {
