@@ -147,8 +147,7 @@ export class ClosureRenderer {
   private isLeaf(nodes: readonly Node[]): Leaf {
     const flat = sequence(nodes);
     if (flat.length === 1 && flat[0]!.kind === "assert") return leafOf(flat[0]!.valid, (e) => this.test(e));
-    const bounded = flat.every((node) => node.kind === "assert") ? boundedLeaf(flat.map((node) => (node as Assert).valid)) : undefined;
-    return bounded ?? { op: CALL, arg: this.isNodes(flat) };
+    return bodyLeaf(flat) ?? { op: CALL, arg: this.isNodes(flat) };
   }
 
   /**
@@ -406,7 +405,7 @@ export class ClosureRenderer {
         refused && ((v, path, issues) => report(refused, v, path, issues)),
         nodes.length,
         nodes.map((node) => node.name),
-        values.fails.map((fail) => fail !== undefined),
+        values.ops.map((op) => op !== CALL),
         values.ops,
         values.args,
         values.bodies,
@@ -466,11 +465,13 @@ export class ClosureRenderer {
     const chains = nodes.map((node) => this.chainsOf(node.body));
     // One chain of one test (a `type`, the most frequent): its op, argument and issue in arrays of their own, run inline.
     const single = chains.map((chain) => (chain?.length === 1 && chain[0]!.length === 1 ? chain[0]![0] : undefined));
+    // Else the chains' boolean check where it is a leaf (a type and its bounds, an enum): a value without issues passes it.
+    const leaves = nodes.map((node, i): Leaf => single[i] ?? (chains[i] ? bodyLeaf(node.body) : undefined) ?? { op: CALL, arg: undefined });
     return {
       tokens: nodes.map((node) => escapeToken(node.name)),
       missing: nodes.map((node) => (node.required ? this.failure(node.required) : undefined)),
-      ops: single.map((link) => link?.op ?? CALL),
-      args: single.map((link) => link?.arg),
+      ops: leaves.map((leaf) => leaf.op),
+      args: leaves.map((leaf) => leaf.arg),
       fails: single.map((link) => link?.fail),
       chains: chains.map((chain, i) => (single[i] ? undefined : chain)),
       bodies: nodes.map((node, i) => (chains[i] ? undefined : this.partCheck(node.body))),
@@ -792,13 +793,26 @@ function report(failure: Report, v: unknown, path: string, issues: Sink): void {
 interface Values {
   readonly tokens: readonly string[];
   readonly missing: readonly (Report | undefined)[];
-  /** Where a property's checks are one test: the test as a leaf, and its issue. */
+  /** A property's boolean check as a leaf, where it is one (no CALL): its one test, or a type and its bounds; `fails`, the issue of one test. */
   readonly ops: readonly Leaf["op"][];
   readonly args: readonly unknown[];
   readonly fails: readonly (Report | undefined)[];
   /** Else its chains, else a part check. */
   readonly chains: readonly (Link[][] | undefined)[];
   readonly bodies: readonly (((value: unknown, path: string, token: string | number, issues: Sink) => void) | undefined)[];
+}
+
+/**
+ * The boolean check of a body of asserts as one leaf, where it is one without a closure: one
+ * test (a `type`, an `enum` whose type test it implies) or a type and its bounds (boundedLeaf).
+ * Compiles nothing.
+ */
+function bodyLeaf(nodes: readonly Node[]): Leaf | undefined {
+  const flat = sequence(nodes);
+  if (!flat.every((node) => node.kind === "assert")) return undefined;
+  if (flat.length !== 1) return boundedLeaf(flat.map((node) => (node as Assert).valid));
+  const leaf = leafOf((flat[0] as Assert).valid, () => FALSE);
+  return leaf.op === CALL ? undefined : leaf;
 }
 
 /** Checks the properties' values (undefined: absent), the path of each made only when it has an issue, where its checks are chains. */

@@ -42,18 +42,19 @@ interface Range {
   below: number;
 }
 
+/**
+ * Kept small so that V8 inlines it at every place of a template (its inlining budget is per
+ * function: a switch of every op, inlined at eight places, was not): the frequent ops here, the
+ * others in otherLeaf (fill_form's item check 18 -> 14 ns).
+ */
 export function runLeaf(op: number, arg: unknown, v: unknown): boolean {
+  return op === STRING ? typeof v === "string" : op === ONE_OF ? (arg as Set<unknown>).has(v) : op === NUMBER ? typeof v === "number" : op === BOOLEAN ? typeof v === "boolean" : otherLeaf(op, arg, v);
+}
+
+function otherLeaf(op: number, arg: unknown, v: unknown): boolean {
   switch (op) {
-    case STRING:
-      return typeof v === "string";
-    case NUMBER:
-      return typeof v === "number";
-    case BOOLEAN:
-      return typeof v === "boolean";
     case OBJECT:
       return typeof v === "object";
-    case ONE_OF:
-      return (arg as Set<unknown>).has(v);
     case NUMBER_IN: {
       const r = arg as Range;
       return typeof v === "number" && v >= r.min && v <= r.max && v > r.above && v < r.below && (!r.integer || Number.isInteger(v));

@@ -12,23 +12,12 @@
  */
 import { expect } from "chai";
 import { compileSchema, type CompiledValidator } from "../../../runtime/json-schema/compile.js";
-import type { Templates } from "../../../runtime/json-schema/render/closures.js";
-import { CHECK_ITEMS_POOL, CHECK_POOL, ITEMS_POOL, POOL } from "../../../runtime/json-schema/render/pool.js";
 import { describeIssues, SchemaCompiler } from "../../../runtime/shared/json-schema.js";
 import { silentLogger } from "../../../runtime/util/logger.js";
+import { EVERY_RUN, handedOut, NO_RUN } from "../../support/closure-templates.js";
 import { asToolSchema, suiteFiles, suiteGroups, suiteRemotes, type SuiteDraft } from "../../support/json-schema-suite.js";
 
 const DIALECT = { "draft2020-12": "2020-12", draft7: "draft-07" } as const;
-
-/** A template for every run that fits one (counted), cycling through the pool; or none. */
-const handedOut = { is: 0, check: 0, items: 0, checkItems: 0 };
-const EVERY_RUN: Templates = {
-  is: () => POOL[handedOut.is++ % POOL.length],
-  check: () => CHECK_POOL[handedOut.check++ % CHECK_POOL.length],
-  items: () => ITEMS_POOL[handedOut.items++ % ITEMS_POOL.length],
-  checkItems: () => CHECK_ITEMS_POOL[handedOut.checkItems++ % CHECK_ITEMS_POOL.length],
-};
-const NO_RUN: Templates = { is: () => undefined, check: () => undefined, items: () => undefined, checkItems: () => undefined };
 
 /** ajv's verdict; undefined where it refused the schema or threw (it overflows its stack on some of the suite's recursive schemas). */
 function ajvVerdict(validate: ((value: unknown) => string | undefined) | undefined, value: unknown): boolean | undefined {

@@ -9,6 +9,7 @@ import fc from "fast-check";
 import { compileSchema, type CompiledValidator } from "../../../../runtime/json-schema/compile.js";
 import { CHECK_ITEMS_POOL, CHECK_POOL, ITEMS_POOL, POOL } from "../../../../runtime/json-schema/render/pool.js";
 import { describeIssues } from "../../../../runtime/shared/json-schema.js";
+import { EVERY_RUN, NO_RUN } from "../../../support/closure-templates.js";
 
 /** Names that are special somewhere: Object.prototype's, array-index-like, empty, escaped in a pointer, longer than any in a schema. */
 const NAMES = ["a", "b", "ab", "__proto__", "constructor", "toString", "hasOwnProperty", "0", "10", "", "a/b", "c~d", "x".repeat(70)];
@@ -29,9 +30,11 @@ const SCHEMAS: readonly Record<string, unknown>[] = [
   { type: "object", patternProperties: { "^x": { type: "string" } }, properties: { a: { type: "number" } }, additionalProperties: false },
 ];
 
-const both = (schema: unknown): [string, CompiledValidator][] => [
+/** Code mode, and the closures with a template for every run and with none (whatever the tests before took of the pool). */
+const modes = (schema: unknown): [string, CompiledValidator][] => [
   ["code", compileSchema(schema, { mode: "code" })],
-  ["closures", compileSchema(schema, { mode: "closures" })],
+  ["closures", compileSchema(schema, { mode: "closures", templates: EVERY_RUN })],
+  ["closures, no templates", compileSchema(schema, { mode: "closures", templates: NO_RUN })],
 ];
 
 /** JSON objects as JSON.parse makes them: keys from NAMES (with a suffix, for objects of 70 and more keys), in any order. */
@@ -48,30 +51,33 @@ const objects = value.object.map((text) => JSON.parse(text) as unknown);
 describe("json-schema/render/closures", () => {
   it("agree with code mode on JSON objects with awkward, many or reordered keys: verdict, issues and message", () => {
     for (const schema of SCHEMAS) {
-      const [[, code], [, closures]] = both(schema) as [[string, CompiledValidator], [string, CompiledValidator]];
+      const [[, code], ...closures] = modes(schema) as [[string, CompiledValidator], ...[string, CompiledValidator][]];
       expect(code.mode).to.equal("code");
       // One compiled schema for all values: what the closures remember of one value's keys must not mislead them on the next.
       fc.assert(
         fc.property(fc.array(objects, { minLength: 1, maxLength: 4 }), (values) => {
-          for (const v of values) {
-            const issues = closures.check(v);
-            expect(closures.is(v), JSON.stringify(v)).to.equal(code.is(v));
-            expect(issues, JSON.stringify(v)).to.deep.equal(code.check(v));
-            expect(closures.describe(v)).to.equal(describeIssues(issues));
-            expect(code.describe(v)).to.equal(describeIssues(issues));
-          }
+          for (const v of values)
+            for (const [name, validator] of closures) {
+              const issues = validator.check(v);
+              expect(validator.is(v), `${name}: ${JSON.stringify(v)}`).to.equal(code.is(v));
+              expect(issues, `${name}: ${JSON.stringify(v)}`).to.deep.equal(code.check(v));
+              expect(validator.describe(v)).to.equal(describeIssues(issues));
+              expect(code.describe(v)).to.equal(describeIssues(issues));
+            }
         }),
         { numRuns: 150, seed: 31 },
       );
     }
   });
 
-  it("a property's type with its bounds, run as one leaf (leaf.ts, boundedLeaf), agrees with code mode at, around and between the bounds", () => {
+  it("a property's type with its bounds or an enum, run as one leaf (leaf.ts), agrees with code mode at, around and between the bounds", () => {
     const schemas = [
       { type: "object", properties: { n: { type: "integer", minimum: 1, maximum: 10 } } },
       { type: "object", properties: { n: { type: "number", exclusiveMinimum: 0, exclusiveMaximum: 2.5 }, m: { type: "integer", exclusiveMaximum: 3 } } },
       { type: "object", properties: { n: { type: "number", minimum: -1, exclusiveMinimum: -1.5, maximum: 2, exclusiveMaximum: 2 } }, required: ["n"] },
       { type: "object", properties: { s: { type: "string", minLength: 2, maxLength: 3 }, t: { type: "string", maxLength: 1 } }, additionalProperties: false },
+      // A string enum implies its type test: the boolean check is the enum alone, the issue check has both.
+      { type: "object", properties: { s: { type: "string", enum: ["ab", "\u{1F600}\u{1F600}"] }, n: { type: "integer", enum: [1, 2, 10] } } },
     ];
     const numbers = [-2, -1.5, -1, -0.5, 0, 0.5, 1, 1.5, 2, 2.5, 3, 9, 10, 10.5, 11];
     // Strings of code points: a surrogate pair is one character (hasMaxLength), and a lone surrogate one too.
@@ -79,13 +85,15 @@ describe("json-schema/render/closures", () => {
     const values = [...numbers, ...strings, null, true, [], {}];
     let refused = 0;
     for (const schema of schemas) {
-      const [[, code], [, closures]] = both(schema) as [[string, CompiledValidator], [string, CompiledValidator]];
+      const [[, code], ...closures] = modes(schema) as [[string, CompiledValidator], ...[string, CompiledValidator][]];
       for (const x of values)
         for (const v of [{ n: x, m: x, s: x, t: x }, { n: x }, { s: x }, { m: x, t: x }]) {
-          const at = `${JSON.stringify(schema)} ${JSON.stringify(v)}`;
-          expect(closures.is(v), at).to.equal(code.is(v));
-          expect(closures.check(v), at).to.deep.equal(code.check(v));
-          if (!closures.is(v)) refused++;
+          if (!code.is(v)) refused++;
+          for (const [name, validator] of closures) {
+            const at = `${name}: ${JSON.stringify(schema)} ${JSON.stringify(v)}`;
+            expect(validator.is(v), at).to.equal(code.is(v));
+            expect(validator.check(v), at).to.deep.equal(code.check(v));
+          }
         }
     }
     // Not vacuous: each bound refuses some values and passes others.
@@ -110,7 +118,7 @@ describe("json-schema/render/closures", () => {
     ];
     let refused = 0;
     for (const schema of schemas)
-      for (const [mode, validator] of both(schema))
+      for (const [mode, validator] of modes(schema))
         for (const v of [getter, hidden, inherited, bare, new Date(0), [1]]) {
           const at = `${mode}, ${JSON.stringify(schema)}, ${Object.prototype.toString.call(v)} ${JSON.stringify(v)}`;
           const issues = validator.check(v);
