@@ -483,8 +483,13 @@ export class ClosureRenderer {
    * boolean check first: both give one verdict, so a part that passes has no issue, and its path
    * is never made.
    */
-  private partCheck(nodes: readonly Node[], leaf: Leaf = this.isLeaf(nodes)): (value: unknown, path: string, token: string | number, issues: Sink) => void {
-    const { op, arg } = leaf;
+  private partCheck(nodes: readonly Node[], leaf?: Leaf): (value: unknown, path: string, token: string | number, issues: Sink) => void {
+    // An array whose items its check tests each before checking it (the items node): testing the array first would test them twice.
+    if (itemsOnly(nodes)) {
+      const check = this.checkNodes(nodes);
+      return (value, path, token, issues) => check(value, `${path}/${token}`, issues);
+    }
+    const { op, arg } = leaf ?? this.isLeaf(nodes);
     const check = this.checkNodes(nodes);
     return (value, path, token, issues) => {
       if (!runLeaf(op, arg, value)) check(value, `${path}/${token}`, issues);
@@ -800,6 +805,17 @@ interface Values {
   /** Else its chains, else a part check. */
   readonly chains: readonly (Link[][] | undefined)[];
   readonly bodies: readonly (((value: unknown, path: string, token: string | number, issues: Sink) => void) | undefined)[];
+}
+
+/**
+ * The nodes are an items node whose items are one check of a part each (partCheck: tested, then
+ * checked only where they fail), maybe behind the array type test.
+ */
+function itemsOnly(nodes: readonly Node[]): boolean {
+  if (nodes.length !== 1) return false;
+  const node = nodes[0]!;
+  if (node.kind === "assert") return !node.explain && gateOf(node) === "Array.isArray" && node.then.length === 1 && itemsOnly(node.then);
+  return node.kind === "items" && node.body.length > 0;
 }
 
 /**
