@@ -712,12 +712,22 @@ export class ClosureRenderer {
         return f.apply(undefined, list);
       };
     }
-    const values = args.map((a) => this.value(a));
     if (args.length === 1) {
-      const a = values[0]!;
+      const a = this.value(args[0]!);
       return (v) => f(a(v));
     }
-    return (v) => f(...values.map((a) => a(v)));
+    // The constants placed once (everyUnevaluatedItem's counts and tests), the subject and the
+    // others each call; an arguments array per call, as an argument may re-enter this call (recursion).
+    const fixed = args.map((a) => (constantKind(a) ? this.constantOf(a) : undefined));
+    const at = args.flatMap((a, k) => (constantKind(a) || a.kind === "subject" ? [] : [k]));
+    const values = at.map((k) => this.value(args[k]!));
+    const subjects = args.flatMap((a, k) => (a.kind === "subject" ? [k] : []));
+    return (v) => {
+      const list = fixed.slice();
+      for (let k = 0; k < subjects.length; k++) list[subjects[k]!] = v;
+      for (let k = 0; k < at.length; k++) list[at[k]!] = values[k]!(v);
+      return f.apply(undefined, list);
+    };
   }
 
   /** The function a call names: a pattern's `test`, a support function or a built-in. */
