@@ -78,8 +78,10 @@ export function compileSchema(schema: unknown, options: CompileOptions = {}): Co
     if (code) return code;
   }
   const closures = new ClosureRenderer(lowering, options.templates);
-  const is = closures.is(ROOT);
-  const check = closures.check(ROOT);
+  const made = { is: closures.is(ROOT), check: closures.check(ROOT) };
+  // Once both are made: the memos of either (memoOf) are all there.
+  const is = closures.entryIs(made.is);
+  const check = closures.entryCheck(made.check);
   return {
     mode: "closures",
     is,

@@ -2,7 +2,7 @@ import { SUPPORT_FUNCTIONS } from "../../support/functions.js";
 import { isObject, own as ownProperty, pointerToken } from "../../support/validation.js";
 import type { ValidationIssue } from "../../support/validation.js";
 import { joinIssue } from "../issue.js";
-import { typeTest } from "../keywords/expr.js";
+import { mapChildren, typeTest } from "../keywords/expr.js";
 import type { AnyOfNode, Assert, Branch, EntriesNode, Expr, Failure, ItemsNode, Node, PropertyNode } from "../keywords/ir.js";
 import { escapeToken } from "../pointer.js";
 import { sequence } from "./inline.js";
@@ -67,6 +67,19 @@ const BUILTINS: Readonly<Record<string, (...args: never[]) => unknown>> = {
 
 const TRUE: Is = () => true;
 
+/** A memoised branch check's last subject (NONE: none this call) and its verdict (ClosureRenderer.memoOf). */
+interface Memo {
+  last: unknown;
+  verdict: boolean;
+}
+
+/** No subject: not `undefined`, which a validator may be given. */
+const NONE = {};
+
+function forget(cells: readonly Memo[]): void {
+  for (let k = 0; k < cells.length; k++) cells[k]!.last = NONE;
+}
+
 /** A definition's closure; `done` once compiled (until then, a call of it must read `fn` late: recursion). */
 interface Slot<F> {
   fn: F;
@@ -78,12 +91,46 @@ export class ClosureRenderer {
   private readonly checkSlots = new Map<string, Slot<Check>>();
   /** Per property node, once its run is first rendered: whether the run is read through templates (by name, in both checks). */
   private readonly templated = new WeakMap<PropertyNode, boolean>();
+  /** Branch bodies tested more than once on one subject (share), and their memoised checks (memoOf). */
+  private readonly shared = new WeakSet<readonly Node[]>();
+  private readonly memos = new WeakMap<readonly Node[], Is>();
+  private readonly cells: Memo[] = [];
 
   /** `templates`: where a run's templates come from (default: the pool's next, until it is spent). */
   constructor(
     private readonly lowering: Lowering,
     private readonly templates: Templates = POOL_TEMPLATES,
   ) {}
+
+  /**
+   * The boolean check of the root as the validator's entry, once both checks are made: the memos
+   * (memoOf) last one call, so that none gives an earlier call's verdict on a subject changed
+   * since, nor holds the subject.
+   */
+  entryIs(is: Is): Is {
+    const cells = this.cells;
+    if (cells.length === 0) return is;
+    return (v) => {
+      try {
+        return is(v);
+      } finally {
+        forget(cells);
+      }
+    };
+  }
+
+  /** The issue check of the root as the validator's entry, as entryIs. */
+  entryCheck(check: Check): Check {
+    const cells = this.cells;
+    if (cells.length === 0) return check;
+    return (v, path, issues) => {
+      try {
+        check(v, path, issues);
+      } finally {
+        forget(cells);
+      }
+    };
+  }
 
   /** The boolean check of a definition. */
   is(definition: string): Is {
@@ -120,6 +167,7 @@ export class ClosureRenderer {
   // The boolean check: false at the first failed node, as render-is.ts prints it.
 
   private isNodes(nodes: readonly Node[]): Is {
+    this.share(nodes, true);
     const runs = grouped(sequence(nodes));
     const tests: Is[] = [];
     for (let k = 0; k < runs.length; k++) {
@@ -237,8 +285,78 @@ export class ClosureRenderer {
       case "each":
         return this.test(node.valid);
       case "anyOf":
-        return any(node.branches.map((branch) => this.isNodes(branch.body)));
+        return any(node.branches.map((branch) => this.branchIs(branch.body)));
     }
+  }
+
+  /**
+   * Marks the branch bodies that `nodes` test more than once on their own subject: the
+   * conditions of unevaluatedProperties and unevaluatedItems repeat the checks of the
+   * applicators beside them (anyOf, oneOf, if, dependentSchemas), as code mode's SharedChecks
+   * finds them (inline.ts). `forIs`: as the boolean check reads the nodes, else as the issue check.
+   */
+  private share(nodes: readonly Node[], forIs: boolean): void {
+    const counts = new Map<readonly Node[], number>();
+    const add = (body: readonly Node[]) => counts.set(body, (counts.get(body) ?? 0) + 1);
+    const expr = (e: Expr): Expr => {
+      if (e.kind === "matches") add(e.branch.body);
+      return mapChildren(e, expr);
+    };
+    const visit = (list: readonly Node[]): void => {
+      for (const node of list)
+        switch (node.kind) {
+          case "assert":
+            expr(node.valid);
+            visit(node.then);
+            break;
+          case "guard":
+            visit(node.body);
+            break;
+          case "when":
+            expr(node.condition);
+            visit(node.body);
+            break;
+          case "each":
+            expr(forIs ? node.valid : node.keys);
+            break;
+          case "anyOf":
+            for (const branch of node.branches) add(branch.body);
+            break;
+          case "entries":
+            for (const { when } of node.knownWhen ?? []) expr(when);
+            break;
+        }
+    };
+    visit(nodes);
+    for (const [body, n] of counts) if (n > 1) this.shared.add(body);
+  }
+
+  /** A branch's boolean check: memoised where it is tested more than once on one subject (share). */
+  private branchIs(body: readonly Node[]): Is {
+    return this.shared.has(body) ? this.memoOf(body) : this.isNodes(body);
+  }
+
+  /**
+   * A branch's boolean check that runs once per subject in a validator's call: its last subject
+   * and verdict, forgotten when the call ends (entryIs), as code mode's `(passes ??= isA(value))`
+   * lasts one function call. Recursion only overwrites them with another subject's: a miss.
+   */
+  private memoOf(body: readonly Node[]): Is {
+    let memo = this.memos.get(body);
+    if (memo === undefined) {
+      const test = this.isNodes(body);
+      const cell: Memo = { last: NONE, verdict: false };
+      this.cells.push(cell);
+      memo = (v) => {
+        if (cell.last === v) return cell.verdict;
+        const verdict = test(v);
+        cell.last = v;
+        cell.verdict = verdict;
+        return verdict;
+      };
+      this.memos.set(body, memo);
+    }
+    return memo;
   }
 
   /** `gated`: the subject must be an array too. */
@@ -278,6 +396,7 @@ export class ClosureRenderer {
   // The issue check: one issue per failed node, as render-check.ts prints it.
 
   private checkNodes(nodes: readonly Node[]): Check {
+    this.share(nodes, false);
     const runs = grouped(nodes);
     const checks: Check[] = [];
     for (let k = 0; k < runs.length; k++) {
@@ -538,7 +657,7 @@ export class ClosureRenderer {
   }
 
   private checkAnyOf(node: AnyOfNode): Check {
-    const passes = any(node.branches.map((branch) => this.isNodes(branch.body)));
+    const passes = any(node.branches.map((branch) => this.branchIs(branch.body)));
     const fail = this.failure(node);
     const { discriminator } = node;
     if (!discriminator) {
@@ -660,7 +779,7 @@ export class ClosureRenderer {
         return (v) => !operand(v);
       }
       case "matches":
-        return this.isNodes(e.branch.body);
+        return this.branchIs(e.branch.body);
       case "test": {
         const test = this.isNodes(e.branch.body);
         return () => test;

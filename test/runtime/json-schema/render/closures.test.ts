@@ -6,6 +6,8 @@
  */
 import { expect } from "chai";
 import fc from "fast-check";
+import { setFlagsFromString } from "node:v8";
+import { runInNewContext } from "node:vm";
 import { compileSchema, type CompiledValidator } from "../../../../runtime/json-schema/compile.js";
 import { CHECK_ITEMS_POOL, CHECK_POOL, ITEMS_POOL, POOL } from "../../../../runtime/json-schema/render/pool.js";
 import { describeIssues } from "../../../../runtime/shared/json-schema.js";
@@ -98,6 +100,47 @@ describe("json-schema/render/closures", () => {
     }
     // Not vacuous: each bound refuses some values and passes others.
     expect(refused).to.be.within(50, schemas.length * values.length * 4 - 50);
+  });
+
+  it("a branch that unevaluatedProperties' conditions and anyOf both test is memoised per call: verdicts follow a subject changed between calls, and no subject is held after one", async () => {
+    const schema = {
+      type: "object",
+      anyOf: [
+        { properties: { a: { type: "string" } }, required: ["a"] },
+        { properties: { b: { type: "number" } }, required: ["b"] },
+      ],
+      unevaluatedProperties: false,
+    };
+    const [[, code], ...closures] = modes(schema) as [[string, CompiledValidator], ...[string, CompiledValidator][]];
+    for (const [name, validator] of closures) {
+      const subject: Record<string, unknown> = { a: "x" };
+      // The same object, changed between calls: a verdict kept from an earlier call would be wrong.
+      for (const change of [() => {}, () => (subject.a = 1), () => (subject.b = 2), () => delete subject.a, () => (subject.c = 3), () => delete subject.c, () => (subject.b = "y")]) {
+        change();
+        const at = `${name}: ${JSON.stringify(subject)}`;
+        expect(validator.is(subject), at).to.equal(code.is(subject));
+        expect(validator.check(subject), at).to.deep.equal(code.check(subject));
+        expect(validator.describe(subject), at).to.equal(code.describe(subject));
+      }
+      // Several subjects in one call: each item is its own.
+      const items = compileSchema({ type: "array", items: schema }, { mode: "closures", templates: name === "closures" ? EVERY_RUN : NO_RUN });
+      for (const value of [[{ a: "x" }, { a: 1 }], [{ a: 1 }, { b: 2 }], [{ b: 2 }, { b: 2, c: 3 }, { a: "x" }]]) {
+        expect(items.is(value), `${name}: ${JSON.stringify(value)}`).to.equal(false);
+        expect(items.describe(value), `${name}: ${JSON.stringify(value)}`).to.equal(compileSchema({ type: "array", items: schema }, { mode: "code" }).describe(value));
+      }
+      // Not held: a subject validated is collected once nothing else refers to it.
+      setFlagsFromString("--expose-gc");
+      const gc = runInNewContext("gc") as () => void;
+      const held = (() => {
+        const gone = { a: "x", b: 2 };
+        validator.is(gone);
+        validator.describe(gone);
+        return new WeakRef(gone);
+      })();
+      await new Promise((resolve) => setImmediate(resolve));
+      gc();
+      expect(held.deref(), `${name}: the subject is still held`).to.equal(undefined);
+    }
   });
 
   it("on values that are not plain JSON, each mode's boolean check agrees with its issues, and a refusal always says why", () => {
