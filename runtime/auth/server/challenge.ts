@@ -1,4 +1,5 @@
 import type { RequestId } from "../../jsonrpc/messages.js";
+import { printable } from "../../util/printable.js";
 
 /** Errors of the transport, not of a request: -32000, like ../../transports/http/errors.ts. */
 const TRANSPORT_ERROR = -32000;
@@ -78,7 +79,7 @@ function description(value: string): string {
     .replace(/[^\x20-\x7e]/g, "?");
 }
 
-/** An RFC 9110 quoted-string: backslash-escape `"` and `\`, drop control characters. */
+/** An RFC 9110 quoted-string: control characters dropped (printable), `"` and `\` backslash-escaped. */
 function quote(value: string): string {
-  return value.replace(/[\x00-\x1f\x7f]/g, " ").replace(/(["\\])/g, "\\$1");
+  return printable(value).replace(/(["\\])/g, "\\$1");
 }

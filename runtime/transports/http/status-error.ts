@@ -1,4 +1,5 @@
 import { RpcError } from "../../jsonrpc/errors.js";
+import { printable } from "../../util/printable.js";
 import { TRANSPORT_ERROR } from "./errors.js";
 
 /**
@@ -54,9 +55,4 @@ export class HttpStatusError extends RpcError {
 // Outside the class: esbuild emits a class that names itself in its body as `class _HttpStatusError`, its constructor's name.
 function statusError(...args: ConstructorParameters<typeof HttpStatusError>): HttpStatusError {
   return new HttpStatusError(...args);
-}
-
-/** The server's words as a log may print them: control characters (CR, LF, BEL...) become spaces. */
-function printable(text: string): string {
-  return text.replace(/[\x00-\x1f\x7f]/g, " ");
 }
