@@ -30,6 +30,8 @@ const SCHEMAS: readonly Record<string, unknown>[] = [
   { type: "object", allOf: [{ properties: { a: { type: "string" } }, required: ["a"] }, { properties: { a: { minLength: 2 } } }] },
   { type: "object", properties: { hasOwnProperty: { type: "string" }, constructor: { type: "number" } }, required: ["constructor", "hasOwnProperty"] },
   { type: "object", patternProperties: { "^x": { type: "string" } }, properties: { a: { type: "number" } }, additionalProperties: false },
+  // Whether a key is there, for names every object inherits: own properties only.
+  { type: "object", dependentRequired: { constructor: ["a"], "": ["b"] }, dependentSchemas: { toString: { required: ["ab"] }, a: { properties: { hasOwnProperty: { type: "number" } } } } },
 ];
 
 /** Code mode, and the closures with a template for every run and with none (whatever the tests before took of the pool). */
