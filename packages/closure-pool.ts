@@ -15,7 +15,7 @@
 import { realpathSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 
-/** How many runs get a template of their own: a server's tools have about one run each (the bench's four public servers: 75). */
+/** How many runs get a template of their own: a server's tools have about one run each (the bench's four public servers: 67 for 61 tools). */
 export const SLOTS = 96;
 /** The most properties a template reads; a longer run is read by the shared closures. */
 export const WIDTH = 8;
