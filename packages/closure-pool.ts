@@ -30,7 +30,8 @@ const OUT = fileURLToPath(new URL("../runtime/json-schema/render/pool.ts", impor
  * place in the copy, so that V8 may inline it there.
  */
 function templates(slot: number): string {
-  const tests = Array.from({ length: WIDTH }, (_, i) => `(n > ${i} && ((x = o[k[${i}]!]) === undefined ? r[${i}] : !runLeaf(p[${i}]!, a[${i}], x)))`).join(" || ");
+  // A sub-schema's check (CALL) is called from the copy's own place, where V8 may inline it; runLeaf's would be shared by every run.
+  const tests = Array.from({ length: WIDTH }, (_, i) => `(n > ${i} && ((x = o[k[${i}]!]) === undefined ? r[${i}] : !(p[${i}] === CALL ? (a[${i}] as Is)(x) : runLeaf(p[${i}]!, a[${i}], x))))`).join(" || ");
   const checks = Array.from(
     { length: WIDTH },
     (_, i) => `    if (n > ${i} && ((x = o[k[${i}]!]) === undefined || (l[${i}] ? !runLeaf(p[${i}]!, a[${i}], x) : b[${i}] ? (b[${i}]!(x, path, t[${i}]!, issues), false) : true))) s(x, ${i}, v, path, issues);\n`,
@@ -75,7 +76,7 @@ export function poolSource(): string {
   const copies = Array.from({ length: SLOTS }, (_, slot) => templates(slot)).join("");
   return `// Written by packages/closure-pool.ts (\`make\`): ${SLOTS} copies of one template, each a function literal of its own.
 import { isObject, pointerToken } from "../../support/validation.js";
-import { runLeaf } from "./leaf.js";
+import { CALL, runLeaf } from "./leaf.js";
 
 type Is = (v: unknown) => boolean;
 /** An issue check, writing to \`issues\` (closures.ts's Sink). */

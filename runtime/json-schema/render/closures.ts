@@ -71,12 +71,12 @@ const TRUE: Is = () => true;
  * `callee(v, constant)` for the frequent callees, each written here: a closure made at a place of
  * its own calls one function, which V8 inlines; the shared `(v) => f(v, constant)` calls all of them.
  */
-const SUBJECT_AND_CONSTANT: Readonly<Record<string, (constant: unknown) => Is>> = {
-  "Object.prototype.hasOwnProperty.call": (key) => (v) => Object.prototype.hasOwnProperty.call(v, key as string),
-  hasMinLength: (limit) => (v) => hasMinLength(v as string, limit as number),
-  hasMaxLength: (limit) => (v) => hasMaxLength(v as string, limit as number),
-  isMultipleOf: (divisor) => (v) => isMultipleOf(v as number, divisor as number),
-};
+const SUBJECT_AND_CONSTANT: ReadonlyMap<string, (constant: unknown) => Is> = new Map<string, (constant: unknown) => Is>([
+  ["Object.prototype.hasOwnProperty.call", (key) => (v) => Object.prototype.hasOwnProperty.call(v, key as string)],
+  ["hasMinLength", (limit) => (v) => hasMinLength(v as string, limit as number)],
+  ["hasMaxLength", (limit) => (v) => hasMaxLength(v as string, limit as number)],
+  ["isMultipleOf", (divisor) => (v) => isMultipleOf(v as number, divisor as number)],
+]);
 
 /** A memoised branch check's last subject (NONE: none this call) and its verdict (ClosureRenderer.memoOf). */
 interface Memo {
@@ -349,8 +349,10 @@ export class ClosureRenderer {
 
   /**
    * A branch's boolean check that runs once per subject in a validator's call: its last subject
-   * and verdict, forgotten when the call ends (entryIs), as code mode's `(passes ??= isA(value))`
-   * lasts one function call. Recursion only overwrites them with another subject's: a miss.
+   * and verdict, forgotten when the call ends (entryIs). Code mode's `(passes ??= isA(value))`
+   * lasts one function call; this lasts the validator's, across frames, which gives the same
+   * verdicts as a branch's verdict depends on its subject alone (a $dynamicRef's scope is resolved
+   * into definitions of its own). Recursion only overwrites them with another subject's: a miss.
    */
   private memoOf(body: readonly Node[]): Is {
     let memo = this.memos.get(body);
@@ -834,7 +836,7 @@ export class ClosureRenderer {
       // for the frequent callees a closure of their own, whose call V8 inlines (SUBJECT_AND_CONSTANT).
       if (constants.length === 1) {
         const constant = constants[0];
-        return SUBJECT_AND_CONSTANT[callee]?.(constant) ?? ((v) => f(v, constant));
+        return SUBJECT_AND_CONSTANT.get(callee)?.(constant) ?? ((v) => f(v, constant));
       }
       // One arguments array per call site, its first slot the subject: apply copies it into the callee's frame, so a re-entrant call cannot disturb it.
       const list = [undefined, ...constants];

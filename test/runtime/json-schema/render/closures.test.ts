@@ -78,12 +78,14 @@ describe("json-schema/render/closures", () => {
     const schemas = [
       { type: "object", properties: { n: { type: "integer", minimum: 1, maximum: 10 } } },
       { type: "object", properties: { n: { type: "number", exclusiveMinimum: 0, exclusiveMaximum: 2.5 }, m: { type: "integer", exclusiveMaximum: 3 } } },
+      { type: "object", properties: { n: { type: "number", minimum: 0 }, m: { type: "number", maximum: 0 }, s: { type: "number", exclusiveMinimum: 0 }, t: { type: "number", exclusiveMaximum: 0 } } },
       { type: "object", properties: { n: { type: "number", minimum: -1, exclusiveMinimum: -1.5, maximum: 2, exclusiveMaximum: 2 } }, required: ["n"] },
       { type: "object", properties: { s: { type: "string", minLength: 2, maxLength: 3 }, t: { type: "string", maxLength: 1 } }, additionalProperties: false },
       // A string enum implies its type test: the boolean check is the enum alone, the issue check has both.
       { type: "object", properties: { s: { type: "string", enum: ["ab", "\u{1F600}\u{1F600}"] }, n: { type: "integer", enum: [1, 2, 10] } } },
     ];
-    const numbers = [-2, -1.5, -1, -0.5, 0, 0.5, 1, 1.5, 2, 2.5, 3, 9, 10, 10.5, 11];
+    // JSON's 1e400 is Infinity: only an upper bound refuses it (and a lower one -Infinity).
+    const numbers = [-2, -1.5, -1, -0.5, 0, 0.5, 1, 1.5, 2, 2.5, 3, 9, 10, 10.5, 11, JSON.parse("1e400") as number, JSON.parse("-1e400") as number];
     // Strings of code points: a surrogate pair is one character (hasMaxLength), and a lone surrogate one too.
     const strings = ["", "a", "ab", "abc", "abcd", "\u{1F600}", "\u{1F600}\u{1F600}", "a\u{1F600}\u{1F600}", "\u{1F600}\u{1F600}\u{1F600}\u{1F600}", "\ud800", "\ud800\ud800"];
     const values = [...numbers, ...strings, null, true, [], {}];
@@ -115,8 +117,15 @@ describe("json-schema/render/closures", () => {
     };
     const [[, code], ...closures] = modes(schema) as [[string, CompiledValidator], ...[string, CompiledValidator][]];
     for (const [name, validator] of closures) {
+      // The same object, changed between calls: a verdict kept from an earlier call would be wrong
+      // (the boolean check alone, then with the issue check after each).
+      const changes = (subject: Record<string, unknown>) => [() => {}, () => (subject.a = 1), () => (subject.b = 2), () => delete subject.a, () => (subject.c = 3), () => delete subject.c, () => (subject.b = "y")];
+      const alone: Record<string, unknown> = { a: "x" };
+      for (const change of changes(alone)) {
+        change();
+        expect(validator.is(alone), `${name}: ${JSON.stringify(alone)}`).to.equal(code.is(alone));
+      }
       const subject: Record<string, unknown> = { a: "x" };
-      // The same object, changed between calls: a verdict kept from an earlier call would be wrong.
       for (const change of [() => {}, () => (subject.a = 1), () => (subject.b = 2), () => delete subject.a, () => (subject.c = 3), () => delete subject.c, () => (subject.b = "y")]) {
         change();
         const at = `${name}: ${JSON.stringify(subject)}`;
@@ -124,6 +133,12 @@ describe("json-schema/render/closures", () => {
         expect(validator.check(subject), at).to.deep.equal(code.check(subject));
         expect(validator.describe(subject), at).to.equal(code.describe(subject));
       }
+      // A recursive branch: a call's arguments are its own, whatever the calls inside it.
+      const nested = { $defs: { n: { type: "array", anyOf: [{ prefixItems: [{ $ref: "#/$defs/n" }] }, { prefixItems: [true, { type: "number" }] }], unevaluatedItems: false } }, $ref: "#/$defs/n" };
+      const nestedClosures = compileSchema(nested, { mode: "closures", templates: name === "closures" ? EVERY_RUN : NO_RUN });
+      const nestedCode = compileSchema(nested, { mode: "code" });
+      for (const value of [[[[]], 3, 4], [[[]], 3], [[], 3, 4], [[[[]], 1], 2]])
+        for (const method of ["is", "check", "describe"] as const) expect(nestedClosures[method](value), `${name}: ${method} ${JSON.stringify(value)}`).to.deep.equal(nestedCode[method](value));
       // Several subjects in one call: each item is its own.
       const items = compileSchema({ type: "array", items: schema }, { mode: "closures", templates: name === "closures" ? EVERY_RUN : NO_RUN });
       for (const value of [[{ a: "x" }, { a: 1 }], [{ a: 1 }, { b: 2 }], [{ b: 2 }, { b: 2, c: 3 }, { a: "x" }]]) {
