@@ -147,6 +147,8 @@ export function print(e: Expr, subject: string): string {
     case "subject":
       return subject;
     case "literal":
+      // A schema's 1e400 parses to Infinity, which JSON.stringify would print as null (and `>= null` is `>= 0`).
+      if (typeof e.value === "number" && !Number.isFinite(e.value)) return e.value > 0 ? "Infinity" : "-Infinity";
       return Object.is(e.value, -0) ? "0" : JSON.stringify(e.value);
     case "name":
       return e.name;

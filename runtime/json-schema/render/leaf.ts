@@ -33,13 +33,13 @@ export interface Leaf {
   readonly arg: unknown;
 }
 
-/** Inclusive and exclusive bounds (-Infinity and Infinity where the schema has none: an exclusive one is then not tested), and whether a number must be an integer. */
+/** Inclusive bounds (-Infinity and Infinity where the schema has none), exclusive ones (undefined where it has none), and whether a number must be an integer. */
 interface Range {
   integer: boolean;
   min: number;
   max: number;
-  above: number;
-  below: number;
+  above: number | undefined;
+  below: number | undefined;
 }
 
 /**
@@ -58,8 +58,8 @@ function otherLeaf(op: number, arg: unknown, v: unknown): boolean {
       return typeof v === "object";
     case NUMBER_IN: {
       const r = arg as Range;
-      // An exclusive bound only where the schema has one: JSON's 1e400 is Infinity, which no other bound refuses.
-      return typeof v === "number" && v >= r.min && v <= r.max && (r.above === -Infinity || v > r.above) && (r.below === Infinity || v < r.below) && (!r.integer || Number.isInteger(v));
+      // An exclusive bound only where the schema has one: JSON's 1e400 is Infinity, which no absent bound may refuse.
+      return typeof v === "number" && v >= r.min && v <= r.max && (r.above === undefined || v > r.above) && (r.below === undefined || v < r.below) && (!r.integer || Number.isInteger(v));
     }
     case STRING_IN: {
       const r = arg as Range;
@@ -89,7 +89,7 @@ export function leafOf(e: Expr, closure: (e: Expr) => Is): Leaf {
  */
 export function boundedLeaf(tests: readonly Expr[]): Leaf | undefined {
   const operands = tests.flatMap((e) => (e.kind === "and" ? e.operands : [e]));
-  const r: Range = { integer: false, min: -Infinity, max: Infinity, above: -Infinity, below: Infinity };
+  const r: Range = { integer: false, min: -Infinity, max: Infinity, above: undefined, below: undefined };
   let type: unknown;
   let compares = false;
   let lengths = false;
@@ -101,8 +101,8 @@ export function boundedLeaf(tests: readonly Expr[]): Leaf | undefined {
       compares = true;
       if (e.op === ">=") r.min = Math.max(r.min, bound);
       else if (e.op === "<=") r.max = Math.min(r.max, bound);
-      else if (e.op === ">") r.above = Math.max(r.above, bound);
-      else if (e.op === "<") r.below = Math.min(r.below, bound);
+      else if (e.op === ">") r.above = Math.max(r.above ?? bound, bound);
+      else if (e.op === "<") r.below = Math.min(r.below ?? bound, bound);
       else return undefined;
     } else if (e.kind === "call" && (e.callee === "hasMinLength" || e.callee === "hasMaxLength") && e.args.length === 2 && e.args[0]!.kind === "subject" && e.args[1]!.kind === "literal" && typeof e.args[1]!.value === "number") {
       const bound = e.args[1]!.value;

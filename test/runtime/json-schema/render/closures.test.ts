@@ -79,6 +79,8 @@ describe("json-schema/render/closures", () => {
       { type: "object", properties: { n: { type: "integer", minimum: 1, maximum: 10 } } },
       { type: "object", properties: { n: { type: "number", exclusiveMinimum: 0, exclusiveMaximum: 2.5 }, m: { type: "integer", exclusiveMaximum: 3 } } },
       { type: "object", properties: { n: { type: "number", minimum: 0 }, m: { type: "number", maximum: 0 }, s: { type: "number", exclusiveMinimum: 0 }, t: { type: "number", exclusiveMaximum: 0 } } },
+      // Infinite bounds (a schema's 1e400): code mode must print them as Infinity, not as JSON's null.
+      JSON.parse('{"type":"object","properties":{"n":{"type":"number","minimum":1e400},"m":{"type":"number","maximum":-1e400},"s":{"type":"number","exclusiveMaximum":1e400}}}') as Record<string, unknown>,
       { type: "object", properties: { n: { type: "number", minimum: -1, exclusiveMinimum: -1.5, maximum: 2, exclusiveMaximum: 2 } }, required: ["n"] },
       { type: "object", properties: { s: { type: "string", minLength: 2, maxLength: 3 }, t: { type: "string", maxLength: 1 } }, additionalProperties: false },
       // A string enum implies its type test: the boolean check is the enum alone, the issue check has both.
