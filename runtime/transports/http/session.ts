@@ -202,8 +202,14 @@ export class HttpSession implements Transport {
   private async sharedGet(res: Reply, lastEventId: string | undefined, headers: Record<string, string>, shared: SharedSessions): Promise<void> {
     if (lastEventId === undefined) {
       if (this.standalone?.attached) return writeError(res, refuse.conflict("this session already has an open GET stream"), headers);
-      this.ensureStandalone(res, headers, true);
-      return void (await this.hold(shared, []));
+      // Held before the stream opens: what another instance sends once the client sees it open must
+      // reach it, not the store (a publish no instance receives is kept only for a client that resumes).
+      const waiting: unknown[] = [];
+      await this.hold(shared, waiting);
+      if (this.standalone?.attached) return writeError(res, refuse.conflict("this session already has an open GET stream"), headers);
+      const stream = this.ensureStandalone(res, headers, true);
+      for (const message of waiting.splice(0)) stream.write(message);
+      return;
     }
     const streamId = streamOf(lastEventId);
     const local = streamId === undefined ? undefined : this.streams.get(streamId);
