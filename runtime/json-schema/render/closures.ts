@@ -5,7 +5,7 @@ import { joinIssue } from "../issue.js";
 import { mapChildren, typeTest } from "../keywords/expr.js";
 import type { AnyOfNode, Assert, Branch, EntriesNode, Expr, Failure, ItemsNode, Node, PropertyNode } from "../keywords/ir.js";
 import { escapeToken } from "../pointer.js";
-import { sequence } from "./inline.js";
+import { checkedExprs, sequence } from "./inline.js";
 import { boundedLeaf, CALL, leafOf, oneOf, runLeaf, type Leaf } from "./leaf.js";
 import type { Lowering } from "./lower.js";
 import {
@@ -303,42 +303,17 @@ export class ClosureRenderer {
   /**
    * Marks the branch bodies that `nodes` test more than once on their own subject: the
    * conditions of unevaluatedProperties and unevaluatedItems repeat the checks of the
-   * applicators beside them (anyOf, oneOf, if, dependentSchemas), as code mode's SharedChecks
-   * finds them (inline.ts). `forIs`: as the boolean check reads the nodes, else as the issue check.
+   * applicators beside them (anyOf, oneOf, if, dependentSchemas), in the expressions code mode's
+   * SharedChecks counts (inline.ts, checkedExprs). `forIs`: as the boolean check reads the nodes,
+   * else as the issue check.
    */
   private share(nodes: readonly Node[], forIs: boolean): void {
     const counts = new Map<readonly Node[], number>();
-    const add = (body: readonly Node[]) => counts.set(body, (counts.get(body) ?? 0) + 1);
-    const expr = (e: Expr): Expr => {
-      if (e.kind === "matches") add(e.branch.body);
-      return mapChildren(e, expr);
+    const count = (e: Expr): Expr => {
+      if (e.kind === "matches") counts.set(e.branch.body, (counts.get(e.branch.body) ?? 0) + 1);
+      return mapChildren(e, count);
     };
-    const visit = (list: readonly Node[]): void => {
-      for (const node of list)
-        switch (node.kind) {
-          case "assert":
-            expr(node.valid);
-            visit(node.then);
-            break;
-          case "guard":
-            visit(node.body);
-            break;
-          case "when":
-            expr(node.condition);
-            visit(node.body);
-            break;
-          case "each":
-            expr(forIs ? node.valid : node.keys);
-            break;
-          case "anyOf":
-            for (const branch of node.branches) add(branch.body);
-            break;
-          case "entries":
-            for (const { when } of node.knownWhen ?? []) expr(when);
-            break;
-        }
-    };
-    visit(nodes);
+    for (const e of checkedExprs(nodes, forIs)) count(e);
     for (const [body, n] of counts) if (n > 1) this.shared.add(body);
   }
 

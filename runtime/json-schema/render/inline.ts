@@ -265,37 +265,7 @@ export class SharedChecks {
   private readonly locals = new Map<string, string>();
 
   constructor(nodes: readonly Node[], helpers: Helpers, scope: Scope, forIs: boolean) {
-    const exprs: Expr[] = [];
-    // The boolean check's nodes in sequence (none after a test that always fails), the issue check's as they nest.
-    const visit = (list: readonly Node[]): void => {
-      for (const node of forIs ? sequence(list) : list)
-        switch (node.kind) {
-          case "assert":
-            exprs.push(node.valid);
-            if (!isFalse(node.valid)) visit(node.then);
-            break;
-          case "call":
-            if (forIs) exprs.push(call(`is${node.definition}`, SUBJECT));
-            break;
-          case "guard":
-            visit(node.body);
-            break;
-          case "when":
-            exprs.push(node.condition);
-            visit(node.body);
-            break;
-          case "each":
-            exprs.push(forIs ? node.valid : node.keys);
-            break;
-          case "anyOf":
-            exprs.push(or(node.branches.map(matches)));
-            break;
-          case "entries":
-            for (const { when } of node.knownWhen ?? []) exprs.push(when);
-            break;
-        }
-    };
-    visit(nodes);
+    const exprs = checkedExprs(nodes, forIs);
     const counts = new Map<string, number>();
     for (const e of exprs) countChecks(expand(e, helpers), counts, new Set());
     for (const [callee, n] of counts) if (n > 1) this.locals.set(callee, scope.fresh("passes"));
@@ -320,4 +290,45 @@ export function printShared(e: Expr, w: Writer, scope: Scope, v: string): string
     return local;
   });
   return print(test, v);
+}
+
+/**
+ * The expressions a function's nodes test on their own subject (not inside parts): what
+ * SharedChecks counts, and the closures (render/closures.ts, share) too. `forIs`: the nodes as
+ * the boolean check prints them (calls of definitions, implied asserts left out), else as the
+ * issue check does.
+ */
+export function checkedExprs(nodes: readonly Node[], forIs: boolean): Expr[] {
+  const exprs: Expr[] = [];
+  // The boolean check's nodes in sequence (none after a test that always fails), the issue check's as they nest.
+  const visit = (list: readonly Node[]): void => {
+    for (const node of forIs ? sequence(list) : list)
+      switch (node.kind) {
+        case "assert":
+          exprs.push(node.valid);
+          if (!isFalse(node.valid)) visit(node.then);
+          break;
+        case "call":
+          if (forIs) exprs.push(call(`is${node.definition}`, SUBJECT));
+          break;
+        case "guard":
+          visit(node.body);
+          break;
+        case "when":
+          exprs.push(node.condition);
+          visit(node.body);
+          break;
+        case "each":
+          exprs.push(forIs ? node.valid : node.keys);
+          break;
+        case "anyOf":
+          exprs.push(or(node.branches.map(matches)));
+          break;
+        case "entries":
+          for (const { when } of node.knownWhen ?? []) exprs.push(when);
+          break;
+      }
+  };
+  visit(nodes);
+  return exprs;
 }
