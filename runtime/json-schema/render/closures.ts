@@ -801,6 +801,8 @@ export class ClosureRenderer {
   }
 
   private call(callee: string, args: readonly Expr[]): Value {
+    const unevaluated = this.unevaluatedItems(callee, args);
+    if (unevaluated) return unevaluated;
     const f = this.callee(callee);
     // The common shapes without a closure per argument: f(subject), f(subject, constants...).
     if (args.length === 1 && args[0]!.kind === "subject") return f;
@@ -835,6 +837,40 @@ export class ClosureRenderer {
       for (let k = 0; k < subjects.length; k++) list[subjects[k]!] = v;
       for (let k = 0; k < at.length; k++) list[at[k]!] = values[k]!(v);
       return f.apply(undefined, list);
+    };
+  }
+
+  /**
+   * everyUnevaluatedItem and unevaluatedIndexes where no evaluation has a `contains` test: the
+   * items left are those from the most leading items an evaluation that applies covers on, so
+   * one loop from there, with no arguments array per call (the rest parameter and apply were
+   * most of the time under anyOf, oneOf or if: 48 ns of code mode's 9).
+   */
+  private unevaluatedItems(callee: string, args: readonly Expr[]): Value | undefined {
+    const every = callee === "everyUnevaluatedItem";
+    if (!every && callee !== "unevaluatedIndexes") return undefined;
+    const triples = args.slice(every ? 2 : 1);
+    const at = (k: number) => triples.filter((_, i) => i % 3 === k);
+    if (at(2).some((e) => e.kind !== "literal" || e.value !== null) || !at(1).every(constantKind)) return undefined;
+    const counts = at(1).map((e) => this.constantOf(e) as number);
+    const whens = at(0).map((e) => (e.kind === "literal" ? (e.value === true ? TRUE : FALSE) : this.test(e)));
+    const test = every ? (this.constantOf(args[1]!) as Is) : undefined;
+    const from = (v: unknown): number => {
+      let covered = 0;
+      for (let k = 0; k < whens.length; k++) if (counts[k]! > covered && whens[k]!(v)) covered = counts[k]!;
+      return covered;
+    };
+    if (test)
+      return (v) => {
+        const values = v as unknown[];
+        for (let i = from(v); i < values.length; i++) if (!test(values[i])) return false;
+        return true;
+      };
+    return (v) => {
+      const values = v as unknown[];
+      const left: number[] = [];
+      for (let i = from(v); i < values.length; i++) left.push(i);
+      return left;
     };
   }
 
