@@ -48,10 +48,18 @@ function junction(kind: "and" | "or", operands: readonly Expr[], neutral: boolea
 
 const FLIPPED: Readonly<Record<Comparison, Comparison>> = { "===": "!==", "!==": "===", "<": ">=", ">=": "<", ">": "<=", "<=": ">" };
 
-/** The negation, written the way a person would: `a !== b`, `!isX(a)`, else `!(test)`. JSON has no NaN, so `<` flips to `>=`. */
+/** An operand that is never NaN: a literal, a length, a count. */
+const ordered = (e: Expr): boolean => e.kind === "literal" || e.kind === "member" || e.kind === "call";
+
+/**
+ * The negation, written the way a person would: `a !== b`, `a.length > 3`, `!isX(a)`, else
+ * `!(test)`. An order on a value stays under `!`: `!(v <= 5)`, not `v > 5`, which NaN passes
+ * too (not JSON, but a server's own code may return it), so the boolean check and the issues
+ * tell the same.
+ */
 export function not(e: Expr): Expr {
   if (e.kind === "not") return e.operand;
-  if (e.kind === "compare") return { ...e, op: FLIPPED[e.op] };
+  if (e.kind === "compare" && (e.op === "===" || e.op === "!==" || (ordered(e.left) && ordered(e.right)))) return { ...e, op: FLIPPED[e.op] };
   if (e.kind === "literal" && typeof e.value === "boolean") return literal(!e.value);
   return { kind: "not", operand: e };
 }
