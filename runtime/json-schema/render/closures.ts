@@ -91,6 +91,21 @@ function forget(cells: readonly Memo[]): void {
   for (let k = 0; k < cells.length; k++) cells[k]!.last = NONE;
 }
 
+/**
+ * Whether an entries node passes over `key` of `v`; `held`: one array per call of the node's
+ * check, the verdicts of its conditions found so far (each tested once per call, if at all).
+ */
+type KeyFilter = (v: unknown, key: string, held: (boolean | undefined)[]) => boolean;
+
+/** `held` of a filter with no conditions, which never writes to it. */
+const NOTHING_HELD: (boolean | undefined)[] = Object.freeze([]) as unknown as (boolean | undefined)[];
+
+/** One of `regexps` matches `key`: a loop, not `some` and a closure per key. */
+function anyMatches(regexps: readonly RegExp[], key: string): boolean {
+  for (let k = 0; k < regexps.length; k++) if (regexps[k]!.test(key)) return true;
+  return false;
+}
+
 /** A definition's closure; `done` once compiled (until then, a call of it must read `fn` late: recursion). */
 interface Slot<F> {
   fn: F;
@@ -371,12 +386,13 @@ export class ClosureRenderer {
         return true;
       };
     }
-    const filter = this.keyFilter(node);
+    const skip = this.keyFilter(node);
+    const conditional = node.knownWhen !== undefined;
     const { op, arg } = node.refuse ? { op: CALL, arg: FALSE } : this.isLeaf(node.body);
     return (v) => {
       const object = v as Record<string, unknown>;
-      const skip = filter(v);
-      for (const key in object) if (!skip(key) && !runLeaf(op, arg, object[key])) return false;
+      const held = conditional ? [] : NOTHING_HELD;
+      for (const key in object) if (!skip(v, key, held) && !runLeaf(op, arg, object[key])) return false;
       return true;
     };
   }
@@ -439,14 +455,15 @@ export class ClosureRenderer {
       case "property":
         return this.checkNodes([node]);
       case "entries": {
-        const filter = this.keyFilter(node);
+        const skip = this.keyFilter(node);
+        const conditional = node.knownWhen !== undefined;
         const refuse = node.refuse ? this.failure(node.refuse) : undefined;
         const body = this.checkNodes(node.body);
         return (v, path, issues) => {
           const object = v as Record<string, unknown>;
-          const skip = filter(v);
+          const held = conditional ? [] : NOTHING_HELD;
           for (const key in object) {
-            if (skip(key)) continue;
+            if (skip(v, key, held)) continue;
             const at = `${path}/${pointerToken(key)}`;
             if (refuse) report(refuse, v, at, issues);
             else body(object[key], at, issues);
@@ -685,21 +702,18 @@ export class ClosureRenderer {
    * match, those `known` names or one of `patterns` matches, and those a condition knows
    * (knownWhen), its name tests first, then the condition, run once per subject.
    */
-  private keyFilter(node: EntriesNode): (v: unknown) => (key: string) => boolean {
+  private keyFilter(node: EntriesNode): KeyFilter {
     const known = this.knownFilter(node);
-    if (node.knownWhen === undefined) return () => known;
+    if (node.knownWhen === undefined) return (_, key) => known(key);
     const conditions = node.knownWhen.map(({ when, known: names, patterns, all }) => ({ holds: this.test(when), all, names: new Set(names), regexps: patterns.map((name) => this.lowering.patternOf(name)) }));
-    return (v) => {
-      const held: (boolean | undefined)[] = [];
-      return (key) => {
-        if (known(key)) return true;
-        for (let k = 0; k < conditions.length; k++) {
-          const { holds, all, names, regexps } = conditions[k]!;
-          if (!all && !names.has(key) && !regexps.some((regexp) => regexp.test(key))) continue;
-          if ((held[k] ??= holds(v))) return true;
-        }
-        return false;
-      };
+    return (v, key, held) => {
+      if (known(key)) return true;
+      for (let k = 0; k < conditions.length; k++) {
+        const { holds, all, names, regexps } = conditions[k]!;
+        if (!all && !names.has(key) && !anyMatches(regexps, key)) continue;
+        if ((held[k] ??= holds(v))) return true;
+      }
+      return false;
     };
   }
 
@@ -710,11 +724,7 @@ export class ClosureRenderer {
     const known =
       regexps.length === 0
         ? (key: string) => names.has(key)
-        : (key: string) => {
-            if (names.has(key)) return true;
-            for (let k = 0; k < regexps.length; k++) if (regexps[k]!.test(key)) return true;
-            return false;
-          };
+        : (key: string) => names.has(key) || anyMatches(regexps, key);
     if (node.matching === undefined) return known;
     const matching = this.lowering.patternOf(node.matching);
     return (key) => !matching.test(key) || known(key);
