@@ -42,9 +42,9 @@ function templates(slot: number): string {
     if (g && !isObject(v)) return false;
     const o = v as Record<string, unknown>;
     let x: unknown;
-    if (${tests}) return false;
+    // Other keys first: a refused key is found without reading every property's value.
     if (c) for (const y in o) if (${others}) return false;
-    return true;
+    return !(${tests});
   };
 }
 function c${slot}<S>(g: Refuse<S> | undefined, c: Refuse<S> | undefined, n: number, k: readonly string[], l: readonly boolean[], p: readonly number[], a: readonly unknown[], b: readonly (Part<S> | undefined)[], t: readonly string[], s: CheckStep<S>): Check<S> {

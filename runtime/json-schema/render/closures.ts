@@ -268,13 +268,14 @@ export class ClosureRenderer {
     return (v) => {
       if (gated && !isObject(v)) return false;
       const object = v as Record<string, unknown>;
+      // Other keys first, as the templates do (closure-pool.ts).
+      if (known) for (const key in object) if (!known.has(key)) return false;
       for (let i = 0; i < count; i++) {
         const value = own[i] ? ownProperty(object, names[i]!) : object[names[i]!];
         if (value === undefined) {
           if (required[i]) return false;
         } else if (!runLeaf(ops[i]!, args[i], value)) return false;
       }
-      if (known) for (const key in object) if (!known.has(key)) return false;
       return true;
     };
   }
