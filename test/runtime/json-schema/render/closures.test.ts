@@ -163,6 +163,31 @@ describe("json-schema/render/closures", () => {
     }
   });
 
+  it("a memoised branch verdict is forgotten when a check throws midway (a getter), so the next call sees the subject as it is then", () => {
+    const schema = {
+      type: "object",
+      anyOf: [
+        { properties: { a: { type: "string" } }, required: ["a"] },
+        { properties: { b: { type: "number" } }, required: ["b"] },
+      ],
+      unevaluatedProperties: { type: "string" },
+    };
+    const [[, code], ...closures] = modes(schema) as [[string, CompiledValidator], ...[string, CompiledValidator][]];
+    for (const [name, validator] of [["code", code] as const, ...closures])
+      for (const method of ["is", "check", "describe"] as const) {
+        // The branch { a: string } passes and is remembered; then the unevaluated `z` is read, and throws.
+        const subject: Record<string, unknown> = { a: "x" };
+        Object.defineProperty(subject, "z", { enumerable: true, configurable: true, get: () => { throw new Error("a getter that throws"); } });
+        expect(() => validator[method](subject), `${name}: ${method}`).to.throw("a getter that throws");
+        // Now no branch passes: a verdict kept from the call that threw would say it does.
+        delete subject.z;
+        subject.a = 1;
+        expect(validator.is(subject), `${name}: ${method}, then is`).to.equal(false);
+        expect(validator.describe(subject), `${name}: ${method}, then describe`).to.equal(code.describe({ a: 1 }));
+        expect(code.describe({ a: 1 })).to.not.equal("");
+      }
+  });
+
   it("unevaluatedItems after branches that cover different counts of leading items, in any order, with or without contains: agrees with @cfworker/json-schema and code mode", () => {
     // The evaluations that apply vary by value (anyOf, oneOf, if/then/else): the items left are
     // from the largest count an applying one covers, whichever comes first.
