@@ -19,7 +19,7 @@ export interface StreamOptions {
   readonly sseFirst: boolean;
   /** Headers for the response: session id, CORS. */
   readonly headers: Readonly<Record<string, string>>;
-  /** The HTTP status of a JSON body. */
+  /** The HTTP status of a JSON body that is one response (or one batch of them); a body that gathers several goes with 200. */
   readonly statusOf: (body: unknown) => number;
   /** Resumability (session era): where events are kept, for whom, and whether to prime. */
   readonly resumable?: Resumable;
@@ -58,8 +58,12 @@ export class ResponseStream {
   private unlisten: (() => void) | undefined;
   private mode: "undecided" | "json" | "sse" = "undecided";
   private readonly pending: Set<RequestId>;
-  /** Responses held back for a JSON body, with their JSON text (made as each is written: one JSON cannot carry is refused then). */
-  private held: { readonly message: unknown; readonly text: string }[] = [];
+  /**
+   * Responses held back for a JSON body: their JSON text (made as each is written: one JSON cannot
+   * carry is refused then), whether it is an array, and its status; not the message, which would
+   * hold a batch's answers twice until the last one comes.
+   */
+  private held: { readonly text: string; readonly batch: boolean; readonly status: number }[] = [];
   private isFinished = false;
   /** Anything was written or decided: an empty POST answer (202) is no longer possible. */
   private used = false;
@@ -151,7 +155,7 @@ export class ResponseStream {
       if (this.pending.size === 0 && !this.standalone) this.finish();
       return true;
     }
-    this.held.push({ message, text });
+    this.held.push({ text, batch: Array.isArray(message), status: this.options.statusOf(message) });
     if (this.pending.size === 0) this.complete();
     return true;
   }
@@ -181,10 +185,9 @@ export class ResponseStream {
     }
     const [first] = this.held;
     // One body: the single response, or every response (a batch's spread) in one array.
-    const body = this.held.length === 1 ? first!.message : this.held.flatMap((h) => (Array.isArray(h.message) ? h.message : [h.message]));
-    const text = this.held.length === 1 ? first!.text : `[${this.held.map((h) => (Array.isArray(h.message) ? h.text.slice(1, -1) : h.text)).filter((t) => t !== "").join(",")}]`;
+    const [status, text] = this.held.length === 1 ? [first!.status, first!.text] : [200, `[${this.held.map((h) => (h.batch ? h.text.slice(1, -1) : h.text)).filter((t) => t !== "").join(",")}]`];
     this.held = [];
-    this.sendJson(this.options.statusOf(body), text);
+    this.sendJson(status, text);
   }
 
   /** The whole answer, as one JSON body. */
