@@ -26,7 +26,7 @@ const TAB = 0x09;
  * Joining bytes before decoding also makes a multi-byte character split across chunks a
  * non-issue, and '\n' (0x0A) never occurs inside a multi-byte UTF-8 sequence.
  *
- * Per line: a trailing '\r' is dropped (CRLF), a blank line is skipped, bad JSON is reported as
+ * Per line: a leading byte order mark and a trailing '\r' are dropped (CRLF), a blank line is skipped, bad JSON is reported as
  * a "parse" problem, and a line longer than `maxMessageBytes` (terminator excluded) is not kept:
  * its bytes are counted and dropped up to its '\n', then reported once as "oversized" with its full
  * size and its first and last 200 characters. In every case the next line decodes normally. Invalid UTF-8 becomes U+FFFD, as with
@@ -125,10 +125,12 @@ export class NdjsonDecoder {
       this.pieces = [];
       this.pieceBytes = 0;
     }
-    if (isBlank(line, bytes)) return;
+    // A byte order mark before a JSON text is ignored (RFC 8259 section 8.1), as HTTP's TextDecoder does (body.ts).
+    const from = bytes >= 3 && line[0] === 0xef && line[1] === 0xbb && line[2] === 0xbf ? 3 : 0;
+    if (isBlank(line, from, bytes)) return;
     let value: unknown;
     try {
-      value = JSON.parse(line.toString("utf8", 0, bytes));
+      value = JSON.parse(line.toString("utf8", from, bytes));
     } catch (error) {
       const excerpt = line.toString("utf8", 0, Math.min(bytes, EXCERPT_BYTES)).slice(0, EXCERPT_CHARS);
       // A line cut short by the end of the input: the writer died or closed in the middle of a message.
@@ -177,8 +179,8 @@ class LineEnds {
 }
 
 /** Only spaces and tabs (a '\r' was already dropped). Stops at the first other byte, so it is O(1) for JSON. */
-function isBlank(line: Buffer, length: number): boolean {
-  for (let i = 0; i < length; i++) {
+function isBlank(line: Buffer, from: number, length: number): boolean {
+  for (let i = from; i < length; i++) {
     const byte = line[i];
     if (byte !== SPACE && byte !== TAB) return false;
   }

@@ -18,4 +18,5 @@ export function parseJson(bytes: Uint8Array): unknown {
   }
 }
 
+// ignoreBOM false (the default): a byte order mark before the JSON text is dropped (RFC 8259 section 8.1), as stdio does (ndjson-decoder.ts).
 const UTF8 = new TextDecoder("utf-8", { fatal: true });

@@ -54,3 +54,22 @@ describe("NdjsonDecoder: oversized lines", () => {
     expect(largest).to.be.at.most(1025);
   });
 });
+
+describe("NdjsonDecoder: byte order marks", () => {
+  it("a line that starts with one decodes as its JSON, however the chunks cut it; one elsewhere is a parse problem, and a line of one alone is blank", () => {
+    const BOM = Buffer.from([0xef, 0xbb, 0xbf]);
+    const lines = Buffer.concat([BOM, Buffer.from('{"a":1}\n'), Buffer.from('{"b":2}\r\n'), BOM, Buffer.from("\n"), Buffer.from("["), BOM, Buffer.from("1]\n"), BOM, Buffer.from('"é"\n')]);
+    fc.assert(
+      fc.property(fc.array(fc.integer({ min: 1, max: 5 }), { minLength: 1, maxLength: 6 }), (sizes) => {
+        const messages: unknown[] = [];
+        const problems: FrameProblem[] = [];
+        const decoder = new NdjsonDecoder({ message: (value) => messages.push(value), malformed: (problem) => problems.push(problem) });
+        push(decoder, lines, sizes);
+        decoder.end();
+        expect(messages).to.deep.equal([{ a: 1 }, { b: 2 }, "é"]);
+        expect(problems.map((p) => p.kind)).to.deep.equal(["parse"]);
+      }),
+      { numRuns: 200, seed: 31 },
+    );
+  });
+});

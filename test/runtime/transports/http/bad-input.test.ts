@@ -221,6 +221,17 @@ describe("transports/http: bad input", () => {
     await stillServing();
   });
 
+  it("a byte order mark before the JSON is ignored (RFC 8259 section 8.1), as on stdio; one inside it is a parse error", async () => {
+    const call = stateless(7, "tools/call", { name: "echo", arguments: { text: "bom" } });
+    const answer = await post(running.url, "\ufeff" + JSON.stringify(call.body), call.headers);
+    expect(answer.status).to.equal(200);
+    expect((answer.json as { result: { content: { text: string }[] } }).result.content[0]!.text).to.equal("bom");
+    const inside = await post(running.url, "[\ufeff" + JSON.stringify(call.body) + "]", call.headers);
+    expect(inside.status).to.equal(400);
+    expect(errorOf(inside)?.code).to.equal(-32700);
+    await stillServing();
+  });
+
   it("JSON that is not a message (a number): 400 with -32600", async () => {
     const answer = await post(running.url, "42");
     expect(answer.status).to.equal(400);
