@@ -31,7 +31,9 @@ const OUT = fileURLToPath(new URL("../runtime/json-schema/render/pool.ts", impor
  */
 function templates(slot: number): string {
   // A sub-schema's check (CALL) is called from the copy's own place, where V8 may inline it; runLeaf's would be shared by every run.
-  const tests = Array.from({ length: WIDTH }, (_, i) => `(n > ${i} && ((x = o[k[${i}]!]) === undefined ? r[${i}] : !(p[${i}] === CALL ? (a[${i}] as Is)(x) : runLeaf(p[${i}]!, a[${i}], x))))`).join(" || ");
+  // The leaves first, then (closed) the other keys, then the sub-schemas: whichever fails, the cheap tests before it have run, the dear ones not.
+  const leaves = Array.from({ length: WIDTH }, (_, i) => `(n > ${i} && ((x = o[k[${i}]!]) === undefined ? r[${i}] : p[${i}] !== CALL && !runLeaf(p[${i}]!, a[${i}], x)))`).join(" || ");
+  const calls = Array.from({ length: WIDTH }, (_, i) => `(n > ${i} && p[${i}] === CALL && (x = o[k[${i}]!]) !== undefined && !(a[${i}] as Is)(x))`).join(" || ");
   const checks = Array.from(
     { length: WIDTH },
     (_, i) => `    if (n > ${i} && ((x = o[k[${i}]!]) === undefined || (l[${i}] ? !runLeaf(p[${i}]!, a[${i}], x) : b[${i}] ? (b[${i}]!(x, path, t[${i}]!, issues), false) : true))) s(x, ${i}, v, path, issues);\n`,
@@ -42,9 +44,9 @@ function templates(slot: number): string {
     if (g && !isObject(v)) return false;
     const o = v as Record<string, unknown>;
     let x: unknown;
-    // Other keys first: a refused key is found without reading every property's value.
+    if (${leaves}) return false;
     if (c) for (const y in o) if (${others}) return false;
-    return !(${tests});
+    return !(${calls});
   };
 }
 function c${slot}<S>(g: Refuse<S> | undefined, c: Refuse<S> | undefined, n: number, k: readonly string[], l: readonly boolean[], p: readonly number[], a: readonly unknown[], b: readonly (Part<S> | undefined)[], t: readonly string[], s: CheckStep<S>): Check<S> {

@@ -48,7 +48,7 @@ function junction(kind: "and" | "or", operands: readonly Expr[], neutral: boolea
 
 const FLIPPED: Readonly<Record<Comparison, Comparison>> = { "===": "!==", "!==": "===", "<": ">=", ">=": "<", ">": "<=", "<=": ">" };
 
-/** An operand that is never NaN: a literal, a length, a count. */
+/** An operand that is never NaN on the compiler's own expressions: a number of the schema (JSON has no NaN), an array's or a string's length, a count. */
 const ordered = (e: Expr): boolean => e.kind === "literal" || e.kind === "member" || e.kind === "call";
 
 /**
