@@ -32,21 +32,24 @@ const OUT = fileURLToPath(new URL("../runtime/json-schema/render/pool.ts", impor
 function templates(slot: number): string {
   // A sub-schema's check (CALL) is called from the copy's own place, where V8 may inline it; runLeaf's would be shared by every run.
   // The leaves first, then (closed) the other keys, then the sub-schemas: whichever fails, the cheap tests before it have run, the dear ones not.
-  const leaves = Array.from({ length: WIDTH }, (_, i) => `(n > ${i} && ((x = o[k[${i}]!]) === undefined ? r[${i}] : p[${i}] !== CALL && !runLeaf(p[${i}]!, a[${i}], x)))`).join(" || ");
-  const calls = Array.from({ length: WIDTH }, (_, i) => `(n > ${i} && p[${i}] === CALL && (x = o[k[${i}]!]) !== undefined && !(a[${i}] as Is)(x))`).join(" || ");
+  // Each property read once, into its own local (a getter runs once, as in the printed code).
+  const leaves = Array.from({ length: WIDTH }, (_, i) => `(n > ${i} && ((x${i} = o[k[${i}]!]) === undefined ? r[${i}] : p[${i}] !== CALL && !runLeaf(p[${i}]!, a[${i}], x${i})))`).join(" || ");
+  const calls = Array.from({ length: WIDTH }, (_, i) => `(n > ${i} && p[${i}] === CALL && x${i} !== undefined && !(a[${i}] as Is)(x${i}))`).join(" || ");
+  const locals = Array.from({ length: WIDTH }, (_, i) => `x${i}: unknown`).join(", ");
   const checks = Array.from(
     { length: WIDTH },
     (_, i) => `    if (n > ${i} && ((x = o[k[${i}]!]) === undefined || (l[${i}] ? !runLeaf(p[${i}]!, a[${i}], x) : b[${i}] ? (b[${i}]!(x, path, t[${i}]!, issues), false) : true))) s(x, ${i}, v, path, issues);\n`,
   ).join("");
   const others = Array.from({ length: WIDTH }, (_, i) => `y !== k[${i}]`).join(" && ");
   return `function t${slot}(g: boolean, c: boolean, n: number, k: readonly string[], r: readonly boolean[], p: readonly number[], a: readonly unknown[]): Is {
+  const h = p.includes(CALL);
   return (v) => {
     if (g && !isObject(v)) return false;
     const o = v as Record<string, unknown>;
-    let x: unknown;
+    let ${locals};
     if (${leaves}) return false;
     if (c) for (const y in o) if (${others}) return false;
-    return !(${calls});
+    return !h || !(${calls});
   };
 }
 function c${slot}<S>(g: Refuse<S> | undefined, c: Refuse<S> | undefined, n: number, k: readonly string[], l: readonly boolean[], p: readonly number[], a: readonly unknown[], b: readonly (Part<S> | undefined)[], t: readonly string[], s: CheckStep<S>): Check<S> {

@@ -265,23 +265,16 @@ export class ClosureRenderer {
     const { names, own, count } = table(nodes);
     const { required, ops, args } = this.propertyLeaves(nodes);
     const known = closed ? new Set(names) : undefined;
-    const calls = ops.flatMap((op, i) => (op === CALL ? [i] : []));
     return (v) => {
       if (gated && !isObject(v)) return false;
       const object = v as Record<string, unknown>;
-      // Closed, as the templates (closure-pool.ts): the leaves, then the other keys, then the sub-schemas.
+      // Other keys first: a refused key does not wait for every value's check (each value read once).
+      if (known) for (const key in object) if (!known.has(key)) return false;
       for (let i = 0; i < count; i++) {
         const value = own[i] ? ownProperty(object, names[i]!) : object[names[i]!];
         if (value === undefined) {
           if (required[i]) return false;
-        } else if ((!known || ops[i] !== CALL) && !runLeaf(ops[i]!, args[i], value)) return false;
-      }
-      if (!known) return true;
-      for (const key in object) if (!known.has(key)) return false;
-      for (let k = 0; k < calls.length; k++) {
-        const i = calls[k]!;
-        const value = own[i] ? ownProperty(object, names[i]!) : object[names[i]!];
-        if (value !== undefined && !(args[i] as Is)(value)) return false;
+        } else if (!runLeaf(ops[i]!, args[i], value)) return false;
       }
       return true;
     };
