@@ -34,7 +34,8 @@ function templates(slot: number): string {
   // The leaves first, then (closed) the other keys, then the sub-schemas: whichever fails, the cheap tests before it have run, the dear ones not.
   // Each property read once, into its own local (a getter runs once, as in the printed code).
   const leaves = Array.from({ length: WIDTH }, (_, i) => `(n > ${i} && ((x${i} = o[k[${i}]!]) === undefined ? r[${i}] : p[${i}] !== CALL && !runLeaf(p[${i}]!, a[${i}], x${i})))`).join(" || ");
-  const calls = Array.from({ length: WIDTH }, (_, i) => `(n > ${i} && p[${i}] === CALL && x${i} !== undefined && !(a[${i}] as Is)(x${i}))`).join(" || ");
+  // x_i stays undefined past the run's n properties: no `n > i` test here.
+  const calls = Array.from({ length: WIDTH }, (_, i) => `(x${i} !== undefined && p[${i}] === CALL && !(a[${i}] as Is)(x${i}))`).join(" || ");
   const locals = Array.from({ length: WIDTH }, (_, i) => `x${i}: unknown`).join(", ");
   const checks = Array.from(
     { length: WIDTH },

@@ -852,9 +852,10 @@ export class ClosureRenderer {
   }
 
   /**
-   * everyUnevaluatedItem and unevaluatedIndexes where no evaluation has a `contains` test: the
-   * items left are those from the most leading items an evaluation that applies covers on, so
-   * one loop from there, with no arguments array per call (the rest parameter and apply: under
+   * everyUnevaluatedItem and unevaluatedIndexes where no evaluation has a `contains` test: by
+   * validation.ts's itemEvaluated, an item is evaluated when an applying evaluation covers it
+   * among its leading items, so the items left start past the largest count that applies: one
+   * loop from there (closures.test.ts holds it to code mode, which calls those functions), with no arguments array per call (the rest parameter and apply: under
    * anyOf, 48 ns a check, 30 ns without them; code mode 9 ns). A condition that could cover no
    * more than those before it is not tested: conditions are checks of the subject, with no
    * effect on JSON values.
