@@ -41,6 +41,11 @@ export async function compileToolSchemas(schemas: readonly Record<string, unknow
   writeFileSync(join(dir, "validation.js"), js(readFileSync(join(ROOT, "runtime", "support", "validation.ts"), "utf8")));
   writeFileSync(join(dir, "tools.js"), js(source));
   writeFileSync(join(dir, "package.json"), '{ "type": "module" }');
+  return { source, dir, validators: await loadCompiledTools(dir, schemas.length) };
+}
+
+/** The validators of tools t0 .. t(count - 1) that compileToolSchemas wrote to `dir`, loaded (again, in another process). */
+export async function loadCompiledTools(dir: string, count: number): Promise<CompiledSchema[]> {
   const module = (await import(pathToFileURL(join(dir, "tools.js")).href)) as { toolValidators: Record<string, { input: CompiledSchema }> };
-  return { source, dir, validators: schemas.map((_, i) => module.toolValidators[`t${i}`]!.input) };
+  return Array.from({ length: count }, (_, i) => module.toolValidators[`t${i}`]!.input);
 }
