@@ -3,7 +3,7 @@ import { hasMaxLength, hasMinLength, isMultipleOf, isObject, own as ownProperty,
 import type { ValidationIssue } from "../../support/validation.js";
 import { joinIssue } from "../issue.js";
 import { mapChildren, typeTest } from "../keywords/expr.js";
-import type { AnyOfNode, Assert, Branch, EntriesNode, Expr, Failure, ItemsNode, Node, PropertyNode } from "../keywords/ir.js";
+import type { AnyOfNode, Assert, Branch, ElementNode, EntriesNode, Expr, Failure, ItemsNode, Node, PropertyNode } from "../keywords/ir.js";
 import { escapeToken } from "../pointer.js";
 import { checkedExprs, sequence } from "./inline.js";
 import { boundedLeaf, CALL, leafOf, oneOf, runLeaf, type Leaf } from "./leaf.js";
@@ -199,10 +199,19 @@ export class ClosureRenderer {
     for (let k = 0; k < runs.length; k++) {
       const run = runs[k]!;
       // The type test right before the loop it gates runs in the loop's closure: one call less per value.
-      const gate = Array.isArray(run) ? "isObject" : run.kind === "items" && !run.from ? "Array.isArray" : undefined;
+      const gate = Array.isArray(run) ? "isObject" : (run.kind === "items" && !run.from) || run.kind === "element" ? "Array.isArray" : undefined;
       const gated = gate !== undefined && k > 0 && gateOf(runs[k - 1]!) === gate;
       if (gated) tests.pop();
-      if (!Array.isArray(run)) tests.push(run.kind === "items" ? this.isItems(run, gated) : this.isNode(run));
+      if (!Array.isArray(run) && run.kind === "element") {
+        // prefixItems (or tuple items): its elements in one loop, as a run of properties.
+        let end = k;
+        while (end + 1 < runs.length && !Array.isArray(runs[end + 1]) && (runs[end + 1] as Node).kind === "element") end++;
+        // The items after them (`items` beside prefixItems) in the same closure.
+        const next = runs[end + 1];
+        const rest = next !== undefined && !Array.isArray(next) && next.kind === "items" ? next : undefined;
+        tests.push(this.isElements(runs.slice(k, end + 1) as ElementNode[], rest, gated));
+        k = rest ? end + 1 : end;
+      } else if (!Array.isArray(run)) tests.push(run.kind === "items" ? this.isItems(run, gated) : this.isNode(run));
       else {
         // additionalProperties: false right after the properties it allows: one loop does both.
         const closed = closedBy(runs[k + 1], run) !== undefined;
@@ -363,6 +372,30 @@ export class ClosureRenderer {
     return memo;
   }
 
+  /**
+   * Consecutive element nodes (prefixItems) in one loop, their tests inline where they are leaves,
+   * then the items node after them (`rest`), if any, in a loop of its own: one closure for a tuple.
+   * `gated`: the subject must be an array too.
+   */
+  private isElements(nodes: readonly ElementNode[], rest: ItemsNode | undefined, gated: boolean): Is {
+    const indexes = nodes.map((node) => node.index);
+    const leaves = nodes.map((node) => this.isLeaf(node.body));
+    const ops = leaves.map((leaf) => leaf.op);
+    const args = leaves.map((leaf) => leaf.arg);
+    const { op, arg } = rest ? this.isLeaf(rest.body) : { op: CALL, arg: TRUE };
+    const from = rest?.from ?? 0;
+    return (v) => {
+      if (gated && !Array.isArray(v)) return false;
+      const array = v as unknown[];
+      for (let k = 0; k < indexes.length; k++) {
+        const index = indexes[k]!;
+        if (array.length > index && !runLeaf(ops[k]!, args[k], array[index])) return false;
+      }
+      if (rest) for (let i = from; i < array.length; i++) if (!runLeaf(op, arg, array[i])) return false;
+      return true;
+    };
+  }
+
   /** `gated`: the subject must be an array too. */
   private isItems(node: ItemsNode, gated: boolean): Is {
     const { op, arg } = this.isLeaf(node.body);
@@ -487,11 +520,11 @@ export class ClosureRenderer {
         };
       }
       case "element": {
-        const body = this.checkNodes(node.body);
+        // Tested first, as a property's value (partCheck): an element that passes has no issue, and no path made.
+        const part = this.partCheck(node.body);
         const { index } = node;
-        const token = `/${index}`;
         return (v, path, issues) => {
-          if ((v as unknown[]).length > index) body((v as unknown[])[index], path + token, issues);
+          if ((v as unknown[]).length > index) part((v as unknown[])[index], path, index, issues);
         };
       }
       case "when": {
