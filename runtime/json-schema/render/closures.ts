@@ -859,6 +859,11 @@ export class ClosureRenderer {
         const constant = constants[0];
         return SUBJECT_AND_CONSTANT.get(callee)?.(constant) ?? ((v) => f(v, constant));
       }
+      // Two (countOf's test and bound: contains): no arguments array either.
+      if (constants.length === 2) {
+        const [first, second] = constants;
+        return (v) => f(v, first, second);
+      }
       // One arguments array per call site, its first slot the subject: apply copies it into the callee's frame, so a re-entrant call cannot disturb it.
       const list = [undefined, ...constants];
       return (v) => {
