@@ -42,10 +42,10 @@ function templates(slot: number): string {
     (_, i) => `    if (n > ${i} && ((x = o[k[${i}]!]) === undefined || (l[${i}] ? !runLeaf(p[${i}]!, a[${i}], x) : b[${i}] ? (b[${i}]!(x, path, t[${i}]!, issues), false) : true))) s(x, ${i}, v, path, issues);\n`,
   ).join("");
   const others = Array.from({ length: WIDTH }, (_, i) => `y !== k[${i}]`).join(" && ");
-  return `function t${slot}(g: boolean, c: boolean, n: number, k: readonly string[], r: readonly boolean[], p: readonly number[], a: readonly unknown[]): Is {
+  return `function t${slot}(g: boolean | undefined, c: boolean, n: number, k: readonly string[], r: readonly boolean[], p: readonly number[], a: readonly unknown[]): Is {
   const h = p.includes(CALL);
   return (v) => {
-    if (g && !isObject(v)) return false;
+    if (g !== undefined && !isObject(v)) return g;
     const o = v as Record<string, unknown>;
     let ${locals};
     if (${leaves}) return false;
@@ -95,14 +95,15 @@ export type Part<S> = (value: unknown, path: string, token: string, issues: S) =
 export type Refuse<S> = (v: unknown, path: string, issues: S) => void;
 
 /**
- * The boolean check of a run of at most WIDTH distinct names \`k\` (\`n\` of them): \`g\` the subject
- * must be an object, \`c\` no other key is allowed; each property's leaf (op \`p\`, argument \`a\`,
+ * The boolean check of a run of at most WIDTH distinct names \`k\` (\`n\` of them): \`g\` the verdict
+ * on a subject that is no object (false: a type test before the run; true: a guard around it;
+ * undefined: not tested), \`c\` no other key is allowed; each property's leaf (op \`p\`, argument \`a\`,
  * leaf.ts) runs in the copy, with no call of a closure shared by every run; \`r\`: it is required.
  */
-export type Template = (g: boolean, c: boolean, n: number, k: readonly string[], r: readonly boolean[], p: readonly number[], a: readonly unknown[]) => Is;
+export type Template = (g: boolean | undefined, c: boolean, n: number, k: readonly string[], r: readonly boolean[], p: readonly number[], a: readonly unknown[]) => Is;
 /**
- * The issue check of the same run: \`g\` and \`c\` report a subject that is not an object and another
- * key; a property whose check is one test (\`l\`: op \`p\`, argument \`a\`, leaf.ts) that passes, or
+ * The issue check of the same run: \`g\` checks a subject that is not an object (its type test's
+ * issue, or none under a guard), \`c\` reports another key; a property whose check is one test (\`l\`: op \`p\`, argument \`a\`, leaf.ts) that passes, or
  * a part check (\`b\`, at the token \`t\`), is done here; anything else (absent, failed, chains) goes
  * to \`s\`.
  */

@@ -2,7 +2,7 @@ import { SUPPORT_FUNCTIONS } from "../../support/functions.js";
 import { hasMaxLength, hasMinLength, isMultipleOf, isObject, own as ownProperty, pointerToken } from "../../support/validation.js";
 import type { ValidationIssue } from "../../support/validation.js";
 import { joinIssue } from "../issue.js";
-import { mapChildren, typeTest } from "../keywords/expr.js";
+import { mapChildren } from "../keywords/expr.js";
 import type { AnyOfNode, Assert, Branch, ElementNode, EntriesNode, Expr, Failure, ItemsNode, Node, PropertyNode } from "../keywords/ir.js";
 import { escapeToken } from "../pointer.js";
 import { checkedExprs, sequence } from "./inline.js";
@@ -215,15 +215,25 @@ export class ClosureRenderer {
       else {
         // additionalProperties: false right after the properties it allows: one loop does both.
         const closed = closedBy(runs[k + 1], run) !== undefined;
-        const template = this.templateFor(run, () => this.templates.is());
-        if (template) {
-          const { required, ops, args } = this.propertyLeaves(run);
-          tests.push(template(gated, closed, run.length, run.map((node) => node.name), required, ops, args));
-        } else tests.push(this.byName(run, closed) ? this.isPropertyReads(run, gated, closed) : this.isPropertyKeys(run, closed, gated));
+        tests.push(this.isRun(run, closed, gated ? false : undefined));
         if (closed) k++;
       }
     }
     return all(tests);
+  }
+
+  /**
+   * A run of properties in one loop (`closed`: and the additionalProperties: false after it);
+   * `nonObject`: the verdict on a subject that is no object (an object type test before the run,
+   * or a guard around it), undefined where the run does not test it.
+   */
+  private isRun(run: PropertyNode[], closed: boolean, nonObject: boolean | undefined): Is {
+    const template = this.templateFor(run, () => this.templates.is());
+    if (template) {
+      const { required, ops, args } = this.propertyLeaves(run);
+      return template(nonObject, closed, run.length, run.map((node) => node.name), required, ops, args);
+    }
+    return this.byName(run, closed) ? this.isPropertyReads(run, nonObject, closed) : this.isPropertyKeys(run, closed, nonObject);
   }
 
   /** The boolean check of `nodes` as a leaf: inline when it is one test. */
@@ -239,12 +249,12 @@ export class ClosureRenderer {
    * cheaper than a read by a name the loop varies; on JSON values (own enumerable properties
    * only) the same as reading each name. `closed`: any other key fails.
    */
-  private isPropertyKeys(nodes: readonly PropertyNode[], closed: boolean, gated: boolean): Is {
+  private isPropertyKeys(nodes: readonly PropertyNode[], closed: boolean, nonObject: boolean | undefined): Is {
     const indexOf = keyIndex(nodes);
     const { required, ops, args } = this.propertyLeaves(nodes);
     const requiredCount = required.filter(Boolean).length;
     return (v) => {
-      if (gated && !isObject(v)) return false;
+      if (nonObject !== undefined && !isObject(v)) return nonObject;
       const object = v as Record<string, unknown>;
       let present = 0;
       let k = 0;
@@ -270,12 +280,12 @@ export class ClosureRenderer {
   }
 
   /** Consecutive property nodes in one loop over their names (a name may come twice: allOf); `closed`: any other key fails. */
-  private isPropertyReads(nodes: readonly PropertyNode[], gated: boolean, closed: boolean): Is {
+  private isPropertyReads(nodes: readonly PropertyNode[], nonObject: boolean | undefined, closed: boolean): Is {
     const { names, own, count } = table(nodes);
     const { required, ops, args } = this.propertyLeaves(nodes);
     const known = closed ? new Set(names) : undefined;
     return (v) => {
-      if (gated && !isObject(v)) return false;
+      if (nonObject !== undefined && !isObject(v)) return nonObject;
       const object = v as Record<string, unknown>;
       // Other keys first: a refused key does not wait for every value's check (each value read once).
       if (known) for (const key in object) if (!known.has(key)) return false;
@@ -298,9 +308,24 @@ export class ClosureRenderer {
         return slot.done ? slot.fn : (v) => slot.fn(v);
       }
       case "guard": {
-        const type = this.test(typeTest([node.type]));
+        // Around one run of properties (a sub-schema with no type): the run's loop tests the type, one closure for both.
+        const run = node.type === "object" ? guardedRun(grouped(sequence(node.body))) : undefined;
+        if (run) {
+          this.share(node.body, true);
+          return this.isRun(run.properties, run.closed !== undefined, true);
+        }
+        // A literal per type: its test runs inline, not through a closure every guard's call shares.
         const body = this.isNodes(node.body);
-        return (v) => !type(v) || body(v);
+        switch (node.type) {
+          case "object":
+            return (v) => !isObject(v) || body(v);
+          case "array":
+            return (v) => !Array.isArray(v) || body(v);
+          case "string":
+            return (v) => typeof v !== "string" || body(v);
+          case "number":
+            return (v) => typeof v !== "number" || body(v);
+        }
       }
       case "property":
         return this.isNodes([node]);
@@ -466,7 +491,10 @@ export class ClosureRenderer {
         const runs = gateOf(node) === "isObject" && node.then.length > 0 && !node.explain ? grouped(node.then) : [];
         const [run, next] = runs;
         const closed = Array.isArray(run) ? closedBy(next, run) : undefined;
-        if (Array.isArray(run) && runs.length === (closed ? 2 : 1)) return this.checkPropertyRun(run, closed, this.assertFailure(node));
+        if (Array.isArray(run) && runs.length === (closed ? 2 : 1)) {
+          const fail = this.assertFailure(node);
+          return this.checkPropertyRun(run, closed, (v, path, issues) => report(fail, v, path, issues));
+        }
         const valid = this.test(node.valid);
         const fail = this.assertFailure(node);
         const then = node.then.length > 0 ? this.checkNodes(node.then) : undefined;
@@ -480,11 +508,30 @@ export class ClosureRenderer {
         return slot.done ? slot.fn : (v, path, issues) => slot.fn(v, path, issues);
       }
       case "guard": {
-        const type = this.test(typeTest([node.type]));
+        const run = node.type === "object" ? guardedRun(grouped(node.body)) : undefined;
+        if (run) {
+          this.share(node.body, false);
+          return this.checkPropertyRun(run.properties, run.closed, NO_ISSUE);
+        }
         const body = this.checkNodes(node.body);
-        return (v, path, issues) => {
-          if (type(v)) body(v, path, issues);
-        };
+        switch (node.type) {
+          case "object":
+            return (v, path, issues) => {
+              if (isObject(v)) body(v, path, issues);
+            };
+          case "array":
+            return (v, path, issues) => {
+              if (Array.isArray(v)) body(v, path, issues);
+            };
+          case "string":
+            return (v, path, issues) => {
+              if (typeof v === "string") body(v, path, issues);
+            };
+          case "number":
+            return (v, path, issues) => {
+              if (typeof v === "number") body(v, path, issues);
+            };
+        }
       }
       case "property":
         return this.checkNodes([node]);
@@ -551,15 +598,15 @@ export class ClosureRenderer {
     }
   }
 
-  /** A run of properties, read as the boolean check reads it (byName), so that both see the same values; `refuse` and `gate` as for checkPropertyKeys. */
-  private checkPropertyRun(nodes: readonly PropertyNode[], refuse: Failure | undefined, gate: Report | undefined): Check {
+  /** A run of properties, read as the boolean check reads it (byName), so that both see the same values; `refuse` and `nonObject` as for checkPropertyKeys. */
+  private checkPropertyRun(nodes: readonly PropertyNode[], refuse: Failure | undefined, nonObject: Check | undefined): Check {
     const template = this.templateFor(nodes, () => this.templates.check());
     if (template) {
       const values = this.checkValues(nodes);
       const step: CheckStep<Sink> = (x, i, v, path, issues) => checkValue(values, i, x, v, path, issues);
       const refused = refuse ? this.failure(refuse) : undefined;
       return template(
-        gate && ((v, path, issues) => report(gate, v, path, issues)),
+        nonObject,
         refused && ((v, path, issues) => report(refused, v, path, issues)),
         nodes.length,
         nodes.map((node) => node.name),
@@ -571,7 +618,7 @@ export class ClosureRenderer {
         step,
       );
     }
-    return this.byName(nodes, refuse !== undefined) ? this.checkProperties(nodes, refuse, gate) : this.checkPropertyKeys(nodes, refuse, gate);
+    return this.byName(nodes, refuse !== undefined) ? this.checkProperties(nodes, refuse, nonObject) : this.checkPropertyKeys(nodes, refuse, nonObject);
   }
 
   /**
@@ -595,15 +642,16 @@ export class ClosureRenderer {
    * Consecutive property nodes (distinct names): their values gathered in one for-in over the
    * object's keys (as isPropertyKeys), then checked in the nodes' order, so the issues come in
    * the printed code's order; `refuse` (additionalProperties: false) refuses the other keys after.
-   * `gate`: the subject must be an object too, else this issue.
+   * `nonObject`: the check of a subject that is no object (an object type test's issue, or none
+   * under a guard), undefined where the run does not test it.
    */
-  private checkPropertyKeys(nodes: readonly PropertyNode[], refuse: Failure | undefined, gate: Report | undefined): Check {
+  private checkPropertyKeys(nodes: readonly PropertyNode[], refuse: Failure | undefined, nonObject: Check | undefined): Check {
     const indexOf = keyIndex(nodes);
     const values = this.checkValues(nodes);
     const refused = refuse ? this.failure(refuse) : undefined;
     const count = nodes.length;
     return (v, path, issues) => {
-      if (gate && !isObject(v)) return report(gate, v, path, issues);
+      if (nonObject && !isObject(v)) return nonObject(v, path, issues);
       const object = v as Record<string, unknown>;
       const found = new Array<unknown>(count);
       let others: string[] | undefined;
@@ -654,14 +702,14 @@ export class ClosureRenderer {
     };
   }
 
-  /** Consecutive property nodes in one loop over their names (a name may come twice: allOf); a property's path is made only when it has an issue, where its checks are chains. `refuse` and `gate` as for checkPropertyKeys. */
-  private checkProperties(nodes: readonly PropertyNode[], refuse: Failure | undefined, gate: Report | undefined): Check {
+  /** Consecutive property nodes in one loop over their names (a name may come twice: allOf); a property's path is made only when it has an issue, where its checks are chains. `refuse` and `nonObject` as for checkPropertyKeys. */
+  private checkProperties(nodes: readonly PropertyNode[], refuse: Failure | undefined, nonObject: Check | undefined): Check {
     const { names, own, count } = table(nodes);
     const values = this.checkValues(nodes);
     const refused = refuse ? this.failure(refuse) : undefined;
     const known = refused && new Set(names);
     return (v, path, issues) => {
-      if (gate && !isObject(v)) return report(gate, v, path, issues);
+      if (nonObject && !isObject(v)) return nonObject(v, path, issues);
       const object = v as Record<string, unknown>;
       const found = new Array<unknown>(count);
       for (let i = 0; i < count; i++) found[i] = own[i] ? ownProperty(object, names[i]!) : object[names[i]!];
@@ -739,13 +787,30 @@ export class ClosureRenderer {
   private keyFilter(node: EntriesNode): KeyFilter {
     const known = this.knownFilter(node);
     if (node.knownWhen === undefined) return (_, key) => known(key);
-    const conditions = node.knownWhen.map(({ when, known: names, patterns, all }) => ({ holds: this.test(when), all, names: new Set(names), regexps: patterns.map((name) => this.lowering.patternOf(name)) }));
+    // Known names only (no patterns, no `matching`): a Set lookup here, not a call.
+    const names = node.matching === undefined && (node.patterns ?? []).length === 0 ? new Set(node.known) : undefined;
+    const conditions = node.knownWhen;
+    const holds = conditions.map(({ when }) => this.test(when));
+    // The conditions a key's name is among, by name: one lookup per key, not one per condition.
+    const byName = new Map<string, number[]>();
+    conditions.forEach(({ known: named }, k) => {
+      for (const name of named) byName.set(name, [...(byName.get(name) ?? []), k]);
+    });
+    // The others: for every name (`all`), or for those a pattern matches.
+    const general = conditions.flatMap(({ all, patterns }, k) => (all || patterns.length > 0 ? [k] : []));
+    const all = conditions.map((condition) => condition.all);
+    const regexps = conditions.map(({ patterns }) => patterns.map((name) => this.lowering.patternOf(name)));
     return (v, key, held) => {
-      if (known(key)) return true;
-      for (let k = 0; k < conditions.length; k++) {
-        const { holds, all, names, regexps } = conditions[k]!;
-        if (!all && !names.has(key) && !anyMatches(regexps, key)) continue;
-        if ((held[k] ??= holds(v))) return true;
+      if (names ? names.has(key) : known(key)) return true;
+      const named = byName.get(key);
+      if (named !== undefined)
+        for (let j = 0; j < named.length; j++) {
+          const k = named[j]!;
+          if ((held[k] ??= holds[k]!(v))) return true;
+        }
+      for (let j = 0; j < general.length; j++) {
+        const k = general[j]!;
+        if ((all[k] || anyMatches(regexps[k]!, key)) && (held[k] ??= holds[k]!(v))) return true;
       }
       return false;
     };
@@ -1116,6 +1181,17 @@ function grouped(nodes: readonly Node[]): (Node | PropertyNode[])[] {
     else out.push([node]);
   }
   return out;
+}
+
+/** No issue: the check of a subject a guard passes over. */
+const NO_ISSUE: Check = () => {};
+
+/** A guard's body (grouped: as the check reads it, or its sequence, as the boolean check does) when it is one run of properties, and the additionalProperties: false that closes it, if any. */
+function guardedRun(runs: readonly (Node | PropertyNode[])[]): { properties: PropertyNode[]; closed: Failure | undefined } | undefined {
+  const [run, next] = runs;
+  if (!Array.isArray(run)) return undefined;
+  const closed = closedBy(next, run);
+  return runs.length === (closed ? 2 : 1) ? { properties: run, closed } : undefined;
 }
 
 /** Property names as a loop reads them: `own` where Object.prototype has the name (expr.ts `access`). */
