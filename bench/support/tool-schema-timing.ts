@@ -9,7 +9,8 @@
  *   node --import tsx bench/support/tool-schema-timing.ts CASES.json OUT.json [--quick]
  *
  * (bench/tool-schemas.ts writes CASES.json and reads OUT.json; a figure is also recorded, as
- * bench/support/results.ts says.)
+ * bench/support/results.ts says. TIMING_NODE_FLAGS: node flags for these processes, e.g.
+ * `--trace-deopt` to see what V8 gives up on.)
  */
 import { spawn } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
@@ -64,7 +65,7 @@ export async function timeGroup(cases: readonly Case[], quick: boolean): Promise
   try {
     const [input, output] = [join(dir, "cases.json"), join(dir, "out.json")];
     writeFileSync(input, JSON.stringify(cases));
-    const child = spawn(process.execPath, ["--import", "tsx", fileURLToPath(import.meta.url), input, output, ...(quick ? ["--quick"] : [])], { stdio: ["ignore", "inherit", "inherit"] });
+    const child = spawn(process.execPath, [...(process.env.TIMING_NODE_FLAGS ?? "").split(" ").filter(Boolean), "--import", "tsx", fileURLToPath(import.meta.url), input, output, ...(quick ? ["--quick"] : [])], { stdio: ["ignore", "inherit", "inherit"] });
     const code = await new Promise<number | null>((resolve, reject) => child.on("error", reject).on("exit", resolve));
     if (code !== 0) return { outcomes: [], problems: [`${cases[0]?.group}: the timing process exited with ${code} (its stderr is above)`], notes: [] };
     return JSON.parse(readFileSync(output, "utf8")) as GroupResult;
