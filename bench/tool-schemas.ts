@@ -44,6 +44,7 @@ import { asToolSchema, suiteFiles, suiteGroups } from "../test/support/json-sche
 import { removeDir } from "../test/support/project.js";
 import { compileToolSchemas } from "../test/support/tool-validators.js";
 import { median, printTable } from "./support/pairs.js";
+import { record } from "./support/results.js";
 import { formatOps, freshCompiler } from "./support/schema-engines.js";
 import { sampleArguments } from "./support/sample-arguments.js";
 import { captureTools, SERVERS, type ServerTools } from "./support/server-tools.js";
@@ -69,7 +70,8 @@ console.log(`Tool argument validation on real tool schemas: our compiler in code
 console.log(`node ${process.version}, ${QUICK ? 5 : 15} runs of ~${QUICK ? 10 : 30} ms per pair, median ops per CPU second${QUICK ? " (quick)" : ""}, ${ONE_PROCESS ? "every case in one process" : "a process per server and per file of the suite"}`);
 
 /** The table row of a measured case. */
-function row({ id, group, counts, ops }: Outcome): string[] {
+function row({ id, group, counts, runs }: Outcome): string[] {
+  const ops = Object.fromEntries(Object.entries(runs).map(([kind, byName]) => [kind, Object.fromEntries(Object.entries(byName).map(([name, xs]) => [name, median(xs)]))])) as Partial<Record<Kind, Partial<Record<Name, number>>>>;
   const cell = (kind: Kind, name: Name) => {
     const [ours, ajv] = [ops[kind]?.[name], ops[kind]?.ajv];
     if (ours === undefined || ajv === undefined) return "-";
@@ -169,7 +171,11 @@ for (const [k, group] of processes.entries()) {
   if (group.length === 0) continue;
   const started = Date.now();
   const result = await timeGroup(group, QUICK);
-  for (const outcome of result.outcomes) outcomes.set(outcome.id, outcome);
+  for (const outcome of result.outcomes) {
+    outcomes.set(outcome.id, outcome);
+    for (const [kind, byName] of Object.entries(outcome.runs))
+      for (const [name, runs] of Object.entries(byName)) record({ bench: "tool-schemas", measure: `${outcome.id}, ${kind}`, contender: name, unit: "ops/s", median: median(runs), runs });
+  }
   problems.push(...result.problems);
   notes.push(...result.notes);
   console.error(`timed ${k + 1} of ${processes.length}: ${ONE_PROCESS ? "every case" : group.length === 1 ? group[0]!.id : group[0]!.group} (${Math.round((Date.now() - started) / 1000)} s)`);

@@ -8,8 +8,7 @@
  *
  *   node --import tsx bench/support/tool-schema-timing.ts CASES.json OUT.json [--quick]
  *
- * (bench/tool-schemas.ts writes CASES.json and reads OUT.json; a figure is also recorded, as
- * bench/support/results.ts says. TIMING_NODE_FLAGS: node flags for these processes, e.g.
+ * (bench/tool-schemas.ts writes CASES.json, and reads and records OUT.json. TIMING_NODE_FLAGS: node flags for these processes, e.g.
  * `--trace-deopt` to see what V8 gives up on.)
  */
 import { spawn } from "node:child_process";
@@ -20,8 +19,7 @@ import { Validator } from "@cfworker/json-schema";
 import type { SchemaValidator } from "../../runtime/shared/json-schema.js";
 import { removeDir, tempDir } from "../../test/support/project.js";
 import { compileToolSchemas, loadCompiledTools } from "../../test/support/tool-validators.js";
-import { median, newPair, timePairs, type Timing } from "./pairs.js";
-import { record } from "./results.js";
+import { newPair, timePairs, type Timing } from "./pairs.js";
 import { cpuMs, freshCompiler, precompiled, type Engine } from "./schema-engines.js";
 import { collectGarbage } from "./gc.js";
 
@@ -44,12 +42,12 @@ export interface Case {
   readonly copies: boolean;
 }
 
-/** What a case's timing found: how many data of each verdict, and per (kind, engine) the median ops per CPU second. */
+/** What a case's timing found: how many data of each verdict, and per (kind, engine) every run's ops per CPU second. */
 export interface Outcome {
   readonly id: string;
   readonly group: string;
   readonly counts: Record<"valid" | "invalid", number>;
-  readonly ops: Partial<Record<Kind, Partial<Record<Name, number>>>>;
+  readonly runs: Partial<Record<Kind, Partial<Record<Name, number[]>>>>;
 }
 
 /** A group's outcomes, and what went wrong (problems: bugs of ours or of ajv) or is worth a note. */
@@ -82,7 +80,6 @@ async function main(input: string, output: string, quick: boolean): Promise<void
   const TIMING: Timing = { runMs: RUN_MS, pairBudgetMs: quick ? 1_500 : 6_000, maxIterations: 50_000_000 };
   /** About this much CPU time of ajv compiling per compile run of one tool schema: copies enough for it. */
   const COMPILE_BATCH_MS = quick ? 5 : 15;
-  const BENCH = "tool-schemas";
   const cases = JSON.parse(readFileSync(input, "utf8")) as Case[];
   const result: GroupResult = { outcomes: [], problems: [], notes: [] };
   /** Loud, on stderr as well as in the summary: every one is a bug of ours (or of ajv). */
@@ -125,11 +122,10 @@ async function main(input: string, output: string, quick: boolean): Promise<void
     readonly engines: readonly { name: Name; checks: SchemaValidator[] }[];
   }
   const put = (m: Measured, kind: Kind, name: Name, runs: number[]) => {
-    ((m.outcome.ops as Record<Kind, Partial<Record<Name, number>>>)[kind] ??= {})[name] = median(runs);
-    record({ bench: BENCH, measure: `${m.c.id}, ${kind}`, contender: name, unit: "ops/s", median: median(runs), runs });
+    ((m.outcome.runs as Record<Kind, Partial<Record<Name, number[]>>>)[kind] ??= {})[name] = runs;
   };
 
-  /** Times the validation of `c`'s valid and invalid data, and records the figures. */
+  /** Times the validation of `c`'s valid and invalid data. */
   const validation = async (c: Case): Promise<Measured | undefined> => {
     const engines: { name: Name; checks: SchemaValidator[] }[] = [];
     for (const name of RUNTIME_ENGINES) {
@@ -166,7 +162,7 @@ async function main(input: string, output: string, quick: boolean): Promise<void
     if (peer && peerWrong > 0) result.notes.push(`${c.id}: @cfworker/json-schema gets ${peerWrong} of ${c.data.length} verdicts wrong or throws (not timed)`);
     else if (peer) engines.push({ name: "cfworker", checks: peer });
 
-    const measured: Measured = { c, engines, outcome: { id: c.id, group: c.group, counts: { valid: sets.valid.length, invalid: sets.invalid.length }, ops: {} } };
+    const measured: Measured = { c, engines, outcome: { id: c.id, group: c.group, counts: { valid: sets.valid.length, invalid: sets.invalid.length }, runs: {} } };
     for (const kind of ["valid", "invalid"] as const) {
       const data = sets[kind];
       if (data.length === 0) continue;
@@ -177,7 +173,7 @@ async function main(input: string, output: string, quick: boolean): Promise<void
     return measured;
   };
 
-  /** Times compiling `m`'s schemas, and records the figures. */
+  /** Times compiling `m`'s schemas. */
   const compiling = (m: Measured): void => {
     const { c, engines } = m;
     // Compiling at registration: copies enough for about COMPILE_BATCH_MS of ajv (one where ajv
