@@ -26,6 +26,8 @@ export interface CodeCheck {
   check(value: unknown): SchemaIssue[];
   /** The issues of `check` as one string, "/a: must be string; (root): ...", printed and compiled on first use like `check`. */
   describe(value: unknown): string;
+  /** undefined when `is` passes, else `describe`'s text. */
+  validate(value: unknown): string | undefined;
 }
 
 /** The boolean checks' source, the issue checks' on demand, and the RegExp and JSON constants both name (`x.patterns[k]`, `x.constants[k]`). */
@@ -94,6 +96,9 @@ export function compileCode({ source, issues, describe, externs }: Emitted): Cod
     describe(value: unknown): string {
       code.describe = evaluate(describe(), externs, compiled.fs) as (value: unknown) => string;
       return code.describe(value);
+    },
+    validate(value: unknown): string | undefined {
+      return code.is(value) ? undefined : code.describe(value);
     },
   };
   return code;

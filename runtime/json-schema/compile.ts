@@ -45,6 +45,8 @@ export interface CompiledValidator {
   check(value: unknown): SchemaIssue[];
   /** `check`'s issues joined into one string, as runtime/shared/json-schema.ts's describeIssues joins them, in one pass. */
   describe(value: unknown): string;
+  /** undefined when `is` passes, else `describe`'s text: what a tool call's arguments get (closures: one call of their memos for both). */
+  validate(value: unknown): string | undefined;
 }
 
 /** Why a schema cannot be compiled, with the JSON Pointer (fragment) of the offending place. */
@@ -84,6 +86,7 @@ export function compileSchema(schema: unknown, options: CompileOptions = {}): Co
   const check = closures.entryCheck(made.check);
   return {
     mode: "closures",
+    validate: closures.entryValidate(made.is, made.check),
     is,
     check: (value) => {
       const issues: SchemaIssue[] = [];

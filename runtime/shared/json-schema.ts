@@ -192,7 +192,7 @@ function interpreterEngine({ compileSchema }: typeof import("../json-schema/comp
     // The dialect by `$schema`: draft-07 when it says so, 2020-12 otherwise (the compiler's default).
     const validator = compileSchema(schema, { ...options, mode: code ? "auto" : "closures" });
     // The issues joined as they are found (render-check.ts, render/closures.ts): describeIssues' string, no issue objects.
-    return { validate: (value) => (validator.is(value) ? undefined : validator.describe(value)), issues: (value) => validator.check(value) };
+    return { validate: validator.validate, issues: (value) => validator.check(value) };
   };
 }
 

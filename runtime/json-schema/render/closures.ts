@@ -158,6 +158,28 @@ export class ClosureRenderer {
     };
   }
 
+  /**
+   * A tool's argument check: undefined when `is` passes, else the issues joined (`describe`), in
+   * one call of the memos (memoOf): the issue check finds the verdicts the boolean check reached.
+   */
+  entryValidate(is: Is, check: Check): (v: unknown) => string | undefined {
+    const cells = this.cells;
+    const validate = (v: unknown): string | undefined => {
+      if (is(v)) return undefined;
+      const joined = new Joined();
+      check(v, "", joined);
+      return joined.text;
+    };
+    if (cells.length === 0) return validate;
+    return (v) => {
+      try {
+        return validate(v);
+      } finally {
+        forget(cells);
+      }
+    };
+  }
+
   /** The boolean check of a definition. */
   is(definition: string): Is {
     return this.isSlot(definition).fn;

@@ -84,6 +84,9 @@ describe("json-schema: code mode and closures, the same issues on every datum of
                 const described = validator.describe(test.data);
                 if (described !== describeIssues(expected)) problems.push(`${at}:\n  ${name}' describe: ${JSON.stringify(described)}\n  closures joined: ${JSON.stringify(describeIssues(expected))}`);
                 if (validator.is(test.data) !== (expected.length === 0)) problems.push(`${at}: ${name}' is says ${validator.is(test.data)}, closures found ${expected.length} issue(s)`);
+                // A tool call's check: is, then describe, in one call (the closures' memos last both).
+                const validated = validator.validate(test.data);
+                if (validated !== (expected.length === 0 ? undefined : describeIssues(expected))) problems.push(`${at}:\n  ${name}' validate: ${JSON.stringify(validated)}\n  closures joined: ${JSON.stringify(describeIssues(expected))}`);
               }
               const verdict = code.is(test.data);
               if (verdict !== (issues.length === 0)) problems.push(`${at}: is says ${verdict}, check found ${issues.length} issue(s)`);

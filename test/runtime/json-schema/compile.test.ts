@@ -7,7 +7,7 @@ import { expect } from "chai";
 import { compileSchema, type CompiledValidator } from "../../../runtime/json-schema/compile.js";
 
 /** All a validator says of a value: its verdict, its issues, and their text. */
-const verdicts = (validator: CompiledValidator, value: unknown) => ({ is: validator.is(value), check: validator.check(value), describe: validator.describe(value) });
+const verdicts = (validator: CompiledValidator, value: unknown) => ({ is: validator.is(value), check: validator.check(value), describe: validator.describe(value), validate: validator.validate(value) });
 
 const VALUES: readonly unknown[] = [null, true, 0, 1.5, 7, "", "abc", "abcdef", "\u{1F600}\u{1F600}", [], ["a", 1], {}, { a: "x" }, { a: 1, b: [] }];
 

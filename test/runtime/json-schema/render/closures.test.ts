@@ -155,6 +155,7 @@ describe("json-schema/render/closures", () => {
         const gone = { a: "x", b: 2 };
         validator.is(gone);
         validator.describe(gone);
+        validator.validate(gone);
         return new WeakRef(gone);
       })();
       await new Promise((resolve) => setImmediate(resolve));
@@ -174,7 +175,7 @@ describe("json-schema/render/closures", () => {
     };
     const [[, code], ...closures] = modes(schema) as [[string, CompiledValidator], ...[string, CompiledValidator][]];
     for (const [name, validator] of [["code", code] as const, ...closures])
-      for (const method of ["is", "check", "describe"] as const) {
+      for (const method of ["is", "check", "describe", "validate"] as const) {
         // The branch { a: string } passes and is remembered; then the unevaluated `z` is read, and throws.
         const subject: Record<string, unknown> = { a: "x" };
         Object.defineProperty(subject, "z", { enumerable: true, configurable: true, get: () => { throw new Error("a getter that throws"); } });
@@ -184,6 +185,7 @@ describe("json-schema/render/closures", () => {
         subject.a = 1;
         expect(validator.is(subject), `${name}: ${method}, then is`).to.equal(false);
         expect(validator.describe(subject), `${name}: ${method}, then describe`).to.equal(code.describe({ a: 1 }));
+        expect(validator.validate(subject), `${name}: ${method}, then validate`).to.equal(code.describe({ a: 1 }));
         expect(code.describe({ a: 1 })).to.not.equal("");
       }
   });
