@@ -486,7 +486,13 @@ export class ClosureRenderer {
     const checks: Check[] = [];
     for (let k = 0; k < runs.length; k++) {
       const run = runs[k]!;
-      if (!Array.isArray(run)) checks.push(this.checkNode(run));
+      if (!Array.isArray(run) && run.kind === "element") {
+        // prefixItems: its elements in one loop, as isNodes reads them.
+        let end = k;
+        while (end + 1 < runs.length && !Array.isArray(runs[end + 1]) && (runs[end + 1] as Node).kind === "element") end++;
+        checks.push(this.checkElements(runs.slice(k, end + 1) as ElementNode[]));
+        k = end;
+      } else if (!Array.isArray(run)) checks.push(this.checkNode(run));
       else {
         const closed = closedBy(runs[k + 1], run);
         checks.push(this.checkPropertyRun(run, closed, undefined));
@@ -579,23 +585,20 @@ export class ClosureRenderer {
         const leaf = chains ? undefined : this.isLeaf(node.body);
         const template = leaf?.op === CALL ? this.templates.checkItems() : undefined;
         if (template) return template(from, leaf!.arg as Is, this.checkNodes(node.body));
-        const body = chains ? undefined : this.partCheck(node.body, leaf);
+        if (chains)
+          return (v, path, issues) => {
+            const array = v as unknown[];
+            for (let i = from; i < array.length; i++) runChains(chains, array[i], path, i, issues);
+          };
+        // Each item tested first, checked only where it fails (partOf).
+        const { op, arg, check } = this.partOf(node.body, leaf);
         return (v, path, issues) => {
           const array = v as unknown[];
-          for (let i = from; i < array.length; i++) {
-            if (chains) runChains(chains, array[i], path, i, issues);
-            else body!(array[i], path, i, issues);
-          }
+          for (let i = from; i < array.length; i++) if (!runLeaf(op, arg, array[i])) check(array[i], `${path}/${i}`, issues);
         };
       }
-      case "element": {
-        // Tested first, as a property's value (partCheck): an element that passes has no issue, and no path made.
-        const part = this.partCheck(node.body);
-        const { index } = node;
-        return (v, path, issues) => {
-          if ((v as unknown[]).length > index) part((v as unknown[])[index], path, index, issues);
-        };
-      }
+      case "element":
+        return this.checkElements([node]);
       case "when": {
         const condition = this.test(node.condition);
         const body = this.checkNodes(node.body);
@@ -712,15 +715,33 @@ export class ClosureRenderer {
    * is never made.
    */
   private partCheck(nodes: readonly Node[], leaf?: Leaf): (value: unknown, path: string, token: string | number, issues: Sink) => void {
-    // An array whose items its check tests each before checking it (the items node): testing the array first would test them twice.
-    if (itemsOnly(nodes)) {
-      const check = this.checkNodes(nodes);
-      return (value, path, token, issues) => check(value, `${path}/${token}`, issues);
-    }
-    const { op, arg } = leaf ?? this.isLeaf(nodes);
-    const check = this.checkNodes(nodes);
+    const { op, arg, check } = this.partOf(nodes, leaf);
     return (value, path, token, issues) => {
       if (!runLeaf(op, arg, value)) check(value, `${path}/${token}`, issues);
+    };
+  }
+
+  /** partCheck's parts, for a loop to run inline: a part that passes the leaf (op, arg) has no issue; one that fails it is checked. */
+  private partOf(nodes: readonly Node[], leaf?: Leaf): Leaf & { check: Check } {
+    // An array whose items its check tests each before checking it (the items node): testing the array first would test them twice.
+    if (itemsOnly(nodes)) return { op: CALL, arg: FALSE, check: this.checkNodes(nodes) };
+    const { op, arg } = leaf ?? this.isLeaf(nodes);
+    return { op, arg, check: this.checkNodes(nodes) };
+  }
+
+  /** Consecutive element nodes (prefixItems) in one loop, each tested first, as a property's value (partOf): an element that passes has no issue, and no path made. */
+  private checkElements(nodes: readonly ElementNode[]): Check {
+    const indexes = nodes.map((node) => node.index);
+    const parts = nodes.map((node) => this.partOf(node.body));
+    const ops = parts.map((part) => part.op);
+    const args = parts.map((part) => part.arg);
+    const checks = parts.map((part) => part.check);
+    return (v, path, issues) => {
+      const array = v as unknown[];
+      for (let k = 0; k < indexes.length; k++) {
+        const index = indexes[k]!;
+        if (array.length > index && !runLeaf(ops[k]!, args[k], array[index])) checks[k]!(array[index], `${path}/${index}`, issues);
+      }
     };
   }
 
