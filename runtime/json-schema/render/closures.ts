@@ -1012,11 +1012,14 @@ export class ClosureRenderer {
     const triples = args.slice(every ? 2 : 1);
     const at = (k: number) => triples.filter((_, i) => i % 3 === k);
     if (at(2).some((e) => e.kind !== "literal" || e.value !== null) || !at(1).every(constantKind)) return undefined;
-    const counts = at(1).map((e) => this.constantOf(e) as number);
-    const whens = at(0).map((e) => this.test(e));
+    // An evaluation whose condition is `true` (the node's own prefixItems, an allOf's) covers its count on every value: the loop starts there.
+    const always = at(0).map((e) => e.kind === "literal" && e.value === true);
+    const base = Math.max(0, ...at(1).filter((_, k) => always[k]).map((e) => this.constantOf(e) as number));
+    const counts = at(1).filter((_, k) => !always[k]).map((e) => this.constantOf(e) as number);
+    const whens = at(0).filter((_, k) => !always[k]).map((e) => this.test(e));
     const test = every ? (this.constantOf(args[1]!) as Is) : undefined;
     const from = (v: unknown): number => {
-      let covered = 0;
+      let covered = base;
       for (let k = 0; k < whens.length; k++) if (counts[k]! > covered && whens[k]!(v)) covered = counts[k]!;
       return covered;
     };
