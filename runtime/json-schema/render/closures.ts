@@ -607,9 +607,20 @@ export class ClosureRenderer {
         };
       }
       case "each": {
-        const indexes = this.value(node.keys) as (v: unknown) => number[];
         const refuse = node.refuse ? this.failure(node.refuse) : undefined;
         const body = this.checkNodes(node.body);
+        // The items unevaluatedItems leaves, when they are those from one index on: a loop, no array of indexes.
+        const from = node.keys.kind === "call" && node.keys.callee === "unevaluatedIndexes" ? this.unevaluatedFrom(node.keys.args.slice(1)) : undefined;
+        if (from)
+          return (v, path, issues) => {
+            const array = v as unknown[];
+            for (let index = from(v); index < array.length; index++) {
+              const at = `${path}/${index}`;
+              if (refuse) report(refuse, v, at, issues);
+              else body(array[index], at, issues);
+            }
+          };
+        const indexes = this.value(node.keys) as (v: unknown) => number[];
         return (v, path, issues) => {
           for (const index of indexes(v)) {
             const at = `${path}/${index}`;
@@ -1009,20 +1020,9 @@ export class ClosureRenderer {
   private unevaluatedItems(callee: string, args: readonly Expr[]): Value | undefined {
     const every = callee === "everyUnevaluatedItem";
     if (!every && callee !== "unevaluatedIndexes") return undefined;
-    const triples = args.slice(every ? 2 : 1);
-    const at = (k: number) => triples.filter((_, i) => i % 3 === k);
-    if (at(2).some((e) => e.kind !== "literal" || e.value !== null) || !at(1).every(constantKind)) return undefined;
-    // An evaluation whose condition is `true` (the node's own prefixItems, an allOf's) covers its count on every value: the loop starts there.
-    const always = at(0).map((e) => e.kind === "literal" && e.value === true);
-    const base = Math.max(0, ...at(1).filter((_, k) => always[k]).map((e) => this.constantOf(e) as number));
-    const counts = at(1).filter((_, k) => !always[k]).map((e) => this.constantOf(e) as number);
-    const whens = at(0).filter((_, k) => !always[k]).map((e) => this.test(e));
+    const from = this.unevaluatedFrom(args.slice(every ? 2 : 1));
+    if (!from) return undefined;
     const test = every ? (this.constantOf(args[1]!) as Is) : undefined;
-    const from = (v: unknown): number => {
-      let covered = base;
-      for (let k = 0; k < whens.length; k++) if (counts[k]! > covered && whens[k]!(v)) covered = counts[k]!;
-      return covered;
-    };
     if (test)
       return (v) => {
         const values = v as unknown[];
@@ -1034,6 +1034,25 @@ export class ClosureRenderer {
       const left: number[] = [];
       for (let i = from(v); i < values.length; i++) left.push(i);
       return left;
+    };
+  }
+
+  /**
+   * The first index unevaluatedItems leaves, of (condition, count, contains) triples where no
+   * evaluation has a `contains` test (unevaluatedItems above); undefined where one has.
+   */
+  private unevaluatedFrom(triples: readonly Expr[]): ((v: unknown) => number) | undefined {
+    const at = (k: number) => triples.filter((_, i) => i % 3 === k);
+    if (at(2).some((e) => e.kind !== "literal" || e.value !== null) || !at(1).every(constantKind)) return undefined;
+    // An evaluation whose condition is `true` (the node's own prefixItems, an allOf's) covers its count on every value: the loop starts there.
+    const always = at(0).map((e) => e.kind === "literal" && e.value === true);
+    const base = Math.max(0, ...at(1).filter((_, k) => always[k]).map((e) => this.constantOf(e) as number));
+    const counts = at(1).filter((_, k) => !always[k]).map((e) => this.constantOf(e) as number);
+    const whens = at(0).filter((_, k) => !always[k]).map((e) => this.test(e));
+    return (v) => {
+      let covered = base;
+      for (let k = 0; k < whens.length; k++) if (counts[k]! > covered && whens[k]!(v)) covered = counts[k]!;
+      return covered;
     };
   }
 
