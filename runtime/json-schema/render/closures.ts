@@ -726,6 +726,10 @@ export class ClosureRenderer {
    * is never made.
    */
   private partCheck(nodes: readonly Node[], leaf?: Leaf): (value: unknown, path: string, token: string | number, issues: Sink) => void {
+    if (itemsOnly(nodes)) {
+      const check = this.checkNodes(nodes);
+      return (value, path, token, issues) => check(value, `${path}/${token}`, issues);
+    }
     const { op, arg, check } = this.partOf(nodes, leaf);
     return (value, path, token, issues) => {
       if (!runLeaf(op, arg, value)) check(value, `${path}/${token}`, issues);
