@@ -40,7 +40,7 @@
  * stale build is refused), so that it pays no TypeScript loader, as ajv from node_modules does not.
  */
 import { loadToolSchemas } from "../codegen/tool-validators/load.js";
-import { asToolSchema, suiteFiles, suiteGroups } from "../test/support/json-schema-suite.js";
+import { asToolSchema, SUITE, suiteFiles, suiteGroups } from "../test/support/json-schema-suite.js";
 import { removeDir } from "../test/support/project.js";
 import { compileToolSchemas } from "../test/support/tool-validators.js";
 import { median, printTable } from "./support/pairs.js";
@@ -138,6 +138,8 @@ for (const { server, version, tools } of captured) {
 // -- the suite -----------------------------------------------------------------------------------
 
 const suite: Case[] = [];
+// Beside the checkout (../shared), as for the tests: a bench without it would time the servers alone, and say nothing.
+if (suiteFiles("draft2020-12").length === 0 || suiteFiles("draft7").length === 0) problems.push(`the JSON Schema Test Suite is not at ${SUITE} (the suite's files are not timed)`);
 for (const draft of ["draft2020-12", "draft7"] as const)
   for (const file of suiteFiles(draft).filter((file) => wanted(`suite/${draft}/${file.replace(/\.json$/, "")}`))) {
     const groups = suiteGroups(draft, file)
