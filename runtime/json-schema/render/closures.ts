@@ -134,15 +134,7 @@ export class ClosureRenderer {
    * since, nor holds the subject.
    */
   entryIs(is: Is): Is {
-    const cells = this.cells;
-    if (cells.length === 0) return is;
-    return (v) => {
-      try {
-        return is(v);
-      } finally {
-        forget(cells);
-      }
-    };
+    return this.oneCall(is);
   }
 
   /** The issue check of the root as the validator's entry, as entryIs. */
@@ -160,20 +152,24 @@ export class ClosureRenderer {
 
   /**
    * A tool's argument check: undefined when `is` passes, else the issues joined (`describe`), in
-   * one call of the memos (memoOf): the issue check finds the verdicts the boolean check reached.
+   * one call of the memos: the issue check finds the verdicts the boolean check reached.
    */
   entryValidate(is: Is, check: Check): (v: unknown) => string | undefined {
-    const cells = this.cells;
-    const validate = (v: unknown): string | undefined => {
+    return this.oneCall((v) => {
       if (is(v)) return undefined;
       const joined = new Joined();
       check(v, "", joined);
       return joined.text;
-    };
-    if (cells.length === 0) return validate;
+    });
+  }
+
+  /** `entry`, its memos forgotten when it returns or throws. */
+  private oneCall<R>(entry: (v: unknown) => R): (v: unknown) => R {
+    const cells = this.cells;
+    if (cells.length === 0) return entry;
     return (v) => {
       try {
-        return validate(v);
+        return entry(v);
       } finally {
         forget(cells);
       }
