@@ -1,6 +1,6 @@
 /**
  * Tool argument validation on real tool schemas, our compiler in code mode and in closures
- * against ajv, in one process: the schemas public MCP servers list, then the JSON Schema Test
+ * against ajv in the same process: the schemas public MCP servers list, then the JSON Schema Test
  * Suite's.
  *
  *   node --import tsx bench/tool-schemas.ts [--quick]
@@ -24,7 +24,8 @@
  *
  * Then, for each (tool or file), in a process per server and per file of the suite (as each server
  * is a process, or a Worker's isolate, of its own; bench/support/tool-schema-timing.ts says why;
- * `--one-process`: all of them in one, the closures' worst case):
+ * `--one-process`: all of them in one, the closures' worst case, as the bench ran before it had
+ * a process per group):
  * - validation: all of its valid data in one operation, and all of its invalid data in another,
  *   each (data, engine) pair timed by bench/support/pairs.ts (its own loop, CPU time, runs
  *   interleaved across engines); figures are median ops per CPU second;

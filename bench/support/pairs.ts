@@ -1,5 +1,6 @@
 /**
- * The timing harness of the validator benchmarks (bench/validators.ts, bench/tool-validators.ts):
+ * The timing harness of the validator benchmarks (bench/validators.ts, bench/tool-validators.ts,
+ * bench/support/tool-schema-timing.ts):
  * a (value, validator) pair gets a loop of its own, a calibrated iteration count of about
  * `runMs`, and timed runs in CPU time of this process (process.cpuUsage, user + system), so that
  * other work on a shared machine does not land in one column by chance. Every loop is bounded in
@@ -101,7 +102,9 @@ const MAX_WARM_UP_RUNS = 30;
 
 /**
  * Runs (discarded) until the pair's rate stops rising: two runs in a row no faster than 3% above
- * the best before them, within MAX_WARM_UP_RUNS and a third of the pair's budget. V8 optimizes
+ * the best before them, within MAX_WARM_UP_RUNS and a third of the pair's budget (one run at
+ * least); then the iterations for about `runMs` at the rate reached, as calibrate found them at
+ * the rate it saw. V8 optimizes
  * each function when it is hot, so code made of many small ones (the closures of
  * runtime/json-schema/render/closures.ts, hundreds for the suite's unevaluatedProperties file)
  * climbs for a while: 4k to 50k ops/s over its first 300 ms there, where ajv's one function per
@@ -109,12 +112,15 @@ const MAX_WARM_UP_RUNS = 30;
  */
 function warmUp(pair: Pair, value: unknown, timing: Timing): void {
   let best = 0;
-  for (let run = 0, flat = 0; run < MAX_WARM_UP_RUNS && flat < 2 && pair.spentMs <= timing.pairBudgetMs / 3; run++) {
+  let rate = 0;
+  for (let run = 0, flat = 0; run < MAX_WARM_UP_RUNS && flat < 2 && (run === 0 || pair.spentMs <= timing.pairBudgetMs / 3); run++) {
     timeRun(pair, value, timing);
-    const rate = pair.opsPerSecond.pop()!;
+    rate = pair.opsPerSecond.pop()!;
     flat = rate > best * 1.03 ? 0 : flat + 1;
     best = Math.max(best, rate);
   }
+  // Calibrated cold, a pair that got ten times faster would time runs a tenth of runMs long.
+  pair.iterations = Math.max(1, Math.min(timing.maxIterations, Math.round((rate * timing.runMs) / 1000)));
 }
 
 /** Calibrates each pair on `value`, warms it up (warmUp: runs discarded), then `runs` timed runs interleaved across the pairs. */

@@ -65,7 +65,7 @@ export async function timeGroup(cases: readonly Case[], quick: boolean): Promise
     writeFileSync(input, JSON.stringify(cases));
     const child = spawn(process.execPath, [...(process.env.TIMING_NODE_FLAGS ?? "").split(" ").filter(Boolean), "--import", "tsx", fileURLToPath(import.meta.url), input, output, ...(quick ? ["--quick"] : [])], { stdio: ["ignore", "inherit", "inherit"] });
     const code = await new Promise<number | null>((resolve, reject) => child.on("error", reject).on("exit", resolve));
-    if (code !== 0) return { outcomes: [], problems: [`${cases[0]?.group}: the timing process exited with ${code} (its stderr is above)`], notes: [] };
+    if (code !== 0) return { outcomes: [], problems: [`${cases.length === 1 ? cases[0]!.id : cases[0]?.group}: the timing process exited with ${code} (its stderr is above)`], notes: [] };
     return JSON.parse(readFileSync(output, "utf8")) as GroupResult;
   } finally {
     removeDir(dir);

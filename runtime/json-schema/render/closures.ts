@@ -351,11 +351,8 @@ export class ClosureRenderer {
         return this.isEntries(node);
       case "items":
         return this.isItems(node, false);
-      case "element": {
-        const body = this.isNodes(node.body);
-        const { index } = node;
-        return (v) => (v as unknown[]).length <= index || body((v as unknown[])[index]);
-      }
+      case "element":
+        return this.isNodes([node]);
       case "when": {
         const condition = this.test(node.condition);
         const body = this.isNodes(node.body);
