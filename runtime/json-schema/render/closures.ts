@@ -222,8 +222,7 @@ export class ClosureRenderer {
       if (gated) tests.pop();
       if (!Array.isArray(run) && run.kind === "element") {
         // prefixItems (or tuple items): its elements in one loop, as a run of properties.
-        let end = k;
-        while (end + 1 < runs.length && !Array.isArray(runs[end + 1]) && (runs[end + 1] as Node).kind === "element") end++;
+        const end = elementsEnd(runs, k);
         // The items after them (`items` beside prefixItems) in the same closure.
         const next = runs[end + 1];
         const rest = next !== undefined && !Array.isArray(next) && next.kind === "items" ? next : undefined;
@@ -481,8 +480,7 @@ export class ClosureRenderer {
       const run = runs[k]!;
       if (!Array.isArray(run) && run.kind === "element") {
         // prefixItems: its elements in one loop, as isNodes reads them.
-        let end = k;
-        while (end + 1 < runs.length && !Array.isArray(runs[end + 1]) && (runs[end + 1] as Node).kind === "element") end++;
+        const end = elementsEnd(runs, k);
         checks.push(this.checkElements(runs.slice(k, end + 1) as ElementNode[]));
         k = end;
       } else if (!Array.isArray(run)) checks.push(this.checkNode(run));
@@ -719,11 +717,9 @@ export class ClosureRenderer {
    * is never made.
    */
   private partCheck(nodes: readonly Node[], leaf?: Leaf): (value: unknown, path: string, token: string | number, issues: Sink) => void {
-    if (itemsOnly(nodes)) {
-      const check = this.checkNodes(nodes);
-      return (value, path, token, issues) => check(value, `${path}/${token}`, issues);
-    }
     const { op, arg, check } = this.partOf(nodes, leaf);
+    // A part always checked (partOf's FALSE): no test that always fails on the way.
+    if (arg === FALSE) return (value, path, token, issues) => check(value, `${path}/${token}`, issues);
     return (value, path, token, issues) => {
       if (!runLeaf(op, arg, value)) check(value, `${path}/${token}`, issues);
     };
@@ -1243,6 +1239,13 @@ function grouped(nodes: readonly Node[]): (Node | PropertyNode[])[] {
     else out.push([node]);
   }
   return out;
+}
+
+/** The index of the last of the element nodes from `runs[k]` on (prefixItems: consecutive, in index order). */
+function elementsEnd(runs: readonly (Node | PropertyNode[])[], k: number): number {
+  let end = k;
+  while (end + 1 < runs.length && !Array.isArray(runs[end + 1]) && (runs[end + 1] as Node).kind === "element") end++;
+  return end;
 }
 
 /** No issue: the check of a subject a guard passes over. */
