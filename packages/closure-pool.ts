@@ -1,6 +1,7 @@
 /**
  * `make` (before anything loads the runtime): writes runtime/json-schema/render/pool.ts (git-ignored),
- * the closures renderer's pool of property-run checks, SLOTS copies of one template.
+ * the closures renderer's pool of templates (a run of properties, a loop over items, a gate and the
+ * checks behind it), SLOTS copies of each.
  *
  * Why copies: V8 keeps type feedback per function literal in the source, so every closure made at
  * one place shares it. A run of properties read by names held in data (`o[names[0]]`) is then a
@@ -27,7 +28,9 @@ const OUT = fileURLToPath(new URL("../runtime/json-schema/render/pool.ts", impor
  * the for-in over the keys, the leaves of the boolean check (a module function, runLeaf, which V8
  * inlines) and, in the issue check, a one-test property that passes (most of an invalid value's).
  * What else the issue check does with a value (\`s\`) is a closure of the run's, called from one
- * place in the copy, so that V8 may inline it there.
+ * place in the copy, so that V8 may inline it there. A gate's copy (a guard's type test or a
+ * `when`'s condition) calls the gate and the checks behind it, four at most (the fourth may be the
+ * rest, joined), each from a place of its own, for the same reason.
  */
 function templates(slot: number): string {
   // A sub-schema's check (CALL) is called from the copy's own place, where V8 may inline it; runLeaf's would be shared by every run.
@@ -73,6 +76,18 @@ function j${slot}<S>(f: number, s: Is, c: Check<S>): Check<S> {
   return (v, path, issues) => {
     const a = v as unknown[];
     for (let i = f; i < a.length; i++) if (!s(a[i])) c(a[i], \`\${path}/\${i}\`, issues);
+  };
+}
+function s${slot}(g: Is, a: Is, b: Is | undefined, c: Is | undefined, d: Is | undefined): Is {
+  return (v) => !g(v) || (a(v) && (b === undefined || b(v)) && (c === undefined || c(v)) && (d === undefined || d(v)));
+}
+function q${slot}<S>(g: Is, a: Check<S>, b: Check<S> | undefined, c: Check<S> | undefined, d: Check<S> | undefined): Check<S> {
+  return (v, path, issues) => {
+    if (!g(v)) return;
+    a(v, path, issues);
+    if (b !== undefined) b(v, path, issues);
+    if (c !== undefined) c(v, path, issues);
+    if (d !== undefined) d(v, path, issues);
   };
 }
 `;
@@ -132,6 +147,14 @@ export const POOL: readonly Template[] = [${Array.from({ length: SLOTS }, (_, sl
 export const CHECK_POOL: readonly CheckTemplate[] = [${Array.from({ length: SLOTS }, (_, slot) => `c${slot}`).join(", ")}];
 export const ITEMS_POOL: readonly ItemsTemplate[] = [${Array.from({ length: SLOTS }, (_, slot) => `i${slot}`).join(", ")}];
 export const CHECK_ITEMS_POOL: readonly CheckItemsTemplate[] = [${Array.from({ length: SLOTS }, (_, slot) => `j${slot}`).join(", ")}];
+
+/** The boolean check of up to four parts in order behind the gate \`g\` (a guard's type test, a \`when\`'s condition), which passes a subject it refuses. */
+export type GatedTemplate = (g: Is, a: Is, b: Is | undefined, c: Is | undefined, d: Is | undefined) => Is;
+/** The issue check of the same parts. */
+export type CheckGatedTemplate = <S>(g: Is, a: Check<S>, b: Check<S> | undefined, c: Check<S> | undefined, d: Check<S> | undefined) => Check<S>;
+
+export const GATED_POOL: readonly GatedTemplate[] = [${Array.from({ length: SLOTS }, (_, slot) => `s${slot}`).join(", ")}];
+export const CHECK_GATED_POOL: readonly CheckGatedTemplate[] = [${Array.from({ length: SLOTS }, (_, slot) => `q${slot}`).join(", ")}];
 `;
 }
 

@@ -3,7 +3,7 @@ import { hasMaxLength, hasMinLength, isMultipleOf, isObject, own as ownProperty,
 import type { ValidationIssue } from "../../support/validation.js";
 import { joinIssue } from "../issue.js";
 import { mapChildren } from "../keywords/expr.js";
-import type { AnyOfNode, Assert, Branch, ElementNode, EntriesNode, Expr, Failure, ItemsNode, Node, PropertyNode } from "../keywords/ir.js";
+import type { AnyOfNode, Assert, Branch, ElementNode, EntriesNode, Expr, Failure, Guard, ItemsNode, Node, PropertyNode } from "../keywords/ir.js";
 import { escapeToken } from "../pointer.js";
 import { checkedExprs, sequence } from "./inline.js";
 import { boundedLeaf, CALL, leafOf, oneOf, runLeaf, type Leaf } from "./leaf.js";
@@ -11,12 +11,16 @@ import type { Lowering } from "./lower.js";
 import {
   CHECK_ITEMS_POOL,
   CHECK_POOL,
+  CHECK_GATED_POOL,
+  GATED_POOL,
   ITEMS_POOL,
   POOL,
   WIDTH,
+  type CheckGatedTemplate,
   type CheckItemsTemplate,
   type CheckStep,
   type CheckTemplate,
+  type GatedTemplate,
   type ItemsTemplate,
   type Template,
 } from "./pool.js";
@@ -37,10 +41,10 @@ import {
  * type or enum test runs inline in it as an op code (leaf.ts), issues are records `report` reads,
  * and the issue check makes a part's path only when the part has an issue. The issue check
  * writes to a Sink: the issues, or their text joined as it goes (`describe`, what a tool's
- * caller reads). A run of up to WIDTH distinct properties, and a loop over items checked by a
- * closure, gets a template of the pool for good while the pool lasts (pool.ts,
- * packages/closure-pool.ts): a function literal of its own, whose reads by name and calls V8
- * makes as fast as the printed code's.
+ * caller reads). A run of up to WIDTH distinct properties, a loop over items checked by a
+ * closure, and a guard or a `when` (a type test or a condition, then the checks it gates) gets a
+ * template of the pool for good while the pool lasts (pool.ts, packages/closure-pool.ts): a
+ * function literal of its own, whose reads by name and calls V8 makes as fast as the printed code's.
  */
 
 type Is = (v: unknown) => boolean;
@@ -91,14 +95,8 @@ function forget(cells: readonly Memo[]): void {
   for (let k = 0; k < cells.length; k++) cells[k]!.last = NONE;
 }
 
-/**
- * Whether an entries node passes over `key` of `v`; `held`: one array per call of the node's
- * check, the verdicts of its conditions found so far (each tested once per call, if at all).
- */
-type KeyFilter = (v: unknown, key: string, held: (boolean | undefined)[]) => boolean;
-
-/** `held` of a filter with no conditions, which never writes to it. */
-const NOTHING_HELD: (boolean | undefined)[] = Object.freeze([]) as unknown as (boolean | undefined)[];
+/** Whether an entries node passes over `key` of `v`. */
+type KeyFilter = (v: unknown, key: string) => boolean;
 
 /** One of `regexps` matches `key`: a loop, not `some` and a closure per key. */
 function anyMatches(regexps: readonly RegExp[], key: string): boolean {
@@ -211,6 +209,11 @@ export class ClosureRenderer {
   // The boolean check: false at the first failed node, as render-is.ts prints it.
 
   private isNodes(nodes: readonly Node[]): Is {
+    return all(this.isTests(nodes));
+  }
+
+  /** The boolean checks of `nodes`, to be passed in order. */
+  private isTests(nodes: readonly Node[]): Is[] {
     this.share(nodes, true);
     const runs = grouped(sequence(nodes));
     const tests: Is[] = [];
@@ -236,7 +239,19 @@ export class ClosureRenderer {
         if (closed) k++;
       }
     }
-    return all(tests);
+    return tests;
+  }
+
+  /**
+   * `tests` behind `gate` (a guard's type test, a `when`'s condition), which passes a subject it
+   * refuses, in a template of the pool: its calls of the gate and the tests are its own, which V8
+   * may inline, where a shared closure's calls reach every schema's; undefined where the pool is spent.
+   */
+  private gatedIs(gate: Is, tests: readonly Is[]): Is | undefined {
+    const template = tests.length > 0 ? this.templates.gated() : undefined;
+    if (!template) return undefined;
+    const [a, b, c] = tests;
+    return template(gate, a!, b, c, tests.length > 4 ? all(tests.slice(3)) : tests[3]);
   }
 
   /**
@@ -331,8 +346,11 @@ export class ClosureRenderer {
           this.share(node.body, true);
           return this.isRun(run.properties, run.closed !== undefined, true);
         }
+        const tests = this.isTests(node.body);
+        const gated = this.gatedIs(GATES[node.type], tests);
+        if (gated) return gated;
         // A literal per type: its test runs inline, not through a closure every guard's call shares.
-        const body = this.isNodes(node.body);
+        const body = all(tests);
         switch (node.type) {
           case "object":
             return (v) => !isObject(v) || body(v);
@@ -354,7 +372,10 @@ export class ClosureRenderer {
         return this.isNodes([node]);
       case "when": {
         const condition = this.test(node.condition);
-        const body = this.isNodes(node.body);
+        const tests = this.isTests(node.body);
+        const gated = this.gatedIs(condition, tests);
+        if (gated) return gated;
+        const body = all(tests);
         return (v) => !condition(v) || body(v);
       }
       case "each":
@@ -396,19 +417,23 @@ export class ClosureRenderer {
   private memoOf(body: readonly Node[]): Is {
     let memo = this.memos.get(body);
     if (memo === undefined) {
-      const test = this.isNodes(body);
-      const cell: Memo = { last: NONE, verdict: false };
-      this.cells.push(cell);
-      memo = (v) => {
-        if (cell.last === v) return cell.verdict;
-        const verdict = test(v);
-        cell.last = v;
-        cell.verdict = verdict;
-        return verdict;
-      };
+      memo = this.remembered(this.isNodes(body));
       this.memos.set(body, memo);
     }
     return memo;
+  }
+
+  /** `test` with its last subject's verdict kept until the validator's call returns (oneCall), where it is tested again. */
+  private remembered(test: Is): Is {
+    const cell: Memo = { last: NONE, verdict: false };
+    this.cells.push(cell);
+    return (v) => {
+      if (cell.last === v) return cell.verdict;
+      const verdict = test(v);
+      cell.last = v;
+      cell.verdict = verdict;
+      return verdict;
+    };
   }
 
   /**
@@ -460,12 +485,10 @@ export class ClosureRenderer {
       };
     }
     const skip = this.keyFilter(node);
-    const conditional = node.knownWhen !== undefined;
     const { op, arg } = node.refuse ? { op: CALL, arg: FALSE } : this.isLeaf(node.body);
     return (v) => {
       const object = v as Record<string, unknown>;
-      const held = conditional ? [] : NOTHING_HELD;
-      for (const key in object) if (!skip(v, key, held) && !runLeaf(op, arg, object[key])) return false;
+      for (const key in object) if (!skip(v, key) && !runLeaf(op, arg, object[key])) return false;
       return true;
     };
   }
@@ -473,6 +496,11 @@ export class ClosureRenderer {
   // The issue check: one issue per failed node, as render-check.ts prints it.
 
   private checkNodes(nodes: readonly Node[]): Check {
+    return every(this.checkList(nodes));
+  }
+
+  /** The issue checks of `nodes`, run in order. */
+  private checkList(nodes: readonly Node[]): Check[] {
     this.share(nodes, false);
     const runs = grouped(nodes);
     const checks: Check[] = [];
@@ -490,17 +518,15 @@ export class ClosureRenderer {
         if (closed) k++;
       }
     }
-    if (checks.length === 1) return checks[0]!;
-    if (checks.length === 2) {
-      const [a, b] = checks as [Check, Check];
-      return (v, path, issues) => {
-        a(v, path, issues);
-        b(v, path, issues);
-      };
-    }
-    return (v, path, issues) => {
-      for (let k = 0; k < checks.length; k++) checks[k]!(v, path, issues);
-    };
+    return checks;
+  }
+
+  /** `checks` behind `gate`, in a template of the pool, as gatedIs. */
+  private gatedCheck(gate: Is, checks: readonly Check[]): Check | undefined {
+    const template = checks.length > 0 ? this.templates.checkGated() : undefined;
+    if (!template) return undefined;
+    const [a, b, c] = checks;
+    return template(gate, a!, b, c, checks.length > 4 ? every(checks.slice(3)) : checks[3]);
   }
 
   private checkNode(node: Node): Check {
@@ -532,7 +558,10 @@ export class ClosureRenderer {
           this.share(node.body, false);
           return this.checkPropertyRun(run.properties, run.closed, NO_ISSUE);
         }
-        const body = this.checkNodes(node.body);
+        const checks = this.checkList(node.body);
+        const gated = this.gatedCheck(GATES[node.type], checks);
+        if (gated) return gated;
+        const body = every(checks);
         switch (node.type) {
           case "object":
             return (v, path, issues) => {
@@ -556,14 +585,12 @@ export class ClosureRenderer {
         return this.checkNodes([node]);
       case "entries": {
         const skip = this.keyFilter(node);
-        const conditional = node.knownWhen !== undefined;
         const refuse = node.refuse ? this.failure(node.refuse) : undefined;
         const body = this.checkNodes(node.body);
         return (v, path, issues) => {
           const object = v as Record<string, unknown>;
-          const held = conditional ? [] : NOTHING_HELD;
           for (const key in object) {
-            if (skip(v, key, held)) continue;
+            if (skip(v, key)) continue;
             const at = `${path}/${pointerToken(key)}`;
             if (refuse) report(refuse, v, at, issues);
             else body(object[key], at, issues);
@@ -592,7 +619,10 @@ export class ClosureRenderer {
         return this.checkElements([node]);
       case "when": {
         const condition = this.test(node.condition);
-        const body = this.checkNodes(node.body);
+        const checks = this.checkList(node.body);
+        const gated = this.gatedCheck(condition, checks);
+        if (gated) return gated;
+        const body = every(checks);
         return (v, path, issues) => {
           if (condition(v)) body(v, path, issues);
         };
@@ -829,7 +859,8 @@ export class ClosureRenderer {
   /**
    * Whether an entries node passes over a key of a subject: one `matching` does not match, one of
    * the `known` names or that one of `patterns` matches, or one a condition knows (knownWhen): its
-   * name tests first, then the condition, tested once per call of the node's check (`held`).
+   * name tests first, then the condition, tested once per subject in a validator's call (remembered:
+   * the issue check finds what the boolean check found, and no array is made per call).
    */
   private keyFilter(node: EntriesNode): KeyFilter {
     const known = this.knownFilter(node);
@@ -837,7 +868,7 @@ export class ClosureRenderer {
     // Known names only (no patterns, no `matching`): a Set lookup here, not a call.
     const names = node.matching === undefined && (node.patterns ?? []).length === 0 ? new Set(node.known) : undefined;
     const conditions = node.knownWhen;
-    const holds = conditions.map(({ when }) => this.test(when));
+    const holds = conditions.map(({ when }) => this.remembered(this.test(when)));
     // The conditions a key's name is among, by name: one lookup per key, not one per condition.
     const byName = new Map<string, number[]>();
     conditions.forEach(({ known: named }, k) => {
@@ -847,17 +878,17 @@ export class ClosureRenderer {
     const general = conditions.flatMap(({ all, patterns }, k) => (all || patterns.length > 0 ? [k] : []));
     const all = conditions.map((condition) => condition.all);
     const regexps = conditions.map(({ patterns }) => patterns.map((name) => this.lowering.patternOf(name)));
-    return (v, key, held) => {
+    return (v, key) => {
       if (names ? names.has(key) : known(key)) return true;
       const named = byName.get(key);
       if (named !== undefined)
         for (let j = 0; j < named.length; j++) {
           const k = named[j]!;
-          if ((held[k] ??= holds[k]!(v))) return true;
+          if (holds[k]!(v)) return true;
         }
       for (let j = 0; j < general.length; j++) {
         const k = general[j]!;
-        if ((all[k] || anyMatches(regexps[k]!, key)) && (held[k] ??= holds[k]!(v))) return true;
+        if ((all[k] || anyMatches(regexps[k]!, key)) && holds[k]!(v)) return true;
       }
       return false;
     };
@@ -1278,6 +1309,8 @@ export interface Templates {
   check(): CheckTemplate | undefined;
   items(): ItemsTemplate | undefined;
   checkItems(): CheckItemsTemplate | undefined;
+  gated(): GatedTemplate | undefined;
+  checkGated(): CheckGatedTemplate | undefined;
 }
 
 /**
@@ -1286,13 +1319,15 @@ export interface Templates {
  * hundred tools), then the shared closures.
  */
 const POOL_TEMPLATES: Templates = (() => {
-  const taken = { is: 0, check: 0, items: 0, checkItems: 0 };
+  const taken = { is: 0, check: 0, items: 0, checkItems: 0, gated: 0, checkGated: 0 };
   const next = <T>(pool: readonly T[], which: keyof typeof taken): T | undefined => (taken[which] < pool.length ? pool[taken[which]++] : undefined);
   return {
     is: () => next(POOL, "is"),
     check: () => next(CHECK_POOL, "check"),
     items: () => next(ITEMS_POOL, "items"),
     checkItems: () => next(CHECK_ITEMS_POOL, "checkItems"),
+    gated: () => next(GATED_POOL, "gated"),
+    checkGated: () => next(CHECK_GATED_POOL, "checkGated"),
   };
 })();
 
@@ -1373,6 +1408,29 @@ function compare(op: string, left: Value, right: Value, literal: unknown, subjec
 function reader(name: string): Value {
   if (name in Object.prototype) return (v) => ownProperty(v as Record<string, unknown>, name);
   return (v) => (v as Record<string, unknown>)[name];
+}
+
+/** A guard's type test, as a gate (gatedIs). */
+const GATES: Readonly<Record<Guard["type"], Is>> = {
+  object: isObject,
+  array: Array.isArray,
+  string: (v) => typeof v === "string",
+  number: (v) => typeof v === "number",
+};
+
+/** The issue checks in order, in the shared closures. */
+function every(checks: readonly Check[]): Check {
+  if (checks.length === 1) return checks[0]!;
+  if (checks.length === 2) {
+    const [a, b] = checks as [Check, Check];
+    return (v, path, issues) => {
+      a(v, path, issues);
+      b(v, path, issues);
+    };
+  }
+  return (v, path, issues) => {
+    for (let k = 0; k < checks.length; k++) checks[k]!(v, path, issues);
+  };
 }
 
 function all(tests: readonly Is[]): Is {

@@ -10,7 +10,7 @@ import fc from "fast-check";
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import { compileSchema, type CompiledValidator } from "../../../../runtime/json-schema/compile.js";
-import { CHECK_ITEMS_POOL, CHECK_POOL, ITEMS_POOL, POOL } from "../../../../runtime/json-schema/render/pool.js";
+import { CHECK_ITEMS_POOL, CHECK_POOL, CHECK_GATED_POOL, ITEMS_POOL, POOL, GATED_POOL } from "../../../../runtime/json-schema/render/pool.js";
 import { describeIssues } from "../../../../runtime/shared/json-schema.js";
 import { EVERY_RUN, NO_RUN } from "../../../support/closure-templates.js";
 
@@ -75,7 +75,7 @@ describe("json-schema/render/closures", () => {
     }
   });
 
-  it("a property's type with its bounds or an enum, run as one leaf (leaf.ts), agrees with code mode at, around and between the bounds", () => {
+  it("a property's type with its bounds, an enum or a const, run as one leaf (leaf.ts), agrees with code mode at, around and between the bounds", () => {
     const schemas = [
       { type: "object", properties: { n: { type: "integer", minimum: 1, maximum: 10 } } },
       { type: "object", properties: { n: { type: "number", exclusiveMinimum: 0, exclusiveMaximum: 2.5 }, m: { type: "integer", exclusiveMaximum: 3 } } },
@@ -86,12 +86,14 @@ describe("json-schema/render/closures", () => {
       { type: "object", properties: { s: { type: "string", minLength: 2, maxLength: 3 }, t: { type: "string", maxLength: 1 } }, additionalProperties: false },
       // A string enum implies its type test: the boolean check is the enum alone, the issue check has both.
       { type: "object", properties: { s: { type: "string", enum: ["ab", "\u{1F600}\u{1F600}"] }, n: { type: "integer", enum: [1, 2, 10] } } },
+      // One constant: no value of another type that `==` would take (0 and false, 1 and "1", null and undefined).
+      { type: "object", properties: { n: { const: 0 }, m: { const: 1 }, s: { const: "1" }, t: { enum: [null] } } },
     ];
     // JSON's 1e400 is Infinity: only an upper bound refuses it (and a lower one -Infinity).
     const numbers = [-2, -1.5, -1, -0.5, 0, 0.5, 1, 1.5, 2, 2.5, 3, 9, 10, 10.5, 11, JSON.parse("1e400") as number, JSON.parse("-1e400") as number];
     // Strings of code points: a surrogate pair is one character (hasMaxLength), and a lone surrogate one too.
     const strings = ["", "a", "ab", "abc", "abcd", "\u{1F600}", "\u{1F600}\u{1F600}", "a\u{1F600}\u{1F600}", "\u{1F600}\u{1F600}\u{1F600}\u{1F600}", "\ud800", "\ud800\ud800"];
-    const values = [...numbers, ...strings, null, true, [], {}];
+    const values = [...numbers, ...strings, "0", "1", null, true, false, [], {}];
     let refused = 0;
     for (const schema of schemas) {
       const [[, code], ...closures] = modes(schema) as [[string, CompiledValidator], ...[string, CompiledValidator][]];
@@ -293,6 +295,8 @@ describe("closures: the pool's templates", () => {
         check: () => counting(CHECK_POOL[0]!),
         items: () => counting(ITEMS_POOL[0]!),
         checkItems: () => counting(CHECK_ITEMS_POOL[0]!),
+        gated: () => counting(GATED_POOL[0]!),
+        checkGated: () => counting(CHECK_GATED_POOL[0]!),
       },
     });
     return { validator, made };
@@ -309,5 +313,25 @@ describe("closures: the pool's templates", () => {
     }
     expect(made.length).to.be.greaterThan(0);
     expect(made.filter((template) => template.calls === 0)).to.have.length(0);
+  });
+
+  it("a guard or a condition of more than four checks (a template takes four: the fourth is the rest) runs every one, in the schema's order", () => {
+    // No `type`: the array keywords are a guard's body, one check each; under `then`, a condition's.
+    const parts = { minItems: 1, maxItems: 6, uniqueItems: true, contains: { const: 1 }, items: { type: "integer" }, not: { const: [7, 1] } };
+    const values = [[], [1], [1, 1], [2], [1, "a"], [1, 2, 3, 4, 5, 6, 7], [7, 1], ["a"], "x", 5, null];
+    let refused = 0;
+    for (const schema of [parts, { if: { type: "array" }, then: parts }, { if: { type: "array" }, then: { type: "array", ...parts } }]) {
+      const code = compileSchema(schema, { mode: "code" });
+      const { validator, made } = counted(schema);
+      expect(made.length, JSON.stringify(schema)).to.be.greaterThan(0);
+      for (const v of values) {
+        const at = `${JSON.stringify(schema)}: ${JSON.stringify(v)}`;
+        expect(validator.is(v), at).to.equal(code.is(v));
+        expect(validator.check(v), at).to.deep.equal(code.check(v));
+        if (!code.is(v)) refused++;
+      }
+    }
+    // Not vacuous: each part refuses one of the values.
+    expect(refused).to.be.greaterThan(15);
   });
 });
