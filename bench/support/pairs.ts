@@ -98,22 +98,28 @@ export const median = (xs: readonly number[]) => {
 };
 
 /** At most this many warm-up runs per pair (warmUp). */
-const MAX_WARM_UP_RUNS = 30;
+const MAX_WARM_UP_RUNS = 80;
+/** Runs in a row with no new best (3% above it) that end a warm-up. */
+const FLAT_RUNS = 10;
 
 /**
- * Runs (discarded) until the pair's rate stops rising: two runs in a row no faster than 3% above
- * the best before them, within MAX_WARM_UP_RUNS and a third of the pair's budget (one run at
+ * Runs (discarded) until the pair's rate stops rising: FLAT_RUNS runs in a row no faster than 3%
+ * above the best before them, within MAX_WARM_UP_RUNS and a third of the pair's budget (one run at
  * least); then the iterations for about `runMs` at the rate reached, as calibrate found them at
  * the rate it saw. V8 optimizes
  * each function when it is hot, so code made of many small ones (the closures of
  * runtime/json-schema/render/closures.ts, hundreds for the suite's unevaluatedProperties file)
- * climbs for a while: 4k to 50k ops/s over its first 300 ms there, where ajv's one function per
- * schema is at its speed after one run. The figures are of the steady state a server reaches.
+ * climbs for a while: 3k to 57k ops/s over its first 600 ms there, where ajv's one function per
+ * schema is at its speed after one run. The climb has flat stretches, five or six 30 ms runs long
+ * there, while V8's compiler threads (whose CPU time the rate counts) optimize the next functions:
+ * two flat runs ended the warm-up inside one, and the timed runs then fell anywhere on the climb
+ * (0.32x-0.51x ajv for closures on that file's invalid data, run to run; 0.54x-0.57x with ten).
+ * The figures are of the steady state a server reaches.
  */
 function warmUp(pair: Pair, value: unknown, timing: Timing): void {
   let best = 0;
   let rate = 0;
-  for (let run = 0, flat = 0; run < MAX_WARM_UP_RUNS && flat < 2 && (run === 0 || pair.spentMs <= timing.pairBudgetMs / 3); run++) {
+  for (let run = 0, flat = 0; run < MAX_WARM_UP_RUNS && flat < FLAT_RUNS && (run === 0 || pair.spentMs <= timing.pairBudgetMs / 3); run++) {
     timeRun(pair, value, timing);
     rate = pair.opsPerSecond.pop()!;
     flat = rate > best * 1.03 ? 0 : flat + 1;
