@@ -135,9 +135,12 @@ describe("transports/http: the client against a hostile server", function () {
     });
     const client = await McpClient.connect(new HttpClientTransport(url, { reconnectDelayMs: 10 }), { name: "c", version: "1", revision: "2025-11-25", logger: silentLogger });
     try {
-      await new Promise((resolve) => setTimeout(resolve, 2_000));
-      // The first GET and maxReconnects (5) more, each at least 100 ms apart.
-      expect(gets).to.be.within(1, 6);
+      // The first GET and maxReconnects (5) more, each at least 100 ms apart (retry: 0 is raised to that floor).
+      for (let waited = 0; gets < 6 && waited < 5_000; waited += 20) await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(gets, "GETs before the client gave up").to.equal(6);
+      // Then none: three more of the floor's intervals pass with no seventh.
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(gets, "GETs after the client gave up").to.equal(6);
     } finally {
       await client.close();
       await shut(server);
