@@ -3,6 +3,7 @@ import { childPointer, escapeToken, pointerTokens } from "../pointer.js";
 import { SchemaIndex, type Located } from "../index.js";
 import { DEFAULT_BASE, withoutFragment } from "../uri.js";
 import { appliedInPlace } from "./in-place.js";
+import { refuseNonJson } from "./json-tree.js";
 import type { Schema } from "./schema.js";
 import { DEFINITIONS_KEY, dialectNamed, dialectOf, type Dialect } from "../dialect.js";
 import { VALIDATION_VOCABULARY_KEYWORDS, VOCABULARIES } from "../keywords/vocabulary.js";
@@ -39,6 +40,8 @@ export interface DocumentOptions {
 export function loadDocument(pointer: string, raw: unknown, rootName: string, definitions: Map<string, Schema>, options: DocumentOptions): void {
   const { fail, unread } = options;
   if (!isPlainObject(raw)) return fail(pointer, "a tool schema must be a JSON object");
+  refuseNonJson(raw, pointer, fail);
+  for (const [uri, remote] of Object.entries(options.remotes ?? {})) refuseNonJson(remote, `${uri}#`, fail);
   const { dialect, ignored, assertFormats } = dialectAndVocabularies(pointer, raw as Record<string, unknown>, options);
 
   // Local definitions: `#/$defs/<Name>` and `#/definitions/<Name>` (either key, as ajv resolves both).
