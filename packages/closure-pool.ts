@@ -1,7 +1,7 @@
 /**
  * `make` (before anything loads the runtime): writes runtime/json-schema/render/pool.ts (git-ignored),
  * the closures renderer's pool of templates (a run of properties, a loop over items, a gate and the
- * checks behind it), SLOTS copies of each.
+ * checks behind it, a validator's entry), SLOTS copies of each.
  *
  * Why copies: V8 keeps type feedback per function literal in the source, so every closure made at
  * one place shares it. A run of properties read by names held in data (`o[names[0]]`) is then a
@@ -30,7 +30,8 @@ const OUT = fileURLToPath(new URL("../runtime/json-schema/render/pool.ts", impor
  * What else the issue check does with a value (\`s\`) is a closure of the run's, called from one
  * place in the copy, so that V8 may inline it there. A gate's copy (a guard's type test or a
  * `when`'s condition) calls the gate and the checks behind it, four at most (the fourth may be the
- * rest, joined), each from a place of its own, for the same reason.
+ * rest, joined), each from a place of its own, for the same reason; so does a validator's entry
+ * (`validate`: the boolean check, then the issue check where it fails).
  */
 function templates(slot: number): string {
   // A sub-schema's check (CALL) is called from the copy's own place, where V8 may inline it; runLeaf's would be shared by every run.
@@ -88,6 +89,18 @@ function q${slot}<S>(g: Is, a: Check<S>, b: Check<S> | undefined, c: Check<S> | 
     if (b !== undefined) b(v, path, issues);
     if (c !== undefined) c(v, path, issues);
     if (d !== undefined) d(v, path, issues);
+  };
+}
+function e${slot}<S extends { text: string }>(is: Is, check: Check<S>, sink: new () => S, done: () => void): (v: unknown) => string | undefined {
+  return (v) => {
+    try {
+      if (is(v)) return undefined;
+      const issues = new sink();
+      check(v, "", issues);
+      return issues.text;
+    } finally {
+      done();
+    }
   };
 }
 `;
@@ -153,6 +166,10 @@ export type GatedTemplate = (g: Is, a: Is, b: Is | undefined, c: Is | undefined,
 /** The issue check of the same parts. */
 export type CheckGatedTemplate = <S>(g: Is, a: Check<S>, b: Check<S> | undefined, c: Check<S> | undefined, d: Check<S> | undefined) => Check<S>;
 
+/** A validator's entry (\`validate\`): \`is\`, then where it fails the issue check into a new \`sink\`, whose text it returns; \`done\` when it returns or throws. */
+export type EntryTemplate = <S extends { text: string }>(is: Is, check: Check<S>, sink: new () => S, done: () => void) => (v: unknown) => string | undefined;
+
+export const ENTRY_POOL: readonly EntryTemplate[] = [${Array.from({ length: SLOTS }, (_, slot) => `e${slot}`).join(", ")}];
 export const GATED_POOL: readonly GatedTemplate[] = [${Array.from({ length: SLOTS }, (_, slot) => `s${slot}`).join(", ")}];
 export const CHECK_GATED_POOL: readonly CheckGatedTemplate[] = [${Array.from({ length: SLOTS }, (_, slot) => `q${slot}`).join(", ")}];
 `;

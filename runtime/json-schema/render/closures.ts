@@ -12,6 +12,7 @@ import {
   CHECK_ITEMS_POOL,
   CHECK_POOL,
   CHECK_GATED_POOL,
+  ENTRY_POOL,
   GATED_POOL,
   ITEMS_POOL,
   POOL,
@@ -20,6 +21,7 @@ import {
   type CheckItemsTemplate,
   type CheckStep,
   type CheckTemplate,
+  type EntryTemplate,
   type GatedTemplate,
   type ItemsTemplate,
   type Template,
@@ -70,6 +72,7 @@ const BUILTINS: Readonly<Record<string, (...args: never[]) => unknown>> = {
 };
 
 const TRUE: Is = () => true;
+const NOTHING = (): void => {};
 
 /**
  * `callee(v, constant)` for the frequent callees, each written here: a closure made at a place of
@@ -95,8 +98,17 @@ function forget(cells: readonly Memo[]): void {
   for (let k = 0; k < cells.length; k++) cells[k]!.last = NONE;
 }
 
-/** Whether an entries node passes over `key` of `v`. */
-type KeyFilter = (v: unknown, key: string) => boolean;
+/**
+ * Whether an entries node passes over `key` of `v`; `held`: one array per call of the node's
+ * check, the verdicts of its conditions found so far (each tested once per call, if at all; a
+ * memo of one subject per validator call would not do: a key's value, checked between two keys,
+ * replaces it with its own, and a recursive schema then tests each level's conditions again for
+ * each key, exponentially).
+ */
+type KeyFilter = (v: unknown, key: string, held: (boolean | undefined)[]) => boolean;
+
+/** `held` of a filter with no conditions, which never writes to it. */
+const NOTHING_HELD: (boolean | undefined)[] = Object.freeze([]) as unknown as (boolean | undefined)[];
 
 /** One of `regexps` matches `key`: a loop, not `some` and a closure per key. */
 function anyMatches(regexps: readonly RegExp[], key: string): boolean {
@@ -150,9 +162,16 @@ export class ClosureRenderer {
 
   /**
    * A tool's argument check: undefined when `is` passes, else the issues joined (`describe`), in
-   * one call of the memos: the issue check finds the verdicts the boolean check reached.
+   * one call of the memos: the issue check finds the verdicts the boolean check reached. In a
+   * template of the pool where one is left, so that its calls of the two checks are its own, which
+   * V8 may inline, where a shared entry's calls reach every validator's.
    */
   entryValidate(is: Is, check: Check): (v: unknown) => string | undefined {
+    const template = this.templates.entry();
+    if (template) {
+      const cells = this.cells;
+      return template(is, check as Check & ((v: unknown, path: string, issues: Joined) => void), Joined, cells.length === 0 ? NOTHING : () => forget(cells));
+    }
     return this.oneCall((v) => {
       if (is(v)) return undefined;
       const joined = new Joined();
@@ -417,23 +436,19 @@ export class ClosureRenderer {
   private memoOf(body: readonly Node[]): Is {
     let memo = this.memos.get(body);
     if (memo === undefined) {
-      memo = this.remembered(this.isNodes(body));
+      const test = this.isNodes(body);
+      const cell: Memo = { last: NONE, verdict: false };
+      this.cells.push(cell);
+      memo = (v) => {
+        if (cell.last === v) return cell.verdict;
+        const verdict = test(v);
+        cell.last = v;
+        cell.verdict = verdict;
+        return verdict;
+      };
       this.memos.set(body, memo);
     }
     return memo;
-  }
-
-  /** `test` with its last subject's verdict kept until the validator's call returns (oneCall), where it is tested again. */
-  private remembered(test: Is): Is {
-    const cell: Memo = { last: NONE, verdict: false };
-    this.cells.push(cell);
-    return (v) => {
-      if (cell.last === v) return cell.verdict;
-      const verdict = test(v);
-      cell.last = v;
-      cell.verdict = verdict;
-      return verdict;
-    };
   }
 
   /**
@@ -485,10 +500,12 @@ export class ClosureRenderer {
       };
     }
     const skip = this.keyFilter(node);
+    const conditional = node.knownWhen !== undefined;
     const { op, arg } = node.refuse ? { op: CALL, arg: FALSE } : this.isLeaf(node.body);
     return (v) => {
       const object = v as Record<string, unknown>;
-      for (const key in object) if (!skip(v, key) && !runLeaf(op, arg, object[key])) return false;
+      const held = conditional ? [] : NOTHING_HELD;
+      for (const key in object) if (!skip(v, key, held) && !runLeaf(op, arg, object[key])) return false;
       return true;
     };
   }
@@ -585,12 +602,14 @@ export class ClosureRenderer {
         return this.checkNodes([node]);
       case "entries": {
         const skip = this.keyFilter(node);
+        const conditional = node.knownWhen !== undefined;
         const refuse = node.refuse ? this.failure(node.refuse) : undefined;
         const body = this.checkNodes(node.body);
         return (v, path, issues) => {
           const object = v as Record<string, unknown>;
+          const held = conditional ? [] : NOTHING_HELD;
           for (const key in object) {
-            if (skip(v, key)) continue;
+            if (skip(v, key, held)) continue;
             const at = `${path}/${pointerToken(key)}`;
             if (refuse) report(refuse, v, at, issues);
             else body(object[key], at, issues);
@@ -801,17 +820,23 @@ export class ClosureRenderer {
    * only on a passed test.
    */
   private chainsOf(nodes: readonly Node[]): Link[][] | undefined {
-    const chains: Link[][] = [];
-    for (const node of nodes) {
-      const chain: Link[] = [];
+    // The shape first: a test compiled and then dropped would keep the templates it took.
+    const links = (node: Node): Assert[] | undefined => {
+      const chain: Assert[] = [];
       for (let n: Node | undefined = node; n !== undefined; n = (n as Assert).then[0]) {
         if (n.kind !== "assert" || n.then.length > 1) return undefined;
-        const { op, arg } = leafOf(n.valid, (e) => this.test(e));
-        chain.push({ op, arg, fail: this.assertFailure(n) });
+        chain.push(n);
       }
-      chains.push(chain);
-    }
-    return chains;
+      return chain;
+    };
+    const asserts = nodes.map(links);
+    if (asserts.some((chain) => chain === undefined)) return undefined;
+    return asserts.map((chain) =>
+      chain!.map((n) => {
+        const { op, arg } = leafOf(n.valid, (e) => this.test(e));
+        return { op, arg, fail: this.assertFailure(n) };
+      }),
+    );
   }
 
   /** An assert's issue, after the issues of the branches it explains itself by (oneOf). */
@@ -859,8 +884,7 @@ export class ClosureRenderer {
   /**
    * Whether an entries node passes over a key of a subject: one `matching` does not match, one of
    * the `known` names or that one of `patterns` matches, or one a condition knows (knownWhen): its
-   * name tests first, then the condition, tested once per subject in a validator's call (remembered:
-   * the issue check finds what the boolean check found, and no array is made per call).
+   * name tests first, then the condition, tested once per call of the node's check (`held`).
    */
   private keyFilter(node: EntriesNode): KeyFilter {
     const known = this.knownFilter(node);
@@ -868,7 +892,7 @@ export class ClosureRenderer {
     // Known names only (no patterns, no `matching`): a Set lookup here, not a call.
     const names = node.matching === undefined && (node.patterns ?? []).length === 0 ? new Set(node.known) : undefined;
     const conditions = node.knownWhen;
-    const holds = conditions.map(({ when }) => this.remembered(this.test(when)));
+    const holds = conditions.map(({ when }) => this.test(when));
     // The conditions a key's name is among, by name: one lookup per key, not one per condition.
     const byName = new Map<string, number[]>();
     conditions.forEach(({ known: named }, k) => {
@@ -878,17 +902,17 @@ export class ClosureRenderer {
     const general = conditions.flatMap(({ all, patterns }, k) => (all || patterns.length > 0 ? [k] : []));
     const all = conditions.map((condition) => condition.all);
     const regexps = conditions.map(({ patterns }) => patterns.map((name) => this.lowering.patternOf(name)));
-    return (v, key) => {
+    return (v, key, held) => {
       if (names ? names.has(key) : known(key)) return true;
       const named = byName.get(key);
       if (named !== undefined)
         for (let j = 0; j < named.length; j++) {
           const k = named[j]!;
-          if (holds[k]!(v)) return true;
+          if ((held[k] ??= holds[k]!(v))) return true;
         }
       for (let j = 0; j < general.length; j++) {
         const k = general[j]!;
-        if ((all[k] || anyMatches(regexps[k]!, key)) && holds[k]!(v)) return true;
+        if ((all[k] || anyMatches(regexps[k]!, key)) && (held[k] ??= holds[k]!(v))) return true;
       }
       return false;
     };
@@ -1311,6 +1335,7 @@ export interface Templates {
   checkItems(): CheckItemsTemplate | undefined;
   gated(): GatedTemplate | undefined;
   checkGated(): CheckGatedTemplate | undefined;
+  entry(): EntryTemplate | undefined;
 }
 
 /**
@@ -1319,7 +1344,7 @@ export interface Templates {
  * hundred tools), then the shared closures.
  */
 const POOL_TEMPLATES: Templates = (() => {
-  const taken = { is: 0, check: 0, items: 0, checkItems: 0, gated: 0, checkGated: 0 };
+  const taken = { is: 0, check: 0, items: 0, checkItems: 0, gated: 0, checkGated: 0, entry: 0 };
   const next = <T>(pool: readonly T[], which: keyof typeof taken): T | undefined => (taken[which] < pool.length ? pool[taken[which]++] : undefined);
   return {
     is: () => next(POOL, "is"),
@@ -1328,6 +1353,7 @@ const POOL_TEMPLATES: Templates = (() => {
     checkItems: () => next(CHECK_ITEMS_POOL, "checkItems"),
     gated: () => next(GATED_POOL, "gated"),
     checkGated: () => next(CHECK_GATED_POOL, "checkGated"),
+    entry: () => next(ENTRY_POOL, "entry"),
   };
 })();
 

@@ -34,7 +34,7 @@ describe("json-schema: code mode and closures, the same issues on every datum of
 
   for (const draft of ["draft2020-12", "draft7"] as const satisfies readonly SuiteDraft[]) {
     it(`${draft}: the same issues in both modes; on required files the suite's verdicts, and ajv's where it agrees with the suite`, async () => {
-      handedOut.is = handedOut.check = handedOut.items = handedOut.checkItems = handedOut.gated = handedOut.checkGated = 0;
+      handedOut.is = handedOut.check = handedOut.items = handedOut.checkItems = handedOut.gated = handedOut.checkGated = handedOut.entry = 0;
       const ajv = { annotation: new SchemaCompiler(silentLogger, "ajv", { remotes }), assert: new SchemaCompiler(silentLogger, "ajv", { remotes, formats: "assert" }) };
       await ajv.annotation.load();
       await ajv.assert.load();
@@ -104,6 +104,7 @@ describe("json-schema: code mode and closures, the same issues on every datum of
       expect(Math.min(handedOut.is, handedOut.check), "runs read by a template").to.be.greaterThan(40);
       expect(Math.min(handedOut.items, handedOut.checkItems), "item loops in a template").to.be.greaterThan(5);
       expect(Math.min(handedOut.gated, handedOut.checkGated), "guards and conditions in a template").to.be.greaterThan(50);
+      expect(handedOut.entry, "validators whose entry is a template").to.be.greaterThan(200);
       expect(generated, "groups in code mode").to.be.greaterThan(draft === "draft7" ? 300 : 440);
       if (draft === "draft2020-12") expect(unevaluated, "groups with unevaluated* in code mode").to.be.greaterThan(60);
     });

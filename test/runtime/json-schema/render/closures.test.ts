@@ -10,7 +10,7 @@ import fc from "fast-check";
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import { compileSchema, type CompiledValidator } from "../../../../runtime/json-schema/compile.js";
-import { CHECK_ITEMS_POOL, CHECK_POOL, CHECK_GATED_POOL, ITEMS_POOL, POOL, GATED_POOL } from "../../../../runtime/json-schema/render/pool.js";
+import { CHECK_GATED_POOL, CHECK_ITEMS_POOL, CHECK_POOL, ENTRY_POOL, GATED_POOL, ITEMS_POOL, POOL } from "../../../../runtime/json-schema/render/pool.js";
 import { describeIssues } from "../../../../runtime/shared/json-schema.js";
 import { EVERY_RUN, NO_RUN } from "../../../support/closure-templates.js";
 
@@ -277,6 +277,36 @@ describe("json-schema/render/closures", () => {
   });
 });
 
+describe("closures: a recursive schema's conditions", () => {
+  it("unevaluatedProperties' conditions are tested once per call of their node, however many keys: a recursive schema's work grows with the value, as code mode's", () => {
+    // The `if` recurses through `a`; each extra key's value is checked against the root too, between the keys' conditions.
+    const schema = { properties: { a: {} }, if: { properties: { a: { $ref: "#" } }, additionalProperties: { required: ["q"] } }, unevaluatedProperties: { $ref: "#" } };
+    let reads = 0;
+    /** Depth `d`, with `keys` extra keys beside `a`, whose reads of `a` are counted. */
+    const value = (d: number, keys: number): Record<string, unknown> => {
+      const inner = d === 0 ? 0 : value(d - 1, keys);
+      const o: Record<string, unknown> = {};
+      Object.defineProperty(o, "a", { enumerable: true, get: () => (reads++, inner) });
+      for (let i = 0; i < keys; i++) o[`k${i}`] = { z: 0 };
+      return o;
+    };
+    const subject = value(8, 3);
+    const counted = (f: () => unknown) => {
+      reads = 0;
+      f();
+      return reads;
+    };
+    const code = compileSchema(schema, { mode: "code" });
+    const byCode = counted(() => code.validate(subject));
+    expect(byCode, "code mode's reads").to.be.within(8, 200);
+    for (const [name, validator] of modes(schema).slice(1)) {
+      expect(validator.validate(subject), name).to.equal(undefined);
+      // Exponential, (keys + 1) ** depth: 65,536 reads and more.
+      expect(counted(() => validator.validate(subject)), `${name}: reads of a, against code mode's ${byCode}`).to.be.at.most(byCode * 4);
+    }
+  });
+});
+
 describe("closures: the pool's templates", () => {
   /** Compiles `schema` with a template for every run, each counting its calls. */
   function counted(schema: unknown) {
@@ -297,6 +327,7 @@ describe("closures: the pool's templates", () => {
         checkItems: () => counting(CHECK_ITEMS_POOL[0]!),
         gated: () => counting(GATED_POOL[0]!),
         checkGated: () => counting(CHECK_GATED_POOL[0]!),
+        entry: () => counting(ENTRY_POOL[0]!),
       },
     });
     return { validator, made };
@@ -305,14 +336,22 @@ describe("closures: the pool's templates", () => {
   it("go only to closures that run: none is handed to a sub-schema's check compiled and then dropped", () => {
     const run = { type: "object", properties: { a: { type: "string" }, b: { type: "number" } }, required: ["a"] };
     // contains under a condition with unevaluatedItems: its test is an argument of a call whose other arguments are not constants.
-    const { validator, made } = counted({ type: "array", contains: run, if: { minItems: 2 }, then: { prefixItems: [{}] }, unevaluatedItems: false });
-    const values = [[], [{ a: "x" }], [{ a: 1 }], [1, { a: "x", b: 2 }], [{ a: "x" }, { a: "y", b: "z" }, 3]];
-    for (const value of values) {
-      validator.is(value);
-      validator.check(value);
+    const cases: [unknown, unknown[]][] = [
+      [{ type: "array", contains: run, if: { minItems: 2 }, then: { prefixItems: [{}] }, unevaluatedItems: false }, [[], [{ a: "x" }], [{ a: 1 }], [1, { a: "x", b: 2 }], [{ a: "x" }, { a: "y", b: "z" }, 3]]],
+      // A property whose checks are not all chains of asserts (a guard under `not`, a condition): none compiled twice.
+      [{ type: "object", properties: { p: { not: { minLength: 2 }, if: { minLength: 1 }, then: { maximum: 3 } } } }, [{}, { p: "" }, { p: "a" }, { p: "ab" }, { p: 2 }, { p: 5 }, { p: null }, 1]],
+      [{ type: "object", properties: { p: { allOf: [{ not: { minLength: 2 } }, { items: { type: "string" } }] } } }, [{}, { p: "a" }, { p: "ab" }, { p: ["x"] }, { p: [1] }, { p: 1 }]],
+    ];
+    for (const [schema, values] of cases) {
+      const { validator, made } = counted(schema);
+      for (const value of values) {
+        validator.is(value);
+        validator.check(value);
+        validator.validate(value);
+      }
+      expect(made.length, JSON.stringify(schema)).to.be.greaterThan(0);
+      expect(made.filter((template) => template.calls === 0), JSON.stringify(schema)).to.have.length(0);
     }
-    expect(made.length).to.be.greaterThan(0);
-    expect(made.filter((template) => template.calls === 0)).to.have.length(0);
   });
 
   it("a guard or a condition of more than four checks (a template takes four: the fourth is the rest) runs every one, in the schema's order", () => {
@@ -328,6 +367,8 @@ describe("closures: the pool's templates", () => {
         const at = `${JSON.stringify(schema)}: ${JSON.stringify(v)}`;
         expect(validator.is(v), at).to.equal(code.is(v));
         expect(validator.check(v), at).to.deep.equal(code.check(v));
+        expect(validator.describe(v), at).to.equal(code.describe(v));
+        expect(validator.validate(v), at).to.equal(code.validate(v));
         if (!code.is(v)) refused++;
       }
     }
