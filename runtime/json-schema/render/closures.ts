@@ -1069,7 +1069,7 @@ export class ClosureRenderer {
     const every = callee === "everyUnevaluatedItem";
     if (!every && callee !== "unevaluatedIndexes") return undefined;
     const from = this.unevaluatedFrom(args.slice(every ? 2 : 1));
-    if (!from) return undefined;
+    if (!from) return this.unevaluatedCovered(every, args);
     const test = every ? (this.constantOf(args[1]!) as Is) : undefined;
     if (test)
       return (v) => {
@@ -1081,6 +1081,46 @@ export class ClosureRenderer {
       const values = v as unknown[];
       const left: number[] = [];
       for (let i = from(v); i < values.length; i++) left.push(i);
+      return left;
+    };
+  }
+
+  /**
+   * The same where an evaluation has a `contains` test (it evaluates each item it matches, wherever
+   * it is): each item is tested against the evaluations that apply, as validation.ts's
+   * itemEvaluated does, their conditions tested once per call, with no arguments array and no
+   * rest parameter per call (the generic call's: a tenth of the suite's unevaluatedItems file).
+   */
+  private unevaluatedCovered(every: boolean, args: readonly Expr[]): Value | undefined {
+    const triples = args.slice(every ? 2 : 1);
+    const at = (k: number) => triples.filter((_, i) => i % 3 === k);
+    if (!at(1).every(constantKind) || !at(2).every(constantKind)) return undefined;
+    const conditions = at(0).map((e) => this.test(e));
+    const counts = at(1).map((e) => this.constantOf(e) as number);
+    const contains = at(2).map((e) => this.constantOf(e) as Is | null);
+    const n = conditions.length;
+    const applying = (v: unknown): boolean[] => {
+      const applies = new Array<boolean>(n);
+      for (let k = 0; k < n; k++) applies[k] = conditions[k]!(v);
+      return applies;
+    };
+    const covered = (values: readonly unknown[], i: number, applies: readonly boolean[]): boolean => {
+      for (let k = 0; k < n; k++) if (applies[k] && (i < counts[k]! || (contains[k] !== null && contains[k]!(values[i])))) return true;
+      return false;
+    };
+    const test = every ? (this.constantOf(args[1]!) as Is) : undefined;
+    if (test)
+      return (v) => {
+        const values = v as unknown[];
+        const applies = applying(v);
+        for (let i = 0; i < values.length; i++) if (!covered(values, i, applies) && !test(values[i])) return false;
+        return true;
+      };
+    return (v) => {
+      const values = v as unknown[];
+      const applies = applying(v);
+      const left: number[] = [];
+      for (let i = 0; i < values.length; i++) if (!covered(values, i, applies)) left.push(i);
       return left;
     };
   }
