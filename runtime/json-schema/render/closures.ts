@@ -170,7 +170,7 @@ export class ClosureRenderer {
     const template = this.templates.entry();
     if (template) {
       const cells = this.cells;
-      return template(is, check as Check & ((v: unknown, path: string, issues: Joined) => void), Joined, cells.length === 0 ? NOTHING : () => forget(cells));
+      return template<Joined>(is, check, Joined, cells.length === 0 ? NOTHING : () => forget(cells));
     }
     return this.oneCall((v) => {
       if (is(v)) return undefined;
@@ -261,16 +261,9 @@ export class ClosureRenderer {
     return tests;
   }
 
-  /**
-   * `tests` behind `gate` (a guard's type test, a `when`'s condition), which passes a subject it
-   * refuses, in a template of the pool: its calls of the gate and the tests are its own, which V8
-   * may inline, where a shared closure's calls reach every schema's; undefined where the pool is spent.
-   */
+  /** `tests` behind `gate` in a template of the pool (gated), or undefined. */
   private gatedIs(gate: Is, tests: readonly Is[]): Is | undefined {
-    const template = tests.length > 0 ? this.templates.gated() : undefined;
-    if (!template) return undefined;
-    const [a, b, c] = tests;
-    return template(gate, a!, b, c, tests.length > 4 ? all(tests.slice(3)) : tests[3]);
+    return gated(tests.length > 0 ? this.templates.gated() : undefined, gate, tests, all);
   }
 
   /**
@@ -538,12 +531,9 @@ export class ClosureRenderer {
     return checks;
   }
 
-  /** `checks` behind `gate`, in a template of the pool, as gatedIs. */
+  /** `checks` behind `gate` in a template of the pool (gated), or undefined. */
   private gatedCheck(gate: Is, checks: readonly Check[]): Check | undefined {
-    const template = checks.length > 0 ? this.templates.checkGated() : undefined;
-    if (!template) return undefined;
-    const [a, b, c] = checks;
-    return template(gate, a!, b, c, checks.length > 4 ? every(checks.slice(3)) : checks[3]);
+    return gated(checks.length > 0 ? this.templates.checkGated() : undefined, gate, checks, every);
   }
 
   private checkNode(node: Node): Check {
@@ -1474,6 +1464,18 @@ function compare(op: string, left: Value, right: Value, literal: unknown, subjec
 function reader(name: string): Value {
   if (name in Object.prototype) return (v) => ownProperty(v as Record<string, unknown>, name);
   return (v) => (v as Record<string, unknown>)[name];
+}
+
+/**
+ * `parts` behind `gate` (a guard's type test, a `when`'s condition), which passes a subject it
+ * refuses, in `template`: its calls of the gate and the parts are its own, which V8 may inline,
+ * where a shared closure's calls reach every schema's. It takes four parts: past four, the fourth
+ * is the rest, joined. Undefined where the pool is spent.
+ */
+function gated<F>(template: ((g: Is, a: F, b: F | undefined, c: F | undefined, d: F | undefined) => F) | undefined, gate: Is, parts: readonly F[], join: (parts: readonly F[]) => F): F | undefined {
+  if (!template) return undefined;
+  const [a, b, c] = parts;
+  return template(gate, a!, b, c, parts.length > 4 ? join(parts.slice(3)) : parts[3]);
 }
 
 /** A guard's type test, as a gate (gatedIs). */
