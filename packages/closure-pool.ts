@@ -43,7 +43,7 @@ function templates(slot: number): string {
   const locals = Array.from({ length: WIDTH }, (_, i) => `x${i}: unknown`).join(", ");
   const checks = Array.from(
     { length: WIDTH },
-    (_, i) => `    if (n > ${i} && ((x = o[k[${i}]!]) === undefined || (l[${i}] ? !runLeaf(p[${i}]!, a[${i}], x) : b[${i}] ? (b[${i}]!(x, path, t[${i}]!, issues), false) : true))) s(x, ${i}, v, path, issues);\n`,
+    (_, i) => `    if (n > ${i} && ((x = o[k[${i}]!]) === undefined ? r[${i}] : l[${i}] ? !runLeaf(p[${i}]!, a[${i}], x) : b[${i}] !== undefined ? !(a[${i}] as Is)(x) && (b[${i}]!(x, \`\${path}/\${t[${i}]!}\`, issues), false) : true)) s(x, ${i}, v, path, issues);\n`,
   ).join("");
   const others = Array.from({ length: WIDTH }, (_, i) => `y !== k[${i}]`).join(" && ");
   return `function t${slot}(g: boolean | undefined, c: boolean, n: number, k: readonly string[], r: readonly boolean[], p: readonly number[], a: readonly unknown[]): Is {
@@ -57,7 +57,7 @@ function templates(slot: number): string {
     return !h || !(${calls});
   };
 }
-function c${slot}<S>(g: Refuse<S> | undefined, c: Refuse<S> | undefined, n: number, k: readonly string[], l: readonly boolean[], p: readonly number[], a: readonly unknown[], b: readonly (Part<S> | undefined)[], t: readonly string[], s: CheckStep<S>): Check<S> {
+function c${slot}<S>(g: Refuse<S> | undefined, c: Refuse<S> | undefined, n: number, k: readonly string[], r: readonly boolean[], l: readonly boolean[], p: readonly number[], a: readonly unknown[], b: readonly (Check<S> | undefined)[], t: readonly string[], s: CheckStep<S>): Check<S> {
   return (v, path, issues) => {
     if (g && !isObject(v)) return g(v, path, issues);
     const o = v as Record<string, unknown>;
@@ -117,8 +117,6 @@ type Is = (v: unknown) => boolean;
 export type Check<S> = (v: unknown, path: string, issues: S) => void;
 /** The issues of the run's \`i\`th property, of value \`x\` (undefined: absent), in the subject \`v\` at \`path\`. */
 export type CheckStep<S> = (x: unknown, i: number, v: unknown, path: string, issues: S) => void;
-/** The issue check of a property's value, at \`\${path}/\${token}\`. */
-export type Part<S> = (value: unknown, path: string, token: string, issues: S) => void;
 /** Reports an issue of \`v\` at \`path\`. */
 export type Refuse<S> = (v: unknown, path: string, issues: S) => void;
 
@@ -131,19 +129,22 @@ export type Refuse<S> = (v: unknown, path: string, issues: S) => void;
 export type Template = (g: boolean | undefined, c: boolean, n: number, k: readonly string[], r: readonly boolean[], p: readonly number[], a: readonly unknown[]) => Is;
 /**
  * The issue check of the same run: \`g\` checks a subject that is not an object (its type test's
- * issue, or none under a guard), \`c\` reports another key; a property whose check is one test (\`l\`: op \`p\`, argument \`a\`, leaf.ts) that passes, or
- * a part check (\`b\`, at the token \`t\`), is done here; anything else (absent, failed, chains) goes
- * to \`s\`.
+ * issue, or none under a guard), \`c\` reports another key; done here: an absent property that is
+ * not required (\`r\`), one whose check is one test (\`l\`: op \`p\`, argument \`a\`, leaf.ts) that
+ * passes, and a sub-schema's value (\`b\`, its issue check at the token \`t\`, called where the
+ * boolean check \`a\` fails), each call from the copy's own place; anything else (absent and
+ * required, failed, chains) goes to \`s\`.
  */
 export type CheckTemplate = <S>(
   g: Refuse<S> | undefined,
   c: Refuse<S> | undefined,
   n: number,
   k: readonly string[],
+  r: readonly boolean[],
   l: readonly boolean[],
   p: readonly number[],
   a: readonly unknown[],
-  b: readonly (Part<S> | undefined)[],
+  b: readonly (Check<S> | undefined)[],
   t: readonly string[],
   s: CheckStep<S>,
 ) => Check<S>;

@@ -671,15 +671,18 @@ export class ClosureRenderer {
       const values = this.checkValues(nodes);
       const step: CheckStep<Sink> = (x, i, v, path, issues) => checkValue(values, i, x, v, path, issues);
       const refused = refuse ? this.failure(refuse) : undefined;
+      // A sub-schema's value tested and checked from the copy (its part where that test is a call), else by step.
+      const called = values.parts.map((part) => (part?.op === CALL ? part : undefined));
       return template(
         nonObject,
         refused && ((v, path, issues) => report(refused, v, path, issues)),
         nodes.length,
         nodes.map((node) => node.name),
+        values.missing.map((fail) => fail !== undefined),
         values.ops.map((op) => op !== CALL),
         values.ops,
-        values.args,
-        values.bodies,
+        values.args.map((arg, i) => called[i]?.arg ?? arg),
+        called.map((part) => part?.check),
         values.tokens,
         step,
       );
@@ -739,6 +742,7 @@ export class ClosureRenderer {
     const single = chains.map((chain) => (chain?.length === 1 && chain[0]!.length === 1 ? chain[0]![0] : undefined));
     // Else the chains' boolean check where it is a leaf (a type and its bounds, an enum): a value without issues passes it.
     const leaves = nodes.map((node, i): Leaf => single[i] ?? (chains[i] ? bodyLeaf(node.body) : undefined) ?? { op: CALL, arg: undefined });
+    const parts = nodes.map((node, i) => (chains[i] ? undefined : this.partOf(node.body)));
     return {
       tokens: nodes.map((node) => escapeToken(node.name)),
       missing: nodes.map((node) => (node.required ? this.failure(node.required) : undefined)),
@@ -746,26 +750,13 @@ export class ClosureRenderer {
       args: leaves.map((leaf) => leaf.arg),
       fails: single.map((link) => link?.fail),
       chains: chains.map((chain, i) => (single[i] ? undefined : chain)),
-      bodies: nodes.map((node, i) => (chains[i] ? undefined : this.partCheck(node.body))),
+      parts,
+      bodies: parts.map((part) => part && partCheck(part)),
     };
   }
 
-  /**
-   * The check of a part of the subject (a property's value, an item) at `${path}/${token}`, the
-   * boolean check first: both give one verdict, so a part that passes has no issue, and its path
-   * is never made.
-   */
-  private partCheck(nodes: readonly Node[], leaf?: Leaf): (value: unknown, path: string, token: string | number, issues: Sink) => void {
-    const { op, arg, check } = this.partOf(nodes, leaf);
-    // A part always checked (partOf's FALSE): no test that always fails on the way.
-    if (arg === FALSE) return (value, path, token, issues) => check(value, `${path}/${token}`, issues);
-    return (value, path, token, issues) => {
-      if (!runLeaf(op, arg, value)) check(value, `${path}/${token}`, issues);
-    };
-  }
-
-  /** partCheck's parts, for a loop to run inline: a part that passes the leaf (op, arg) has no issue; one that fails it is checked. */
-  private partOf(nodes: readonly Node[], leaf?: Leaf): Leaf & { check: Check } {
+  /** A part's test and check (partCheck's), for a loop to run inline: a part that passes the leaf (op, arg) has no issue; one that fails it is checked. */
+  private partOf(nodes: readonly Node[], leaf?: Leaf): Part {
     // An array whose items its check tests each before checking it (the items node): testing the array first would test them twice.
     if (itemsOnly(nodes)) return { op: CALL, arg: FALSE, check: this.checkNodes(nodes) };
     const { op, arg } = leaf ?? this.isLeaf(nodes);
@@ -1209,6 +1200,9 @@ function report(failure: Report, v: unknown, path: string, issues: Sink): void {
 }
 
 /** What checkValues reads of a run of properties, each at its index. */
+/** A part of the subject (partOf): a leaf (op, arg) that a part without issues passes, and its issue check. */
+type Part = Leaf & { check: Check };
+
 interface Values {
   readonly tokens: readonly string[];
   readonly missing: readonly (Report | undefined)[];
@@ -1218,6 +1212,8 @@ interface Values {
   readonly fails: readonly (Report | undefined)[];
   /** Else its chains, else a part check. */
   readonly chains: readonly (Link[][] | undefined)[];
+  /** Where it has no chains, its part (partOf), of which the part check is made. */
+  readonly parts: readonly (Part | undefined)[];
   readonly bodies: readonly (((value: unknown, path: string, token: string | number, issues: Sink) => void) | undefined)[];
 }
 
@@ -1248,6 +1244,19 @@ function bodyLeaf(nodes: readonly Node[]): Leaf | undefined {
 /** Checks the properties' values (undefined: absent), the path of each made only when it has an issue, where its checks are chains. */
 function checkValues(values: Values, v: unknown, found: readonly unknown[], path: string, issues: Sink): void {
   for (let i = 0; i < found.length; i++) checkValue(values, i, found[i], v, path, issues);
+}
+
+/**
+ * The check of a part of the subject (a property's value, an item) at `${path}/${token}`, the
+ * boolean check first: both give one verdict, so a part that passes has no issue, and its path
+ * is never made.
+ */
+function partCheck({ op, arg, check }: Part): (value: unknown, path: string, token: string | number, issues: Sink) => void {
+  // A part always checked (partOf's FALSE): no test that always fails on the way.
+  if (arg === FALSE) return (value, path, token, issues) => check(value, `${path}/${token}`, issues);
+  return (value, path, token, issues) => {
+    if (!runLeaf(op, arg, value)) check(value, `${path}/${token}`, issues);
+  };
 }
 
 /** The issues of the `i`th property, of `value` (undefined: absent), in the subject `v` at `path`. */
