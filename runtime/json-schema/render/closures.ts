@@ -1199,10 +1199,10 @@ function report(failure: Report, v: unknown, path: string, issues: Sink): void {
   issues[issues.length] = { path, schemaPath: failure.schemaPath, keyword: failure.keyword, message };
 }
 
-/** What checkValues reads of a run of properties, each at its index. */
 /** A part of the subject (partOf): a leaf (op, arg) that a part without issues passes, and its issue check. */
 type Part = Leaf & { check: Check };
 
+/** What checkValues reads of a run of properties, each at its index. */
 interface Values {
   readonly tokens: readonly string[];
   readonly missing: readonly (Report | undefined)[];
