@@ -751,11 +751,14 @@ export class ClosureRenderer {
       fails: single.map((link) => link?.fail),
       chains: chains.map((chain, i) => (single[i] ? undefined : chain)),
       parts,
-      bodies: parts.map((part) => part && partCheck(part)),
     };
   }
 
-  /** A part's test and check (partCheck's), for a loop to run inline: a part that passes the leaf (op, arg) has no issue; one that fails it is checked. */
+  /**
+   * The check of a part of the subject (a property's value, an item), for a loop to run inline: a
+   * part that passes the leaf (op, arg) has no issue, and its path is never made; one that fails
+   * it is checked at its path.
+   */
   private partOf(nodes: readonly Node[], leaf?: Leaf): Part {
     // An array whose items its check tests each before checking it (the items node): testing the array first would test them twice.
     if (itemsOnly(nodes)) return { op: CALL, arg: FALSE, check: this.checkNodes(nodes) };
@@ -1210,15 +1213,13 @@ interface Values {
   readonly ops: readonly Leaf["op"][];
   readonly args: readonly unknown[];
   readonly fails: readonly (Report | undefined)[];
-  /** Else its chains, else a part check. */
+  /** Else its chains, else its part (partOf). */
   readonly chains: readonly (Link[][] | undefined)[];
-  /** Where it has no chains, its part (partOf), of which the part check is made. */
   readonly parts: readonly (Part | undefined)[];
-  readonly bodies: readonly (((value: unknown, path: string, token: string | number, issues: Sink) => void) | undefined)[];
 }
 
 /**
- * The nodes are an items node whose items are one check of a part each (partCheck: tested, then
+ * The nodes are an items node whose items are one check of a part each (partOf: tested, then
  * checked only where they fail), maybe behind the array type test.
  */
 function itemsOnly(nodes: readonly Node[]): boolean {
@@ -1246,19 +1247,6 @@ function checkValues(values: Values, v: unknown, found: readonly unknown[], path
   for (let i = 0; i < found.length; i++) checkValue(values, i, found[i], v, path, issues);
 }
 
-/**
- * The check of a part of the subject (a property's value, an item) at `${path}/${token}`, the
- * boolean check first: both give one verdict, so a part that passes has no issue, and its path
- * is never made.
- */
-function partCheck({ op, arg, check }: Part): (value: unknown, path: string, token: string | number, issues: Sink) => void {
-  // A part always checked (partOf's FALSE): no test that always fails on the way.
-  if (arg === FALSE) return (value, path, token, issues) => check(value, `${path}/${token}`, issues);
-  return (value, path, token, issues) => {
-    if (!runLeaf(op, arg, value)) check(value, `${path}/${token}`, issues);
-  };
-}
-
 /** The issues of the `i`th property, of `value` (undefined: absent), in the subject `v` at `path`. */
 function checkValue(values: Values, i: number, value: unknown, v: unknown, path: string, issues: Sink): void {
   if (value === undefined) {
@@ -1273,7 +1261,10 @@ function checkValue(values: Values, i: number, value: unknown, v: unknown, path:
   }
   const chain = values.chains[i];
   if (chain) runChains(chain, value, path, values.tokens[i]!, issues);
-  else values.bodies[i]!(value, path, values.tokens[i]!, issues);
+  else {
+    const { op, arg, check } = values.parts[i]!;
+    if (!runLeaf(op, arg, value)) check(value, `${path}/${values.tokens[i]}`, issues);
+  }
 }
 
 /** Runs each chain on `value` until a link fails; the failure's path, `${path}/${token}`, is made only then. */
