@@ -66,6 +66,45 @@ for (const enableJsonResponse of [false, true]) {
   });
 }
 
+describe("interop over Streamable HTTP: a request the SDK's server sends on the GET stream right after connect", () => {
+  // The SDK's server sends a request tied to no client request on the GET stream, and drops it when
+  // that stream is not open yet. Here each GET reaches it 300 ms late: connect must wait for it.
+  let sdk: SdkHttpServer;
+  let asked = 0;
+
+  before(async () => {
+    sdk = await startSdkHttpServer({
+      enableJsonResponse: false,
+      holdStreamsMs: 300,
+      setup: (server) => {
+        server.registerTool("ask", { description: "Elicits on the GET stream" }, async () => {
+          const answer = await server.server.elicitInput({ message: "name?", requestedSchema: { type: "object", properties: { name: { type: "string" } } } }, { timeout: 5_000 });
+          return { content: [{ type: "text", text: JSON.stringify(answer.content) }] };
+        });
+      },
+    });
+  });
+  after(() => sdk?.close());
+
+  it("reaches the client: connect resolves once the GET stream is open", async () => {
+    const client = await McpClient.connect(new HttpClientTransport(sdk.url), {
+      name: "ours",
+      version: "1.0.0",
+      logger: quiet,
+      capabilities: { elicitation: { form: {} } },
+      handlers: { elicitation: () => (asked++, { action: "accept", content: { name: "Ada" } }) },
+    });
+    try {
+      const result = await client.callTool("ask");
+      expect(result.isError, JSON.stringify(result.content)).to.not.equal(true);
+      expect(result.content).to.deep.equal([{ type: "text", text: '{"name":"Ada"}' }]);
+      expect(asked).to.equal(1);
+    } finally {
+      await client.close();
+    }
+  });
+});
+
 describe("our McpClient against our endpoint over Streamable HTTP", () => {
   let server: McpServer;
   let endpoint: HttpEndpoint;

@@ -26,8 +26,11 @@ export async function readJson(req: IncomingMessage): Promise<unknown> {
   }
 }
 
-/** `enableJsonResponse`: answer requests with JSON (true) or SSE (false, the SDK's default). */
-export async function startSdkHttpServer(options: { enableJsonResponse: boolean; setup: (server: McpServer) => void }): Promise<SdkHttpServer> {
+/**
+ * `enableJsonResponse`: answer requests with JSON (true) or SSE (false, the SDK's default).
+ * `holdStreamsMs`: each GET reaches the SDK this much later, as on a loaded server.
+ */
+export async function startSdkHttpServer(options: { enableJsonResponse: boolean; holdStreamsMs?: number; setup: (server: McpServer) => void }): Promise<SdkHttpServer> {
   const sessions = new Map<string, { transport: StreamableHTTPServerTransport; server: McpServer }>();
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
@@ -38,6 +41,7 @@ export async function startSdkHttpServer(options: { enableJsonResponse: boolean;
     }
     const sessionId = req.headers["mcp-session-id"];
     const known = typeof sessionId === "string" ? sessions.get(sessionId) : undefined;
+    if (known && req.method === "GET" && options.holdStreamsMs) await new Promise((resolve) => setTimeout(resolve, options.holdStreamsMs));
     if (known) return known.transport.handleRequest(req, res, body);
     if (req.method === "POST" && sessionId === undefined) {
       const server = new McpServer({ name: "sdk-http", version: "1.0.0" }, { capabilities: { logging: {} } });

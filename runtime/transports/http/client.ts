@@ -165,7 +165,9 @@ export class HttpClientTransport implements Transport {
     if (response.status === 202 || (ok && !isRequest && response.header("content-length") === "0")) {
       this.release(controller, m.id);
       await response.discard();
-      if (m.method === "notifications/initialized" && this.options.openStream !== false) this.openStream();
+      // Waits (bounded) until the server has the GET stream: a server that sends on it only once it
+      // is open (the SDKs drop what has no stream) would otherwise lose a request sent right after connect.
+      if (m.method === "notifications/initialized" && this.options.openStream !== false) await within(this.openStream(), STREAM_OPEN_WAIT_MS);
       return;
     }
     if (!isRequest && !ok) {
@@ -286,11 +288,16 @@ export class HttpClientTransport implements Transport {
     }
   }
 
-  /** Session era: the GET stream for messages not tied to a request; resumed while its session lasts. */
-  private openStream(): void {
+  /**
+   * Session era: the GET stream for messages not tied to a request; resumed while its session lasts.
+   * Resolves once the first GET is answered (open, or refused) or has failed.
+   */
+  private openStream(): Promise<void> {
     const session = this.sessionId;
-    if (!session || this.streamSession === session) return;
+    if (!session || this.streamSession === session) return Promise.resolve();
     this.streamSession = session;
+    let answered!: () => void;
+    const firstAnswer = new Promise<void>((resolve) => (answered = resolve));
     void (async () => {
       let last: string | undefined;
       for (let attempt = 0; attempt <= (this.options.maxReconnects ?? 5) && !this.isClosed && this.sessionId === session; attempt++) {
@@ -299,6 +306,7 @@ export class HttpClientTransport implements Transport {
         const controller = this.controller();
         try {
           const response = await this.http.send("GET", this.streamHeaders(last), undefined, controller);
+          answered();
           if (response.status < 200 || response.status >= 300) {
             await response.discard();
             return; // 405: the server offers no GET stream
@@ -308,14 +316,17 @@ export class HttpClientTransport implements Transport {
           // A stream that carried messages starts the count again; one that only opened and ended counts as a failed attempt.
           if (outcome.delivered > 0) attempt = 0;
         } catch {
+          answered(); // a GET that failed is answered too: connect goes on without it
           // reconnect, within the bound
         } finally {
           this.release(controller);
         }
       }
     })().finally(() => {
+      answered();
       if (this.streamSession === session) this.streamSession = undefined;
     });
+    return firstAnswer;
   }
 
   private streamHeaders(lastEventId: string | undefined): Record<string, string> {
@@ -375,6 +386,19 @@ function answers(value: unknown, id: RequestId): boolean {
 function delay(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, Math.min(Math.max(ms, 0), 30_000)));
 }
+
+/** `done`, or `ms` passing, whichever comes first. */
+async function within(done: Promise<void>, ms: number): Promise<void> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  await Promise.race([done, new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)))]);
+  clearTimeout(timer);
+}
+
+/**
+ * How long connecting waits for the GET stream's first answer. A server that sends its headers
+ * only with its first event would otherwise hold connect until then.
+ */
+const STREAM_OPEN_WAIT_MS = 2_000;
 
 /** The shortest wait before reconnecting a stream, whatever `retry` the server sends. */
 const MIN_RETRY_MS = 100;

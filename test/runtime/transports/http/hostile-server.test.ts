@@ -147,6 +147,33 @@ describe("transports/http: the client against a hostile server", function () {
     }
   });
 
+  it("a GET stream whose headers never come: connect waits for it a bounded time, then goes on", async () => {
+    let gets = 0;
+    const { server, url } = await listening((req, res, body) => {
+      if (req.method === "GET") return void gets++; // never answered
+      if (req.method === "DELETE") return void res.writeHead(200).end();
+      const message = JSON.parse(body) as { id?: number; method?: string; params?: { protocolVersion?: string } };
+      if (message.method === "initialize") {
+        res.writeHead(200, { "Content-Type": "application/json", "Mcp-Session-Id": "s1" });
+        return void res.end(JSON.stringify({ jsonrpc: "2.0", id: message.id, result: { protocolVersion: message.params!.protocolVersion, capabilities: {}, serverInfo: { name: "hostile", version: "0" } } }));
+      }
+      if (message.id === undefined) return void res.writeHead(202).end();
+      res.writeHead(200, { "Content-Type": "application/json" });
+      res.end(JSON.stringify({ jsonrpc: "2.0", id: message.id, result: {} }));
+    });
+    try {
+      const client = await McpClient.connect(new HttpClientTransport(url), { name: "c", version: "1", revision: "2025-11-25", logger: silentLogger });
+      try {
+        expect(gets, "the GET was sent").to.equal(1);
+        await client.ping();
+      } finally {
+        await client.close();
+      }
+    } finally {
+      await shut(server);
+    }
+  });
+
   it("a session id that is not visible ASCII is refused at connect, with why", async () => {
     const { server, url } = await listening((_req, res, body) => {
       const message = JSON.parse(body) as { id?: number; params?: { protocolVersion?: string } };
