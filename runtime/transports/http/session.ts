@@ -260,8 +260,8 @@ export class HttpSession implements Transport {
 
   // -- routing --------------------------------------------------------------------------------
 
-  /** Sends `message` where it belongs; the stream it went on, when it is not a response (responses never wait). */
-  private route(message: unknown, options: SendOptions | undefined): ResponseStream | undefined {
+  /** Sends `message` where it belongs; where it went, when it is not a response (responses never wait). */
+  private route(message: unknown, options: SendOptions | undefined): Delivery | undefined {
     // The peer refused a request of the POST being delivered (its id is another request's): it goes there.
     if (options?.refusal) {
       if (!this.delivering?.refuse(message)) this.settings.logger("debug", `dropped a refusal ${JSON.stringify(message)}: no POST is being delivered`);
@@ -322,12 +322,16 @@ export class HttpSession implements Transport {
     return first;
   }
 
-  private toStandalone(message: unknown): ResponseStream | undefined {
+  private toStandalone(message: unknown): Delivery | undefined {
     const stream = this.standalone;
     const shared = this.settings.shared;
-    if (shared && !stream?.attached)
-      shared.toStandalone(this.id, message).catch((error: Error) => this.settings.logger("error", `session ${this.id}: a message for the GET stream was lost: ${error.message}`));
-    else if (stream) return stream.write(message) ? stream : undefined;
+    if (shared && !stream?.attached) {
+      // The sender waits until another instance has it or the store keeps it: what it sends next,
+      // maybe from another instance, comes after it on the GET stream.
+      const handed = shared.toStandalone(this.id, message).catch((error: Error) => this.settings.logger("error", `session ${this.id}: a message for the GET stream was lost: ${error.message}`));
+      return { room: () => handed };
+    }
+    if (stream) return stream.write(message) ? stream : undefined;
     else if (this.settings.store) settle(this.settings.store.append(this.id, this.standaloneId, JSON.stringify(message)), this.settings.logger, `session ${this.id}: a message for the GET stream was lost`);
     return undefined;
   }
@@ -413,6 +417,11 @@ function responseIdOf(message: unknown): RequestId | null | typeof NOT_A_RESPONS
 const RESOLVED: Promise<void> = Promise.resolve();
 
 /** A store's answer that nobody waits for: a rejection is logged, not left unhandled. */
+/** Where a message went: its sender waits for `room` (a stream's backpressure, or the hand-off to another instance). */
+interface Delivery {
+  room(): Promise<void> | undefined;
+}
+
 function settle(answer: unknown, logger: Logger, what: string): void {
   if (isThenable(answer)) (answer as Promise<unknown>).then(undefined, (error: Error) => logger("error", `${what}: ${error.message}`));
 }

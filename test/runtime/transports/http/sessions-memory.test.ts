@@ -6,7 +6,7 @@ import { McpClient, MemoryEventBus, MemorySessionStore } from "../../../../runti
 import { HttpClientTransport } from "../../../../runtime/http.js";
 import { sharedMemoryEvents } from "../../../../runtime/transports/http/sessions.js";
 import { startProxy, type RoundRobinProxy } from "../../../support/round-robin-proxy.js";
-import { LATEST_SESSION, startServer, type Running } from "./support.js";
+import { LATEST_SESSION, startServer, until, type Running } from "./support.js";
 
 describe("transports/http/sessions: two endpoints sharing sessions in memory", () => {
   const shared = { sessions: new MemorySessionStore(), events: sharedMemoryEvents(), bus: new MemoryEventBus() };
@@ -49,6 +49,51 @@ describe("transports/http/sessions: two endpoints sharing sessions in memory", (
       // Each call's answer is a POST of its own, which the proxy sends to the other endpoint.
       expect(answers.map((answer) => answer.slice(2)).sort()).to.deep.equal(['{"name":"n1"}', '{"name":"n2"}', '{"name":"n3"}', '{"name":"n4"}']);
       expect(servers.every((server) => server.endpoint.sessionCount === 1), "a replica on each endpoint").to.equal(true);
+    } finally {
+      await client.close();
+    }
+  });
+});
+
+describe("transports/http/sessions: messages for the GET stream from both endpoints", () => {
+  /** A bus whose every other publish takes 40 ms, as a busy Redis may. */
+  class UnevenBus extends MemoryEventBus {
+    private count = 0;
+    override async publish(channel: string, message: unknown): Promise<number> {
+      if (this.count++ % 2 === 0) await new Promise((resolve) => setTimeout(resolve, 40));
+      return super.publish(channel, message);
+    }
+  }
+  const shared = { sessions: new MemorySessionStore(), events: sharedMemoryEvents(), bus: new UnevenBus() };
+  let servers: Running[] = [];
+  let proxy: RoundRobinProxy;
+
+  before(async () => {
+    servers = await Promise.all(
+      ["a", "b"].map(() =>
+        startServer(shared, (server) =>
+          server.tool({ name: "say", inputSchema: { type: "object", properties: { seq: { type: "number" } }, required: ["seq"] } }, async ({ seq }, ctx) => {
+            await ctx.session.notify("notifications/message", { level: "info", data: { seq } });
+            return { content: [] };
+          }),
+        ),
+      ),
+    );
+    proxy = await startProxy(servers.map((server) => server.url));
+  });
+  after(async () => {
+    await proxy?.close();
+    await Promise.all(servers.map((server) => server.close()));
+  });
+
+  it("come in the order they were sent: a notify resolves once the endpoint holding the stream has it", async () => {
+    const seen: number[] = [];
+    const client = await McpClient.connect(new HttpClientTransport(proxy.url), { name: "t", version: "1", revision: LATEST_SESSION });
+    try {
+      client.on("notifications/message", (params) => void seen.push((params.data as { seq: number }).seq));
+      for (let seq = 1; seq <= 6; seq++) await client.callTool("say", { seq });
+      await until(() => seen.length === 6, "six messages on the GET stream");
+      expect(seen).to.deep.equal([1, 2, 3, 4, 5, 6]);
     } finally {
       await client.close();
     }
