@@ -20,6 +20,8 @@ const OBJECT = 6;
 const NUMBER_IN = 7;
 /** A string of bounded length (`type` string with minLength, maxLength): a Range of code points. */
 const STRING_IN = 8;
+/** `v === arg`: a `const` (or one-value `enum`) of a primitive, no Set to hash into. */
+const EQUALS = 9;
 const TYPE_NAMES: ReadonlyMap<unknown, Leaf["op"]> = new Map<unknown, Leaf["op"]>([
   ["string", STRING],
   ["number", NUMBER],
@@ -29,7 +31,7 @@ const TYPE_NAMES: ReadonlyMap<unknown, Leaf["op"]> = new Map<unknown, Leaf["op"]
 
 /** A type test, `arg.has(v)`, `arg(v)`, or a type test with bounds (`arg` a Range). */
 export interface Leaf {
-  readonly op: typeof ONE_OF | typeof CALL | typeof STRING | typeof NUMBER | typeof BOOLEAN | typeof OBJECT | typeof NUMBER_IN | typeof STRING_IN;
+  readonly op: typeof ONE_OF | typeof CALL | typeof STRING | typeof NUMBER | typeof BOOLEAN | typeof OBJECT | typeof NUMBER_IN | typeof STRING_IN | typeof EQUALS;
   readonly arg: unknown;
 }
 
@@ -49,7 +51,7 @@ interface Range {
  * among the frequent: an array or an object inside a run.
  */
 export function runLeaf(op: number, arg: unknown, v: unknown): boolean {
-  return op === STRING ? typeof v === "string" : op === CALL ? (arg as Is)(v) : op === ONE_OF ? (arg as Set<unknown>).has(v) : op === NUMBER ? typeof v === "number" : op === BOOLEAN ? typeof v === "boolean" : otherLeaf(op, arg, v);
+  return op === STRING ? typeof v === "string" : op === CALL ? (arg as Is)(v) : op === EQUALS ? v === arg : op === ONE_OF ? (arg as Set<unknown>).has(v) : op === NUMBER ? typeof v === "number" : op === BOOLEAN ? typeof v === "boolean" : otherLeaf(op, arg, v);
 }
 
 function otherLeaf(op: number, arg: unknown, v: unknown): boolean {
@@ -75,7 +77,7 @@ export function leafOf(e: Expr, closure: (e: Expr) => Is): Leaf {
   if (e.kind === "compare" && e.op === "===" && e.right.kind === "literal") {
     const type = e.left.kind === "typeof" && e.left.operand.kind === "subject" ? TYPE_NAMES.get(e.right.value) : undefined;
     if (type !== undefined) return { op: type, arg: undefined };
-    if (e.left.kind === "subject") return { op: ONE_OF, arg: new Set([e.right.value]) };
+    if (e.left.kind === "subject") return { op: EQUALS, arg: e.right.value };
   }
   const constants = oneOf(e);
   if (constants) return { op: ONE_OF, arg: new Set(constants) };
