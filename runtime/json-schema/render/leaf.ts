@@ -29,7 +29,7 @@ const TYPE_NAMES: ReadonlyMap<unknown, Leaf["op"]> = new Map<unknown, Leaf["op"]
   ["object", OBJECT],
 ]);
 
-/** A type test, `arg.has(v)`, `arg(v)`, or a type test with bounds (`arg` a Range). */
+/** A type test, `v === arg`, `arg.has(v)`, `arg(v)`, or a type test with bounds (`arg` a Range). */
 export interface Leaf {
   readonly op: typeof ONE_OF | typeof CALL | typeof STRING | typeof NUMBER | typeof BOOLEAN | typeof OBJECT | typeof NUMBER_IN | typeof STRING_IN | typeof EQUALS;
   readonly arg: unknown;
