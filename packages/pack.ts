@@ -84,6 +84,42 @@ function runtimeImportsOf(files: readonly string[]): string[] {
   return [...found].sort();
 }
 
+/**
+ * Leaves out of `stage` the .d.ts files that no export's types reach, following their relative
+ * imports (`from`, `import(...)`): only an export can be imported, so no user's type-check reads
+ * them, and most are smaller than the disk block they take. Fails on an import with no .d.ts.
+ */
+function pruneTypes(stage: string, manifest: Manifest): { kept: number; left: number } {
+  const roots: string[] = [];
+  for (const target of Object.values(manifest.exports ?? {})) {
+    const types = typeof target === "string" ? undefined : target.types;
+    if (types === undefined) continue;
+    const [before, after] = types.slice(2).split("*") as [string, string | undefined];
+    if (after === undefined) roots.push(before);
+    else for (const name of readdirSync(join(stage, before))) if (existsSync(join(stage, before, name, after))) roots.push(join(before, name, after));
+  }
+  const reached = new Set<string>();
+  for (let file = roots.pop(); file !== undefined; file = roots.pop()) {
+    if (reached.has(file)) continue;
+    if (!existsSync(join(stage, file))) fail(`${file}, which an export's types import, is not in the package`);
+    reached.add(file);
+    for (const [, specifier] of readFileSync(join(stage, file), "utf8").matchAll(/(?:\bfrom\s+|\bimport\s*\(\s*|\bimport\s+)"(\.{1,2}\/[^"]+)"/g))
+      roots.push(join(dirname(file), specifier!.replace(/\.js$/, ".d.ts")));
+  }
+  let left = 0;
+  for (const file of filesIn(stage, (name) => name.endsWith(".d.ts")))
+    if (!reached.has(file)) {
+      rmSync(join(stage, file));
+      left++;
+    }
+  return { kept: reached.size, left };
+}
+
+/** Every file below `dir` whose name passes `keep`, as paths relative to `dir`. */
+function filesIn(dir: string, keep: (name: string) => boolean): string[] {
+  return filesUnder(relative(ROOT, dir), keep).map((file) => relative(relative(ROOT, dir), file));
+}
+
 /** Upstream's LICENSE, which covers the schemas and the text generated from them: found where `make spec` finds the schemas. */
 async function upstreamLicense(): Promise<Buffer> {
   for (const folder of [process.env.MCP_SPEC_MIRROR, join(ROOT, "..", "shared", "mcp-spec")])
@@ -149,7 +185,8 @@ const bundled = await bundleRuntime(runtimeStage, runtimeEntries);
 console.log(`pack: ${bundled.inputs} modules of @mcp-codegen/runtime's ${runtimeEntries.length} entry points bundled by esbuild into ${bundled.outputs.length} files`);
 for (const revision of revisions) await bundleRevisionStart(join(runtimeStage, "dist", "generated", revision));
 console.log(`pack: each revision's start-up files (module.js, protocol.js, startup.js) bundled into its module.js`);
-stageManifest(runtimeStage, "runtime");
+const types = pruneTypes(runtimeStage, stageManifest(runtimeStage, "runtime"));
+console.log(`pack: ${types.kept} .d.ts files reached from the exports' types, ${types.left} others left out`);
 
 const cliStage = join(STAGING, "mcp-codegen");
 stageFile(cliStage, "bin/mcp-codegen.js");

@@ -112,6 +112,11 @@ server.tool(
 await server.listen(stdio());
 `;
 
+/** Every entry point of @mcp-codegen/runtime's manifest, as a subpath ("" for the package itself), its wildcards expanded to the pinned revisions and extensions. */
+const ENTRY_POINTS = Object.keys((JSON.parse(readFileSync(join(ROOT, "packages", "runtime", "package.json"), "utf8")) as { exports: Record<string, unknown> }).exports)
+  .filter((key) => key !== "./package.json")
+  .flatMap((key) => (key === "./revisions/*" ? REVISIONS.map((r) => `/revisions/${r}`) : key === "./extensions/*" ? EXTENSIONS.map((e) => `/${e.folder}`) : [key.slice(1)]));
+
 /** Type-checks under each moduleResolution; the one error must be the deliberate one in src/wrong.ts. */
 const TS_FILES: Record<string, string> = {
   // A zod schema types the handler by its output: the default makes \`times\` a number, and a wrong use is an error.
@@ -148,6 +153,11 @@ await server.listen(process.env.PORT ? http({ port: Number(process.env.PORT) }) 
   return \`\${typeof tool}:\${HttpClientTransport.name}\`;
 }
 `,
+  // Every entry point's types: under nodenext (skipLibCheck off) each .d.ts an export reaches is read, so one the package left out (packages/pack.ts, pruneTypes) is an error.
+  "src/every-entry.ts": [
+    ...ENTRY_POINTS.map((entry, i) => `import type * as entry${i} from "@mcp-codegen/runtime${entry}";`),
+    `export type Entries = [${ENTRY_POINTS.map((_, i) => `typeof entry${i}`).join(", ")}];`,
+  ].join("\n"),
   "src/wrong.ts": `import type { CallToolResult } from "@mcp-codegen/runtime/revisions/2025-11-25";
 
 export const wrong: CallToolResult = { content: [{ type: "text", txt: "a typo" }] };
@@ -594,7 +604,11 @@ describe("the packed packages, installed as a user installs them", function () {
     before(async () => {
       project = join(dir, "runtime-only");
       writeFiles(project, { ...TS_FILES, "tsconfig.nodenext.json": tsconfig("nodenext", "nodenext", false), "tsconfig.bundler.json": tsconfig("preserve", "bundler", true) });
-      const install = await npm(["install", "--save-dev", "--prefer-offline", "typescript@~6.0.3", "@types/node@^20.19.0", "zod@^4"], project, registry.url);
+      // With the optional peers whose types /auth and /otel name, as a user of those entry points installs them.
+      const peers = Object.entries(tarballManifest(packed.runtime).peerDependencies ?? {})
+        .filter(([name]) => ["oauth4webapi", "jose", "@opentelemetry/api"].includes(name))
+        .map(([name, range]) => `${name}@${range}`);
+      const install = await npm(["install", "--save-dev", "--prefer-offline", "typescript@~6.0.3", "@types/node@^20.19.0", "zod@^4", ...peers], project, registry.url);
       expect(install.status, describeRun(install)).to.equal(0);
     });
 

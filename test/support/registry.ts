@@ -23,6 +23,7 @@ export interface PackageManifest {
   readonly name: string;
   readonly version: string;
   readonly dependencies?: Record<string, string>;
+  readonly peerDependencies?: Record<string, string>;
   readonly exports?: Record<string, string | Record<string, string>>;
 }
 
