@@ -117,7 +117,8 @@ function pruneTypes(stage: string, manifest: Manifest): { kept: number; left: nu
 
 /** Every file below `dir` whose name passes `keep`, as paths relative to `dir`. */
 function filesIn(dir: string, keep: (name: string) => boolean): string[] {
-  return filesUnder(relative(ROOT, dir), keep).map((file) => relative(relative(ROOT, dir), file));
+  const under = relative(ROOT, dir);
+  return filesUnder(under, keep).map((file) => relative(under, file));
 }
 
 /** Upstream's LICENSE, which covers the schemas and the text generated from them: found where `make spec` finds the schemas. */

@@ -332,7 +332,7 @@ export class HttpSession implements Transport {
       return { room: () => handed };
     }
     if (stream) return stream.write(message) ? stream : undefined;
-    else if (this.settings.store) settle(this.settings.store.append(this.id, this.standaloneId, JSON.stringify(message)), this.settings.logger, `session ${this.id}: a message for the GET stream was lost`);
+    if (this.settings.store) settle(this.settings.store.append(this.id, this.standaloneId, JSON.stringify(message)), this.settings.logger, `session ${this.id}: a message for the GET stream was lost`);
     return undefined;
   }
 
@@ -416,12 +416,12 @@ function responseIdOf(message: unknown): RequestId | null | typeof NOT_A_RESPONS
 
 const RESOLVED: Promise<void> = Promise.resolve();
 
-/** A store's answer that nobody waits for: a rejection is logged, not left unhandled. */
 /** Where a message went: its sender waits for `room` (a stream's backpressure, or the hand-off to another instance). */
 interface Delivery {
   room(): Promise<void> | undefined;
 }
 
+/** A store's answer that nobody waits for: a rejection is logged, not left unhandled. */
 function settle(answer: unknown, logger: Logger, what: string): void {
   if (isThenable(answer)) (answer as Promise<unknown>).then(undefined, (error: Error) => logger("error", `${what}: ${error.message}`));
 }
