@@ -74,14 +74,19 @@ function runtimeImportsOf(files: readonly string[]): string[] {
   const found = new Set<string>();
   const queue = [...files];
   for (let file = queue.pop(); file !== undefined; file = queue.pop())
-    for (const [, specifier] of readFileSync(join(ROOT, file), "utf8").matchAll(/\bfrom\s+"(\.{1,2}\/[^"]+)"/g)) {
-      const target = relative(ROOT, join(ROOT, dirname(file), specifier!));
+    for (const specifier of relativeImports(readFileSync(join(ROOT, file), "utf8"))) {
+      const target = relative(ROOT, join(ROOT, dirname(file), specifier));
       if (target.startsWith(`dist${sep}runtime${sep}`) && !found.has(target)) {
         found.add(target);
         queue.push(target);
       }
     }
   return [...found].sort();
+}
+
+/** The relative module specifiers compiled code or a declaration names (`from "./x.js"`, `import("./x.js")`, `import "./x.js"`). */
+function relativeImports(text: string): string[] {
+  return [...text.matchAll(/(?:\bfrom\s+|\bimport\s*\(\s*|\bimport\s+)"(\.{1,2}\/[^"]+)"/g)].map((match) => match[1]!);
 }
 
 /**
@@ -103,8 +108,7 @@ function pruneTypes(stage: string, manifest: Manifest): { kept: number; left: nu
     if (reached.has(file)) continue;
     if (!existsSync(join(stage, file))) fail(`${file}, which an export's types import, is not in the package`);
     reached.add(file);
-    for (const [, specifier] of readFileSync(join(stage, file), "utf8").matchAll(/(?:\bfrom\s+|\bimport\s*\(\s*|\bimport\s+)"(\.{1,2}\/[^"]+)"/g))
-      roots.push(join(dirname(file), specifier!.replace(/\.js$/, ".d.ts")));
+    for (const specifier of relativeImports(readFileSync(join(stage, file), "utf8"))) roots.push(join(dirname(file), specifier.replace(/\.js$/, ".d.ts")));
   }
   let left = 0;
   for (const file of filesIn(stage, (name) => name.endsWith(".d.ts")))
