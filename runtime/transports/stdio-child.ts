@@ -2,6 +2,7 @@ import type { ChildProcess } from "node:child_process";
 import type { Readable } from "node:stream";
 import { StdioTransport, type StdioTransportOptions } from "./stdio.js";
 import type { Receiver, SendOptions, Transport, TransportFacts } from "../jsonrpc/transport.js";
+import { within } from "../util/within.js";
 
 /** Options of `spawnStdio`: those of the stdio transport, and the child's folder, environment, stderr and exit timeout. */
 export interface SpawnStdioOptions extends Omit<StdioTransportOptions, "destroyInputOnClose"> {
@@ -140,18 +141,5 @@ export class ChildStdioTransport implements Transport {
     if (this.closedReported) return;
     this.closedReported = true;
     this.receiver?.closed(error);
-  }
-}
-
-/** `promise`'s value, or undefined once `ms` have passed, whichever comes first. */
-async function within<T>(ms: number, promise: Promise<T>): Promise<T | undefined> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<undefined>((resolve) => {
-    timer = setTimeout(() => resolve(undefined), ms);
-  });
-  try {
-    return await Promise.race([promise, timeout]);
-  } finally {
-    clearTimeout(timer);
   }
 }

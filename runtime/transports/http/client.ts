@@ -6,6 +6,7 @@ import { metaVersion, NAMED_BY } from "./headers.js";
 import { Cancel, fetchExchange, MAX_ANSWER_CHARS, nodeExchange, type Answer, type Exchange } from "./exchange.js";
 import { SseParser } from "./sse-parser.js";
 import { HttpStatusError } from "./status-error.js";
+import { within } from "../../util/within.js";
 
 export interface HttpClientTransportOptions {
   /** Extra headers on every request (Authorization, ...). */
@@ -167,7 +168,7 @@ export class HttpClientTransport implements Transport {
       await response.discard();
       // Waits (bounded) until the server has the GET stream: a server that sends on it only once it
       // is open (the SDKs drop what has no stream) would otherwise lose a request sent right after connect.
-      if (m.method === "notifications/initialized" && this.options.openStream !== false) await within(this.openStream(), STREAM_OPEN_WAIT_MS);
+      if (m.method === "notifications/initialized" && this.options.openStream !== false) await within(STREAM_OPEN_WAIT_MS, this.openStream());
       return;
     }
     if (!isRequest && !ok) {
@@ -385,13 +386,6 @@ function answers(value: unknown, id: RequestId): boolean {
 
 function delay(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, Math.min(Math.max(ms, 0), 30_000)));
-}
-
-/** `done`, or `ms` passing, whichever comes first. */
-async function within(done: Promise<void>, ms: number): Promise<void> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  await Promise.race([done, new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)))]);
-  clearTimeout(timer);
 }
 
 /**

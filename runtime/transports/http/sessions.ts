@@ -2,6 +2,7 @@ import { CHANNELS, MemoryEventBus, type EventBus } from "../../stores/event-bus.
 import type { EventStore, Replay, StoredEvent } from "../../stores/event-store.js";
 import type { SessionRecord, SessionStore } from "../../stores/session-store.js";
 import type { Logger } from "../../util/logger.js";
+import { within } from "../../util/within.js";
 import { isRequestId } from "../../jsonrpc/messages.js";
 import { refuse, writeError } from "./errors.js";
 import { InMemoryEventStore } from "./event-store.js";
@@ -129,14 +130,12 @@ export class SharedSessions {
     let done: () => void = () => {};
     const all = new Promise<void>((resolve) => (done = resolve));
     this.pendingAcks.set(nonce, () => ++acks >= expected && done());
-    let timer: ReturnType<typeof setTimeout> | undefined;
     try {
       expected = await this.bus.publish(CHANNELS.sessionChanged, { sessionId, from: this.instanceId, nonce } satisfies Changed);
       if (acks >= expected) return;
-      const late = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(true), ACK_TIMEOUT_MS)));
-      if (await Promise.race([all.then(() => false), late])) this.logger("warn", `session ${sessionId} changed: ${expected - acks} instance(s) did not confirm within ${ACK_TIMEOUT_MS} ms`);
+      if ((await within(ACK_TIMEOUT_MS, all.then(() => true))) === undefined)
+        this.logger("warn", `session ${sessionId} changed: ${expected - acks} instance(s) did not confirm within ${ACK_TIMEOUT_MS} ms`);
     } finally {
-      clearTimeout(timer);
       this.pendingAcks.delete(nonce);
     }
   }

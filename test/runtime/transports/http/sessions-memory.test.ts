@@ -2,9 +2,9 @@
 // endpoints of one process share a MemorySessionStore, one event store and a MemoryEventBus, behind
 // a round-robin proxy with no affinity. The Redis scale-out runs in sessions.test.ts.
 import { expect } from "chai";
-import { McpClient, MemoryEventBus, MemorySessionStore } from "../../../../runtime/index.js";
+import { CHANNELS, McpClient, MemoryEventBus, MemorySessionStore } from "../../../../runtime/index.js";
 import { HttpClientTransport } from "../../../../runtime/http.js";
-import { sharedMemoryEvents } from "../../../../runtime/transports/http/sessions.js";
+import { SharedSessions, sharedMemoryEvents } from "../../../../runtime/transports/http/sessions.js";
 import { startProxy, type RoundRobinProxy } from "../../../support/round-robin-proxy.js";
 import { LATEST_SESSION, startServer, until, type Running } from "./support.js";
 
@@ -97,5 +97,28 @@ describe("transports/http/sessions: messages for the GET stream from both endpoi
     } finally {
       await client.close();
     }
+  });
+});
+
+describe("transports/http/sessions: a change every instance must confirm", () => {
+  /** Ends a session with `others` more instances listening, `silent` of which never confirm; the warnings logged. */
+  async function endWith(others: number, silent: number): Promise<string[]> {
+    const warnings: string[] = [];
+    const bus = new MemoryEventBus();
+    const options = { sessions: new MemorySessionStore(), events: sharedMemoryEvents(), bus };
+    const logger = (level: string, text: string) => void (level === "warn" && warnings.push(text));
+    const instances = Array.from({ length: 1 + others - silent }, () => new SharedSessions(options, 60_000, logger));
+    await Promise.all(instances.map((instance) => instance.listen(() => {})));
+    for (let k = 0; k < silent; k++) await bus.subscribe(CHANNELS.sessionChanged, () => {}); // an instance that is gone
+    await instances[0]!.end("s1");
+    return warnings;
+  }
+
+  it("is answered once every instance has confirmed, with nothing logged", async () => {
+    expect(await endWith(2, 0)).to.deep.equal([]);
+  });
+
+  it("is answered after 2 s when one never confirms, with a warning that counts it", async () => {
+    expect(await endWith(2, 1)).to.deep.equal(["session s1 changed: 1 instance(s) did not confirm within 2000 ms"]);
   });
 });
