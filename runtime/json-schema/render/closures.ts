@@ -44,8 +44,9 @@ import {
  * and the issue check makes a part's path only when the part has an issue. The issue check
  * writes to a Sink: the issues, or their text joined as it goes (`describe`, what a tool's
  * caller reads). A run of up to WIDTH distinct properties, a loop over items checked by a
- * closure, and a guard or a `when` (a type test or a condition, then the checks it gates) gets a
- * template of the pool for good while the pool lasts (pool.ts, packages/closure-pool.ts): a
+ * closure, a guard or a `when` (a type test or a condition, then the checks it gates) and a
+ * sequence of checks (a gate every subject passes) gets a template of the pool for good while the
+ * pool lasts (pool.ts, packages/closure-pool.ts): a
  * function literal of its own, whose reads by name and calls V8 makes as fast as the printed code's.
  */
 
@@ -227,8 +228,14 @@ export class ClosureRenderer {
 
   // The boolean check: false at the first failed node, as render-is.ts prints it.
 
+  /**
+   * Two checks or more in a gated template behind TRUE, where one is left: its calls of them are
+   * its own, where `all`'s reach every schema's (the suite's unevaluatedItems file, invalid data:
+   * 0.47x-0.52x ajv before, 0.53x after; bench/tool-schemas.ts --only).
+   */
   private isNodes(nodes: readonly Node[]): Is {
-    return all(this.isTests(nodes));
+    const tests = this.isTests(nodes);
+    return (tests.length > 1 ? this.gatedIs(TRUE, tests) : undefined) ?? all(tests);
   }
 
   /** The boolean checks of `nodes`, to be passed in order. */
@@ -505,8 +512,10 @@ export class ClosureRenderer {
 
   // The issue check: one issue per failed node, as render-check.ts prints it.
 
+  /** As isNodes: two checks or more in a gated template behind TRUE, where one is left. */
   private checkNodes(nodes: readonly Node[]): Check {
-    return every(this.checkList(nodes));
+    const checks = this.checkList(nodes);
+    return (checks.length > 1 ? this.gatedCheck(TRUE, checks) : undefined) ?? every(checks);
   }
 
   /** The issue checks of `nodes`, run in order. */

@@ -310,13 +310,13 @@ describe("closures: a recursive schema's conditions", () => {
 describe("closures: the pool's templates", () => {
   /** Compiles `schema` with a template for every run, each counting its calls. */
   function counted(schema: unknown) {
-    const made: { calls: number }[] = [];
+    const made: { kind: string; calls: number }[] = [];
     // eslint-disable-next-line @typescript-eslint/no-explicit-any
-    const counting = (template: (...args: any[]) => (...a: any[]) => unknown): any =>
+    const counting = (template: (...args: any[]) => (...a: any[]) => unknown, kind = ""): any =>
       // eslint-disable-next-line @typescript-eslint/no-explicit-any
       (...args: any[]) => {
         const run = template(...args);
-        const record = { calls: 0 };
+        const record = { kind, calls: 0 };
         made.push(record);
         return (...a: unknown[]) => (record.calls++, run(...a));
       };
@@ -325,8 +325,8 @@ describe("closures: the pool's templates", () => {
         check: () => counting(CHECK_POOL[0]!),
         items: () => counting(ITEMS_POOL[0]!),
         checkItems: () => counting(CHECK_ITEMS_POOL[0]!),
-        gated: () => counting(GATED_POOL[0]!),
-        checkGated: () => counting(CHECK_GATED_POOL[0]!),
+        gated: () => counting(GATED_POOL[0]!, "gated"),
+        checkGated: () => counting(CHECK_GATED_POOL[0]!, "checkGated"),
         entry: () => counting(ENTRY_POOL[0]!),
       },
     });
@@ -374,5 +374,31 @@ describe("closures: the pool's templates", () => {
     }
     // Not vacuous: each part refuses one of the values.
     expect(refused).to.be.greaterThan(15);
+  });
+
+  it("a sequence of checks with no gate (a sub-schema's keywords, an item's) runs in a gated template behind a gate every subject passes: each check, in the schema's order", () => {
+    // Six checks of the root and three of each item, none behind a type: anyOf, oneOf, not, allOf, if/then and unevaluatedItems apply to any value.
+    const item = { not: { const: 3 }, anyOf: [{ type: "integer" }, { type: "string" }], oneOf: [{ minimum: 2 }, { maxLength: 1 }] };
+    const schema = { prefixItems: [item, item], allOf: [{ maxItems: 4 }], anyOf: [{ type: "array" }, { type: "null" }], oneOf: [{ minItems: 2 }, { type: "null" }], not: { const: [2, 2] }, if: { minItems: 3 }, then: { contains: { const: "z" } }, unevaluatedItems: false };
+    const values = [null, [2, 2], [2, "a"], [3, 2], [1, 2], ["ab", 2], [2, 2, "z"], [2, 2, 2], [2], [2, 2, 2, 2, 2], "x", 4];
+    const code = compileSchema(schema, { mode: "code" });
+    const { validator, made } = counted(schema);
+    const issues = new Set<string>();
+    for (const v of values) {
+      const at = JSON.stringify(v);
+      expect(validator.is(v), at).to.equal(code.is(v));
+      expect(validator.check(v), at).to.deep.equal(code.check(v));
+      expect(validator.describe(v), at).to.equal(code.describe(v));
+      for (const issue of code.check(v)) issues.add(issue.keyword);
+    }
+    // Not vacuous: every keyword of the root and of the items refuses some value, and the gated templates ran.
+    expect([...issues]).to.include.members(["anyOf", "contains", "maxItems", "not", "oneOf", "unevaluatedItems"]);
+    expect(made.filter((template) => template.kind === "gated" && template.calls > 0).length).to.be.at.least(3);
+    expect(made.filter((template) => template.kind === "checkGated" && template.calls > 0).length).to.be.at.least(3);
+    // Two checks with no keyword of one type (a guard) and no condition: gated templates are the sequence's alone.
+    const sequence = { not: item.not, anyOf: item.anyOf };
+    const alone = counted(sequence);
+    for (const v of [2, 3, "a", 1.5, null]) expect(alone.validator.validate(v), JSON.stringify(v)).to.equal(compileSchema(sequence, { mode: "code" }).validate(v));
+    expect(alone.made.filter((template) => template.calls > 0).map((template) => template.kind)).to.include.members(["gated", "checkGated"]);
   });
 });
