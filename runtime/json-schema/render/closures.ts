@@ -230,8 +230,7 @@ export class ClosureRenderer {
 
   /**
    * Two checks or more in a gated template behind TRUE, where one is left: its calls of them are
-   * its own, where `all`'s reach every schema's (the suite's unevaluatedItems file, invalid data:
-   * 0.47x-0.52x ajv before, 0.53x after; bench/tool-schemas.ts --only).
+   * its own, where `all`'s reach every schema's (figures: docs/decisions.md).
    */
   private isNodes(nodes: readonly Node[]): Is {
     const tests = this.isTests(nodes);
